@@ -1,0 +1,58 @@
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { installAuth } from './http/plugins/auth.js';
+import { installErrorHandling } from './http/plugins/errors.js';
+import { installMetrics } from './http/plugins/metrics.js';
+import { installOpenApi } from './http/plugins/openapi.js';
+import { installValidators } from './http/plugins/validation.js';
+import { adminRoutes } from './http/routes/admin.js';
+import { authRoutes } from './http/routes/auth.js';
+import { meRoutes } from './http/routes/me.js';
+import { operationRoutes } from './http/routes/operations.js';
+import { skillRoutes } from './http/routes/skills.js';
+import { newId } from './lib/ids.js';
+import type { Services } from './services.js';
+import { VERSION } from './version.js';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  config: Config;
+  services: Services;
+}
+
+/** Builds the HTTP application around ready services; listening and shutdown belong to the caller. */
+export async function buildApp({ config, services }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    genReqId: () => newId(),
+    // Request ids are ours to make: a client-chosen id could collide with another call's log entry.
+    requestIdHeader: false,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Only JSON is spoken (multipart arrives with uploads); text/plain bodies get a 415 rather than a confusing 400.
+  app.removeContentTypeParser('text/plain');
+  installValidators(app);
+  installErrorHandling(app);
+  const metrics = installMetrics(app);
+  await app.register(cookie);
+  installAuth(app, services, config);
+  await installOpenApi(app, config.publicUrl, VERSION);
+
+  const deps = { services, config };
+  await app.register(operationRoutes, { ...deps, metrics });
+  await app.register(authRoutes, deps);
+  await app.register(meRoutes, deps);
+  await app.register(skillRoutes, deps);
+  await app.register(adminRoutes, deps);
+  return app;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { runMigrate } from './migrate.js';
+import { runServe } from './serve.js';
+import { runUserCommand } from './user.js';
+
+const USAGE = `Usage: skill-registry <command> [options]
+
+Commands:
+  serve                         Start the registry (migrations run first)
+  migrate                       Bring the database schema up to date and exit
+  user create <username> --email <email> [--password <pw> | --password-stdin] [--admin]
+                                Create an account (an administrator with --admin)
+
+Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      parseArgs({ args: rest, options: {}, strict: true });
+      return runServe(config);
+    case 'migrate':
+      parseArgs({ args: rest, options: {}, strict: true });
+      return runMigrate(config);
+    case 'user':
+      return runUserCommand(config, rest);
+    default:
+      console.error(`Unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // serve keeps the process alive itself and returns only after shutdown.
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) console.error(error.message);
+    else if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) console.error(`${error.message}\n\n${USAGE}`);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exitCode = error instanceof ConfigError ? 78 : 1;
+  },
+);

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { DialectName } from './dialect.js';
+import { migrateToLatest, type MigrationReport } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The raw SQLite connection, for the few hot reads that skip the query builder; null on PostgreSQL. */
+  sqlite: SQLite.Database | null;
+  migrate(): Promise<MigrationReport>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  if (config.kind === 'sqlite') return openSqlite(config.file);
+  return openPostgres(config.url, config.schema);
+}
+
+function openSqlite(file: string): DatabaseHandle {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite: connection,
+    migrate: () => migrateToLatest(db as Kysely<unknown>, 'sqlite'),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // Each test run may live in its own schema; pg_trgm stays in public, so public stays on the path.
+    ...(schema ? { options: `-c search_path=${schema},public` } : {}),
+    types: {
+      getTypeParser(oid: number, format?: 'text' | 'binary') {
+        // Counts and bigint counters fit comfortably in a double; strings would leak into the API.
+        if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+        return pg.types.getTypeParser(oid, format);
+      },
+    } as pg.CustomTypesConfig,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    sqlite: null,
+    migrate: () => migrateToLatest(db as Kysely<unknown>, 'postgres'),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** True when an error is a unique-constraint violation, on either database. */
+export function isUniqueViolation(error: unknown, column?: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: string; message?: string; constraint?: string; detail?: string };
+  const unique = e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  if (!unique || column === undefined) return unique;
+  const text = `${e.message ?? ''} ${e.constraint ?? ''} ${e.detail ?? ''}`;
+  return text.includes(column);
+}

@@ -1,0 +1,39 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import { initial } from './0001_initial.js';
+
+/**
+ * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
+ * file-system scan is needed. Append new ones; never edit one that has shipped.
+ */
+function migrationsFor(dialect: DialectName): Record<string, Migration> {
+  return {
+    '0001_initial': initial(dialect),
+  };
+}
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrationsFor(this.dialect);
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/**
+ * Brings the schema up to date. Kysely's migrator takes a lock row inside a transaction, so several
+ * nodes starting at once apply each migration exactly once.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const cause = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`, { cause: error });
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,109 @@
+import type { Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { ApiKeysTable, Database, Role } from '../schema.js';
+
+/** A credential row joined with the user it belongs to: what one request's authentication needs. */
+export interface CredentialOwner {
+  credential_id: string;
+  user_id: string;
+  username: string;
+  role: Role;
+  disabled: number;
+  expires_at: Date | string | null;
+}
+
+export interface ApiKeyOwner extends CredentialOwner {
+  scopes: string;
+  revoked_at: Date | string | null;
+  last_used_at: Date | string | null;
+}
+
+export function sessionsRepository(db: Kysely<Database>) {
+  return {
+    async insert(row: { id: string; user_id: string; token_hash: string; created_at: string; expires_at: string }): Promise<void> {
+      await db.insertInto('sessions').values(row).execute();
+    },
+
+    findByHash(tokenHash: string): Promise<CredentialOwner | undefined> {
+      return db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.id as credential_id', 'u.id as user_id', 'u.username', 'u.role', 'u.disabled', 's.expires_at'])
+        .where('s.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('sessions').where('id', '=', id).execute();
+    },
+
+    async deleteForUser(userId: string): Promise<void> {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
+
+    async deleteExpired(now: string): Promise<number> {
+      const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export function apiKeysRepository(db: Kysely<Database>) {
+  return {
+    async insert(row: Insertable<ApiKeysTable>): Promise<void> {
+      await db.insertInto('api_keys').values(row).execute();
+    },
+
+    findByHash(keyHash: string): Promise<ApiKeyOwner | undefined> {
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .select([
+          'k.id as credential_id', 'u.id as user_id', 'u.username', 'u.role', 'u.disabled',
+          'k.expires_at', 'k.scopes', 'k.revoked_at', 'k.last_used_at',
+        ])
+        .where('k.key_hash', '=', keyHash)
+        .executeTakeFirst();
+    },
+
+    listActive(userId: string) {
+      return db
+        .selectFrom('api_keys')
+        .select(['id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at', 'expires_at'])
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
+
+    async countActive(userId: string): Promise<number> {
+      const row = await db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** Revokes one of the user's live keys; false when there is no such live key. */
+    async revoke(id: string, userId: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async touch(id: string, at: string): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof sessionsRepository>;
+export type ApiKeysRepository = ReturnType<typeof apiKeysRepository>;

@@ -1,0 +1,78 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, NewUser, Role, UserRow, UserUpdate } from '../schema.js';
+import { likeContains } from './like.js';
+
+export interface UserListFilter {
+  q?: string;
+  role?: Role;
+  disabled?: boolean;
+  limit: number;
+  offset: number;
+}
+
+export function usersRepository(db: Kysely<Database>) {
+  return {
+    findById(id: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findByUsername(username: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
+    },
+
+    /** `login` is a username or an email; both compare case-insensitively. */
+    findByLogin(login: string): Promise<UserRow | undefined> {
+      const lowered = login.trim().toLowerCase();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) => eb.or([eb('username', '=', lowered), eb(sql`lower(email)`, '=', lowered)]))
+        .executeTakeFirst();
+    },
+
+    async emailTaken(email: string): Promise<boolean> {
+      const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async insert(user: NewUser): Promise<void> {
+      await db.insertInto('users').values(user).execute();
+    },
+
+    async update(id: string, changes: UserUpdate): Promise<void> {
+      await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    },
+
+    async countActiveAdmins(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'admin')
+        .where('disabled', '=', 0)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {
+      let query = db.selectFrom('users');
+      if (filter.q) {
+        const pattern = likeContains(filter.q.toLowerCase());
+        query = query.where((eb) =>
+          eb.or([
+            eb(sql`lower(username)`, 'like', sql`${pattern} escape '\\'`),
+            eb(sql`lower(email)`, 'like', sql`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      if (filter.role) query = query.where('role', '=', filter.role);
+      if (filter.disabled !== undefined) query = query.where('disabled', '=', filter.disabled ? 1 : 0);
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(filter.limit).offset(filter.offset).execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof usersRepository>;

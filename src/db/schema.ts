@@ -1,0 +1,103 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Timestamps are bound as ISO 8601 strings on both databases; PostgreSQL hands back `Date` objects
+ * (timestamptz) and SQLite the stored text, so reads go through `toIso` before leaving the data layer.
+ */
+export type Timestamp = ColumnType<Date | string, string, string>;
+/** Booleans are 0/1 integers on both databases so that one body of query code binds them the same way. */
+export type Flag = ColumnType<number, number, number>;
+
+export type Role = 'user' | 'admin';
+export type SkillStatus = 'draft' | 'published' | 'deprecated';
+export type SourceType = 'original' | 'github' | 'external';
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  disabled: Flag;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface SkillsTable {
+  /** Integer row key: SQLite's FTS5 index refers to rows by it, so it must never be renumbered. */
+  seq: Generated<number>;
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  category: string | null;
+  /** JSON array of tags, denormalised from skill_tags so a list page needs no second query. */
+  tags: string;
+  status: SkillStatus;
+  featured: Flag;
+  source_type: SourceType | null;
+  source_url: string | null;
+  owner_id: string;
+  latest_version: string | null;
+  downloads: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  published_at: Timestamp | null;
+}
+
+export interface SkillTagsTable {
+  skill_id: string;
+  tag: string;
+}
+
+export interface AdminAuditTable {
+  id: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  from_value: string | null;
+  to_value: string | null;
+  reason: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  skills: SkillsTable;
+  skill_tags: SkillTagsTable;
+  admin_audit: AdminAuditTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SkillRow = Selectable<SkillsTable>;
+export type NewSkill = Insertable<SkillsTable>;
+export type SkillUpdate = Updateable<SkillsTable>;
+export type AdminAuditRow = Selectable<AdminAuditTable>;

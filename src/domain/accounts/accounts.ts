@@ -1,0 +1,137 @@
+import type { Config } from '../../config.js';
+import { isUniqueViolation } from '../../db/database.js';
+import type { SessionsRepository } from '../../db/repositories/credentials.js';
+import type { UsersRepository } from '../../db/repositories/users.js';
+import type { Role } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { addDays, nowIso } from '../../lib/time.js';
+import { isAdminSession, type Actor } from '../actor.js';
+import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import { checkNewAccount, type NewAccount } from './rules.js';
+import { burnPasswordCheck, hashPassword, newSessionToken, verifyPassword } from './secrets.js';
+import { toUser, type User } from './views.js';
+
+export const SESSION_DAYS = 30;
+
+export interface Page {
+  page: number;
+  pageSize: number;
+}
+
+export function accountService(deps: { users: UsersRepository; sessions: SessionsRepository; config: Pick<Config, 'registration'> }) {
+  const { users, sessions, config } = deps;
+
+  async function create(input: NewAccount, role: Role): Promise<User> {
+    const account = checkNewAccount(input);
+    if (await users.findByUsername(account.username)) throw conflict('username_taken', `The username "${account.username}" is taken.`);
+    if (await users.emailTaken(account.email)) throw conflict('email_taken', 'An account with this email already exists.');
+    const now = nowIso();
+    const row = {
+      id: newId(),
+      username: account.username,
+      email: account.email,
+      password_hash: await hashPassword(account.password),
+      role,
+      disabled: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await users.insert(row);
+    } catch (error) {
+      // Two registrations racing for one name: the unique index decides, and the loser gets the same answer.
+      if (isUniqueViolation(error, 'username')) throw conflict('username_taken', `The username "${account.username}" is taken.`);
+      if (isUniqueViolation(error)) throw conflict('email_taken', 'An account with this email already exists.');
+      throw error;
+    }
+    return toUser(row);
+  }
+
+  return {
+    async register(input: NewAccount): Promise<User> {
+      if (config.registration === 'closed') {
+        throw forbidden('registration_closed', 'Registration is closed on this registry; ask an administrator for an account.');
+      }
+      return create(input, 'user');
+    },
+
+    /** Admin creation of an account (the only way in while registration is closed). */
+    createUser(input: NewAccount & { role?: Role }): Promise<User> {
+      return create(input, input.role ?? 'user');
+    },
+
+    async login(login: string, password: string): Promise<{ user: User; token: string; expiresAt: string }> {
+      const row = await users.findByLogin(login);
+      if (!row) {
+        await burnPasswordCheck(password);
+        throw new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.');
+      }
+      if (!(await verifyPassword(row.password_hash, password))) {
+        throw new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.');
+      }
+      if (row.disabled === 1) throw forbidden('account_disabled', 'This account is disabled; contact an administrator.');
+      const { token, hash } = newSessionToken();
+      const now = nowIso();
+      const expiresAt = addDays(now, SESSION_DAYS);
+      await sessions.insert({ id: newId(), user_id: row.id, token_hash: hash, created_at: now, expires_at: expiresAt });
+      return { user: toUser(row), token, expiresAt };
+    },
+
+    async logout(sessionId: string): Promise<void> {
+      await sessions.delete(sessionId);
+    },
+
+    async getUser(id: string): Promise<User> {
+      const row = await users.findById(id);
+      if (!row) throw notFound('user_not_found', `No user has id "${id}".`);
+      return toUser(row);
+    },
+
+    async listUsers(filter: { q?: string; role?: Role; disabled?: boolean } & Page) {
+      const { rows, total } = await users.list({
+        ...filter,
+        limit: filter.pageSize,
+        offset: (filter.page - 1) * filter.pageSize,
+      });
+      return { items: rows.map(toUser), total };
+    },
+
+    async updateUser(actor: Actor, userId: string, changes: { role?: Role; disabled?: boolean }): Promise<User> {
+      if (!isAdminSession(actor) || actor.kind === 'anonymous') throw forbidden('not_admin', 'Only an administrator can change users.');
+      const row = await users.findById(userId);
+      if (!row) throw notFound('user_not_found', `No user has id "${userId}".`);
+      const demotes = changes.role === 'user' && row.role === 'admin';
+      const disables = changes.disabled === true && row.disabled === 0;
+      if (row.id === actor.user.id && (demotes || disables)) {
+        throw conflict('cannot_modify_self', 'An administrator cannot demote or disable their own account; ask another administrator.');
+      }
+      if (row.role === 'admin' && row.disabled === 0 && (demotes || disables) && (await users.countActiveAdmins()) <= 1) {
+        throw conflict('last_admin', 'This is the last active administrator; promote another user first.');
+      }
+      const update: { role?: Role; disabled?: number; updated_at: string } = { updated_at: nowIso() };
+      if (changes.role !== undefined) update.role = changes.role;
+      if (changes.disabled !== undefined) update.disabled = changes.disabled ? 1 : 0;
+      await users.update(userId, update);
+      // Authentication checks `disabled` on every request; dropping the sessions also frees their rows.
+      if (disables) await sessions.deleteForUser(userId);
+      return toUser({ ...row, ...update });
+    },
+
+    /**
+     * Makes sure the configured bootstrap administrator exists, is an admin, is enabled and has the
+     * configured password, so an operator can always regain access by setting the variables and restarting.
+     */
+    async ensureAdmin(admin: { username: string; password: string; email: string }): Promise<User> {
+      const existing = await users.findByUsername(admin.username);
+      if (!existing) return create(admin, 'admin');
+      const update: { role?: Role; disabled?: number; password_hash?: string; updated_at: string } = { updated_at: nowIso() };
+      if (existing.role !== 'admin') update.role = 'admin';
+      if (existing.disabled !== 0) update.disabled = 0;
+      if (!(await verifyPassword(existing.password_hash, admin.password))) update.password_hash = await hashPassword(admin.password);
+      if (Object.keys(update).length > 1) await users.update(existing.id, update);
+      return toUser({ ...existing, ...update });
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof accountService>;

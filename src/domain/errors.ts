@@ -1,0 +1,30 @@
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * A failure the caller can act on. The HTTP layer turns it into an RFC 9457 problem document;
+ * nothing here knows about HTTP beyond the status number the contract assigns to each kind.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (code: string, detail: string, errors?: FieldError[]) => new AppError(400, code, detail, errors);
+export const validationFailed = (errors: FieldError[]) =>
+  new AppError(400, 'validation_failed', errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : 'The request has invalid fields; see errors.', errors);
+export const unauthenticated = (detail = 'Sign in or send an API key in the Authorization header.') =>
+  new AppError(401, 'unauthenticated', detail, undefined, { 'www-authenticate': 'Bearer' });
+export const forbidden = (code: string, detail: string) => new AppError(403, code, detail);
+export const notFound = (code: string, detail: string) => new AppError(404, code, detail);
+export const conflict = (code: string, detail: string) => new AppError(409, code, detail);

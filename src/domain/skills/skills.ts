@@ -1,0 +1,268 @@
+import { isUniqueViolation } from '../../db/database.js';
+import type { SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository } from '../../db/repositories/skills.js';
+import type { SkillStatus, SkillUpdate, SourceType } from '../../db/schema.js';
+import { looksLikeId, newId } from '../../lib/ids.js';
+import { nowIso, toIso } from '../../lib/time.js';
+import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
+import { badRequest, conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { CATEGORY_MAX, DESCRIPTION_MAX, checkName, checkSlug, normaliseTags, slugFromName, slugProblem } from './fields.js';
+import { checkSource } from './source.js';
+import { checkTransition } from './transitions.js';
+import { canManage, canSee } from './visibility.js';
+
+export interface Skill {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  category: string | null;
+  tags: string[];
+  status: SkillStatus;
+  featured: boolean;
+  source_type: SourceType | null;
+  source_url: string | null;
+  owner: { id: string; username: string };
+  latest_version: string | null;
+  downloads: number;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+}
+
+export function toSkill(row: SkillRecordRow): Skill {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    tags: JSON.parse(row.tags) as string[],
+    status: row.status,
+    featured: row.featured === 1,
+    source_type: row.source_type,
+    source_url: row.source_url,
+    owner: { id: row.owner_id, username: row.owner_username },
+    latest_version: row.latest_version,
+    downloads: Number(row.downloads),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    published_at: toIso(row.published_at),
+  };
+}
+
+export interface SkillInput {
+  name: string;
+  slug?: string;
+  description?: string | null;
+  category?: string | null;
+  tags?: string[];
+  source_type?: SourceType | null;
+  source_url?: string | null;
+}
+
+export type SkillPatch = Partial<SkillInput>;
+
+export interface ListQuery {
+  q?: string;
+  category?: string;
+  tags?: string;
+  featured?: boolean;
+  status?: SkillStatus | 'all';
+  sort: SkillSort;
+  page: number;
+  pageSize: number;
+}
+
+/** Splits a search string into the words that must each match; blank input means no search. */
+export function searchWords(q: string | undefined): string[] {
+  if (q === undefined) return [];
+  return q.trim().split(/\s+/u).filter((w) => w.length > 0);
+}
+
+export function parseTagFilter(tags: string | undefined): string[] {
+  if (tags === undefined) return [];
+  return [...new Set(tags.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))];
+}
+
+function optionalText(value: string | null | undefined, field: string, max: number): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  const trimmed = value.trim();
+  if (trimmed.length > max) throw validationFailed([{ field, message: `must be at most ${max} characters` }]);
+  return trimmed;
+}
+
+export function skillService(deps: { skills: SkillsRepository }) {
+  const { skills } = deps;
+
+  async function find(ref: string): Promise<SkillRecordRow | undefined> {
+    return looksLikeId(ref) ? skills.findById(ref.toLowerCase()) : skills.findBySlug(ref);
+  }
+
+  /** Loads a skill the caller may see; anything hidden is indistinguishable from absent. */
+  async function visible(actor: Actor, ref: string): Promise<SkillRecordRow> {
+    const row = await find(ref);
+    if (!row || !canSee(actor, row)) throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
+    return row;
+  }
+
+  /** Loads a skill for a change by its owner or an admin session: hidden is 404, visible but not yours is 403. */
+  async function manageable(actor: Actor, ref: string): Promise<SkillRecordRow> {
+    const row = await visible(actor, ref);
+    if (!canManage(actor, row)) throw forbidden('not_owner', `Only the owner of "${row.slug}" or an administrator can change it.`);
+    return row;
+  }
+
+  function reload(id: string): Promise<Skill> {
+    return skills.findById(id).then((row) => {
+      if (!row) throw notFound('skill_not_found', `Skill ${id} no longer exists.`);
+      return toSkill(row);
+    });
+  }
+
+  return {
+    find,
+    visible,
+    manageable,
+
+    async get(actor: Actor, ref: string): Promise<Skill> {
+      return toSkill(await visible(actor, ref));
+    },
+
+    async create(actor: AuthenticatedActor, input: SkillInput): Promise<Skill> {
+      const name = checkName(input.name);
+      let slug: string;
+      if (input.slug !== undefined) {
+        slug = checkSlug(input.slug);
+      } else {
+        slug = slugFromName(name);
+        if (slugProblem(slug) !== null) {
+          throw badRequest('invalid_slug', `No valid slug can be made from the name "${name}"; send a slug.`, [
+            { field: 'slug', message: 'required when the name has no letters or digits to make one from' },
+          ]);
+        }
+      }
+      const description = optionalText(input.description, 'description', DESCRIPTION_MAX) ?? '';
+      const category = optionalText(input.category, 'category', CATEGORY_MAX) || null;
+      const tags = normaliseTags(input.tags ?? []);
+      const source = checkSource({ source_type: input.source_type ?? null, source_url: input.source_url ?? null });
+      if (await skills.slugTaken(slug)) throw conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+
+      const now = nowIso();
+      const id = newId();
+      try {
+        await skills.insert(
+          {
+            id, slug, name, description, category, tags: JSON.stringify(tags), status: 'draft', featured: 0,
+            source_type: source.source_type, source_url: source.source_url, owner_id: actor.user.id,
+            latest_version: null, downloads: 0, created_at: now, updated_at: now, published_at: null,
+          },
+          tags,
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+        throw error;
+      }
+      return reload(id);
+    },
+
+    async update(actor: Actor, ref: string, patch: SkillPatch): Promise<Skill> {
+      const row = await manageable(actor, ref);
+      if (patch.slug !== undefined && patch.slug !== row.slug) {
+        throw badRequest('slug_immutable', `The slug of a skill cannot change (it is "${row.slug}"); create a new skill instead.`, [
+          { field: 'slug', message: 'is immutable' },
+        ]);
+      }
+      const changes: SkillUpdate = {};
+      if (patch.name !== undefined) changes.name = checkName(patch.name);
+      if (patch.description !== undefined) changes.description = optionalText(patch.description, 'description', DESCRIPTION_MAX) ?? '';
+      if (patch.category !== undefined) changes.category = optionalText(patch.category, 'category', CATEGORY_MAX) || null;
+      const tags = patch.tags !== undefined ? normaliseTags(patch.tags) : undefined;
+      if (tags !== undefined) changes.tags = JSON.stringify(tags);
+      if (patch.source_type !== undefined || patch.source_url !== undefined) {
+        // The rule applies to the pair as it will be stored, so a one-sided change is checked against the other side.
+        const source = checkSource({
+          source_type: patch.source_type !== undefined ? patch.source_type : row.source_type,
+          source_url: patch.source_url !== undefined ? patch.source_url : row.source_url,
+        });
+        changes.source_type = source.source_type;
+        changes.source_url = source.source_url;
+      }
+      changes.updated_at = nowIso();
+      await skills.update(row.id, changes, tags);
+      return reload(row.id);
+    },
+
+    async remove(actor: Actor, ref: string): Promise<void> {
+      const row = await manageable(actor, ref);
+      if (row.status !== 'draft') {
+        throw conflict('not_draft', `Only draft skills can be deleted; "${row.slug}" is ${row.status}. An administrator can deprecate it instead.`);
+      }
+      if (!(await skills.deleteDraft(row.id))) {
+        throw conflict('not_draft', `"${row.slug}" stopped being a draft while it was being deleted.`);
+      }
+    },
+
+    async list(actor: Actor, query: ListQuery) {
+      // `status` is an admin-session privilege; everyone else sees published skills whatever they ask for.
+      let statuses: SkillListFilter['statuses'] = ['published'];
+      if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
+      return listWith({ ...query }, statuses, undefined);
+    },
+
+    /** The caller's own skills in every state, unless `status` narrows them. */
+    async listMine(actor: AuthenticatedActor, query: ListQuery) {
+      const statuses: SkillListFilter['statuses'] = query.status === undefined || query.status === 'all' ? 'all' : [query.status];
+      return listWith(query, statuses, actor.user.id);
+    },
+
+    async setStatus(actor: AuthenticatedActor, ref: string, to: SkillStatus, reason: string | undefined): Promise<Skill> {
+      const row = await visible(actor, ref);
+      checkTransition(row.status, to);
+      const now = nowIso();
+      const applied = await skills.updateAudited(
+        row.id,
+        { status: to, updated_at: now, ...(to === 'published' ? { published_at: now } : {}) },
+        {
+          id: newId(), actor_id: actor.user.id, action: 'skill.status', target_type: 'skill', target_id: row.id,
+          from_value: row.status, to_value: to, reason: reason?.trim() || null, created_at: now,
+        },
+        row.status,
+      );
+      if (!applied) throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
+      return reload(row.id);
+    },
+
+    async setFeatured(actor: AuthenticatedActor, ref: string, featured: boolean, reason: string | undefined): Promise<Skill> {
+      const row = await visible(actor, ref);
+      if ((row.featured === 1) !== featured) {
+        await skills.updateAudited(
+          row.id,
+          { featured: featured ? 1 : 0 },
+          {
+            id: newId(), actor_id: actor.user.id, action: 'skill.featured', target_type: 'skill', target_id: row.id,
+            from_value: String(row.featured === 1), to_value: String(featured), reason: reason?.trim() || null, created_at: nowIso(),
+          },
+        );
+      }
+      return reload(row.id);
+    },
+  };
+
+  async function listWith(query: ListQuery, statuses: SkillListFilter['statuses'], ownerId: string | undefined) {
+    const filter: SkillListFilter = {
+      words: searchWords(query.q),
+      tags: parseTagFilter(query.tags),
+      statuses,
+      sort: query.sort,
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+      ...(query.category !== undefined ? { category: query.category } : {}),
+      ...(query.featured !== undefined ? { featured: query.featured } : {}),
+      ...(ownerId !== undefined ? { ownerId } : {}),
+    };
+    const { rows, total } = await skills.list(filter);
+    return { items: rows.map(toSkill), total };
+  }
+}
+
+export type SkillService = ReturnType<typeof skillService>;

@@ -1,0 +1,23 @@
+import type { SkillStatus } from '../../db/schema.js';
+import { conflict } from '../errors.js';
+
+/** Exactly the seed's state machine: anything not listed here is refused. */
+const ALLOWED: Record<SkillStatus, readonly SkillStatus[]> = {
+  draft: ['published'],
+  published: ['deprecated'],
+  deprecated: ['published'],
+};
+
+export function allowedTargets(from: SkillStatus): readonly SkillStatus[] {
+  return ALLOWED[from];
+}
+
+export function checkTransition(from: SkillStatus, to: SkillStatus): void {
+  const targets = ALLOWED[from];
+  if (!targets.includes(to)) {
+    throw conflict(
+      'invalid_transition',
+      `A ${from} skill cannot become ${to}; allowed from ${from}: ${targets.join(', ')}.`,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ANONYMOUS, requireActor, type Actor, type AuthenticatedActor, type Requirement } from '../../domain/actor.js';
+import { AppError, unauthenticated } from '../../domain/errors.js';
+import type { Config } from '../../config.js';
+import type { Services } from '../../services.js';
+
+export const SESSION_COOKIE = 'session_token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route; `none` skips credential handling altogether (health, docs, disabled operations). */
+    auth?: Requirement | 'none';
+  }
+  interface FastifyRequest {
+    actor: Actor;
+  }
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The authenticated caller of a route whose requirement already excluded anonymous callers. */
+export function caller(request: FastifyRequest): AuthenticatedActor {
+  if (request.actor.kind === 'anonymous') throw unauthenticated();
+  return request.actor;
+}
+
+/**
+ * A browser sends `Origin` with every cross-origin write; a request naming a foreign origin while riding on
+ * the session cookie is refused. Requests without `Origin` (curl, scripts) are not browser-driven writes.
+ */
+function isForeignOrigin(request: FastifyRequest, config: Config): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return request.headers['sec-fetch-site'] === 'cross-site';
+  if (origin === config.publicOrigin) return false;
+  const host = request.headers.host;
+  // Same-origin by the request's own Host header too, so a console opened as localhost:3000 works when
+  // PUBLIC_URL says 127.0.0.1:3000; a foreign page cannot choose the Host its victim's browser sends.
+  return !(host !== undefined && (origin === `http://${host}` || origin === `https://${host}`));
+}
+
+export function installAuth(app: FastifyInstance, services: Services, config: Config): void {
+  app.decorateRequest<Actor | null>('actor', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    request.actor = ANONYMOUS;
+    const requirement = request.routeOptions.config?.auth ?? 'public';
+    if (requirement === 'none') return;
+
+    const authorization = request.headers.authorization;
+    const cookie = request.cookies[SESSION_COOKIE];
+    const isAuthRoute = request.url.startsWith('/v1/auth/');
+
+    if (authorization === undefined && UNSAFE_METHODS.has(request.method) && (cookie !== undefined || isAuthRoute) && isForeignOrigin(request, config)) {
+      throw new AppError(403, 'csrf_rejected', 'This request comes from another site and was refused; use the registry from its own address.');
+    }
+
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!match) throw unauthenticated('The Authorization header must be "Bearer <API key>".');
+      const result = await services.authenticate.apiKey(match[1]!);
+      // A bad key is always an error, even on public routes: a script should learn at once that its key is wrong.
+      if (!result.ok) throw unauthenticated(result.reason);
+      request.actor = result.actor;
+    } else if (cookie !== undefined && cookie !== '') {
+      const result = await services.authenticate.session(cookie);
+      if (result.ok) {
+        request.actor = result.actor;
+      } else {
+        // A stale cookie must not stop a browser from reading public pages; it is cleared and the request
+        // continues anonymously, and routes that need a caller answer 401 below.
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        if (requirement !== 'public') throw unauthenticated(result.reason);
+      }
+    }
+    requireActor(request.actor, requirement);
+  });
+}

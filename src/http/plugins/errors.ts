@@ -1,0 +1,122 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type FieldError } from '../../domain/errors.js';
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail: string;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const body: ProblemDocument = {
+    type: 'about:blank',
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    code: error.code,
+    detail: error.detail,
+    request_id: String(request.id),
+    ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
+  };
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.status).type('application/problem+json').send(body);
+}
+
+interface AjvIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function fieldOf(issue: AjvIssue, part: string): string {
+  const segments = (issue.instancePath ?? '').split('/').filter(Boolean);
+  const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
+  if ((issue.keyword === 'required' || issue.keyword === 'additionalProperties') && typeof extra === 'string') segments.push(extra);
+  return segments.join('.') || part;
+}
+
+/**
+ * Turns ajv's findings into the contract's `errors` list, one entry per field, with dotted field names.
+ * A failed union (`anyOf`) reports its branches together: "must be one of a, b" or "must be string or null".
+ */
+function fieldErrors(issues: AjvIssue[], part: string): FieldError[] {
+  const byField = new Map<string, AjvIssue[]>();
+  for (const issue of issues) {
+    const field = fieldOf(issue, part);
+    byField.set(field, [...(byField.get(field) ?? []), issue]);
+  }
+  const out: FieldError[] = [];
+  for (const [field, list] of byField) {
+    const branches = list.filter((i) => i.keyword !== 'anyOf');
+    if (list.some((i) => i.keyword === 'anyOf')) {
+      const constants = branches.filter((i) => i.keyword === 'const').map((i) => String(i.params?.allowedValue));
+      const types = branches.filter((i) => i.keyword === 'type').map((i) => String(i.params?.type));
+      const parts = [...(constants.length ? [`one of ${constants.join(', ')}`] : []), ...types];
+      const other = branches.find((i) => i.keyword !== 'const' && i.keyword !== 'type');
+      out.push({ field, message: other?.message ?? `must be ${parts.join(' or ') || 'valid'}` });
+      continue;
+    }
+    for (const issue of branches) {
+      let message = issue.message ?? 'is invalid';
+      if (issue.keyword === 'required') message = 'is required';
+      else if (issue.keyword === 'additionalProperties') message = 'is not a known field';
+      out.push({ field, message });
+    }
+  }
+  return out;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) return sendProblem(request, reply, error);
+
+    const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+    if (fastifyError.validation) {
+      const part = fastifyError.validationContext ?? 'body';
+      const errors = fieldErrors(fastifyError.validation, part);
+      const detail =
+        errors.length === 1 ? `${part === 'body' ? '' : `${part} `}${errors[0]!.field} ${errors[0]!.message}.`.trim() : `The ${part} has ${errors.length} invalid fields; see errors.`;
+      return sendProblem(request, reply, new AppError(400, 'validation_failed', detail, errors));
+    }
+
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return sendProblem(request, reply, new AppError(400, 'invalid_json', 'The request body is not valid JSON.'));
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendProblem(request, reply, new AppError(400, 'invalid_json', 'The request declares a JSON body but sends none.'));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendProblem(request, reply, new AppError(413, 'payload_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 1 MiB).'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendProblem(
+          request,
+          reply,
+          new AppError(415, 'unsupported_media_type', `Content-Type "${request.headers['content-type'] ?? ''}" is not accepted here; send application/json.`),
+        );
+    }
+
+    const status = fastifyError.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z]+/g, '_');
+      return sendProblem(request, reply, new AppError(status, code, error.message || (STATUS_CODES[status] ?? 'Bad request')));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(
+      request,
+      reply,
+      new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${String(request.id)} when reporting it.`),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      request,
+      reply,
+      new AppError(404, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint. The API is described at /v1/openapi.json.`),
+    ),
+  );
+}

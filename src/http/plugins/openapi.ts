@@ -1,0 +1,42 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { Problem } from '../schemas/common.js';
+import { ApiKey, User } from '../schemas/accounts.js';
+import { Skill } from '../schemas/skills.js';
+
+/**
+ * Registers the shared schemas and the OpenAPI generator. It must run before any route is added:
+ * the document is assembled from the very schemas the routes validate and serialise with.
+ */
+export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
+  for (const schema of [Problem, User, ApiKey, Skill]) app.addSchema(schema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Skill Registry API',
+        version,
+        description:
+          'A registry of installable AI-agent skill packages. Errors are RFC 9457 problem documents ' +
+          '(`application/problem+json`) with a stable `code`. Every response carries `X-Request-Id`.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (`skreg_…`) from POST /v1/me/api-keys.' },
+          session: { type: 'apiKey', in: 'cookie', name: 'session_token', description: 'The console session from POST /v1/auth/login.' },
+        },
+      },
+      tags: [
+        { name: 'skills', description: 'Listing, search, detail and metadata of skills' },
+        { name: 'auth', description: 'Accounts and sessions' },
+        { name: 'me', description: 'The caller: profile, own skills, API keys' },
+        { name: 'admin', description: 'Moderation and user administration (admin session only)' },
+        { name: 'operations', description: 'Health, readiness, metrics and this document' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json', deepLinking: true } });
+}

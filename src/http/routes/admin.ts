@@ -1,0 +1,113 @@
+import { Type } from 'typebox';
+import { caller } from '../plugins/auth.js';
+import { AdminCreateUserBody, AdminUpdateUserBody, Role, UserParams, UserRef } from '../schemas/accounts.js';
+import { ListEnvelope, PageQuery, pageOf, problems, SkillRefParams } from '../schemas/common.js';
+import { FeaturedBody, SkillRef, StatusBody } from '../schemas/skills.js';
+import type { RoutePlugin } from '../types.js';
+import { security } from './security.js';
+
+const adminOnly = { auth: 'admin' as const };
+const adminSecurity = security('admin');
+
+export const adminRoutes: RoutePlugin = async (app, { services }) => {
+  app.get(
+    '/v1/admin/users',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'List users',
+        description: '`q` matches username or email (substring, case-insensitive); oldest accounts first.',
+        security: adminSecurity,
+        querystring: Type.Object({
+          q: Type.Optional(Type.String({ maxLength: 320 })),
+          role: Type.Optional(Role),
+          disabled: Type.Optional(Type.Boolean()),
+          ...PageQuery,
+        }),
+        response: { 200: ListEnvelope(UserRef, 'UserList'), ...problems(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { q, role, disabled } = request.query;
+      const { items, total } = await services.accounts.listUsers({
+        ...(q !== undefined && q.trim() !== '' ? { q: q.trim() } : {}),
+        ...(role !== undefined ? { role } : {}),
+        ...(disabled !== undefined ? { disabled } : {}),
+        ...page,
+      });
+      return { items, total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
+  app.post(
+    '/v1/admin/users',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Create a user',
+        description: 'Works whether registration is open or closed; `role` defaults to user.',
+        security: adminSecurity,
+        body: AdminCreateUserBody,
+        response: { 201: UserRef, ...problems(400, 401, 403, 409, 415) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await services.accounts.createUser(request.body)),
+  );
+
+  app.patch(
+    '/v1/admin/users/:userId',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Change a user',
+        description:
+          'Sets `role` and/or `disabled`. A disabled user cannot sign in, and their sessions and API keys stop working at once. ' +
+          'An administrator cannot demote or disable themselves, nor the last active administrator (409).',
+        security: adminSecurity,
+        params: UserParams,
+        body: AdminUpdateUserBody,
+        response: { 200: UserRef, ...problems(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => services.accounts.updateUser(request.actor, request.params.userId, request.body),
+  );
+
+  app.patch(
+    '/v1/admin/skills/:skillId/status',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Publish, deprecate or republish',
+        description:
+          'Transitions: draft → published, published → deprecated, deprecated → published. Anything else is 409 ' +
+          '`invalid_transition`. Each change is recorded in the audit trail with the optional `reason`.',
+        security: adminSecurity,
+        params: SkillRefParams,
+        body: StatusBody,
+        response: { 200: SkillRef, ...problems(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => services.skills.setStatus(caller(request), request.params.skillId, request.body.status, request.body.reason),
+  );
+
+  app.patch(
+    '/v1/admin/skills/:skillId',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Feature or unfeature a skill',
+        security: adminSecurity,
+        params: SkillRefParams,
+        body: FeaturedBody,
+        response: { 200: SkillRef, ...problems(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) => services.skills.setFeatured(caller(request), request.params.skillId, request.body.featured, request.body.reason),
+  );
+};

@@ -1,0 +1,76 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../config.js';
+import { SESSION_DAYS } from '../../domain/accounts/accounts.js';
+import { caller, SESSION_COOKIE } from '../plugins/auth.js';
+import { LoginBody, LoginResult, RegisterBody, UserRef } from '../schemas/accounts.js';
+import { problems } from '../schemas/common.js';
+import type { RoutePlugin } from '../types.js';
+import { security } from './security.js';
+
+function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.cookieSecure,
+    maxAge: SESSION_DAYS * 86_400,
+  });
+}
+
+export const authRoutes: RoutePlugin = async (app, { services, config }) => {
+  app.post(
+    '/v1/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account',
+        description: 'Open to anyone unless the registry runs with REGISTRATION=closed (then 403 `registration_closed`).',
+        body: RegisterBody,
+        response: { 201: UserRef, ...problems(400, 403, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const user = await services.accounts.register(request.body);
+      return reply.code(201).send(user);
+    },
+  );
+
+  app.post(
+    '/v1/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in',
+        description: `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, ${SESSION_DAYS} days).`,
+        body: LoginBody,
+        response: { 200: LoginResult, ...problems(400, 401, 403, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { user, token, expiresAt } = await services.accounts.login(request.body.login, request.body.password);
+      setSessionCookie(reply, config, token);
+      return { user, expires_at: expiresAt };
+    },
+  );
+
+  app.post(
+    '/v1/auth/logout',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out',
+        description: 'Revokes the current session and clears its cookie.',
+        security: security('session'),
+        response: { 204: Type.Null(), ...problems(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const actor = caller(request);
+      if (actor.kind === 'session') await services.accounts.logout(actor.sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,105 @@
+import { Type } from 'typebox';
+import { caller } from '../plugins/auth.js';
+import { ApiKeyCreated, ApiKeyParams, CreateApiKeyBody, Me } from '../schemas/accounts.js';
+import { ListEnvelope, problems } from '../schemas/common.js';
+import { ListSkillsQuery, SkillRef } from '../schemas/skills.js';
+import type { RoutePlugin } from '../types.js';
+import { listQuery } from './skill-query.js';
+import { security } from './security.js';
+
+export const meRoutes: RoutePlugin = async (app, { services }) => {
+  app.get(
+    '/v1/me',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['me'],
+        summary: 'The caller',
+        description: 'The signed-in user and how the request authenticated (session or API key, with the scopes it carries).',
+        security: security('user'),
+        response: { 200: Me, ...problems(401) },
+      },
+    },
+    async (request) => {
+      const actor = caller(request);
+      return {
+        user: await services.accounts.getUser(actor.user.id),
+        auth: {
+          kind: actor.kind,
+          scopes: [...actor.scopes],
+          api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/v1/me/skills',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['me'],
+        summary: 'My skills',
+        description: "The caller's own skills in every state; `status` (draft, published, deprecated, all) narrows them. Same search, filters and sorts as GET /v1/skills.",
+        security: security('user'),
+        querystring: ListSkillsQuery,
+        response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
+      },
+    },
+    async (request) => {
+      const query = listQuery(request.query, true);
+      const { items, total } = await services.skills.listMine(caller(request), query);
+      return { items, total, page: query.page, page_size: query.pageSize };
+    },
+  );
+
+  app.get(
+    '/v1/me/api-keys',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['me'],
+        summary: 'List my API keys',
+        description: 'Live (not revoked) keys, newest first. The secret is never shown again after creation.',
+        security: security('session'),
+        response: { 200: Type.Object({ items: Type.Array(Type.Ref('ApiKey')) }), ...problems(401, 403) },
+      },
+    },
+    async (request) => ({ items: await services.apiKeys.list(caller(request)) }),
+  );
+
+  app.post(
+    '/v1/me/api-keys',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['me'],
+        summary: 'Create an API key',
+        description: 'Returns the secret `key` once. `scopes` may be empty (a key that can read `/v1/me` and the caller\'s logs) or `["skill:upload"]`.',
+        security: security('session'),
+        body: CreateApiKeyBody,
+        response: { 201: ApiKeyCreated, ...problems(400, 401, 403, 409, 415) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await services.apiKeys.create(caller(request), request.body)),
+  );
+
+  app.delete(
+    '/v1/me/api-keys/:keyId',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags: ['me'],
+        summary: 'Revoke an API key',
+        security: security('session'),
+        params: ApiKeyParams,
+        response: { 204: Type.Null(), ...problems(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await services.apiKeys.revoke(caller(request), request.params.keyId);
+      return reply.code(204).send(null);
+    },
+  );
+};
+

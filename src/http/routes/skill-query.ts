@@ -1,0 +1,40 @@
+import type { Static } from 'typebox';
+import type { SkillStatus } from '../../db/schema.js';
+import { validationFailed } from '../../domain/errors.js';
+import type { ListQuery } from '../../domain/skills/skills.js';
+import { pageOf } from '../schemas/common.js';
+import type { ListSkillsQuery } from '../schemas/skills.js';
+
+const STATUS_FILTERS = ['draft', 'published', 'deprecated', 'all'] as const;
+
+/** The first non-blank of q, keyword, query, search: the seed's precedence for the search aliases. */
+export function searchText(query: Static<typeof ListSkillsQuery>): string | undefined {
+  for (const value of [query.q, query.keyword, query.query, query.search]) {
+    if (value !== undefined && value.trim() !== '') return value;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the list query. `status` is validated only when the caller is entitled to it; for everyone
+ * else the seed says it is ignored, so even a nonsense value must not cause an error.
+ */
+export function listQuery(query: Static<typeof ListSkillsQuery>, statusHonoured: boolean): ListQuery {
+  let status: SkillStatus | 'all' | undefined;
+  if (statusHonoured && query.status !== undefined) {
+    if (!(STATUS_FILTERS as readonly string[]).includes(query.status)) {
+      throw validationFailed([{ field: 'status', message: `must be one of ${STATUS_FILTERS.join(', ')}` }]);
+    }
+    status = query.status as SkillStatus | 'all';
+  }
+  const q = searchText(query);
+  return {
+    ...(q !== undefined ? { q } : {}),
+    ...(query.category !== undefined ? { category: query.category } : {}),
+    ...(query.tags !== undefined ? { tags: query.tags } : {}),
+    ...(query.featured !== undefined ? { featured: query.featured } : {}),
+    ...(status !== undefined ? { status } : {}),
+    sort: query.sort ?? 'latest',
+    ...pageOf(query),
+  };
+}

@@ -1,0 +1,125 @@
+import { Type } from 'typebox';
+import { isAdminSession } from '../../domain/actor.js';
+import { AppError } from '../../domain/errors.js';
+import { caller } from '../plugins/auth.js';
+import { ListEnvelope, problems, SkillRefParams } from '../schemas/common.js';
+import { CreateSkillBody, ListSkillsQuery, SkillRef, UpdateSkillBody } from '../schemas/skills.js';
+import type { RoutePlugin } from '../types.js';
+import { security } from './security.js';
+import { listQuery } from './skill-query.js';
+
+export const skillRoutes: RoutePlugin = async (app, { services }) => {
+  app.get(
+    '/v1/skills',
+    {
+      schema: {
+        tags: ['skills'],
+        summary: 'List and search skills',
+        description:
+          'Published skills by default. `q` (or `keyword`, `query`, `search`) matches name or description; every word must ' +
+          'occur, case-insensitively, and `%`/`_` are literal. Sorts: latest (updated_at), downloads, featured; ties break on id.',
+        querystring: ListSkillsQuery,
+        response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
+      },
+    },
+    async (request) => {
+      const query = listQuery(request.query, isAdminSession(request.actor));
+      const { items, total } = await services.skills.list(request.actor, query);
+      return { items, total, page: query.page, page_size: query.pageSize };
+    },
+  );
+
+  app.get(
+    '/v1/skills/:skillId',
+    {
+      schema: {
+        tags: ['skills'],
+        summary: 'Skill detail',
+        description: 'By id or slug. Drafts and deprecated skills are visible to their owner and to an admin session; to anyone else they do not exist (404).',
+        params: SkillRefParams,
+        response: { 200: SkillRef, ...problems(401, 404) },
+      },
+    },
+    async (request) => services.skills.get(request.actor, request.params.skillId),
+  );
+
+  app.post(
+    '/v1/skills',
+    {
+      config: { auth: 'uploader' },
+      schema: {
+        tags: ['skills'],
+        summary: 'Create a draft skill',
+        description: 'The skill starts as a draft; an administrator publishes it. `slug` is derived from `name` when omitted.',
+        security: security('uploader'),
+        body: CreateSkillBody,
+        response: { 201: SkillRef, ...problems(400, 401, 403, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const skill = await services.skills.create(caller(request), request.body);
+      return reply.code(201).header('location', `/v1/skills/${skill.slug}`).send(skill);
+    },
+  );
+
+  app.patch(
+    '/v1/skills/:skillId',
+    {
+      config: { auth: 'uploader' },
+      schema: {
+        tags: ['skills'],
+        summary: 'Update skill metadata',
+        description:
+          'Owner or admin session. Fields: name, description, category, tags, source_type, source_url. Setting both source fields ' +
+          'to null clears the declared source. The slug is immutable; `featured` and `status` belong to the admin endpoints.',
+        security: security('uploader'),
+        params: SkillRefParams,
+        body: UpdateSkillBody,
+        response: { 200: SkillRef, ...problems(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) => services.skills.update(request.actor, request.params.skillId, request.body),
+  );
+
+  app.delete(
+    '/v1/skills/:skillId',
+    {
+      config: { auth: 'uploader' },
+      schema: {
+        tags: ['skills'],
+        summary: 'Delete a draft skill',
+        description: 'Owner or admin session; only drafts (otherwise 409 `not_draft`).',
+        security: security('uploader'),
+        params: SkillRefParams,
+        response: { 204: Type.Null(), ...problems(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await services.skills.remove(request.actor, request.params.skillId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  for (const operation of ['publish', 'deprecate'] as const) {
+    app.post(
+      `/v1/skills/:skillId/${operation}`,
+      {
+        config: { auth: 'none' },
+        schema: {
+          tags: ['skills'],
+          summary: `Disabled: ${operation}`,
+          description: 'Disabled in this phase for every caller. Status changes go through PATCH /v1/admin/skills/:skillId/status.',
+          params: SkillRefParams,
+          response: problems(410),
+        },
+      },
+      async () => {
+        throw new AppError(
+          410,
+          'operation_disabled',
+          `POST /v1/skills/:skillId/${operation} is disabled; an administrator changes a skill's status with PATCH /v1/admin/skills/:skillId/status.`,
+        );
+      },
+    );
+  }
+};

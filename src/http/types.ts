@@ -1,0 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../config.js';
+import type { Services } from '../services.js';
+
+export interface RouteDeps {
+  services: Services;
+  config: Config;
+}
+
+/** A route module: a Fastify plugin typed by its TypeBox schemas, given the services it calls. */
+export type RoutePlugin<Extra = object> = FastifyPluginAsyncTypebox<RouteDeps & Extra>;

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { createServices, type Services } from './services.js';
+
+export interface Runtime {
+  app: FastifyInstance;
+  services: Services;
+  database: DatabaseHandle;
+  /** Stops accepting, lets requests in flight finish, then closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Opens the database, brings its schema up to date, makes sure the bootstrap admin exists, and builds the app. */
+export async function createRuntime(config: Config): Promise<Runtime> {
+  const database = openDatabase(config.database);
+  try {
+    await database.migrate();
+    const services = createServices(database, config);
+    if (config.admin) await services.accounts.ensureAdmin(config.admin);
+    const app = await buildApp({ config, services });
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      services,
+      database,
+      close() {
+        closing ??= (async () => {
+          try {
+            await app.close();
+          } finally {
+            await database.close();
+          }
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
