@@ -68,7 +68,12 @@ function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
     db,
     dialect: 'postgres',
     sqlite: null,
-    migrate: () => migrateToLatest(db as Kysely<unknown>, 'postgres'),
+    async migrate() {
+      // Kysely finds its bookkeeping tables by name in any schema; pinning them to ours keeps another
+      // application's migrations in the same database from being mistaken for the registry's.
+      const target = schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
+      return migrateToLatest(db as Kysely<unknown>, 'postgres', target);
+    },
     async ping() {
       await sql`select 1`.execute(db);
     },

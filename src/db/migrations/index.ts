@@ -27,8 +27,9 @@ export interface MigrationReport {
  * Brings the schema up to date. Kysely's migrator takes a lock row inside a transaction, so several
  * nodes starting at once apply each migration exactly once.
  */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect) });
+export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName, schema?: string): Promise<MigrationReport> {
+  // Kysely looks for its bookkeeping tables across every schema unless told which one is ours.
+  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with Node's test runner. The suite covers SQLite always and PostgreSQL
+// when TEST_DATABASE_URL is set; under CI it must be set, so PostgreSQL is never skipped silently.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
+  console.error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL half of the suite cannot be skipped in CI.');
+  process.exit(1);
+}
+
+function findTests(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return findTests(full);
+    return name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const filters = process.argv.slice(2);
+const files = findTests('test')
+  .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))
+  .sort();
+if (files.length === 0) {
+  console.error(`No test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+console.log(`Backends: sqlite${process.env.TEST_DATABASE_URL ? ' + postgres' : ' (set TEST_DATABASE_URL to add postgres)'}`);
+
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+);
+process.exit(result.status ?? 1);

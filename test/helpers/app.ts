@@ -1,0 +1,43 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createRuntime, type Runtime } from '../../src/server.js';
+import type { Backend } from './backends.js';
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1', email: 'admin@example.com' };
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  config: Config;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real registry on a fresh database of the given backend, driven by in-process injection.
+ * `env` overrides the environment the configuration is read from, exactly as an operator would set it.
+ */
+export async function startApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+  const store = await backend.create();
+  const config = loadConfig({
+    DATA_DIR: store.dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT: 'off',
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    ADMIN_EMAIL: ADMIN.email,
+    ...env,
+  });
+  config.database = store.database;
+  const runtime = await createRuntime(config);
+  return {
+    app: runtime.app,
+    runtime,
+    config,
+    request: (options) => runtime.app.inject(options),
+    async close() {
+      await runtime.close();
+      await store.dispose();
+    },
+  };
+}

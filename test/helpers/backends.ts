@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../src/config.js';
+
+export type BackendName = 'sqlite' | 'postgres';
+
+export interface Backend {
+  name: BackendName;
+  /** A fresh, empty database for one test app, and the function that removes it. */
+  create(): Promise<{ database: DatabaseConfig; dataDir: string; dispose(): Promise<void> }>;
+}
+
+const sqlite: Backend = {
+  name: 'sqlite',
+  async create() {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-test-'));
+    return {
+      dataDir,
+      database: { kind: 'sqlite', file: path.join(dataDir, 'registry.db') },
+      async dispose() {
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+let extensionReady: Promise<void> | undefined;
+
+/** PostgreSQL: one schema per test app inside TEST_DATABASE_URL's database, dropped afterwards. */
+function postgres(url: string): Backend {
+  const admin = () => new pg.Client({ connectionString: url });
+  return {
+    name: 'postgres',
+    async create() {
+      extensionReady ??= (async () => {
+        const client = admin();
+        await client.connect();
+        try {
+          // pg_trgm lives in public so every per-test schema (which keeps public on its search_path) sees it.
+          await client.query('create extension if not exists pg_trgm with schema public');
+        } catch (error) {
+          // Two test processes may race to create it; the loser sees a duplicate, which is fine.
+          if (!String(error).includes('already exists') && (error as { code?: string }).code !== '23505') throw error;
+        } finally {
+          await client.end();
+        }
+      })();
+      await extensionReady;
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const client = admin();
+      await client.connect();
+      await client.query(`create schema ${schema}`);
+      await client.end();
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-test-'));
+      return {
+        dataDir,
+        database: { kind: 'postgres', url, schema },
+        async dispose() {
+          const c = admin();
+          await c.connect();
+          await c.query(`drop schema if exists ${schema} cascade`);
+          await c.end();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+/** The backends this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL names one. */
+export function backends(): Backend[] {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url && process.env.CI === 'true') throw new Error('CI=true requires TEST_DATABASE_URL: PostgreSQL must not be skipped.');
+  return url ? [sqlite, postgres(url)] : [sqlite];
+}

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { ADMIN, type TestApp } from './app.js';
+
+/** Credentials for one request: a session cookie, an API key, or nothing. */
+export type Auth = { cookie: string } | { key: string } | null;
+
+export function authHeaders(auth: Auth): Record<string, string> {
+  if (auth === null) return {};
+  if ('cookie' in auth) return { cookie: `session_token=${auth.cookie}` };
+  return { authorization: `Bearer ${auth.key}` };
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD';
+
+export function call(t: TestApp, method: Method, url: string, auth: Auth = null, body?: unknown, headers: Record<string, string> = {}) {
+  const options: InjectOptions = { method, url, headers: { ...authHeaders(auth), ...headers } };
+  if (body !== undefined) options.payload = body as InjectOptions['payload'];
+  return t.request(options);
+}
+
+export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
+  return JSON.parse(res.body) as T;
+}
+
+/** Asserts a problem document: status, code, media type, and the request id matching the header. */
+export function expectProblem(res: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
+  assert.equal(res.statusCode, status, `expected ${status} ${code}, got ${res.statusCode}: ${res.body}`);
+  assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+  const body = json(res);
+  assert.equal(body.code, code, `expected code ${code}, got ${res.body}`);
+  assert.equal(body.status, status);
+  assert.equal(body.type, 'about:blank');
+  assert.equal(typeof body.title, 'string');
+  assert.equal(typeof body.detail, 'string');
+  assert.ok((body.detail as string).length > 0);
+  assert.equal(body.request_id, res.headers['x-request-id']);
+  assert.ok(!res.body.includes('    at '), 'a problem must never carry a stack trace');
+  return body;
+}
+
+export function expectStatus(res: LightMyRequestResponse, status: number): LightMyRequestResponse {
+  assert.equal(res.statusCode, status, `expected ${status}, got ${res.statusCode}: ${res.body}`);
+  return res;
+}
+
+/** The session token from a login response's Set-Cookie header. */
+export function sessionFrom(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'session_token');
+  assert.ok(cookie, `no session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);
+  return cookie.value;
+}
+
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+  session: { cookie: string };
+}
+
+let counter = 0;
+export function uniqueName(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}${process.pid}x${counter}`;
+}
+
+export async function login(t: TestApp, loginName: string, password: string): Promise<{ cookie: string }> {
+  const res = expectStatus(await call(t, 'POST', '/v1/auth/login', null, { login: loginName, password }), 200);
+  return { cookie: sessionFrom(res) };
+}
+
+export async function registerUser(t: TestApp, username = uniqueName()): Promise<TestUser> {
+  const password = `pw-${username}-secret`;
+  const email = `${username}@example.com`;
+  const res = expectStatus(await call(t, 'POST', '/v1/auth/register', null, { username, email, password }), 201);
+  const { id } = json<{ id: string }>(res);
+  return { id, username, email, password, session: await login(t, username, password) };
+}
+
+export async function adminSession(t: TestApp): Promise<{ cookie: string }> {
+  return login(t, ADMIN.username, ADMIN.password);
+}
+
+export async function createKey(
+  t: TestApp,
+  session: { cookie: string },
+  scopes: string[] = ['skill:upload'],
+  extra: Record<string, unknown> = {},
+): Promise<{ key: string; id: string }> {
+  const res = expectStatus(await call(t, 'POST', '/v1/me/api-keys', session, { name: 'test key', scopes, ...extra }), 201);
+  const body = json<{ key: string; id: string }>(res);
+  return { key: body.key, id: body.id };
+}
+
+export interface SkillBody {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  category: string | null;
+  tags: string[];
+  status: string;
+  featured: boolean;
+  source_type: string | null;
+  source_url: string | null;
+  owner: { id: string; username: string };
+  latest_version: string | null;
+  downloads: number;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+}
+
+export async function createSkill(t: TestApp, auth: Auth, body: Record<string, unknown> = {}): Promise<SkillBody> {
+  const res = await call(t, 'POST', '/v1/skills', auth, { name: uniqueName('Skill '), slug: uniqueName('skill-'), ...body });
+  expectStatus(res, 201);
+  return json<SkillBody>(res);
+}
+
+export async function setStatus(t: TestApp, admin: { cookie: string }, skill: string, status: string): Promise<SkillBody> {
+  const res = expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill}/status`, admin, { status }), 200);
+  return json<SkillBody>(res);
+}
