@@ -39,6 +39,17 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     reply.header('x-request-id', request.id);
   });
 
+  // Node closes idle keep-alive sockets when the server closes, but a socket busy with a request at that
+  // moment would otherwise stay open for the whole keep-alive timeout; telling its client to close lets
+  // a shutdown finish as soon as the last answer is sent.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
   // Only JSON is spoken (multipart arrives with uploads); text/plain bodies get a 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
   installValidators(app);

@@ -10,7 +10,7 @@ import { skillService } from './domain/skills/skills.js';
 
 /** The composition root: repositories over one database handle, and the domain services built on them. */
 export function createServices(database: DatabaseHandle, config: Config) {
-  const users = usersRepository(database.db);
+  const users = usersRepository(database.db, database.dialect);
   const sessions = sessionsRepository(database.db);
   const apiKeys = apiKeysRepository(database.db);
   const skills = skillsRepository(database.db, database.dialect);

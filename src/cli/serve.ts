@@ -18,7 +18,7 @@ export async function runServe(config: Config): Promise<number> {
       app.log.info({ signal }, 'shutting down');
       const timer = setTimeout(() => {
         app.log.error('requests still in flight after the grace period; exiting');
-        resolve(1);
+        process.exit(1);
       }, SHUTDOWN_GRACE_MS);
       timer.unref();
       runtime.close().then(

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NewUser, Role, UserRow, UserUpdate } from '../schema.js';
+import type { DialectName } from '../dialect.js';
 import { likeContains } from './like.js';
 
 export interface UserListFilter {
@@ -10,7 +11,7 @@ export interface UserListFilter {
   offset: number;
 }
 
-export function usersRepository(db: Kysely<Database>) {
+export function usersRepository(db: Kysely<Database>, dialect: DialectName) {
   return {
     findById(id: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -43,14 +44,21 @@ export function usersRepository(db: Kysely<Database>) {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();
     },
 
-    async countActiveAdmins(): Promise<number> {
-      const row = await db
-        .selectFrom('users')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('role', '=', 'admin')
-        .where('disabled', '=', 0)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+    /**
+     * Applies a change unless it would leave no enabled administrator. The active admin rows are locked
+     * for the check (PostgreSQL `FOR UPDATE`; SQLite transactions already run one at a time), so two
+     * admins demoting each other at the same moment cannot both succeed.
+     */
+    async updateKeepingAnAdmin(id: string, changes: UserUpdate): Promise<'updated' | 'last_admin'> {
+      return db.transaction().execute(async (trx) => {
+        let admins = trx.selectFrom('users').select('id').where('role', '=', 'admin').where('disabled', '=', 0);
+        if (dialect === 'postgres') admins = admins.forUpdate();
+        const active = (await admins.execute()).map((r) => r.id);
+        const removesAdmin = changes.role === 'user' || changes.disabled === 1;
+        if (removesAdmin && active.includes(id) && active.length <= 1) return 'last_admin';
+        await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+        return 'updated';
+      });
     },
 
     async list(filter: UserListFilter): Promise<{ rows: UserRow[]; total: number }> {

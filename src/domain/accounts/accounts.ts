@@ -13,6 +13,9 @@ import { toUser, type User } from './views.js';
 
 export const SESSION_DAYS = 30;
 
+const invalidCredentials = () =>
+  new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.', undefined, { 'www-authenticate': 'Bearer' });
+
 export interface Page {
   page: number;
   pageSize: number;
@@ -64,11 +67,9 @@ export function accountService(deps: { users: UsersRepository; sessions: Session
       const row = await users.findByLogin(login);
       if (!row) {
         await burnPasswordCheck(password);
-        throw new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.');
+        throw invalidCredentials();
       }
-      if (!(await verifyPassword(row.password_hash, password))) {
-        throw new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.');
-      }
+      if (!(await verifyPassword(row.password_hash, password))) throw invalidCredentials();
       if (row.disabled === 1) throw forbidden('account_disabled', 'This account is disabled; contact an administrator.');
       const { token, hash } = newSessionToken();
       const now = nowIso();
@@ -105,13 +106,12 @@ export function accountService(deps: { users: UsersRepository; sessions: Session
       if (row.id === actor.user.id && (demotes || disables)) {
         throw conflict('cannot_modify_self', 'An administrator cannot demote or disable their own account; ask another administrator.');
       }
-      if (row.role === 'admin' && row.disabled === 0 && (demotes || disables) && (await users.countActiveAdmins()) <= 1) {
-        throw conflict('last_admin', 'This is the last active administrator; promote another user first.');
-      }
       const update: { role?: Role; disabled?: number; updated_at: string } = { updated_at: nowIso() };
       if (changes.role !== undefined) update.role = changes.role;
       if (changes.disabled !== undefined) update.disabled = changes.disabled ? 1 : 0;
-      await users.update(userId, update);
+      if ((await users.updateKeepingAnAdmin(userId, update)) === 'last_admin') {
+        throw conflict('last_admin', 'This is the last active administrator; promote another user first.');
+      }
       // Authentication checks `disabled` on every request; dropping the sessions also frees their rows.
       if (disables) await sessions.deleteForUser(userId);
       return toUser({ ...row, ...update });

@@ -2,7 +2,7 @@ import type { ApiKeysRepository } from '../../db/repositories/credentials.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, nowIso, toIso } from '../../lib/time.js';
 import type { AuthenticatedActor, Scope } from '../actor.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound, validationFailed } from '../errors.js';
 import { newApiKey } from './secrets.js';
 
 export const MAX_ACTIVE_KEYS = 100;
@@ -46,12 +46,14 @@ export function apiKeyService(deps: { apiKeys: ApiKeysRepository }) {
       if ((await apiKeys.countActive(actor.user.id)) >= MAX_ACTIVE_KEYS) {
         throw conflict('too_many_keys', `An account may hold at most ${MAX_ACTIVE_KEYS} live API keys; revoke one first.`);
       }
+      const name = input.name.trim();
+      if (name === '') throw validationFailed([{ field: 'name', message: 'must not be blank' }]);
       const { key, prefix, hash } = newApiKey();
       const now = nowIso();
       const row = {
         id: newId(),
         user_id: actor.user.id,
-        name: input.name.trim(),
+        name,
         prefix,
         key_hash: hash,
         scopes: JSON.stringify([...new Set(input.scopes)].sort()),

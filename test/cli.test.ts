@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { DatabaseConfig } from '../src/config.js';
+import { backends } from './helpers/backends.js';
+
+const ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function databaseUrl(database: DatabaseConfig): string {
+  if (database.kind === 'sqlite') return `sqlite:${database.file}`;
+  const url = new URL(database.url);
+  // libpq's `options` parameter scopes the CLI to the test's own schema, as an operator could do.
+  url.searchParams.set('options', `-c search_path=${database.schema},public`);
+  return url.toString();
+}
+
+function run(args: string[], env: Record<string, string>, input?: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...ENTRY, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+    else child.stdin.end();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 20_000): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('command line: configuration errors', () => {
+  it('stops with a message that names the bad variable', async () => {
+    const result = await run(['serve'], { PORT: 'eighty', REGISTRATION: 'maybe' });
+    assert.equal(result.code, 78);
+    assert.match(result.stderr, /PORT must be a whole number/);
+    assert.match(result.stderr, /REGISTRATION must be one of open, closed/);
+  });
+
+  it('rejects an unknown command and prints usage', async () => {
+    const result = await run(['frobnicate'], {});
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /Unknown command "frobnicate"/);
+    assert.match(result.stderr, /Usage: skill-registry/);
+  });
+
+  it('prints help', async () => {
+    const result = await run(['--help'], {});
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /serve/);
+    assert.match(result.stdout, /user create/);
+  });
+});
+
+for (const backend of backends()) {
+  describe(`command line [${backend.name}]`, () => {
+    let store: Awaited<ReturnType<typeof backend.create>>;
+    let env: Record<string, string>;
+    before(async () => {
+      store = await backend.create();
+      env = { DATA_DIR: store.dataDir, DATABASE_URL: databaseUrl(store.database), RATE_LIMIT: 'off' };
+    });
+    after(() => store.dispose());
+
+    it('migrate applies the schema once, then reports it up to date', async () => {
+      const first = await run(['migrate'], env);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /Applied: 0001_initial/);
+      const second = await run(['migrate'], env);
+      assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stdout, /up to date/);
+    });
+
+    it('user create makes an account, with --admin an administrator, reading the password from stdin', async () => {
+      const created = await run(['user', 'create', 'cli-admin', '--email', 'cli-admin@example.com', '--password-stdin', '--admin'], env, 'cli-password-1\n');
+      assert.equal(created.code, 0, created.stderr);
+      assert.match(created.stdout, /Created admin cli-admin/);
+      const duplicate = await run(['user', 'create', 'cli-admin', '--email', 'other@example.com', '--password', 'cli-password-1'], env);
+      assert.equal(duplicate.code, 1);
+      assert.match(duplicate.stderr, /taken/);
+      const invalid = await run(['user', 'create', 'Bad Name', '--email', 'x@example.com', '--password', 'short'], env);
+      assert.equal(invalid.code, 1);
+      assert.match(invalid.stderr, /username/);
+      assert.match(invalid.stderr, /password/);
+      const usage = await run(['user', 'create'], env);
+      assert.equal(usage.code, 2);
+    });
+
+    it('serve answers on its port, signs in the CLI-made admin, and exits cleanly on SIGTERM', async () => {
+      const port = await freePort();
+      const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+        env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        const health = await waitFor(`${base}/healthz`);
+        assert.equal(health.status, 200);
+        assert.equal((await fetch(`${base}/readyz`)).status, 200);
+        const login = await fetch(`${base}/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ login: 'cli-admin', password: 'cli-password-1' }),
+        });
+        assert.equal(login.status, 200);
+        const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+        const users = await fetch(`${base}/v1/admin/users`, { headers: { cookie } });
+        assert.equal(users.status, 200);
+        // A request in flight when the signal arrives still gets its answer.
+        const inFlight = fetch(`${base}/v1/skills?q=anything`);
+        child.kill('SIGTERM');
+        assert.equal((await inFlight).status, 200);
+        assert.equal(await exited, 0, stderr);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    });
+  });
+}

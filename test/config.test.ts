@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.dataDir, path.resolve('./data'));
+    assert.deepEqual(config.database, { kind: 'sqlite', file: path.resolve('./data/registry.db') });
+    assert.deepEqual(config.storage, { kind: 'file', dir: path.resolve('./data/blobs') });
+    assert.equal(config.publicUrl, 'http://127.0.0.1:3000');
+    assert.equal(config.publicOrigin, 'http://127.0.0.1:3000');
+    assert.equal(config.cookieSecure, false);
+    assert.equal(config.registration, 'open');
+    assert.equal(config.maxUploadBytes, 52_428_800);
+    assert.equal(config.rateLimit, true);
+    assert.equal(config.logRetentionDays, 30);
+    assert.equal(config.redisUrl, null);
+    assert.equal(config.admin, null);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/srv/reg', DATABASE_URL: 'postgres://u:p@db:5432/reg',
+      STORAGE_URL: 's3://bucket/some/prefix/', REDIS_URL: 'redis://cache:6379', PUBLIC_URL: 'https://skills.example.com/',
+      ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough', ADMIN_EMAIL: 'root@example.com', REGISTRATION: 'closed',
+      MAX_UPLOAD_BYTES: '1048576', RATE_LIMIT: 'off', LOG_RETENTION_DAYS: '7',
+    });
+    assert.equal(config.port, 8080);
+    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/reg' });
+    assert.deepEqual(config.storage, { kind: 's3', bucket: 'bucket', prefix: 'some/prefix' });
+    assert.equal(config.publicUrl, 'https://skills.example.com');
+    assert.equal(config.publicOrigin, 'https://skills.example.com');
+    assert.equal(config.cookieSecure, true, 'an https PUBLIC_URL makes cookies Secure');
+    assert.deepEqual(config.admin, { username: 'root', password: 'long-enough', email: 'root@example.com' });
+    assert.equal(config.registration, 'closed');
+    assert.equal(config.maxUploadBytes, 1_048_576);
+    assert.equal(config.rateLimit, false);
+    assert.equal(config.logRetentionDays, 7);
+  });
+
+  const invalid: Array<[string, Record<string, string>]> = [
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/x' }],
+    ['STORAGE_URL', { STORAGE_URL: 'gs://bucket' }],
+    ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+    ['REGISTRATION', { REGISTRATION: 'sometimes' }],
+    ['MAX_UPLOAD_BYTES', { MAX_UPLOAD_BYTES: '-5' }],
+    ['RATE_LIMIT', { RATE_LIMIT: 'maybe' }],
+    ['LOG_RETENTION_DAYS', { LOG_RETENTION_DAYS: '0' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root' }],
+    ['ADMIN_USERNAME', { ADMIN_PASSWORD: 'long-enough' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'short' }],
+    ['COOKIE_SECURE', { COOKIE_SECURE: 'perhaps' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+  ];
+  for (const [variable, env] of invalid) {
+    it(`names ${variable} when ${JSON.stringify(env)} is invalid`, () => {
+      const problems = problemsOf(env);
+      assert.equal(problems.length, 1);
+      assert.match(problems[0]!, new RegExp(`^${variable} `));
+    });
+  }
+
+  it('reports every bad variable at once', () => {
+    const problems = problemsOf({ PORT: 'x', REGISTRATION: 'y', RATE_LIMIT: 'z' });
+    assert.deepEqual(problems.map((p) => p.split(' ')[0]).sort(), ['PORT', 'RATE_LIMIT', 'REGISTRATION']);
+  });
+
+  it('never echoes a database password in its message', () => {
+    const [problem] = problemsOf({ DATABASE_URL: 'mysql://user:hunter2@db/x' });
+    assert.ok(!problem!.includes('hunter2'));
+  });
+});
