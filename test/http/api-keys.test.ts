@@ -143,8 +143,8 @@ for (const backend of backends()) {
           [{ name: '', scopes: ['skill:upload'] }, ['name']],
           [{ name: 'x'.repeat(101), scopes: [] }, ['name']],
           [{ name: 42, scopes: [] }, ['name']],
-          [{ name: 'k', scopes: ['skill:delete'] }, ['scopes.0']],
-          [{ name: 'k', scopes: ['skill:upload', 'admin'] }, ['scopes', 'scopes.1']], // unknown, and one scope too many
+          [{ name: 'k', scopes: ['skill:delete'] }, ['scopes[0]']],
+          [{ name: 'k', scopes: ['skill:upload', 'admin'] }, ['scopes', 'scopes[1]']], // unknown, and one scope too many
           [{ name: 'k', scopes: ['skill:upload', 'skill:upload'] }, ['scopes']],
           [{ name: 'k', scopes: 'skill:upload' }, ['scopes']],
           [{ name: 'k', scopes: [], expires_in_days: 0 }, ['expires_in_days']],

@@ -37,7 +37,8 @@ function fieldOf(issue: AjvIssue, part: string): string {
   const segments = (issue.instancePath ?? '').split('/').filter(Boolean);
   const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
   if ((issue.keyword === 'required' || issue.keyword === 'additionalProperties') && typeof extra === 'string') segments.push(extra);
-  return segments.join('.') || part;
+  // Array positions read as `tags[1]`, the same form the domain rules use.
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || part;
 }
 
 /**
@@ -65,6 +66,7 @@ function fieldErrors(issues: AjvIssue[], part: string): FieldError[] {
       let message = issue.message ?? 'is invalid';
       if (issue.keyword === 'required') message = 'is required';
       else if (issue.keyword === 'additionalProperties') message = 'is not a known field';
+      else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) message = `must be one of ${issue.params.allowedValues.join(', ')}`;
       out.push({ field, message });
     }
   }
