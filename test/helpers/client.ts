@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Skill } from '../../src/domain/skills/skills.js';
 import { ADMIN, type TestApp } from './app.js';
 
 /** Credentials for one request: a session cookie, an API key, or nothing. */
@@ -93,24 +94,8 @@ export async function createKey(
   return { key: body.key, id: body.id };
 }
 
-export interface SkillBody {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  category: string | null;
-  tags: string[];
-  status: string;
-  featured: boolean;
-  source_type: string | null;
-  source_url: string | null;
-  owner: { id: string; username: string };
-  latest_version: string | null;
-  downloads: number;
-  created_at: string;
-  updated_at: string;
-  published_at: string | null;
-}
+/** A skill as the API returns it. */
+export type SkillBody = Skill;
 
 export async function createSkill(t: TestApp, auth: Auth, body: Record<string, unknown> = {}): Promise<SkillBody> {
   const res = await call(t, 'POST', '/v1/skills', auth, { name: uniqueName('Skill '), slug: uniqueName('skill-'), ...body });

@@ -32,24 +32,24 @@ export const Skill = Type.Object(
 );
 export const SkillRef = Type.Ref('Skill');
 
-const skillFields = {
-  slug: Type.String({ maxLength: SLUG_MAX, description: 'Lower-case words joined by hyphens; derived from the name when omitted. Immutable.' }),
-  description: NullableString({ maxLength: DESCRIPTION_MAX }),
-  category: NullableString({ maxLength: CATEGORY_MAX }),
-  tags: Type.Array(Type.String({ maxLength: 64 }), { maxItems: TAGS_MAX * 2, description: `At most ${TAGS_MAX} distinct tags.` }),
-  source_type: SourceType,
-  source_url: NullableString({ maxLength: 2048 }),
+/** The metadata both create and update accept, each optional. */
+const editableFields = {
+  description: Type.Optional(NullableString({ maxLength: DESCRIPTION_MAX })),
+  category: Type.Optional(NullableString({ maxLength: CATEGORY_MAX })),
+  tags: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), { maxItems: TAGS_MAX * 2, description: `At most ${TAGS_MAX} distinct tags.` }),
+  ),
+  source_type: Type.Optional(SourceType),
+  source_url: Type.Optional(NullableString({ maxLength: 2048 })),
 };
 
 export const CreateSkillBody = Type.Object(
   {
     name: Type.String({ maxLength: NAME_MAX * 2 }),
-    slug: Type.Optional(skillFields.slug),
-    description: Type.Optional(skillFields.description),
-    category: Type.Optional(skillFields.category),
-    tags: Type.Optional(skillFields.tags),
-    source_type: Type.Optional(skillFields.source_type),
-    source_url: Type.Optional(skillFields.source_url),
+    slug: Type.Optional(
+      Type.String({ maxLength: SLUG_MAX, description: 'Lower-case words joined by hyphens; derived from the name when omitted. Immutable.' }),
+    ),
+    ...editableFields,
   },
   { additionalProperties: false },
 );
@@ -58,11 +58,7 @@ export const UpdateSkillBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: NAME_MAX * 2 })),
     slug: Type.Optional(Type.String({ maxLength: 200, description: 'Accepted only when equal to the current slug.' })),
-    description: Type.Optional(skillFields.description),
-    category: Type.Optional(skillFields.category),
-    tags: Type.Optional(skillFields.tags),
-    source_type: Type.Optional(skillFields.source_type),
-    source_url: Type.Optional(skillFields.source_url),
+    ...editableFields,
   },
   { additionalProperties: false },
 );
