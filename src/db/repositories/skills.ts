@@ -18,8 +18,18 @@ export interface SkillListFilter {
   offset: number;
 }
 
-/** The trigram index needs at least three characters; shorter words are matched by LIKE on the narrowed set. */
+/** The trigram index needs at least three characters; shorter words are matched on the narrowed set. */
 export const TRIGRAM_MIN = 3;
+
+/**
+ * Up to this many search matches, a page is fetched from the matches and sorted; beyond it, walking the
+ * sort order's index and stopping after one page of matches is cheaper.
+ */
+export const MATCHES_FIRST_MAX = 2000;
+
+function matchesFirst(filter: SkillListFilter, total: number): boolean {
+  return filter.words.length > 0 && total <= MATCHES_FIRST_MAX;
+}
 
 const SKILL_COLUMNS = [
   's.id', 's.slug', 's.name', 's.description', 's.category', 's.tags', 's.status', 's.featured',
@@ -35,16 +45,28 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
   const withOwner = (executor: Kysely<Database>) =>
     executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id');
 
-  /** The filtered set, before paging and sorting: shared by the page query, the count and the plan test. */
-  function filtered(filter: SkillListFilter) {
+  /**
+   * The filtered set, before paging and sorting: shared by the page query, the count and the plan test.
+   *
+   * With `matchesFirst`, a search is answered by fetching the rows the text index matched and filtering
+   * those, instead of walking an index over every published skill and probing each against the matches.
+   * That is the right plan when the matches are few (always, for counting). SQLite is steered by making
+   * the other equality terms unusable for an index (the documented unary `+`); PostgreSQL by handing the
+   * matches over as an array, which it can only look up by key.
+   */
+  function filtered(filter: SkillListFilter, matchesFirst = false) {
+    const searching = filter.words.length > 0;
+    const column = (name: 'status' | 'owner_id' | 'category' | 'featured') =>
+      searching && matchesFirst && dialect === 'sqlite' ? sql.raw(`+s.${name}`) : sql.ref(`s.${name}`);
+
     let query = withOwner(db);
     if (filter.statuses !== 'all') {
       const statuses = filter.statuses;
-      query = statuses.length === 1 ? query.where('s.status', '=', statuses[0]!) : query.where('s.status', 'in', statuses);
+      query = query.where(column('status'), 'in', statuses);
     }
-    if (filter.ownerId !== undefined) query = query.where('s.owner_id', '=', filter.ownerId);
-    if (filter.category !== undefined) query = query.where('s.category', '=', filter.category);
-    if (filter.featured === true) query = query.where('s.featured', '=', 1);
+    if (filter.ownerId !== undefined) query = query.where(column('owner_id'), '=', filter.ownerId);
+    if (filter.category !== undefined) query = query.where(column('category'), '=', filter.category);
+    if (filter.featured === true) query = query.where(column('featured'), '=', 1);
     for (const tag of filter.tags) {
       query = query.where((eb) =>
         eb.exists(
@@ -52,29 +74,41 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
         ),
       );
     }
+    if (!searching) return query;
 
-    const indexed = filter.words.filter((w) => [...w].length >= TRIGRAM_MIN);
-    const short = filter.words.filter((w) => [...w].length < TRIGRAM_MIN);
     if (dialect === 'sqlite') {
+      const indexed = filter.words.filter((w) => [...w].length >= TRIGRAM_MIN);
       if (indexed.length > 0) {
         const match = indexed.map(ftsPhrase).join(' AND ');
         query = query.where(sql<SqlBool>`s.seq in (select rowid from skills_fts where skills_fts match ${match})`);
       }
-      for (const word of short) query = query.where(containsWord(word));
-    } else {
-      for (const word of [...indexed, ...short]) query = query.where(containsWord(word, 'ilike'));
+      // Words too short for the trigram index are checked on the rows the other terms leave.
+      for (const word of filter.words.filter((w) => [...w].length < TRIGRAM_MIN)) query = query.where(containsWordSqlite(word));
+      return query;
     }
-    return query;
+    if (matchesFirst) {
+      const matching = filter.words.reduce(
+        (inner, word) => inner.where(containsWordPostgres(word)),
+        db.selectFrom('skills as s').select('s.seq'),
+      );
+      return query.where(sql<SqlBool>`s.seq = any(array(${matching}))`);
+    }
+    return filter.words.reduce((q, word) => q.where(containsWordPostgres(word)), query);
   }
 
-  function containsWord(word: string, op: 'like' | 'ilike' = 'like'): Expression<SqlBool> {
+  /** SQLite's LIKE folds ASCII only; a Unicode lower-case function registered on the connection folds the rest. */
+  function containsWordSqlite(word: string): Expression<SqlBool> {
+    const lowered = word.toLowerCase();
+    return sql<SqlBool>`(instr(unicode_lower(s.name), ${lowered}) > 0 or instr(unicode_lower(s.description), ${lowered}) > 0)`;
+  }
+
+  function containsWordPostgres(word: string): Expression<SqlBool> {
     const pattern = likeContains(word);
-    const operator = sql.raw(op);
-    return sql<SqlBool>`(s.name ${operator} ${pattern} escape '\\' or s.description ${operator} ${pattern} escape '\\')`;
+    return sql<SqlBool>`(s.name ilike ${pattern} or s.description ilike ${pattern})`;
   }
 
-  function pageQuery(filter: SkillListFilter) {
-    let query = filtered(filter).select(SKILL_COLUMNS);
+  function pageQuery(filter: SkillListFilter, matchesFirst = false) {
+    let query = filtered(filter, matchesFirst).select(SKILL_COLUMNS);
     switch (filter.sort) {
       case 'downloads':
         query = query.orderBy('s.downloads', 'desc');
@@ -89,6 +123,10 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
     return query.orderBy('s.id', 'desc').limit(filter.limit).offset(filter.offset);
   }
 
+  function countQuery(filter: SkillListFilter) {
+    return filtered(filter, true).select((eb) => eb.fn.countAll<number>().as('n'));
+  }
+
   async function replaceTags(trx: Transaction<Database>, skillId: string, tags: readonly string[]): Promise<void> {
     await trx.deleteFrom('skill_tags').where('skill_id', '=', skillId).execute();
     if (tags.length > 0) {
@@ -98,14 +136,15 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
 
   return {
     pageQuery,
-    countQuery: (filter: SkillListFilter) => filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')),
+    countQuery,
+    matchesFirst,
 
     async list(filter: SkillListFilter) {
-      const [rows, count] = await Promise.all([
-        pageQuery(filter).execute(),
-        filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      // The count comes first because its size decides how the page is best fetched.
+      const total = Number((await countQuery(filter).executeTakeFirstOrThrow()).n);
+      if (filter.offset >= total) return { rows: [], total };
+      const rows = await pageQuery(filter, matchesFirst(filter, total)).execute();
+      return { rows, total };
     },
 
     findById(id: string) {

@@ -1,0 +1,700 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import {
+  adminSession,
+  call,
+  createKey,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  type Auth,
+  type SkillBody,
+  type TestUser,
+} from '../helpers/client.js';
+
+interface Envelope {
+  items: SkillBody[];
+  page: number;
+  page_size: number;
+  total: number;
+}
+
+type Params = Record<string, string | number | boolean>;
+
+/**
+ * A random lower-case word that occurs nowhere else, so tests sharing one app cannot see each other's skills.
+ * Its letters avoid vowels and the short words the tests search for (go, js, he, x, q, ...), so a token never
+ * matches a short search word by accident.
+ */
+const TOKEN_LETTERS = 'bcklmnprvw';
+function token(): string {
+  return 'z' + [...randomBytes(12)].map((b) => TOKEN_LETTERS[b % TOKEN_LETTERS.length]!).join('');
+}
+
+/** Encodes each value with encodeURIComponent, so spaces, %, _, \ and " reach the server exactly as written. */
+function queryString(params: Params): string {
+  const parts = Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const slugs = (env: Envelope) => env.items.map((s) => s.slug);
+const sortedSlugs = (env: Envelope) => slugs(env).sort();
+
+for (const backend of backends()) {
+  describe(`listing and search [${backend.name}]`, () => {
+    let t: TestApp;
+    let admin: { cookie: string };
+    let owner: TestUser;
+
+    before(async () => {
+      t = await startApp(backend);
+      admin = await adminSession(t);
+      owner = await registerUser(t);
+    });
+    after(() => t.close());
+
+    async function list(params: Params = {}, auth: Auth = null, path = '/v1/skills'): Promise<Envelope> {
+      const res = await call(t, 'GET', `${path}${queryString(params)}`, auth);
+      expectStatus(res, 200);
+      return json<Envelope>(res);
+    }
+
+    /** Creates a skill as `owner` (or `by`) and, unless told otherwise, has the admin publish it. */
+    async function skill(body: Record<string, unknown>, opts: { publish?: boolean; by?: Auth } = {}): Promise<SkillBody> {
+      const created = await createSkill(t, opts.by ?? owner.session, body);
+      if (opts.publish === false) return created;
+      return setStatus(t, admin, created.id, 'published');
+    }
+
+    async function feature(id: string, featured = true): Promise<void> {
+      expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${id}`, admin, { featured }), 200);
+    }
+
+    async function setDownloads(id: string, downloads: number): Promise<void> {
+      await t.runtime.database.db.updateTable('skills').set({ downloads }).where('id', '=', id).execute();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Search
+    // ---------------------------------------------------------------------------------------------
+
+    describe('search', () => {
+      it('is case-insensitive', async () => {
+        const tok = token();
+        const a = await skill({ name: `Alpha ${tok.toUpperCase()} Gamma`, slug: `${tok}-a`, description: 'Nothing here' });
+        const b = await skill({ name: `Beta ${tok}`, slug: `${tok}-b`, description: 'Mixed case' });
+        const c = await skill({ name: 'Gamma', slug: `${tok}-c`, description: `Mentions ${tok.slice(0, 4)}${tok.slice(4).toUpperCase()}` });
+        for (const q of [tok, tok.toUpperCase(), tok[0]!.toUpperCase() + tok.slice(1)]) {
+          const env = await list({ q });
+          assert.equal(env.total, 3, `q=${q}: ${JSON.stringify(slugs(env))}`);
+          assert.deepEqual(sortedSlugs(env), [a.slug, b.slug, c.slug].sort());
+        }
+        // Other words of the name are matched without regard to case as well.
+        assert.deepEqual(slugs(await list({ q: `ALPHA gAmMa ${tok}` })), [a.slug]);
+      });
+
+      it('requires every word, each in the name or the description', async () => {
+        const one = token();
+        const two = token();
+        const split = await skill({ name: `Widget ${one}`, slug: `${one}-split`, description: `Renders ${two} charts` });
+        const nameOnly = await skill({ name: `Widget ${one} ${two}`, slug: `${one}-name`, description: 'Plain' });
+        const descOnly = await skill({ name: 'Plain', slug: `${one}-desc`, description: `${two} and ${one} in the text` });
+        const justOne = await skill({ name: `Gadget ${one}`, slug: `${one}-just`, description: 'Has one word only' });
+        const justTwo = await skill({ name: `Gadget ${two}`, slug: `${two}-just`, description: 'Has the other word only' });
+
+        const both = [split.slug, nameOnly.slug, descOnly.slug].sort();
+        assert.deepEqual(sortedSlugs(await list({ q: `${one} ${two}` })), both);
+        assert.deepEqual(sortedSlugs(await list({ q: `${two} ${one}` })), both);
+        // Several spaces, tabs and surrounding blanks separate words the same way.
+        assert.deepEqual(sortedSlugs(await list({ q: `   ${two}  \t ${one}  ` })), both);
+        assert.deepEqual(sortedSlugs(await list({ q: one })), [...both, justOne.slug].sort());
+        assert.deepEqual(sortedSlugs(await list({ q: two })), [...both, justTwo.slug].sort());
+        // A third word that occurs in one of them narrows the set.
+        assert.deepEqual(slugs(await list({ q: `${one} ${two} charts` })), [split.slug]);
+        assert.deepEqual(slugs(await list({ q: `${one} ${two} widget renders` })), [split.slug]);
+        // A word that matches nothing empties the result.
+        assert.equal((await list({ q: `${one} ${two} ${token()}` })).total, 0);
+      });
+
+      it('matches substrings inside words', async () => {
+        const tok = token();
+        const pdf = await skill({ name: `PDF Tools ${tok}`, slug: `${tok}-pdf`, description: 'Converts documents' });
+        await skill({ name: `Spreadsheet ${tok}`, slug: `${tok}-sheet`, description: 'Tabulates' });
+        // "df to" is two words, "df" inside "PDF" and "to" inside "Tools".
+        assert.deepEqual(slugs(await list({ q: `df to ${tok}` })), [pdf.slug]);
+        // A long piece from the middle of a word goes through the index path.
+        assert.deepEqual(slugs(await list({ q: `onvert ${tok}` })), [pdf.slug]);
+        assert.deepEqual(slugs(await list({ q: `cument ${tok}` })), [pdf.slug]);
+        // The token itself, cut on both sides.
+        assert.equal((await list({ q: tok.slice(2, 9) })).total, 2);
+        // Pieces of different words of the same field are separate words: each must occur somewhere.
+        assert.deepEqual(slugs(await list({ q: `ls ${tok} nverts` })), [pdf.slug]);
+      });
+
+      it('takes LIKE wildcards and backslashes literally', async () => {
+        const tok = token();
+        const percent = await skill({ name: `Boost 100% ${tok}`, slug: `${tok}-percent`, description: 'Full power' });
+        const thousand = await skill({ name: `Thousand ${tok}`, slug: `${tok}-thousand`, description: 'Counts to 1000 and beyond' });
+        const abc = await skill({ name: `abc ${tok}`, slug: `${tok}-abc`, description: 'Letters' });
+        const underscore = await skill({ name: `a_c ${tok}`, slug: `${tok}-underscore`, description: 'Snake case' });
+        const backslash = await skill({ name: `Path C:\\temp ${tok}`, slug: `${tok}-backslash`, description: 'Windows paths' });
+        const all = [percent, thousand, abc, underscore, backslash].map((s) => s.slug).sort();
+        assert.deepEqual(sortedSlugs(await list({ q: tok })), all);
+
+        assert.deepEqual(slugs(await list({ q: `100% ${tok}` })), [percent.slug]);
+        assert.deepEqual(slugs(await list({ q: `0% ${tok}` })), [percent.slug]);
+        assert.deepEqual(slugs(await list({ q: `% ${tok}` })), [percent.slug]);
+        assert.deepEqual(slugs(await list({ q: `%% ${tok}` })), []);
+        assert.deepEqual(slugs(await list({ q: `a_c ${tok}` })), [underscore.slug]);
+        assert.deepEqual(slugs(await list({ q: `_ ${tok}` })), [underscore.slug]);
+        assert.deepEqual(slugs(await list({ q: `a%c ${tok}` })), []);
+        assert.deepEqual(slugs(await list({ q: `\\ ${tok}` })), [backslash.slug]);
+        assert.deepEqual(slugs(await list({ q: `c:\\temp ${tok}` })), [backslash.slug]);
+        assert.deepEqual(slugs(await list({ q: `\\t ${tok}` })), [backslash.slug]);
+        assert.deepEqual(slugs(await list({ q: `\\% ${tok}` })), []);
+        assert.deepEqual(slugs(await list({ q: `\\_ ${tok}` })), []);
+
+        // Alone, a bare wildcard finds only skills that really contain it, never everything.
+        const everything = await list({ page_size: 100 });
+        for (const q of ['%', '_', '\\', '100%', 'a_c']) {
+          const env = await list({ q, page_size: 100 });
+          assert.ok(env.total < everything.total, `q=${q} matched all ${everything.total} skills`);
+          for (const s of env.items) {
+            assert.ok(`${s.name} ${s.description}`.includes(q), `q=${q} matched ${s.name} / ${s.description}`);
+          }
+        }
+        assert.ok(slugs(await list({ q: '100%', page_size: 100 })).includes(percent.slug));
+        assert.ok(!slugs(await list({ q: 'a_c', page_size: 100 })).includes(abc.slug));
+      });
+
+      it('survives double quotes and other FTS syntax in the query', async () => {
+        const tok = token();
+        const quoted = await skill({ name: `Say "hello" ${tok}`, slug: `${tok}-quoted`, description: 'Greets (politely) with * and -' });
+        await skill({ name: `Say hello ${tok}`, slug: `${tok}-plain`, description: 'Greets' });
+        assert.deepEqual(slugs(await list({ q: `"hello" ${tok}` })), [quoted.slug]);
+        assert.deepEqual(slugs(await list({ q: `"hello ${tok}` })), [quoted.slug]);
+        assert.deepEqual(slugs(await list({ q: `y "h ${tok}` })), [quoted.slug]);
+        assert.deepEqual(slugs(await list({ q: `he"llo ${tok}` })), []);
+        assert.deepEqual(slugs(await list({ q: `"${tok}` })), []);
+        for (const q of ['"', '""', '"""', `"${tok}"`, `${tok}"`, 'AND', 'OR NOT', 'a* NEAR(b)', '(politely)', 'name:hello', '^hello', '-', '*']) {
+          expectStatus(await call(t, 'GET', `/v1/skills${queryString({ q })}`), 200);
+        }
+        assert.deepEqual(slugs(await list({ q: `(politely) ${tok}` })), [quoted.slug]);
+        assert.deepEqual(slugs(await list({ q: `* ${tok}` })), [quoted.slug]);
+        // FTS5 operators are plain words: "AND"/"OR" must occur in the text to match.
+        assert.deepEqual(slugs(await list({ q: `${tok} OR zzzzzzzz` })), []);
+      });
+
+      it('matches one- and two-character words, alone and mixed with long words', async () => {
+        const tok = token();
+        const cat = `cat-${tok}`;
+        const go = await skill({ name: `Go ${tok}`, slug: `${tok}-go`, description: 'A JS helper', category: cat });
+        const other = await skill({ name: `${tok} other`, slug: `${tok}-other`, description: 'Nothing short here', category: cat });
+        const x = await skill({ name: `Tool X ${tok}`, slug: `${tok}-x`, description: 'Plain', category: cat });
+
+        // Mixed with a long word.
+        assert.deepEqual(slugs(await list({ q: `go ${tok}` })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: `GO ${tok}` })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: `js ${tok}` })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: `${tok} Js` })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: `go js ${tok}` })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: `go xy ${tok}` })), []);
+        assert.deepEqual(slugs(await list({ q: `x ${tok}` })), [x.slug]);
+        assert.deepEqual(slugs(await list({ q: `${tok} X` })), [x.slug]);
+        // Alone (scoped by a unique category so the rest of the registry does not interfere).
+        assert.deepEqual(slugs(await list({ q: 'go', category: cat })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: 'Go', category: cat })), [go.slug]);
+        assert.deepEqual(sortedSlugs(await list({ q: 'he', category: cat })), [go.slug, other.slug].sort());
+        assert.deepEqual(slugs(await list({ q: 'j', category: cat })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: 'J', category: cat })), [go.slug]);
+        assert.deepEqual(slugs(await list({ q: 'q', category: cat })), []);
+        assert.deepEqual(sortedSlugs(await list({ q: 'x', category: cat })), [x.slug]);
+        assert.deepEqual(slugs(await list({ q: 'go he', category: cat })), [go.slug]);
+        // Alone and unscoped: every hit really contains the word.
+        const env = await list({ q: 'js', page_size: 100 });
+        assert.ok(slugs(env).includes(go.slug));
+        for (const s of env.items) assert.ok(`${s.name} ${s.description}`.toLowerCase().includes('js'), `${s.name} / ${s.description}`);
+      });
+
+      it('follows edits of the name and description', async () => {
+        const before = token();
+        const afterName = token();
+        const afterDesc = token();
+        const s = await skill({ name: `Rename ${before}`, slug: `${before}-rename`, description: `Old text ${before}` });
+        assert.deepEqual(slugs(await list({ q: before })), [s.slug]);
+        expectStatus(
+          await call(t, 'PATCH', `/v1/skills/${s.id}`, owner.session, { name: `Renamed ${afterName}`, description: `New text ${afterDesc}` }),
+          200,
+        );
+        assert.deepEqual(slugs(await list({ q: before })), []);
+        assert.deepEqual(slugs(await list({ q: afterName })), [s.slug]);
+        assert.deepEqual(slugs(await list({ q: `${afterDesc} ${afterName}` })), [s.slug]);
+        assert.deepEqual(slugs(await list({ q: `old ${afterName}` })), []);
+        // A deleted draft leaves nothing behind in the search index.
+        const gone = token();
+        const draft = await skill({ name: `Gone ${gone}`, slug: `${gone}-gone` }, { publish: false });
+        assert.deepEqual(slugs(await list({ q: gone, status: 'all' }, admin)), [draft.slug]);
+        expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.id}`, owner.session), 204);
+        assert.deepEqual(slugs(await list({ q: gone, status: 'all' }, admin)), []);
+      });
+
+      it('accepts keyword, query and search as aliases of q', async () => {
+        const tok = token();
+        const s = await skill({ name: `Alias ${tok}`, slug: `${tok}-alias` });
+        for (const name of ['q', 'keyword', 'query', 'search']) {
+          const env = await list({ [name]: tok });
+          assert.deepEqual(slugs(env), [s.slug], `${name}=${tok}`);
+        }
+      });
+
+      it('uses the first non-blank of q, keyword, query, search', async () => {
+        const a = token();
+        const b = token();
+        const sa = await skill({ name: `First ${a}`, slug: `${a}-first` });
+        const sb = await skill({ name: `Second ${b}`, slug: `${b}-second` });
+        assert.deepEqual(slugs(await list({ q: '  ', keyword: a })), [sa.slug]);
+        assert.deepEqual(slugs(await list({ q: '', keyword: a })), [sa.slug]);
+        assert.deepEqual(slugs(await list({ q: a, search: b })), [sa.slug]);
+        assert.deepEqual(slugs(await list({ q: a, keyword: b })), [sa.slug]);
+        assert.deepEqual(slugs(await list({ keyword: b, query: a })), [sb.slug]);
+        assert.deepEqual(slugs(await list({ query: a, search: b })), [sa.slug]);
+        assert.deepEqual(slugs(await list({ search: b, query: a })), [sa.slug]); // order in the URL does not matter
+        assert.deepEqual(slugs(await list({ q: ' ', keyword: '\t', query: '   ', search: b })), [sb.slug]);
+        assert.deepEqual(slugs(await list({ keyword: ' ', query: b, search: a })), [sb.slug]);
+      });
+
+      it('returns everything for a blank q', async () => {
+        const tok = token();
+        await skill({ name: `Blank ${tok}`, slug: `${tok}-blank` });
+        const all = await list({ page_size: 100 });
+        assert.ok(all.total >= 1);
+        const blanks: Params[] = [{ q: '' }, { q: '   ' }, { q: ' \t ' }, { keyword: '' }, { q: '', keyword: ' ', query: '', search: '  ' }];
+        for (const params of blanks) {
+          const env = await list({ ...params, page_size: 100 });
+          assert.equal(env.total, all.total, JSON.stringify(params));
+          assert.deepEqual(slugs(env), slugs(all), JSON.stringify(params));
+        }
+      });
+
+      it('matches non-ASCII text', async () => {
+        const tok = token();
+        const uber = await skill({ name: `Über ${tok} Straße`, slug: `${tok}-uber`, description: 'Grüße aus Köln, 東京 und Zürich' });
+        await skill({ name: `Uber ${tok} Strasse`, slug: `${tok}-ascii`, description: 'Grusse aus Koln' });
+        assert.deepEqual(slugs(await list({ q: `Über ${tok}` })), [uber.slug]);
+        assert.deepEqual(slugs(await list({ q: `Straße ${tok}` })), [uber.slug]);
+        assert.deepEqual(slugs(await list({ q: `Grüße ${tok}` })), [uber.slug]);
+        assert.deepEqual(slugs(await list({ q: `Köln ${tok}` })), [uber.slug]);
+        assert.deepEqual(slugs(await list({ q: `東京 ${tok}` })), [uber.slug]); // two characters: below the trigram length
+        assert.deepEqual(slugs(await list({ q: `京 ${tok}` })), [uber.slug]);
+        assert.deepEqual(slugs(await list({ q: `ürich ${tok}` })), [uber.slug]);
+      });
+    });
+
+    // ---------------------------------------------------------------------------------------------
+    // Filters
+    // ---------------------------------------------------------------------------------------------
+
+    describe('filters', () => {
+      it('matches category exactly', async () => {
+        const tok = token();
+        const exact = await skill({ name: `Cat ${tok} 1`, slug: `${tok}-exact`, category: `docs-${tok}` });
+        const longer = await skill({ name: `Cat ${tok} 2`, slug: `${tok}-longer`, category: `docs-${tok}-extra` });
+        const upper = await skill({ name: `Cat ${tok} 3`, slug: `${tok}-upper`, category: `Docs-${tok}` });
+        await skill({ name: `Cat ${tok} 4`, slug: `${tok}-none` });
+        assert.deepEqual(slugs(await list({ category: `docs-${tok}` })), [exact.slug]);
+        assert.deepEqual(slugs(await list({ category: `docs-${tok}-extra` })), [longer.slug]);
+        assert.deepEqual(slugs(await list({ category: `Docs-${tok}` })), [upper.slug]);
+        assert.deepEqual(slugs(await list({ category: `docs-${tok.slice(0, 5)}` })), []);
+        assert.deepEqual(slugs(await list({ category: 'docs-%', q: tok })), []);
+        assert.deepEqual(slugs(await list({ category: `DOCS-${tok}` })), []);
+        // Category combines with search.
+        assert.deepEqual(slugs(await list({ category: `docs-${tok}`, q: `cat ${tok}` })), [exact.slug]);
+        assert.equal((await list({ q: `cat ${tok}` })).total, 4);
+      });
+
+      it('requires all listed tags, trimmed and case-insensitive', async () => {
+        const tok = token();
+        const both = await skill({ name: `Tags ${tok} 1`, slug: `${tok}-both`, tags: ['pdf', 'office', tok] });
+        const pdf = await skill({ name: `Tags ${tok} 2`, slug: `${tok}-pdf`, tags: ['pdf', tok] });
+        const office = await skill({ name: `Tags ${tok} 3`, slug: `${tok}-office`, tags: ['office', tok] });
+        await skill({ name: `Tags ${tok} 4`, slug: `${tok}-untagged` });
+        assert.deepEqual(sortedSlugs(await list({ tags: tok })), [both.slug, pdf.slug, office.slug].sort());
+        assert.deepEqual(sortedSlugs(await list({ tags: `${tok},pdf` })), [both.slug, pdf.slug].sort());
+        assert.deepEqual(slugs(await list({ tags: `${tok},pdf,office` })), [both.slug]);
+        assert.deepEqual(slugs(await list({ tags: ` PDF , office ,${tok.toUpperCase()} ` })), [both.slug]);
+        assert.deepEqual(slugs(await list({ tags: ` PDF , office , ${tok}`, q: tok })), [both.slug]);
+        assert.deepEqual(slugs(await list({ tags: `${tok},,pdf,office,` })), [both.slug]);
+        assert.deepEqual(slugs(await list({ tags: `${tok},pdf,office,missing` })), []);
+        // A tag filter matches whole tags, not substrings.
+        assert.deepEqual(slugs(await list({ tags: tok.slice(0, 6) })), []);
+      });
+
+      it('featured=true keeps only featured skills; false applies no filter', async () => {
+        const tok = token();
+        const starred = await skill({ name: `Star ${tok}`, slug: `${tok}-star` });
+        const plain = await skill({ name: `Plain ${tok}`, slug: `${tok}-plain` });
+        const draft = await skill({ name: `Draft ${tok}`, slug: `${tok}-draft` }, { publish: false });
+        await feature(starred.id);
+        await feature(draft.id);
+        assert.deepEqual(slugs(await list({ q: tok, featured: true })), [starred.slug]);
+        assert.deepEqual(sortedSlugs(await list({ q: tok, featured: false })), [starred.slug, plain.slug].sort());
+        assert.deepEqual(sortedSlugs(await list({ q: tok })), [starred.slug, plain.slug].sort());
+        const featuredOnly = await list({ featured: true, page_size: 100 });
+        for (const s of featuredOnly.items) {
+          assert.equal(s.featured, true);
+          assert.equal(s.status, 'published');
+        }
+        assert.equal(json<Envelope>(await call(t, 'GET', `/v1/skills?q=${tok}&featured=true`)).items[0]?.featured, true);
+      });
+
+      it('refuses an invalid featured value', async () => {
+        for (const value of ['yes', 'maybe', '2', 'TRUEISH']) {
+          const body = expectProblem(await call(t, 'GET', `/v1/skills${queryString({ featured: value })}`), 400, 'validation_failed');
+          assert.ok(Array.isArray(body.errors), JSON.stringify(body));
+        }
+      });
+    });
+
+    // ---------------------------------------------------------------------------------------------
+    // Status
+    // ---------------------------------------------------------------------------------------------
+
+    describe('status parameter', () => {
+      let tok: string;
+      let draft: SkillBody;
+      let published: SkillBody;
+      let deprecated: SkillBody;
+
+      before(async () => {
+        tok = token();
+        draft = await skill({ name: `Draft ${tok}`, slug: `${tok}-draft` }, { publish: false });
+        published = await skill({ name: `Published ${tok}`, slug: `${tok}-published` });
+        deprecated = await skill({ name: `Deprecated ${tok}`, slug: `${tok}-deprecated` });
+        await setStatus(t, admin, deprecated.id, 'deprecated');
+      });
+
+      it('is ignored for anonymous callers, user sessions and an admin API key', async () => {
+        const user = await registerUser(t);
+        const userKey = await createKey(t, user.session);
+        const adminKey = await createKey(t, admin);
+        const callers: Array<[string, Auth]> = [
+          ['anonymous', null],
+          ['user session', user.session],
+          ['user key', userKey],
+          ['owner session', owner.session],
+          ['admin key', adminKey],
+        ];
+        for (const [who, auth] of callers) {
+          for (const status of [undefined, 'draft', 'published', 'deprecated', 'all', 'bogus', '', 'DRAFT']) {
+            const params: Params = { q: tok };
+            if (status !== undefined) params.status = status;
+            const res = await call(t, 'GET', `/v1/skills${queryString(params)}`, auth);
+            assert.equal(res.statusCode, 200, `${who} status=${String(status)}: ${res.body}`);
+            const env = json<Envelope>(res);
+            assert.deepEqual(slugs(env), [published.slug], `${who} status=${String(status)}`);
+          }
+        }
+      });
+
+      it('is honoured for an admin session', async () => {
+        assert.deepEqual(slugs(await list({ q: tok }, admin)), [published.slug]);
+        assert.deepEqual(slugs(await list({ q: tok, status: 'draft' }, admin)), [draft.slug]);
+        assert.deepEqual(slugs(await list({ q: tok, status: 'published' }, admin)), [published.slug]);
+        assert.deepEqual(slugs(await list({ q: tok, status: 'deprecated' }, admin)), [deprecated.slug]);
+        const all = await list({ q: tok, status: 'all' }, admin);
+        assert.deepEqual(sortedSlugs(all), [draft.slug, published.slug, deprecated.slug].sort());
+        assert.deepEqual(
+          Object.fromEntries(all.items.map((s) => [s.slug, s.status])),
+          { [draft.slug]: 'draft', [published.slug]: 'published', [deprecated.slug]: 'deprecated' },
+        );
+      });
+
+      it('refuses an unknown status from an admin session', async () => {
+        for (const status of ['bogus', 'DRAFT', 'Published', 'removed']) {
+          const body = expectProblem(await call(t, 'GET', `/v1/skills${queryString({ q: tok, status })}`, admin), 400, 'validation_failed');
+          assert.ok(JSON.stringify(body.errors).includes('status'), JSON.stringify(body));
+        }
+      });
+    });
+
+    // ---------------------------------------------------------------------------------------------
+    // Sorting
+    // ---------------------------------------------------------------------------------------------
+
+    describe('sorting', () => {
+      it('latest orders by updated_at descending; metadata and status changes bump a skill', async () => {
+        const tok = token();
+        const a = await skill({ name: `Latest ${tok} A`, slug: `${tok}-a` });
+        await sleep(5);
+        const b = await skill({ name: `Latest ${tok} B`, slug: `${tok}-b` });
+        await sleep(5);
+        const c = await skill({ name: `Latest ${tok} C`, slug: `${tok}-c` });
+        await sleep(5);
+        assert.deepEqual(slugs(await list({ q: tok })), [c.slug, b.slug, a.slug]);
+        assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [c.slug, b.slug, a.slug]);
+
+        // A metadata PATCH bumps A to the top.
+        const patched = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/skills/${a.id}`, owner.session, { description: 'Changed' }), 200),
+        );
+        assert.ok(patched.updated_at > c.updated_at, `${patched.updated_at} > ${c.updated_at}`);
+        assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [a.slug, c.slug, b.slug]);
+        await sleep(5);
+
+        // A status change bumps B: deprecated it is on top of the admin's full list, republished on top of the public one.
+        await setStatus(t, admin, b.id, 'deprecated');
+        assert.deepEqual(slugs(await list({ q: tok, status: 'all' }, admin)), [b.slug, a.slug, c.slug]);
+        assert.deepEqual(slugs(await list({ q: tok })), [a.slug, c.slug]);
+        await sleep(5);
+        await setStatus(t, admin, b.id, 'published');
+        const env = await list({ q: tok });
+        assert.deepEqual(slugs(env), [b.slug, a.slug, c.slug]);
+        const stamps = env.items.map((s) => s.updated_at);
+        assert.deepEqual([...stamps].sort().reverse(), stamps);
+      });
+
+      it('downloads orders by total downloads descending', async () => {
+        const tok = token();
+        const few = await skill({ name: `Dl ${tok} few`, slug: `${tok}-few` });
+        const many = await skill({ name: `Dl ${tok} many`, slug: `${tok}-many` });
+        const none = await skill({ name: `Dl ${tok} none`, slug: `${tok}-none` });
+        const most = await skill({ name: `Dl ${tok} most`, slug: `${tok}-most` });
+        await setDownloads(few.id, 3);
+        await setDownloads(many.id, 250);
+        await setDownloads(most.id, 1_000_000);
+        const env = await list({ q: tok, sort: 'downloads' });
+        assert.deepEqual(slugs(env), [most.slug, many.slug, few.slug, none.slug]);
+        assert.deepEqual(env.items.map((s) => s.downloads), [1_000_000, 250, 3, 0]);
+        // latest is unaffected by download counts.
+        assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [most.slug, none.slug, many.slug, few.slug]);
+      });
+
+      it('featured puts featured skills first, then latest', async () => {
+        const tok = token();
+        const a = await skill({ name: `Feat ${tok} A`, slug: `${tok}-a` });
+        await sleep(5);
+        const b = await skill({ name: `Feat ${tok} B`, slug: `${tok}-b` });
+        await sleep(5);
+        const c = await skill({ name: `Feat ${tok} C`, slug: `${tok}-c` });
+        await sleep(5);
+        const d = await skill({ name: `Feat ${tok} D`, slug: `${tok}-d` });
+        await feature(a.id);
+        await feature(c.id);
+        const env = await list({ q: tok, sort: 'featured' });
+        assert.deepEqual(slugs(env), [c.slug, a.slug, d.slug, b.slug]);
+        assert.deepEqual(env.items.map((s) => s.featured), [true, true, false, false]);
+        await feature(c.id, false);
+        assert.deepEqual(slugs(await list({ q: tok, sort: 'featured' })), [a.slug, d.slug, c.slug, b.slug]);
+      });
+
+      it('breaks ties on id so paging never repeats or skips a skill', async () => {
+        const tok = token();
+        const created: SkillBody[] = [];
+        for (let i = 0; i < 25; i += 1) created.push(await skill({ name: `Tie ${tok} ${i}`, slug: `${tok}-${i}` }));
+        const ids = created.map((s) => s.id);
+        // Identical sort keys for every sort: same downloads, same updated_at, same featured flag.
+        await t.runtime.database.db
+          .updateTable('skills')
+          .set({ downloads: 7, updated_at: '2030-01-01T00:00:00.000Z' })
+          .where('id', 'in', ids)
+          .execute();
+        const expected = [...ids].sort().reverse(); // id descending
+        for (const sort of ['downloads', 'latest', 'featured']) {
+          const seen: string[] = [];
+          for (let page = 1; page <= 5; page += 1) {
+            const env = await list({ q: tok, sort, page, page_size: 7 });
+            assert.equal(env.total, 25);
+            assert.equal(env.page, page);
+            assert.equal(env.page_size, 7);
+            assert.equal(env.items.length, page < 4 ? 7 : page === 4 ? 4 : 0, `sort=${sort} page=${page}`);
+            seen.push(...env.items.map((s) => s.id));
+          }
+          assert.equal(new Set(seen).size, seen.length, `sort=${sort}: a skill repeated across pages`);
+          assert.deepEqual(seen, expected, `sort=${sort}: pages must follow id descending on ties`);
+        }
+      });
+
+      it('refuses an unknown sort', async () => {
+        for (const sort of ['name', 'popular', 'LATEST', '']) {
+          expectProblem(await call(t, 'GET', `/v1/skills${queryString({ sort })}`), 400, 'validation_failed');
+        }
+      });
+    });
+
+    // ---------------------------------------------------------------------------------------------
+    // Paging and the record
+    // ---------------------------------------------------------------------------------------------
+
+    describe('paging', () => {
+      it('defaults to page 1 of 20 in the list envelope', async () => {
+        const tok = token();
+        await skill({ name: `Page ${tok}`, slug: `${tok}-page` });
+        const res = expectStatus(await call(t, 'GET', '/v1/skills'), 200);
+        assert.match(String(res.headers['content-type']), /^application\/json/);
+        const env = json<Envelope>(res);
+        assert.deepEqual(Object.keys(env).sort(), ['items', 'page', 'page_size', 'total']);
+        assert.equal(env.page, 1);
+        assert.equal(env.page_size, 20);
+        assert.ok(env.total >= 1);
+        assert.equal(env.items.length, Math.min(env.total, 20));
+      });
+
+      it('clamps page_size above 100 to 100', async () => {
+        const tok = token();
+        const cat = `many-${tok}`;
+        for (let i = 0; i < 101; i += 1) await skill({ name: `Many ${tok} ${i}`, slug: `${tok}-${i}`, category: cat });
+        for (const pageSize of [101, 500, 100000]) {
+          const env = await list({ category: cat, page_size: pageSize });
+          assert.equal(env.page_size, 100);
+          assert.equal(env.total, 101);
+          assert.equal(env.items.length, 100);
+        }
+        const second = await list({ category: cat, page_size: 500, page: 2 });
+        assert.equal(second.items.length, 1);
+        assert.equal(second.page, 2);
+        const exact = await list({ category: cat, page_size: 100 });
+        assert.equal(exact.page_size, 100);
+        assert.equal(exact.items.length, 100);
+      });
+
+      it('refuses a page or page_size that is not a positive integer', async () => {
+        const bad: Params[] = [
+          { page: 0 }, { page: -1 }, { page: 1.5 }, { page: 'abc' }, { page: '' }, { page: '1e3x' },
+          { page_size: 0 }, { page_size: -5 }, { page_size: 2.5 }, { page_size: 'ten' },
+        ];
+        for (const params of bad) {
+          const body = expectProblem(await call(t, 'GET', `/v1/skills${queryString(params)}`), 400, 'validation_failed');
+          const field = Object.keys(params)[0]!;
+          assert.ok(JSON.stringify(body.errors).includes(field), `${JSON.stringify(params)}: ${JSON.stringify(body)}`);
+        }
+      });
+
+      it('answers a page past the end with no items and the right total', async () => {
+        const tok = token();
+        for (let i = 0; i < 3; i += 1) await skill({ name: `End ${tok} ${i}`, slug: `${tok}-${i}` });
+        const env = await list({ q: tok, page: 5, page_size: 2 });
+        assert.deepEqual(env.items, []);
+        assert.equal(env.total, 3);
+        assert.equal(env.page, 5);
+        assert.equal(env.page_size, 2);
+        const last = await list({ q: tok, page: 2, page_size: 2 });
+        assert.equal(last.items.length, 1);
+        assert.equal(last.total, 3);
+        const none = await list({ q: token(), page: 3 });
+        assert.deepEqual(none, { items: [], page: 3, page_size: 20, total: 0 });
+      });
+
+      it('returns full skill records with downloads 0 and latest_version null', async () => {
+        const tok = token();
+        const created = await createSkill(t, owner.session, {
+          name: `Record ${tok}`,
+          slug: `${tok}-record`,
+          description: 'A full record',
+          category: 'documents',
+          tags: ['pdf', 'office'],
+          source_type: 'github',
+          source_url: 'https://github.com/acme/pdf-tools',
+        });
+        await setStatus(t, admin, created.id, 'published');
+        const env = await list({ q: tok });
+        assert.equal(env.items.length, 1);
+        const s = env.items[0]!;
+        assert.deepEqual(Object.keys(s).sort(), [
+          'category', 'created_at', 'description', 'downloads', 'featured', 'id', 'latest_version', 'name', 'owner',
+          'published_at', 'slug', 'source_type', 'source_url', 'status', 'tags', 'updated_at',
+        ]);
+        assert.equal(s.id, created.id);
+        assert.equal(s.slug, `${tok}-record`);
+        assert.equal(s.name, `Record ${tok}`);
+        assert.equal(s.description, 'A full record');
+        assert.equal(s.category, 'documents');
+        assert.deepEqual([...s.tags].sort(), ['office', 'pdf']);
+        assert.equal(s.status, 'published');
+        assert.equal(s.featured, false);
+        assert.equal(s.source_type, 'github');
+        assert.equal(s.source_url, 'https://github.com/acme/pdf-tools');
+        assert.deepEqual(s.owner, { id: owner.id, username: owner.username });
+        assert.equal(s.downloads, 0);
+        assert.equal(s.latest_version, null);
+        for (const stamp of [s.created_at, s.updated_at, s.published_at]) {
+          assert.match(String(stamp), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        }
+        // The list and the detail endpoint agree on the record.
+        assert.deepEqual(json<SkillBody>(expectStatus(await call(t, 'GET', `/v1/skills/${s.slug}`), 200)), s);
+      });
+    });
+
+    // ---------------------------------------------------------------------------------------------
+    // GET /v1/me/skills
+    // ---------------------------------------------------------------------------------------------
+
+    describe('GET /v1/me/skills', () => {
+      let me: TestUser;
+      let other: TestUser;
+      let tok: string;
+      let mine: { draft: SkillBody; published: SkillBody; deprecated: SkillBody };
+
+      before(async () => {
+        me = await registerUser(t);
+        other = await registerUser(t);
+        tok = token();
+        const draft = await skill({ name: `Mine ${tok} draft`, slug: `${tok}-draft`, description: 'Unfinished work' }, { by: me.session, publish: false });
+        const published = await skill({ name: `Mine ${tok} published`, slug: `${tok}-published`, description: 'Shipped' }, { by: me.session });
+        const deprecated = await skill({ name: `Mine ${tok} deprecated`, slug: `${tok}-deprecated`, description: 'Old' }, { by: me.session });
+        await setStatus(t, admin, deprecated.id, 'deprecated');
+        mine = { draft, published, deprecated };
+        await skill({ name: `Theirs ${tok} draft`, slug: `${tok}-theirs-draft` }, { by: other.session, publish: false });
+        await skill({ name: `Theirs ${tok} published`, slug: `${tok}-theirs-published` }, { by: other.session });
+      });
+
+      it("lists only the caller's skills, in every state, by session or API key", async () => {
+        const key = await createKey(t, me.session);
+        const readKey = await createKey(t, me.session, []);
+        const expected = [mine.draft.slug, mine.published.slug, mine.deprecated.slug].sort();
+        for (const auth of [me.session, key, readKey] as Auth[]) {
+          const env = await list({}, auth, '/v1/me/skills');
+          assert.equal(env.total, 3);
+          assert.equal(env.page, 1);
+          assert.equal(env.page_size, 20);
+          assert.deepEqual(sortedSlugs(env), expected);
+          for (const s of env.items) assert.equal(s.owner.id, me.id);
+        }
+        const theirs = await list({ q: tok }, other.session, '/v1/me/skills');
+        assert.deepEqual(sortedSlugs(theirs), [`${tok}-theirs-draft`, `${tok}-theirs-published`]);
+      });
+
+      it('honours the status filter', async () => {
+        assert.deepEqual(slugs(await list({ status: 'draft' }, me.session, '/v1/me/skills')), [mine.draft.slug]);
+        assert.deepEqual(slugs(await list({ status: 'published' }, me.session, '/v1/me/skills')), [mine.published.slug]);
+        assert.deepEqual(slugs(await list({ status: 'deprecated' }, me.session, '/v1/me/skills')), [mine.deprecated.slug]);
+        assert.equal((await list({ status: 'all' }, me.session, '/v1/me/skills')).total, 3);
+        expectProblem(await call(t, 'GET', '/v1/me/skills?status=bogus', me.session), 400, 'validation_failed');
+      });
+
+      it('supports search, filters, sorts and paging', async () => {
+        assert.deepEqual(slugs(await list({ q: 'unfinished' }, me.session, '/v1/me/skills')), [mine.draft.slug]);
+        assert.deepEqual(slugs(await list({ keyword: `${tok} OLD` }, me.session, '/v1/me/skills')), [mine.deprecated.slug]);
+        assert.deepEqual(slugs(await list({ q: 'theirs' }, me.session, '/v1/me/skills')), []);
+        assert.deepEqual(slugs(await list({ q: `${tok} draft`, status: 'draft' }, me.session, '/v1/me/skills')), [mine.draft.slug]);
+        const page = await list({ page: 2, page_size: 2, sort: 'latest' }, me.session, '/v1/me/skills');
+        assert.equal(page.total, 3);
+        assert.equal(page.items.length, 1);
+        expectProblem(await call(t, 'GET', '/v1/me/skills?sort=bogus', me.session), 400, 'validation_failed');
+        expectProblem(await call(t, 'GET', '/v1/me/skills?page=0', me.session), 400, 'validation_failed');
+      });
+
+      it('needs credentials', async () => {
+        expectProblem(await call(t, 'GET', '/v1/me/skills'), 401, 'unauthenticated');
+        expectProblem(await call(t, 'GET', '/v1/me/skills', { key: 'skreg_notarealkey' }), 401, 'unauthenticated');
+      });
+    });
+  });
+}
