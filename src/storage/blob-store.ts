@@ -1,0 +1,66 @@
+import type { Readable } from 'node:stream';
+
+/** An inclusive byte range, as HTTP `Range: bytes=start-end` names it. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** Random access to one blob's bytes: what a zip reader needs, and what a ranged download reads. */
+export interface RandomAccessSource {
+  size: number;
+  /** A stream of the whole blob, or of one inclusive range of it. */
+  read(range?: ByteRange): Readable;
+}
+
+/**
+ * A blob whose bytes are durably written and hashed but not yet visible under its sha256.
+ * Exactly one of `commit` or `discard` must be called.
+ */
+export interface StagedBlob {
+  sha256: string;
+  size: number;
+  /** Reads the staged bytes (for inspection before committing). */
+  source: RandomAccessSource;
+  /** Moves the blob into place under its sha256; a blob already there (same content) is kept as it is. */
+  commit(): Promise<void>;
+  /** Removes the staged bytes. */
+  discard(): Promise<void>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`The blob is larger than ${limit} bytes.`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly sha256: string) {
+    super(`No blob ${sha256}.`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+/**
+ * Content-addressed storage of package archives. Implementations: the file system (the embedded default)
+ * and, later, S3-compatible object storage. Nothing here knows about skills, versions or HTTP.
+ */
+export interface BlobStore {
+  /**
+   * Streams `body` to temporary storage while hashing it; fails with BlobTooLargeError (and leaves nothing
+   * behind) once more than `maxBytes` arrive, and with the stream's own error if the body is cut off.
+   */
+  stage(body: Readable, options?: { maxBytes?: number }): Promise<StagedBlob>;
+  /** stage + commit: returns the sha256 and size of what was stored. */
+  put(body: Readable, options?: { maxBytes?: number }): Promise<{ sha256: string; size: number }>;
+  stat(sha256: string): Promise<{ size: number } | null>;
+  /** Reads a committed blob; BlobNotFoundError when there is none. */
+  source(sha256: string): Promise<RandomAccessSource>;
+  /** Removes a committed blob; removing one that is not there is not an error. */
+  delete(sha256: string): Promise<void>;
+  /** Removes temporary files left by uploads interrupted by a crash; returns how many. */
+  sweep(olderThanMs?: number): Promise<number>;
+  /** Throws when the store cannot be used (for readiness checks). */
+  ping(): Promise<void>;
+}
