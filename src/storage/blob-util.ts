@@ -1,0 +1,41 @@
+import type { ByteRange } from './blob-store.js';
+
+/** Helpers every BlobStore implementation shares (the file system one now, S3 later). */
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** How old a temporary file must be before `sweep()` (without an argument) removes it: one hour. */
+export const DEFAULT_SWEEP_AGE_MS = 60 * 60 * 1000;
+
+export function isSha256(value: unknown): value is string {
+  return typeof value === 'string' && SHA256_HEX.test(value);
+}
+
+/**
+ * Throws a TypeError unless `value` is a sha256 as the stores name blobs: 64 lowercase hex digits. Every method
+ * that turns a sha256 into a path or an object key calls it first, so nothing else (`../`, `/`, upper case) can
+ * ever reach the file system.
+ */
+export function assertSha256(value: unknown): asserts value is string {
+  if (!isSha256(value)) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 80)) : typeof value;
+    throw new TypeError(`Not a sha256 (64 lowercase hex digits): ${shown}.`);
+  }
+}
+
+/** `maxBytes` as given to stage/put: undefined means no limit; anything but a non-negative number is a TypeError. */
+export function normaliseMaxBytes(maxBytes: number | undefined): number {
+  if (maxBytes === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof maxBytes !== 'number' || Number.isNaN(maxBytes) || maxBytes < 0) {
+    throw new TypeError(`maxBytes must be a non-negative number, not ${String(maxBytes)}.`);
+  }
+  return maxBytes;
+}
+
+/** Throws a RangeError unless `range` is an inclusive range of whole byte offsets inside a blob of `size` bytes. */
+export function assertByteRange(range: ByteRange, size: number): void {
+  const { start, end } = range;
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end >= size) {
+    throw new RangeError(`Byte range ${String(start)}-${String(end)} is not inside a blob of ${size} bytes.`);
+  }
+}

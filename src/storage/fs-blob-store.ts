@@ -1,0 +1,326 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  BlobNotFoundError,
+  type BlobStore,
+  BlobTooLargeError,
+  type ByteRange,
+  type RandomAccessSource,
+  type StagedBlob,
+} from './blob-store.js';
+import { assertByteRange, assertSha256, DEFAULT_SWEEP_AGE_MS, normaliseMaxBytes } from './blob-util.js';
+
+/**
+ * The file-system blob store (the embedded default).
+ *
+ * Layout under `dir`:
+ *   <sha[0..2]>/<sha[2..4]>/<sha256>   committed blobs (two levels of fan-out: at most 256 entries per level)
+ *   tmp/<uuid>.upload                  uploads being written, or staged and not yet committed or discarded
+ *
+ * Durability: a staged file is fsynced before stage() resolves; commit() renames it into place and fsyncs the
+ * directory holding it (and the parents it had to create), so a blob is visible only once its bytes and its name
+ * are on disk. A crash mid-upload leaves at most a file in tmp/, which sweep() removes at start-up.
+ */
+
+/** The suffix of temporary files in `<dir>/tmp`. */
+export const TEMP_SUFFIX = '.upload';
+
+/** The name of the temporary directory inside the store's directory. */
+export const TEMP_DIR_NAME = 'tmp';
+
+const WRITE_HIGH_WATER_MARK = 64 * 1024;
+
+/** Creates `dir` (and its temporary directory) when missing and returns the store over it. */
+export async function createFsBlobStore(dir: string): Promise<FsBlobStore> {
+  const store = new FsBlobStore(dir);
+  await mkdir(store.tempDir, { recursive: true });
+  return store;
+}
+
+export class FsBlobStore implements BlobStore {
+  readonly dir: string;
+  readonly tempDir: string;
+  /** Names of this process's temporary files that are being written or are staged: sweep() leaves them alone. */
+  private readonly active = new Set<string>();
+
+  /** Prefer createFsBlobStore, which also creates the directories. */
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+    this.tempDir = path.join(this.dir, TEMP_DIR_NAME);
+  }
+
+  /** Where the committed blob `sha256` lives (whether or not it exists). Throws a TypeError on a bad sha256. */
+  pathOf(sha256: string): string {
+    assertSha256(sha256);
+    return path.join(this.dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  }
+
+  async stage(body: Readable, options: { maxBytes?: number } = {}): Promise<StagedBlob> {
+    let maxBytes: number;
+    try {
+      maxBytes = normaliseMaxBytes(options.maxBytes);
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    const name = `${randomUUID()}${TEMP_SUFFIX}`;
+    const tempPath = path.join(this.tempDir, name);
+    this.active.add(name);
+    let file: FileHandle | undefined;
+    try {
+      await mkdir(this.tempDir, { recursive: true });
+      file = await open(tempPath, 'wx', 0o644);
+      const sink = new HashingFileSink(file, maxBytes);
+      // pipeline: backpressure keeps memory flat; on any error (too large, body cut off, disk full) every stream
+      // is destroyed, so the rest of the body is not read.
+      await pipeline(body, sink);
+      await file.close();
+      return new FsStagedBlob(this, sink.digest(), sink.size, tempPath, name);
+    } catch (error) {
+      if (!body.destroyed) body.destroy();
+      await file?.close().catch(() => undefined);
+      await rm(tempPath, { force: true }).catch(() => undefined);
+      this.active.delete(name);
+      throw error;
+    }
+  }
+
+  async put(body: Readable, options: { maxBytes?: number } = {}): Promise<{ sha256: string; size: number }> {
+    const staged = await this.stage(body, options);
+    try {
+      await staged.commit();
+    } catch (error) {
+      await staged.discard().catch(() => undefined);
+      throw error;
+    }
+    return { sha256: staged.sha256, size: staged.size };
+  }
+
+  async stat(sha256: string): Promise<{ size: number } | null> {
+    const file = this.pathOf(sha256);
+    try {
+      const info = await stat(file);
+      return info.isFile() ? { size: info.size } : null;
+    } catch (error) {
+      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return null;
+      throw error;
+    }
+  }
+
+  async source(sha256: string): Promise<RandomAccessSource> {
+    const found = await this.stat(sha256);
+    if (found === null) throw new BlobNotFoundError(sha256);
+    const file = this.pathOf(sha256);
+    return { size: found.size, read: (range) => readFile(file, found.size, range) };
+  }
+
+  async delete(sha256: string): Promise<void> {
+    const file = this.pathOf(sha256);
+    try {
+      await unlink(file);
+    } catch (error) {
+      if (!isErrno(error, 'ENOENT', 'ENOTDIR')) throw error;
+    }
+    // Empty fan-out directories are left in place: there are at most 65,536 of them, and removing them would race
+    // with a commit that has just created the directory and is about to rename into it.
+  }
+
+  async sweep(olderThanMs: number = DEFAULT_SWEEP_AGE_MS): Promise<number> {
+    if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) {
+      throw new TypeError(`olderThanMs must be a non-negative number, not ${String(olderThanMs)}.`);
+    }
+    let entries;
+    try {
+      entries = await readdir(this.tempDir, { withFileTypes: true });
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) return 0;
+      throw error;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const entry of entries) {
+      if (!entry.isFile() || this.active.has(entry.name)) continue;
+      const file = path.join(this.tempDir, entry.name);
+      try {
+        if (olderThanMs > 0 && (await stat(file)).mtimeMs > cutoff) continue;
+        await unlink(file);
+        removed += 1;
+      } catch (error) {
+        if (!isErrno(error, 'ENOENT')) throw error;
+      }
+    }
+    return removed;
+  }
+
+  async ping(): Promise<void> {
+    const info = await stat(this.dir);
+    if (!info.isDirectory()) throw new Error(`The blob store path ${this.dir} is not a directory.`);
+    await access(this.dir, constants.W_OK);
+  }
+
+  /** Moves a staged temporary file into place (internal: called by FsStagedBlob.commit). */
+  async commitTemp(tempPath: string, sha256: string, size: number): Promise<void> {
+    const target = this.pathOf(sha256);
+    const leaf = path.dirname(target);
+    const created = await mkdir(leaf, { recursive: true });
+    const existing = await stat(target).catch((error: unknown) => {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
+    });
+    if (existing !== null && existing.isFile() && existing.size === size) {
+      // Same sha256 and size: the same content is already stored, durably. Keep it; drop the copy.
+      await rm(tempPath, { force: true });
+      return;
+    }
+    await rename(tempPath, target);
+    await syncDirectory(leaf);
+    if (created !== undefined) {
+      // mkdir created at least the leaf: make the new directory entries durable too.
+      await syncDirectory(path.dirname(leaf));
+      await syncDirectory(this.dir);
+    }
+  }
+
+  /** Forgets a temporary file once it has been committed or discarded (internal). */
+  release(tempName: string): void {
+    this.active.delete(tempName);
+  }
+}
+
+/** Hashes, counts and writes what it is given to an open file; refuses more than `maxBytes`; fsyncs at the end. */
+class HashingFileSink extends Writable {
+  size = 0;
+  private readonly hash = createHash('sha256');
+  /** The file operation under way, so that destroy waits for it before the file is closed and removed. */
+  private inFlight: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly file: FileHandle,
+    private readonly maxBytes: number,
+  ) {
+    super({ highWaterMark: WRITE_HIGH_WATER_MARK });
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.size + chunk.length > this.maxBytes) {
+      callback(new BlobTooLargeError(this.maxBytes));
+      return;
+    }
+    const position = this.size;
+    this.size += chunk.length;
+    this.hash.update(chunk);
+    this.track(writeFully(this.file, chunk, position), callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.track(this.file.sync(), callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    void this.inFlight.then(() => callback(error));
+  }
+
+  private track(operation: Promise<unknown>, callback: (error?: Error | null) => void): void {
+    this.inFlight = operation.catch(() => undefined);
+    operation.then(
+      () => callback(),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
+}
+
+async function writeFully(file: FileHandle, chunk: Buffer, position: number): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.length) {
+    const { bytesWritten } = await file.write(chunk, offset, chunk.length - offset, position + offset);
+    offset += bytesWritten;
+  }
+}
+
+type StagedState = 'staged' | 'committed' | 'discarded';
+
+class FsStagedBlob implements StagedBlob {
+  readonly source: RandomAccessSource;
+  private state: StagedState = 'staged';
+  /** commit() and discard() run one after the other, so concurrent or repeated calls see a settled state. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: FsBlobStore,
+    readonly sha256: string,
+    readonly size: number,
+    private readonly tempPath: string,
+    private readonly tempName: string,
+  ) {
+    this.source = {
+      size,
+      // After commit the temporary file is gone, but the same bytes are under the sha256.
+      read: (range?: ByteRange) => readFile(this.state === 'committed' ? store.pathOf(sha256) : tempPath, size, range),
+    };
+  }
+
+  commit(): Promise<void> {
+    return this.serially(async () => {
+      if (this.state === 'committed') return;
+      if (this.state === 'discarded') throw new Error(`The staged blob ${this.sha256} was discarded; it cannot be committed.`);
+      await this.store.commitTemp(this.tempPath, this.sha256, this.size);
+      this.state = 'committed';
+      this.store.release(this.tempName);
+    });
+  }
+
+  /** Removes the staged bytes; a no-op once committed or discarded. */
+  discard(): Promise<void> {
+    return this.serially(async () => {
+      if (this.state !== 'staged') return;
+      await rm(this.tempPath, { force: true });
+      this.state = 'discarded';
+      this.store.release(this.tempName);
+    });
+  }
+
+  private serially(operation: () => Promise<void>): Promise<void> {
+    const result = this.queue.then(operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** A stream of a whole file, or of one inclusive range of it (RangeError when the range is outside `size`). */
+function readFile(file: string, size: number, range: ByteRange | undefined): Readable {
+  if (range === undefined) return createReadStream(file);
+  assertByteRange(range, size);
+  return createReadStream(file, { start: range.start, end: range.end });
+}
+
+/** fsyncs a directory so that a rename or a new entry in it survives a crash; platforms that refuse are ignored. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    if (isErrno(error, 'EISDIR', 'EPERM', 'EACCES', 'EINVAL')) return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!isErrno(error, 'EINVAL', 'EISDIR', 'EPERM', 'EBADF', 'ENOTSUP', 'EOPNOTSUPP')) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+function isErrno(error: unknown, ...codes: string[]): boolean {
+  return (
+    error instanceof Error && 'code' in error && typeof error.code === 'string' && codes.includes(error.code)
+  );
+}
