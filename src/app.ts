@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -12,6 +13,8 @@ import { authRoutes } from './http/routes/auth.js';
 import { meRoutes } from './http/routes/me.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
+import { versionRoutes } from './http/routes/versions.js';
+import { MAX_FIELD_BYTES } from './http/multipart.js';
 import { newId } from './lib/ids.js';
 import type { Services } from './services.js';
 import { VERSION } from './version.js';
@@ -56,6 +59,9 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   installErrorHandling(app);
   const metrics = installMetrics(app);
   await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
+  });
   installAuth(app, services, config);
   await installOpenApi(app, config.publicUrl, VERSION);
 
@@ -64,6 +70,7 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await app.register(authRoutes, deps);
   await app.register(meRoutes, deps);
   await app.register(skillRoutes, deps);
+  await app.register(versionRoutes, deps);
   await app.register(adminRoutes, deps);
   return app;
 }

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { createServices, type Services } from './services.js';
+import { openBlobStore } from './storage/index.js';
 
 export interface Runtime {
   app: FastifyInstance;
@@ -17,9 +18,13 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   const database = openDatabase(config.database);
   try {
     await database.migrate();
-    const services = createServices(database, config);
+    const blobs = await openBlobStore(config.storage);
+    // Temporary files of uploads cut short by a crash: no upload in flight is older than this process.
+    await blobs.sweep(0);
+    const services = createServices(database, blobs, config);
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });
+    services.downloads.start();
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -29,6 +34,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
         closing ??= (async () => {
           try {
             await app.close();
+            await services.downloads.close();
           } finally {
             await database.close();
           }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { AppError } from '../domain/errors.js';
 import { createServices } from '../services.js';
+import { openBlobStore } from '../storage/index.js';
 
 async function readStdin(): Promise<string> {
   const lines = createInterface({ input: process.stdin });
@@ -43,7 +44,7 @@ export async function runUserCommand(config: Config, args: string[]): Promise<nu
   const database = openDatabase(config.database);
   try {
     await database.migrate();
-    const services = createServices(database, config);
+    const services = createServices(database, await openBlobStore(config.storage), config);
     const user = await services.accounts.createUser({ username, email: values.email, password, role: values.admin ? 'admin' : 'user' });
     console.log(`Created ${user.role} ${user.username} (${user.id}).`);
     return 0;

@@ -84,6 +84,42 @@ export interface AdminAuditTable {
   created_at: Timestamp;
 }
 
+export interface VersionsTable {
+  id: string;
+  skill_id: string;
+  version: string;
+  changelog: string | null;
+  /** JSON object, or null. */
+  metadata: string | null;
+  size: number;
+  sha256: string;
+  archive_format: 'zip' | 'tar.gz';
+  file_count: number;
+  total_size: number;
+  downloads: ColumnType<number, number | undefined, number>;
+  /** JSON of SKILL.md's front matter, or null without SKILL.md. */
+  skill_md: string | null;
+  skill_md_path: string | null;
+  /** JSON array of {code, message}. */
+  warnings: string;
+  uploader_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface VersionFilesTable {
+  version_id: string;
+  path: string;
+  size: number;
+}
+
+export interface DownloadCountsTable {
+  version_id: string;
+  skill_id: string;
+  /** UTC calendar day, YYYY-MM-DD. */
+  day: string;
+  downloads: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -91,6 +127,9 @@ export interface Database {
   skills: SkillsTable;
   skill_tags: SkillTagsTable;
   admin_audit: AdminAuditTable;
+  versions: VersionsTable;
+  version_files: VersionFilesTable;
+  download_counts: DownloadCountsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -101,3 +140,5 @@ export type SkillRow = Selectable<SkillsTable>;
 export type NewSkill = Insertable<SkillsTable>;
 export type SkillUpdate = Updateable<SkillsTable>;
 export type AdminAuditRow = Selectable<AdminAuditTable>;
+export type VersionRow = Selectable<VersionsTable>;
+export type NewVersion = Insertable<VersionsTable>;

@@ -1,6 +1,8 @@
 export interface FieldError {
   field: string;
   message: string;
+  /** The archive entry at fault, for package refusals. */
+  entry?: string;
 }
 
 /**

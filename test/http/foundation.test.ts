@@ -14,7 +14,7 @@ for (const backend of backends()) {
 
     it('answers health and readiness', async () => {
       assert.deepEqual(json(expectStatus(await call(t, 'GET', '/healthz'), 200)), { status: 'ok' });
-      assert.deepEqual(json(expectStatus(await call(t, 'GET', '/readyz'), 200)), { status: 'ok', checks: { database: 'ok' } });
+      assert.deepEqual(json(expectStatus(await call(t, 'GET', '/readyz'), 200)), { status: 'ok', checks: { database: 'ok', blobs: 'ok' } });
     });
 
     it('puts a unique X-Request-Id on every response, errors included', async () => {
@@ -66,6 +66,14 @@ for (const backend of backends()) {
       const body = expectProblem(res, 400, 'validation_failed');
       const fields = (body.errors as Array<{ field: string }>).map((e) => e.field).sort();
       assert.deepEqual(fields, ['extra', 'username']);
+    });
+
+    it('refuses NUL characters in paths, query strings and bodies with 400', async () => {
+      expectProblem(await call(t, 'GET', '/v1/skills/pdf%00tools'), 400, 'validation_failed');
+      expectProblem(await call(t, 'GET', '/v1/skills?q=a%00b'), 400, 'validation_failed');
+      const user = await registerUser(t);
+      const body = expectProblem(await call(t, 'POST', '/v1/skills', user.session, { name: 'nul\u0000name' }), 400, 'validation_failed');
+      assert.deepEqual(body.errors, [{ field: 'name', message: 'must not contain NUL characters' }]);
     });
 
     it('reports a missing body on a JSON endpoint as a validation failure', async () => {

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { initial } from './0001_initial.js';
+import { versions } from './0002_versions.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -9,6 +10,7 @@ import { initial } from './0001_initial.js';
 function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_initial': initial(dialect),
+    '0002_versions': versions(dialect),
   };
 }
 

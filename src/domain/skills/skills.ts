@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '../../db/database.js';
 import type { SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository } from '../../db/repositories/skills.js';
-import type { SkillStatus, SkillUpdate, SourceType } from '../../db/schema.js';
+import type { NewSkill, SkillStatus, SkillUpdate, SourceType } from '../../db/schema.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import { nowIso, toIso } from '../../lib/time.js';
 import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
@@ -112,6 +112,36 @@ export function skillService(deps: { skills: SkillsRepository }) {
     return row;
   }
 
+  /** Checks a new skill's fields and slug, and returns the row to insert with its tags. */
+  async function prepare(actor: AuthenticatedActor, input: SkillInput): Promise<{ row: NewSkill & { id: string; slug: string; description: string }; tags: string[] }> {
+    const name = checkName(input.name);
+    let slug: string;
+    if (input.slug !== undefined) {
+      slug = checkSlug(input.slug);
+    } else {
+      slug = slugFromName(name);
+      if (slugProblem(slug) !== null) {
+        throw badRequest('invalid_slug', `No valid slug can be made from the name "${name}"; send a slug.`, [
+          { field: 'slug', message: 'required when the name has no letters or digits to make one from' },
+        ]);
+      }
+    }
+    const description = optionalText(input.description, 'description', DESCRIPTION_MAX) ?? '';
+    const category = optionalText(input.category, 'category', CATEGORY_MAX) || null;
+    const tags = normaliseTags(input.tags ?? []);
+    const source = checkSource({ source_type: input.source_type ?? null, source_url: input.source_url ?? null });
+    if (await skills.slugTaken(slug)) throw conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+    const now = nowIso();
+    return {
+      row: {
+        id: newId(), slug, name, description, category, tags: JSON.stringify(tags), status: 'draft', featured: 0,
+        source_type: source.source_type, source_url: source.source_url, owner_id: actor.user.id,
+        latest_version: null, downloads: 0, created_at: now, updated_at: now, published_at: null,
+      },
+      tags,
+    };
+  }
+
   function reload(id: string): Promise<Skill> {
     return skills.findById(id).then((row) => {
       if (!row) throw notFound('skill_not_found', `Skill ${id} no longer exists.`);
@@ -128,41 +158,17 @@ export function skillService(deps: { skills: SkillsRepository }) {
       return toSkill(await visible(actor, ref));
     },
 
-    async create(actor: AuthenticatedActor, input: SkillInput): Promise<Skill> {
-      const name = checkName(input.name);
-      let slug: string;
-      if (input.slug !== undefined) {
-        slug = checkSlug(input.slug);
-      } else {
-        slug = slugFromName(name);
-        if (slugProblem(slug) !== null) {
-          throw badRequest('invalid_slug', `No valid slug can be made from the name "${name}"; send a slug.`, [
-            { field: 'slug', message: 'required when the name has no letters or digits to make one from' },
-          ]);
-        }
-      }
-      const description = optionalText(input.description, 'description', DESCRIPTION_MAX) ?? '';
-      const category = optionalText(input.category, 'category', CATEGORY_MAX) || null;
-      const tags = normaliseTags(input.tags ?? []);
-      const source = checkSource({ source_type: input.source_type ?? null, source_url: input.source_url ?? null });
-      if (await skills.slugTaken(slug)) throw conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+    prepare,
 
-      const now = nowIso();
-      const id = newId();
+    async create(actor: AuthenticatedActor, input: SkillInput): Promise<Skill> {
+      const { row, tags } = await prepare(actor, input);
       try {
-        await skills.insert(
-          {
-            id, slug, name, description, category, tags: JSON.stringify(tags), status: 'draft', featured: 0,
-            source_type: source.source_type, source_url: source.source_url, owner_id: actor.user.id,
-            latest_version: null, downloads: 0, created_at: now, updated_at: now, published_at: null,
-          },
-          tags,
-        );
+        await skills.insert(row, tags);
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+        if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${row.slug}" is taken; choose another.`);
         throw error;
       }
-      return reload(id);
+      return reload(row.id);
     },
 
     async update(actor: Actor, ref: string, patch: SkillPatch): Promise<Skill> {

@@ -4,13 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { Problem } from '../schemas/common.js';
 import { ApiKey, User } from '../schemas/accounts.js';
 import { Skill } from '../schemas/skills.js';
+import { Version } from '../schemas/versions.js';
 
 /**
  * Registers the shared schemas and the OpenAPI generator. It must run before any route is added:
  * the document is assembled from the very schemas the routes validate and serialise with.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
-  for (const schema of [Problem, User, ApiKey, Skill]) app.addSchema(schema);
+  for (const schema of [Problem, User, ApiKey, Skill, Version]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -30,6 +31,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
       },
       tags: [
         { name: 'skills', description: 'Listing, search, detail and metadata of skills' },
+        { name: 'versions', description: 'Version packages: upload, download, files, statistics' },
         { name: 'auth', description: 'Accounts and sessions' },
         { name: 'me', description: 'The caller: profile, own skills, API keys' },
         { name: 'admin', description: 'Moderation and user administration (admin session only)' },

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { validationFailed } from '../../domain/errors.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -11,10 +12,39 @@ const common: Options = { allErrors: true, useDefaults: true, removeAdditional: 
  * Bodies are validated strictly (no type coercion, unknown fields refused, so typos never pass silently);
  * query strings and paths arrive as text, so those parts coerce "2" to 2 and "true" to true.
  */
+const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
+const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+
+type CompilerInput = { schema: FastifySchema; httpPart?: string };
+
 export function installValidators(app: FastifyInstance): void {
-  const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
-  const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : coercing).compile(schema as object),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) => (httpPart === 'body' ? strict : coercing).compile(schema as object));
+  // PostgreSQL cannot store a NUL character in text, and no field of this API has a use for one: refuse it
+  // up front for both databases alike instead of failing deep in a query.
+  app.addHook('preValidation', async (request) => {
+    const params = { ...(request.params as Record<string, unknown>) };
+    // A package file path is looked up in the version's index, where such a path is simply absent (404).
+    delete params['*'];
+    const field = findNul(params, 'path') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
+    if (field !== null) throw validationFailed([{ field, message: 'must not contain NUL characters' }]);
+  });
+}
+
+function findNul(value: unknown, where: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? where : null;
+  if (depth > 32 || typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = findNul(inner, where === 'body' || where === 'query' || where === 'path' ? key : `${where}.${key}`, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * For multipart routes: the body schema documents the parts in OpenAPI, but the parts are streamed and
+ * checked as they arrive, so the parsed body (there is none) is not validated against it.
+ */
+export function streamedBodyCompiler({ schema, httpPart }: CompilerInput) {
+  if (httpPart === 'body') return () => true;
+  return coercing.compile(schema as object);
 }

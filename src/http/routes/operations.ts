@@ -28,7 +28,7 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
       schema: {
         tags: ['operations'],
         summary: 'Readiness',
-        description: 'Checks the database; 503 when a dependency does not answer.',
+        description: 'Checks the database and the package store; 503 when a dependency does not answer.',
         response: { 200: Type.Object({ status: Type.Literal('ok'), checks: Type.Record(Type.String(), Type.String()) }), ...problems(503) },
       },
     },
@@ -39,7 +39,13 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
         request.log.warn({ err: error }, 'readiness check failed: database');
         throw new AppError(503, 'not_ready', 'The database does not answer.');
       }
-      return { status: 'ok' as const, checks: { database: 'ok' } };
+      try {
+        await services.blobs.ping();
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed: blob store');
+        throw new AppError(503, 'not_ready', 'The package store is not writable.');
+      }
+      return { status: 'ok' as const, checks: { database: 'ok', blobs: 'ok' } };
     },
   );
 

@@ -88,14 +88,14 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['skills'],
         summary: 'Delete a draft skill',
-        description: 'Owner or admin session; only drafts (otherwise 409 `not_draft`).',
+        description: 'Owner or admin session; only drafts (otherwise 409 `not_draft`). Removes its versions and their packages.',
         security: security('uploader'),
         params: SkillRefParams,
         response: { 204: Type.Null(), ...problems(401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await services.skills.remove(request.actor, request.params.skillId);
+      await services.versions.removeDraft(request.actor, request.params.skillId);
       return reply.code(204).send(null);
     },
   );

@@ -9,9 +9,14 @@ export const Problem = Type.Object(
     detail: Type.String({ description: 'A sentence a person can act on.' }),
     request_id: Type.String(),
     errors: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-        description: 'Field problems of a validation failure.',
-      }),
+      Type.Array(
+        Type.Object({
+          field: Type.String(),
+          message: Type.String(),
+          entry: Type.Optional(Type.String({ description: 'For package refusals: the archive entry at fault.' })),
+        }),
+        { description: 'Field problems of a validation failure.' },
+      ),
     ),
   },
   { $id: 'Problem', title: 'Problem (RFC 9457)' },

@@ -1,0 +1,185 @@
+// Package benchmarks: memory while uploading a 50 MiB package, and 1 MiB download throughput against a
+// bare node:http server streaming the same file. Run with `npm run bench:packages` (builds first).
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import yazl from 'yazl';
+import { load, type LoadResult } from './lib/client.js';
+import { freePort, rssOf, startRegistry, stopChild, type Registry } from './lib/processes.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+function zipOf(files: Array<{ path: string; content: Buffer }>): Promise<Buffer> {
+  const archive = new yazl.ZipFile();
+  // Random bytes do not compress; storing them keeps the archive the size the scenario names.
+  for (const f of files) archive.addBuffer(f.content, f.path, { compress: false });
+  archive.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    archive.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    archive.outputStream.on('error', reject);
+  });
+}
+
+const SKILL_MD = Buffer.from('---\nname: bench-skill\ndescription: A package for benchmarks.\n---\n# Bench\n');
+
+async function adminCookie(registry: Registry): Promise<string> {
+  const res = await fetch(`${registry.url}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login: 'admin', password: 'bench-admin-password' }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+async function json(res: Response): Promise<unknown> {
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${res.status}: ${body}`);
+  return JSON.parse(body);
+}
+
+/** Streams a multipart upload from a file, so the benchmark client itself holds no package in memory. */
+function streamUpload(url: string, cookie: string, version: string, file: string): Promise<number> {
+  const boundary = `----bench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n${version}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="package.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const length = head.length + statSync(file).size + tail.length;
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: target.hostname, port: target.port, path: target.pathname, method: 'POST',
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const body = createReadStream(file);
+    body.pipe(req, { end: false });
+    body.on('end', () => req.end(tail));
+  });
+}
+
+async function createSkill(registry: Registry, cookie: string, slug: string): Promise<void> {
+  await json(
+    await fetch(`${registry.url}/v1/skills`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: slug, slug }),
+    }),
+  );
+}
+
+async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
+  const file = path.join(workDir, 'upload-50mib.zip');
+  writeFileSync(file, await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(50 * 1024 * 1024) }]));
+  await createSkill(registry, cookie, 'bench-upload');
+  const pid = registry.child.pid!;
+  const runs: Array<{ baseline: number; peak: number; growth: number; status: number; seconds: number }> = [];
+  for (let i = 0; i < 3; i += 1) {
+    await new Promise((r) => setTimeout(r, 500));
+    const baseline = rssOf(pid);
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(pid));
+    }, 5);
+    const started = performance.now();
+    const status = await streamUpload(`${registry.url}/v1/skills/bench-upload/versions`, cookie, `1.0.${i}`, file);
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(pid));
+    runs.push({ baseline, peak, growth: peak - baseline, status, seconds });
+  }
+  return { size: statSync(file).size, runs, maxGrowth: Math.max(...runs.map((r) => r.growth)) };
+}
+
+async function downloadScenario(registry: Registry, cookie: string, workDir: string) {
+  const pkg = await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(1024 * 1024 - 200) }]);
+  const file = path.join(workDir, 'download-1mib.zip');
+  writeFileSync(file, pkg);
+  await createSkill(registry, cookie, 'bench-download');
+  const status = await streamUpload(`${registry.url}/v1/skills/bench-download/versions`, cookie, '1.0.0', file);
+  if (status !== 201) throw new Error(`upload of the download package failed: ${status}`);
+  await json(
+    await fetch(`${registry.url}/v1/admin/skills/bench-download/status`, {
+      method: 'PATCH',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'published' }),
+    }),
+  );
+
+  const port = await freePort();
+  const ceiling = fork(path.join(import.meta.dirname, 'lib', 'ceiling-file-server.ts'), [file, String(port)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve) => ceiling.once('message', () => resolve()));
+  const registryUrl = `${registry.url}/v1/skills/bench-download/versions/1.0.0/download`;
+  const ceilingUrl = `http://127.0.0.1:${port}/`;
+  try {
+    await load(registryUrl, { connections: CONNECTIONS, seconds: 2 });
+    await load(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
+    const registryRuns: LoadResult[] = [];
+    const ceilingRuns: LoadResult[] = [];
+    // Alternating rounds spread the machine's drift over both sides.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      ceilingRuns.push(await load(ceilingUrl, { connections: CONNECTIONS, seconds: SECONDS }));
+      registryRuns.push(await load(registryUrl, { connections: CONNECTIONS, seconds: SECONDS }));
+    }
+    const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const reg = best(registryRuns);
+    const ceil = best(ceilingRuns);
+    return { size: pkg.length, registry: reg, ceiling: ceil, ratio: reg.rps / ceil.rps, registryPeakRss: rssOf(registry.child.pid!) };
+  } finally {
+    await stopChild(ceiling);
+  }
+}
+
+async function main() {
+  const workDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-work-'));
+  const registry = await startRegistry();
+  try {
+    const cookie = await adminCookie(registry);
+    const upload = await uploadScenario(registry, cookie, workDir);
+    const download = await downloadScenario(registry, cookie, workDir);
+    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mib(os.totalmem())} MiB, Node ${process.version}`);
+    console.log('\nUpload of a 50 MiB package (server RSS):');
+    for (const r of upload.runs) {
+      console.log(`  status ${r.status}  ${r.seconds.toFixed(2)} s  baseline ${mib(r.baseline)} MiB  peak ${mib(r.peak)} MiB  growth ${mib(r.growth)} MiB`);
+    }
+    console.log(`  max growth ${mib(upload.maxGrowth)} MiB (target < 32 MiB) → ${upload.maxGrowth < 32 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
+    console.log(`\nDownload of a ${mib(download.size)} MiB package, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds (best round):`);
+    const row = (name: string, r: LoadResult) =>
+      `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  errors ${r.errors}`;
+    console.log(row('registry', download.registry));
+    console.log(row('bare node:http ceiling', download.ceiling));
+    console.log(`  ratio ${download.ratio.toFixed(2)} (target ≥ 0.80) → ${download.ratio >= 0.8 ? 'PASS' : 'FAIL'}`);
+    const out = path.join('bench', 'results');
+    mkdirSync(out, { recursive: true });
+    const file = path.join(out, 'packages.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, connections: CONNECTIONS, seconds: SECONDS, upload, download }, null, 2),
+    );
+    console.log(`\nWritten to ${file}`);
+  } finally {
+    await registry.stop();
+  }
+}
+
+await main();

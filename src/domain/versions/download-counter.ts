@@ -1,0 +1,67 @@
+import type { DownloadTally, VersionsRepository } from '../../db/repositories/versions.js';
+
+export const FLUSH_INTERVAL_MS = 1000;
+
+/**
+ * Counts downloads in memory and writes them in one batch at most a second later, so no download waits
+ * for a database write. A failed write keeps its counts for the next flush; `close` writes what is left.
+ */
+export function downloadCounter(deps: { versions: VersionsRepository; onError?: (error: unknown) => void }) {
+  let pending = new Map<string, DownloadTally>();
+  let flushing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function writeOut(): Promise<void> {
+    if (pending.size === 0) return;
+    const batch = [...pending.values()];
+    pending = new Map();
+    try {
+      await deps.versions.addDownloads(batch);
+    } catch (error) {
+      for (const tally of batch) add(tally.versionId, tally.skillId, tally.day, tally.count);
+      throw error;
+    }
+  }
+
+  function add(versionId: string, skillId: string, day: string, count: number): void {
+    const key = `${versionId}|${day}`;
+    const current = pending.get(key);
+    if (current) current.count += count;
+    else pending.set(key, { versionId, skillId, day, count });
+  }
+
+  /** Waits for any flush in progress, then writes whatever is pending. */
+  async function flush(): Promise<void> {
+    while (flushing) await flushing;
+    if (pending.size === 0) return;
+    flushing = writeOut().finally(() => {
+      flushing = null;
+    });
+    await flushing;
+  }
+
+  return {
+    record(versionId: string, skillId: string, at = new Date()): void {
+      add(versionId, skillId, at.toISOString().slice(0, 10), 1);
+    },
+    flush,
+    start(): void {
+      timer ??= setInterval(() => {
+        flush().catch((error: unknown) => deps.onError?.(error));
+      }, FLUSH_INTERVAL_MS);
+      timer.unref();
+    },
+    async close(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await flush();
+    },
+    get pendingCount(): number {
+      let n = 0;
+      for (const t of pending.values()) n += t.count;
+      return n;
+    },
+  };
+}
+
+export type DownloadCounter = ReturnType<typeof downloadCounter>;

@@ -1,0 +1,303 @@
+import type { Readable } from 'node:stream';
+import { isUniqueViolation } from '../../db/database.js';
+import type { SkillRecordRow, SkillsRepository } from '../../db/repositories/skills.js';
+import type { VersionsRepository } from '../../db/repositories/versions.js';
+import type { SkillUpdate, VersionRow } from '../../db/schema.js';
+import { looksLikeId, newId } from '../../lib/ids.js';
+import { nowIso, toIso } from '../../lib/time.js';
+import { inspectPackage, openPackageEntry } from '../../packages/inspect.js';
+import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } from '../../packages/types.js';
+import { BlobTooLargeError, type BlobStore, type RandomAccessSource, type StagedBlob } from '../../storage/blob-store.js';
+import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
+import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import type { SkillInput, SkillService } from '../skills/skills.js';
+import { isOwner } from '../skills/visibility.js';
+import type { DownloadCounter } from './download-counter.js';
+import { checkChangelog, checkVersion, latestOf, newestFirst, parseMetadata } from './rules.js';
+
+export interface Version {
+  version: string;
+  changelog: string | null;
+  metadata: Record<string, unknown> | null;
+  size: number;
+  sha256: string;
+  archive_format: 'zip' | 'tar.gz';
+  file_count: number;
+  downloads: number;
+  skill_md: Record<string, unknown> | null;
+  warnings: Array<{ code: string; message: string }>;
+  created_at: string;
+}
+
+export function toVersion(row: VersionRow): Version {
+  return {
+    version: row.version,
+    changelog: row.changelog,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    size: Number(row.size),
+    sha256: row.sha256,
+    archive_format: row.archive_format,
+    file_count: row.file_count,
+    downloads: Number(row.downloads),
+    skill_md: row.skill_md === null ? null : (JSON.parse(row.skill_md) as Record<string, unknown>),
+    warnings: JSON.parse(row.warnings) as Version['warnings'],
+    created_at: toIso(row.created_at),
+  };
+}
+
+/** The text fields of an upload, as they arrive beside the file. */
+export interface VersionFields {
+  version?: string;
+  changelog?: string;
+  metadata?: string;
+}
+
+export interface Download {
+  skill: SkillRecordRow;
+  version: VersionRow;
+  source: RandomAccessSource;
+}
+
+function packageRefused(error: PackageError): AppError {
+  return new AppError(
+    error.status,
+    error.code,
+    error.detail,
+    error.problems.map((p) => ({ field: p.field, message: p.message, ...(p.entry !== undefined ? { entry: p.entry } : {}) })),
+  );
+}
+
+export function versionService(deps: {
+  skills: SkillsRepository;
+  skillService: SkillService;
+  versions: VersionsRepository;
+  blobs: BlobStore;
+  downloads: DownloadCounter;
+  maxUploadBytes: number;
+  limits?: PackageLimits;
+}) {
+  const { versions, blobs, skillService } = deps;
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+
+  async function findSkill(ref: string): Promise<SkillRecordRow | undefined> {
+    return looksLikeId(ref) ? deps.skills.findById(ref.toLowerCase()) : deps.skills.findBySlug(ref);
+  }
+
+  async function findVersion(skill: SkillRecordRow, ref: string): Promise<VersionRow> {
+    const label = ref === 'latest' ? skill.latest_version : ref;
+    const row = label === null ? undefined : await versions.find(skill.id, label);
+    if (!row) throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${ref}".`);
+    return row;
+  }
+
+  async function inspect(staged: StagedBlob): Promise<Inspection> {
+    try {
+      return await inspectPackage(staged.source, limits);
+    } catch (error) {
+      if (error instanceof PackageError) throw packageRefused(error);
+      throw error;
+    }
+  }
+
+  /** Removes blobs that no version references any more (after a failed insert or a delete). */
+  async function collect(shas: readonly string[]): Promise<void> {
+    for (const sha of await versions.unreferenced(shas)) await blobs.delete(sha);
+  }
+
+  function versionRow(skillId: string, fields: { version: string; changelog: string | null; metadata: Record<string, unknown> | null }, staged: StagedBlob, inspection: Inspection, uploaderId: string) {
+    return {
+      id: newId(),
+      skill_id: skillId,
+      version: fields.version,
+      changelog: fields.changelog,
+      metadata: fields.metadata === null ? null : JSON.stringify(fields.metadata),
+      size: staged.size,
+      sha256: staged.sha256,
+      archive_format: inspection.format,
+      file_count: inspection.files.length,
+      total_size: inspection.files.reduce((sum, f) => sum + f.size, 0),
+      skill_md: inspection.skillMd === null ? null : JSON.stringify(inspection.skillMd),
+      skill_md_path: inspection.skillMdPath,
+      warnings: JSON.stringify(inspection.warnings),
+      uploader_id: uploaderId,
+      created_at: nowIso(),
+    };
+  }
+
+  /** Runs `work` with a staged blob and discards the blob if `work` fails before committing it. */
+  async function withStaged<T>(staged: StagedBlob, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      await staged.discard().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    /** Streams an upload body into staging; 413 once it exceeds the upload limit. */
+    async stage(body: Readable): Promise<StagedBlob> {
+      try {
+        return await blobs.stage(body, { maxBytes: deps.maxUploadBytes });
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) {
+          throw new AppError(413, 'payload_too_large', `The package is larger than the upload limit of ${deps.maxUploadBytes} bytes.`);
+        }
+        throw error;
+      }
+    },
+
+    /** Inspects a staged package without storing anything (POST /v1/packages/validate). */
+    async validate(staged: StagedBlob) {
+      try {
+        const inspection = await inspectPackage(staged.source, limits);
+        return { valid: true, errors: [], warnings: inspection.warnings, files: inspection.files, skill_md: inspection.skillMd };
+      } catch (error) {
+        if (!(error instanceof PackageError)) throw error;
+        const refused = packageRefused(error);
+        return { valid: false, errors: refused.errors ?? [{ field: 'file', message: error.detail }], warnings: [], files: [], skill_md: null };
+      } finally {
+        await staged.discard();
+      }
+    },
+
+    async publish(actor: AuthenticatedActor, skillRef: string, fields: VersionFields, staged: StagedBlob): Promise<Version> {
+      return withStaged(staged, async () => {
+        const skill = await skillService.manageable(actor, skillRef);
+        const version = checkVersion(fields.version);
+        const changelog = checkChangelog(fields.changelog);
+        const metadata = parseMetadata(fields.metadata);
+        if (await versions.exists(skill.id, version)) throw versionExists(skill.slug, version);
+        const inspection = await inspect(staged);
+        await staged.commit();
+        const row = versionRow(skill.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
+        const skillMdDescription = typeof inspection.skillMd?.description === 'string' ? inspection.skillMd.description : null;
+        try {
+          await versions.insert(row, inspection.files, (existing): SkillUpdate => ({
+            latest_version: latestOf(existing),
+            updated_at: row.created_at,
+            // A SKILL.md description fills a skill that has none yet.
+            ...(skill.description === '' && skillMdDescription ? { description: skillMdDescription.slice(0, 1024) } : {}),
+          }));
+        } catch (error) {
+          await collect([row.sha256]);
+          if (isUniqueViolation(error)) throw versionExists(skill.slug, version);
+          throw error;
+        }
+        return toVersion({ ...row, downloads: 0 });
+      });
+    },
+
+    /** Creates a draft skill and its first version together; a refused package creates nothing. */
+    async publishWithSkill(actor: AuthenticatedActor, input: SkillInput, fields: VersionFields, staged: StagedBlob) {
+      return withStaged(staged, async () => {
+        const prepared = await skillService.prepare(actor, input);
+        const version = checkVersion(fields.version);
+        const changelog = checkChangelog(fields.changelog);
+        const metadata = parseMetadata(fields.metadata);
+        const inspection = await inspect(staged);
+        await staged.commit();
+        const row = versionRow(prepared.row.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
+        const skillMdDescription = typeof inspection.skillMd?.description === 'string' ? inspection.skillMd.description : null;
+        const skillRow = {
+          ...prepared.row,
+          latest_version: version,
+          ...(prepared.row.description === '' && skillMdDescription ? { description: skillMdDescription.slice(0, 1024) } : {}),
+        };
+        try {
+          await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files);
+        } catch (error) {
+          await collect([row.sha256]);
+          if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${prepared.row.slug}" is taken; choose another.`);
+          throw error;
+        }
+        return { skill: await skillService.get(actor, prepared.row.id), version: toVersion({ ...row, downloads: 0 }) };
+      });
+    },
+
+    async list(actor: Actor, skillRef: string, page: { page: number; pageSize: number }) {
+      const skill = await skillService.visible(actor, skillRef);
+      const all = newestFirst(await versions.listForSkill(skill.id));
+      const start = (page.page - 1) * page.pageSize;
+      return { items: all.slice(start, start + page.pageSize).map(toVersion), total: all.length };
+    },
+
+    async get(actor: Actor, skillRef: string, versionRef: string): Promise<Version> {
+      const skill = await skillService.visible(actor, skillRef);
+      return toVersion(await findVersion(skill, versionRef));
+    },
+
+    /**
+     * Download access: published skills to anyone; drafts and deprecated skills to an admin session only.
+     * Their owner is told it may not (403); anyone else learns nothing (404).
+     */
+    async download(actor: Actor, skillRef: string, versionRef: string): Promise<Download> {
+      const skill = await findSkill(skillRef);
+      if (!skill) throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
+      if (skill.status !== 'published' && !isAdminSession(actor)) {
+        if (isOwner(actor, skill)) {
+          throw forbidden('not_published', `"${skill.slug}" is ${skill.status}; only an administrator can download it until it is published.`);
+        }
+        throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
+      }
+      const version = await findVersion(skill, versionRef);
+      return { skill, version, source: await blobs.source(version.sha256) };
+    },
+
+    recordDownload(download: Download): void {
+      deps.downloads.record(download.version.id, download.skill.id);
+    },
+
+    /** File list access: published to anyone; otherwise the owner or an admin session. */
+    async files(actor: Actor, skillRef: string, versionRef: string) {
+      const skill = await skillService.visible(actor, skillRef);
+      const version = await findVersion(skill, versionRef);
+      const items = await versions.files(version.id);
+      return { items, file_count: items.length, total_size: items.reduce((sum, f) => sum + Number(f.size), 0) };
+    },
+
+    async file(actor: Actor, skillRef: string, versionRef: string, path: string): Promise<{ path: string; size: number; stream: Readable }> {
+      const skill = await skillService.visible(actor, skillRef);
+      const version = await findVersion(skill, versionRef);
+      // Only paths in the stored index are served: whatever dots or encodings a request uses, it names an
+      // indexed file exactly or it is a 404, and the archive is never asked for anything else.
+      const entry = path.includes('\u0000') ? undefined : await versions.file(version.id, path);
+      if (!entry) throw notFound('file_not_found', `Version ${version.version} of "${skill.slug}" has no file "${path}".`);
+      const stream = await openPackageEntry(await blobs.source(version.sha256), version.archive_format, entry.path);
+      if (!stream) throw notFound('file_not_found', `Version ${version.version} of "${skill.slug}" has no file "${path}".`);
+      return { path: entry.path, size: Number(entry.size), stream };
+    },
+
+    async stats(actor: Actor, skillRef: string, days: number) {
+      const skill = await skillService.visible(actor, skillRef);
+      // Counts buffered on this node are written first, so a download is visible in the next stats call.
+      await deps.downloads.flush();
+      const today = new Date();
+      const dates: string[] = [];
+      for (let i = days - 1; i >= 0; i -= 1) dates.push(new Date(today.getTime() - i * 86_400_000).toISOString().slice(0, 10));
+      const rows = await versions.dailyDownloads(skill.id, dates[0]!);
+      const byDay = new Map(rows.map((r) => [r.day, Number(r.downloads)]));
+      const all = newestFirst(await versions.listForSkill(skill.id));
+      return {
+        skill_id: skill.id,
+        total_downloads: all.reduce((sum, v) => sum + Number(v.downloads), 0),
+        versions: all.map((v) => ({ version: v.version, downloads: Number(v.downloads) })),
+        daily: dates.map((date) => ({ date, downloads: byDay.get(date) ?? 0 })),
+      };
+    },
+
+    /** Deletes a draft with its versions, then every blob no other version still references. */
+    async removeDraft(actor: Actor, skillRef: string): Promise<void> {
+      const skill = await skillService.manageable(actor, skillRef);
+      const shas = await versions.blobsOfSkill(skill.id);
+      await skillService.remove(actor, skill.id);
+      await collect(shas);
+    },
+  };
+}
+
+function versionExists(slug: string, version: string): AppError {
+  return conflict('version_exists', `Version ${version} of skill '${slug}' already exists; versions are immutable.`);
+}
+
+export type VersionService = ReturnType<typeof versionService>;

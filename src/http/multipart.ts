@@ -1,0 +1,83 @@
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { AppError, badRequest } from '../domain/errors.js';
+import type { StagedBlob } from '../storage/blob-store.js';
+
+export const MAX_FIELD_BYTES = 64 * 1024;
+
+export interface Upload {
+  fields: Record<string, string>;
+  file: StagedBlob | null;
+}
+
+/**
+ * Reads a multipart upload part by part: text fields are collected, the one `file` part is handed to
+ * `stage` as a stream as it arrives (never buffered), whatever order the client sends them in.
+ */
+export async function readUpload(
+  request: FastifyRequest,
+  allowedFields: readonly string[],
+  stage: (body: Readable) => Promise<StagedBlob>,
+): Promise<Upload> {
+  if (!request.isMultipart()) {
+    throw new AppError(415, 'unsupported_media_type', 'Send the package as multipart/form-data with the archive in a part named "file".');
+  }
+  const fields: Record<string, string> = {};
+  let file: StagedBlob | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          throw badRequest('validation_failed', `Unexpected file part "${part.fieldname}"; the archive goes in the part named "file".`, [
+            { field: part.fieldname, message: 'is not a known file part' },
+          ]);
+        }
+        if (file !== null) throw badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
+        file = await stage(part.file);
+        continue;
+      }
+      if (!allowedFields.includes(part.fieldname)) {
+        throw badRequest('validation_failed', `Unknown field "${part.fieldname}".`, [{ field: part.fieldname, message: 'is not a known field' }]);
+      }
+      if (part.fieldname in fields) {
+        throw badRequest('validation_failed', `Field "${part.fieldname}" appears more than once.`, [{ field: part.fieldname, message: 'appears more than once' }]);
+      }
+      if (part.valueTruncated) {
+        throw badRequest('validation_failed', `Field "${part.fieldname}" is too long.`, [{ field: part.fieldname, message: `must be at most ${MAX_FIELD_BYTES} bytes` }]);
+      }
+      const value = String(part.value);
+      if (value.includes('\u0000')) {
+        throw badRequest('validation_failed', `Field "${part.fieldname}" contains a NUL character.`, [{ field: part.fieldname, message: 'must not contain NUL characters' }]);
+      }
+      fields[part.fieldname] = value;
+    }
+  } catch (error) {
+    await (file as StagedBlob | null)?.discard().catch(() => undefined);
+    throw translate(error);
+  }
+  return { fields, file };
+}
+
+/** Busboy's and the multipart plugin's limit errors, in the contract's terms. */
+function translate(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'The package is larger than the upload limit.');
+    case 'FST_FILES_LIMIT':
+      return badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return badRequest('validation_failed', 'The upload has too many fields.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError(415, 'unsupported_media_type', 'Send the package as multipart/form-data.');
+    default:
+      return error;
+  }
+}
+
+export function requireFile(upload: Upload): StagedBlob {
+  if (upload.file === null) throw badRequest('validation_failed', 'The archive is missing: send it in a part named "file".', [{ field: 'file', message: 'is required' }]);
+  return upload.file;
+}

@@ -1,0 +1,309 @@
+import { Type } from 'typebox';
+import { AppError } from '../../domain/errors.js';
+import type { ByteRange } from '../../storage/blob-store.js';
+import { contentTypeFor } from '../../packages/inspect.js';
+import { caller } from '../plugins/auth.js';
+import { streamedBodyCompiler } from '../plugins/validation.js';
+import { readUpload, requireFile } from '../multipart.js';
+import { ListEnvelope, pageOf, problems, SkillRefParams } from '../schemas/common.js';
+import { SkillRef } from '../schemas/skills.js';
+import {
+  FileList, FileParams, Stats, StatsQuery, UploadBody, Validation, VersionListQuery, VersionParams, VersionRef, WithPackageBody,
+} from '../schemas/versions.js';
+import type { RoutePlugin } from '../types.js';
+import { security } from './security.js';
+
+const MEDIA_TYPES = { zip: 'application/zip', 'tar.gz': 'application/gzip' } as const;
+
+/**
+ * One `bytes=` range against a body of `size` bytes: the range, `null` to serve the whole body (no header,
+ * several ranges, or a header that does not parse, which RFC 9110 says to ignore), or 'unsatisfiable'.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+  if (header === undefined) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, first, last] = match;
+  if (first === '' && last === '') return null;
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size || (last !== '' && Number(last) < start)) return 'unsatisfiable';
+  return { start, end };
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
+}
+
+export const versionRoutes: RoutePlugin = async (app, { services }) => {
+  const { versions } = services;
+
+  app.get(
+    '/v1/skills/:skillId/versions',
+    {
+      schema: {
+        tags: ['versions'],
+        summary: 'List versions',
+        description: 'Newest semver first. Visible when the skill is: published to anyone, otherwise to its owner and an admin session.',
+        params: SkillRefParams,
+        querystring: VersionListQuery,
+        response: { 200: ListEnvelope(VersionRef, 'VersionList'), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { items, total } = await versions.list(request.actor, request.params.skillId, page);
+      return { items, total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
+  app.get(
+    '/v1/skills/:skillId/versions/:version',
+    {
+      schema: {
+        tags: ['versions'],
+        summary: 'One version',
+        description: '`latest` names the highest release (pre-releases only when there is no release).',
+        params: VersionParams,
+        response: { 200: VersionRef, ...problems(401, 404) },
+      },
+    },
+    async (request) => versions.get(request.actor, request.params.skillId, request.params.version),
+  );
+
+  app.post(
+    '/v1/skills/:skillId/versions',
+    {
+      config: { auth: 'uploader' },
+      validatorCompiler: streamedBodyCompiler,
+      schema: {
+        tags: ['versions'],
+        summary: 'Upload a new version',
+        description:
+          'multipart/form-data with `file` (zip or tar.gz), `version` (strict semver), optional `changelog` and `metadata` ' +
+          '(a JSON object as text). The archive is streamed, hashed and checked; a refused archive stores nothing (422 with the ' +
+          'offending entries in `errors`). Versions are immutable (409 `version_exists`).',
+        security: security('uploader'),
+        consumes: ['multipart/form-data'],
+        params: SkillRefParams,
+        body: UploadBody,
+        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const actor = caller(request);
+      // Ownership is settled before a single byte of the package is read.
+      await services.skills.manageable(actor, request.params.skillId);
+      const upload = await readUpload(request, ['version', 'changelog', 'metadata'], (body) => versions.stage(body));
+      const version = await versions.publish(actor, request.params.skillId, upload.fields, requireFile(upload));
+      return reply.code(201).header('location', `/v1/skills/${request.params.skillId}/versions/${version.version}`).send(version);
+    },
+  );
+
+  app.post(
+    '/v1/skills/with-package',
+    {
+      config: { auth: 'uploader' },
+      validatorCompiler: streamedBodyCompiler,
+      schema: {
+        tags: ['versions'],
+        summary: 'Create a draft skill with its first version',
+        description:
+          'multipart/form-data with the skill fields (`name`, `slug`, `description`, `category`, `tags` as a JSON array string, ' +
+          '`source_type`, `source_url`), the version fields (`version`, `changelog`, `metadata`) and `file`. Atomic: a refused ' +
+          'package or a taken slug creates nothing.',
+        security: security('uploader'),
+        consumes: ['multipart/form-data'],
+        body: WithPackageBody,
+        response: {
+          201: Type.Object({ skill: SkillRef, version: VersionRef }),
+          ...problems(400, 401, 403, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = caller(request);
+      const upload = await readUpload(
+        request,
+        ['name', 'slug', 'description', 'category', 'tags', 'source_type', 'source_url', 'version', 'changelog', 'metadata'],
+        (body) => versions.stage(body),
+      );
+      const file = requireFile(upload);
+      const result = await (async () => {
+        const f = upload.fields;
+        return versions.publishWithSkill(actor, skillInputFrom(f), { version: f.version, changelog: f.changelog, metadata: f.metadata }, file);
+      })().catch(async (error: unknown) => {
+        await file.discard().catch(() => undefined);
+        throw error;
+      });
+      return reply.code(201).header('location', `/v1/skills/${result.skill.slug}`).send(result);
+    },
+  );
+
+  // GET and HEAD share one handler (rather than Fastify's generated HEAD route) so HEAD answers with the
+  // real Content-Length without opening the package.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/v1/skills/:skillId/versions/:version/download',
+      schema: {
+        tags: ['versions'],
+        summary: 'Download a version package',
+        description:
+          'Streams the archive. Published skills: anyone. Draft or deprecated: an admin session only (the owner gets 403, ' +
+          'anyone else 404). Supports HEAD, If-None-Match (304) and a single Range (206). `latest` is accepted as the version.',
+        params: VersionParams,
+        response: problems(401, 403, 404, 416),
+      },
+    handler: async (request, reply) => {
+      const download = await versions.download(request.actor, request.params.skillId, request.params.version);
+      const { skill, version, source } = download;
+      const size = Number(version.size);
+      const etag = `"${version.sha256}"`;
+      const extension = version.archive_format === 'zip' ? 'zip' : 'tar.gz';
+      reply.headers({
+        'content-type': MEDIA_TYPES[version.archive_format],
+        'content-disposition': `attachment; filename="${skill.slug}-${version.version}.${extension}"`,
+        etag,
+        'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
+        'accept-ranges': 'bytes',
+        'cache-control': skill.status === 'published' ? 'public, max-age=300' : 'private, no-store',
+      });
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+
+      const ifRange = request.headers['if-range'];
+      const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, size) : null;
+      if (range === 'unsatisfiable') {
+        reply.header('content-range', `bytes */${size}`);
+        throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the ${size}-byte package.`);
+      }
+      const length = range ? range.end - range.start + 1 : size;
+      reply.header('content-length', length);
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      if (request.method === 'HEAD') return reply.send();
+
+      if (!range) {
+        // A download counts once its whole body has gone out.
+        reply.raw.once('finish', () => versions.recordDownload(download));
+      }
+      return reply.send(source.read(range ?? undefined));
+    },
+  });
+
+  app.get(
+    '/v1/skills/:skillId/versions/:version/files',
+    {
+      schema: {
+        tags: ['versions'],
+        summary: 'List the files of a version',
+        description: 'Sorted by path; directories are not listed. Published skills: anyone; otherwise the owner or an admin session.',
+        params: VersionParams,
+        response: { 200: FileList, ...problems(401, 404) },
+      },
+    },
+    async (request) => versions.files(request.actor, request.params.skillId, request.params.version),
+  );
+
+  app.get(
+    '/v1/skills/:skillId/versions/:version/files/*',
+    {
+      schema: {
+        tags: ['versions'],
+        summary: 'One file of a version',
+        description: "The file's bytes; text files with a text content type. Only paths in the version's file list exist.",
+        params: FileParams,
+        response: problems(401, 404),
+      },
+    },
+    async (request, reply) => {
+      const file = await versions.file(request.actor, request.params.skillId, request.params.version, request.params['*']);
+      const type = contentTypeFor(file.path);
+      return reply
+        .headers({
+          'content-type': type,
+          'content-length': file.size,
+          'x-content-type-options': 'nosniff',
+          // A package's HTML or SVG must never run in the registry's origin.
+          'content-security-policy': "default-src 'none'; sandbox",
+          'content-disposition': type.startsWith('text/') ? 'inline' : `attachment; filename="${file.path.split('/').pop() ?? 'file'}"`,
+        })
+        .send(file.stream);
+    },
+  );
+
+  app.get(
+    '/v1/skills/:skillId/stats',
+    {
+      schema: {
+        tags: ['versions'],
+        summary: 'Download statistics',
+        description: 'Totals per version and one entry per day (UTC) for the last `days` days, zeros included.',
+        params: SkillRefParams,
+        querystring: StatsQuery,
+        response: { 200: Stats, ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => versions.stats(request.actor, request.params.skillId, request.query.days ?? 30),
+  );
+
+  app.post(
+    '/v1/packages/validate',
+    {
+      validatorCompiler: streamedBodyCompiler,
+      schema: {
+        tags: ['versions'],
+        summary: 'Check a package without storing it',
+        description: 'Runs every archive and SKILL.md check on `file` and reports the result; nothing is stored.',
+        consumes: ['multipart/form-data'],
+        body: Type.Object({ file: Type.String({ format: 'binary' }) }),
+        response: { 200: Validation, ...problems(400, 401, 413, 415) },
+      },
+    },
+    async (request) => {
+      const upload = await readUpload(request, [], (body) => versions.stage(body));
+      return versions.validate(requireFile(upload));
+    },
+  );
+};
+
+function skillInputFrom(fields: Record<string, string>) {
+  let tags: string[] | undefined;
+  if (fields.tags !== undefined && fields.tags.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(fields.tags);
+    } catch {
+      parsed = null;
+    }
+    if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'string')) {
+      throw new AppError(400, 'validation_failed', 'tags must be a JSON array of strings, e.g. ["pdf","office"].', [
+        { field: 'tags', message: 'must be a JSON array of strings' },
+      ]);
+    }
+    tags = parsed;
+  }
+  const sourceType = fields.source_type === undefined || fields.source_type === '' ? null : fields.source_type;
+  if (sourceType !== null && !['original', 'github', 'external'].includes(sourceType)) {
+    throw new AppError(400, 'validation_failed', 'source_type must be one of original, github, external.', [
+      { field: 'source_type', message: 'must be one of original, github, external or empty' },
+    ]);
+  }
+  if (fields.name === undefined) throw new AppError(400, 'validation_failed', 'name is required.', [{ field: 'name', message: 'is required' }]);
+  return {
+    name: fields.name,
+    ...(fields.slug !== undefined && fields.slug !== '' ? { slug: fields.slug } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+    ...(fields.category !== undefined ? { category: fields.category } : {}),
+    ...(tags !== undefined ? { tags } : {}),
+    source_type: sourceType as 'original' | 'github' | 'external' | null,
+    source_url: fields.source_url ?? null,
+  };
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import tar from 'tar-stream';
+import yazl from 'yazl';
+
+export interface ArchiveFile {
+  path: string;
+  content: string | Buffer;
+}
+
+export function skillMd(name = 'pdf-tools', description = 'Extract text from PDF files.', extra = ''): string {
+  return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nInstructions.\n`;
+}
+
+/** A zip built the ordinary way (yazl), with optional directory entries. */
+export function zip(files: ArchiveFile[], directories: string[] = []): Promise<Buffer> {
+  const archive = new yazl.ZipFile();
+  for (const dir of directories) archive.addEmptyDirectory(dir);
+  for (const f of files) archive.addBuffer(Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content), f.path);
+  archive.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    archive.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    archive.outputStream.on('error', reject);
+  });
+}
+
+/** A gzip-compressed tar built with tar-stream. */
+export async function tarGz(files: ArchiveFile[], directories: string[] = []): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    pack.on('data', (c: unknown) => chunks.push(c as Buffer));
+    pack.on('end', () => resolve());
+    pack.on('error', reject);
+  });
+  for (const dir of directories) pack.entry({ name: dir, type: 'directory' });
+  for (const f of files) pack.entry({ name: f.path }, Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content));
+  pack.finalize();
+  await done;
+  return gzipSync(Buffer.concat(chunks));
+}
+
+export interface MultipartFile {
+  name?: string;
+  filename?: string;
+  content: Buffer;
+}
+
+/** A multipart/form-data body, built by hand so tests control every part and its order. */
+export function multipart(fields: Record<string, string>, file?: MultipartFile, fileFirst = false): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----skreg${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  const fieldParts = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  const fileParts = file
+    ? [
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'file'}"; filename="${file.filename ?? 'package.zip'}"\r\n` +
+            'Content-Type: application/octet-stream\r\n\r\n',
+        ),
+        file.content,
+        Buffer.from('\r\n'),
+      ]
+    : [];
+  if (fileFirst) parts.push(...fileParts, ...fieldParts);
+  else parts.push(...fieldParts, ...fileParts);
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
