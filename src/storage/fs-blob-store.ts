@@ -14,6 +14,8 @@ import {
 } from './blob-store.js';
 import { assertByteRange, assertSha256, DEFAULT_SWEEP_AGE_MS, normaliseMaxBytes } from './blob-util.js';
 
+const READ_HIGH_WATER_MARK = 256 * 1024;
+
 /**
  * The file-system blob store (the embedded default).
  *
@@ -296,9 +298,10 @@ class FsStagedBlob implements StagedBlob {
 
 /** A stream of a whole file, or of one inclusive range of it (RangeError when the range is outside `size`). */
 function readFile(file: string, size: number, range: ByteRange | undefined): Readable {
-  if (range === undefined) return createReadStream(file);
+  // Larger reads than the 64 KiB default halve the system calls and event-loop turns per megabyte served.
+  if (range === undefined) return createReadStream(file, { highWaterMark: READ_HIGH_WATER_MARK });
   assertByteRange(range, size);
-  return createReadStream(file, { start: range.start, end: range.end });
+  return createReadStream(file, { start: range.start, end: range.end, highWaterMark: READ_HIGH_WATER_MARK });
 }
 
 /** fsyncs a directory so that a rename or a new entry in it survives a crash; platforms that refuse are ignored. */

@@ -116,12 +116,18 @@ for (const backend of backends()) {
         ['get', '/v1/admin/users'], ['post', '/v1/admin/users'], ['patch', '/v1/admin/users/{userId}'],
         ['patch', '/v1/admin/skills/{skillId}/status'], ['patch', '/v1/admin/skills/{skillId}'],
         ['get', '/healthz'], ['get', '/readyz'], ['get', '/metrics'], ['get', '/v1/openapi.json'],
+        ['get', '/v1/skills/{skillId}/versions'], ['post', '/v1/skills/{skillId}/versions'], ['post', '/v1/skills/with-package'],
+        ['get', '/v1/skills/{skillId}/versions/{version}'], ['get', '/v1/skills/{skillId}/versions/{version}/download'],
+        ['head', '/v1/skills/{skillId}/versions/{version}/download'], ['get', '/v1/skills/{skillId}/versions/{version}/files'],
+        ['get', '/v1/skills/{skillId}/versions/{version}/files/{*}'], ['get', '/v1/skills/{skillId}/stats'], ['post', '/v1/packages/validate'],
       ];
       for (const [method, path] of expected) {
         const op = doc.paths[path]?.[method];
         assert.ok(op, `${method.toUpperCase()} ${path} missing from the OpenAPI document`);
       }
-      for (const name of ['Skill', 'User', 'ApiKey', 'Problem']) assert.ok(doc.components.schemas[name], `schema ${name} missing`);
+      const upload = doc.paths['/v1/skills/{skillId}/versions']!.post! as { requestBody?: { content?: Record<string, unknown> } };
+      assert.ok(upload.requestBody?.content?.['multipart/form-data'], 'uploads are documented as multipart/form-data');
+      for (const name of ['Skill', 'User', 'ApiKey', 'Problem', 'Version']) assert.ok(doc.components.schemas[name], `schema ${name} missing`);
       const create = doc.paths['/v1/skills']!.post!;
       assert.ok(create.requestBody, 'POST /v1/skills documents its body');
       assert.ok(create.responses['201'] && create.responses['409'], 'POST /v1/skills documents 201 and 409');
