@@ -57,6 +57,11 @@ export interface BlobStore {
   stat(sha256: string): Promise<{ size: number } | null>;
   /** Reads a committed blob; BlobNotFoundError when there is none. */
   source(sha256: string): Promise<RandomAccessSource>;
+  /**
+   * Reads a committed blob whose size the caller already knows (from the version row), without asking
+   * the store first; a missing blob then surfaces as an error of the stream.
+   */
+  known(sha256: string, size: number): RandomAccessSource;
   /** Removes a committed blob; removing one that is not there is not an error. */
   delete(sha256: string): Promise<void>;
   /** Removes temporary files left by uploads interrupted by a crash; returns how many. */

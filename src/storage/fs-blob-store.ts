@@ -120,6 +120,11 @@ export class FsBlobStore implements BlobStore {
     return { size: found.size, read: (range) => readFile(file, found.size, range) };
   }
 
+  known(sha256: string, size: number): RandomAccessSource {
+    const file = this.pathOf(sha256);
+    return { size, read: (range) => readFile(file, size, range) };
+  }
+
   async delete(sha256: string): Promise<void> {
     const file = this.pathOf(sha256);
     try {

@@ -39,6 +39,22 @@ export function versionsRepository(db: Kysely<Database>) {
       return db.selectFrom('versions').select(LIST_COLUMNS).where('skill_id', '=', skillId).where('version', '=', version).executeTakeFirst();
     },
 
+    /**
+     * The hot path of downloads: the skill's visibility facts and the version in one query. `latest`
+     * (never a valid semver label) stands for the skill's latest version.
+     */
+    forDownload(skill: { id: string } | { slug: string }, version: string) {
+      let query = db
+        .selectFrom('versions as v')
+        .innerJoin('skills as s', 's.id', 'v.skill_id')
+        .select([
+          's.id as skill_id', 's.slug', 's.status', 's.owner_id',
+          'v.id', 'v.version', 'v.size', 'v.sha256', 'v.archive_format',
+        ]);
+      query = 'id' in skill ? query.where('s.id', '=', skill.id) : query.where('s.slug', '=', skill.slug);
+      return (version === 'latest' ? query.whereRef('v.version', '=', 's.latest_version') : query.where('v.version', '=', version)).executeTakeFirst();
+    },
+
     async exists(skillId: string, version: string): Promise<boolean> {
       const row = await db.selectFrom('versions').select('id').where('skill_id', '=', skillId).where('version', '=', version).executeTakeFirst();
       return row !== undefined;

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { isUniqueViolation } from '../../db/database.js';
 import type { SkillRecordRow, SkillsRepository } from '../../db/repositories/skills.js';
 import type { VersionsRepository } from '../../db/repositories/versions.js';
-import type { SkillUpdate, VersionRow } from '../../db/schema.js';
+import type { SkillStatus, SkillUpdate, VersionRow } from '../../db/schema.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import { nowIso, toIso } from '../../lib/time.js';
 import { inspectPackage, openPackageEntry } from '../../packages/inspect.js';
@@ -52,9 +52,10 @@ export interface VersionFields {
   metadata?: string;
 }
 
+/** What a download needs: the skill's visibility facts, the version's package facts, and its bytes. */
 export interface Download {
-  skill: SkillRecordRow;
-  version: VersionRow;
+  skill: { id: string; slug: string; status: SkillStatus; owner_id: string };
+  version: { id: string; version: string; size: number; sha256: string; archive_format: 'zip' | 'tar.gz' };
   source: RandomAccessSource;
 }
 
@@ -227,21 +228,24 @@ export function versionService(deps: {
       return toVersion(await findVersion(skill, versionRef));
     },
 
-    /**
-     * Download access: published skills to anyone; drafts and deprecated skills to an admin session only.
-     * Their owner is told it may not (403); anyone else learns nothing (404).
-     */
     async download(actor: Actor, skillRef: string, versionRef: string): Promise<Download> {
-      const skill = await findSkill(skillRef);
-      if (!skill) throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
-      if (skill.status !== 'published' && !isAdminSession(actor)) {
-        if (isOwner(actor, skill)) {
-          throw forbidden('not_published', `"${skill.slug}" is ${skill.status}; only an administrator can download it until it is published.`);
-        }
-        throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
+      const ref = looksLikeId(skillRef) ? { id: skillRef.toLowerCase() } : { slug: skillRef };
+      const row = await versions.forDownload(ref, versionRef);
+      if (!row) {
+        // One query answers the common case; telling "no such skill" from "no such version" needs a second.
+        const skill = await findSkill(skillRef);
+        if (!skill) throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
+        checkDownloadAccess(actor, skill, skillRef);
+        throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${versionRef}".`);
       }
-      const version = await findVersion(skill, versionRef);
-      return { skill, version, source: await blobs.source(version.sha256) };
+      const skill = { id: row.skill_id, slug: row.slug, status: row.status, owner_id: row.owner_id };
+      checkDownloadAccess(actor, skill, skillRef);
+      const size = Number(row.size);
+      return {
+        skill,
+        version: { id: row.id, version: row.version, size, sha256: row.sha256, archive_format: row.archive_format },
+        source: blobs.known(row.sha256, size),
+      };
     },
 
     recordDownload(download: Download): void {
@@ -294,6 +298,18 @@ export function versionService(deps: {
       await collect(shas);
     },
   };
+}
+
+/**
+ * Download access: published skills to anyone; drafts and deprecated skills to an admin session only.
+ * Their owner is told it may not (403); anyone else learns nothing (404).
+ */
+function checkDownloadAccess(actor: Actor, skill: { slug: string; status: SkillStatus; owner_id: string }, ref: string): void {
+  if (skill.status === 'published' || isAdminSession(actor)) return;
+  if (isOwner(actor, skill)) {
+    throw forbidden('not_published', `"${skill.slug}" is ${skill.status}; only an administrator can download it until it is published.`);
+  }
+  throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
 }
 
 function versionExists(slug: string, version: string): AppError {
