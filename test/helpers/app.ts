@@ -10,6 +10,8 @@ export interface TestApp {
   runtime: Runtime;
   config: Config;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** Shuts the registry down cleanly and starts a new one on the same database and files. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,14 +32,20 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
   });
   config.database = store.database;
   const runtime = await createRuntime(config);
-  return {
+  const testApp: TestApp = {
     app: runtime.app,
     runtime,
     config,
-    request: (options) => runtime.app.inject(options),
+    request: (options) => testApp.runtime.app.inject(options),
+    async restart() {
+      await testApp.runtime.close();
+      testApp.runtime = await createRuntime(config);
+      testApp.app = testApp.runtime.app;
+    },
     async close() {
-      await runtime.close();
+      await testApp.runtime.close();
       await store.dispose();
     },
   };
+  return testApp;
 }

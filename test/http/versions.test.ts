@@ -4,6 +4,7 @@ import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { downloadCounter } from '../../src/domain/versions/download-counter.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -441,12 +442,39 @@ for (const backend of backends()) {
         const byDownloads = json<{ items: SkillBody[] }>(await call(t, 'GET', `/v1/skills?sort=downloads&q=${encodeURIComponent(skill.name)}`));
         assert.equal(byDownloads.items[0]?.downloads, 4);
 
-        // Counted but not yet flushed downloads are written on a clean shutdown.
+        // Counted but not yet written downloads are written by a clean shutdown, and a new process sees them.
         expectStatus(await call(t, 'GET', url('1.0.0')), 200);
-        await t.runtime.services.downloads.close();
-        const row = await t.runtime.database.db.selectFrom('skills').select('downloads').where('id', '=', skill.id).executeTakeFirstOrThrow();
-        assert.equal(Number(row.downloads), 5);
-        t.runtime.services.downloads.start();
+        expectStatus(await call(t, 'GET', url('1.1.0')), 200);
+        await t.restart();
+        const restarted = json<{ total_downloads: number; versions: Array<{ version: string; downloads: number }> }>(
+          expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/stats?days=1`), 200),
+        );
+        assert.equal(restarted.total_downloads, 6);
+        assert.deepEqual(restarted.versions, [{ version: '1.1.0', downloads: 2 }, { version: '1.0.0', downloads: 4 }]);
+        assert.equal(json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`)).downloads, 6);
+      });
+
+      it('writes buffered counts when the counter closes, and drops counts of deleted versions', async () => {
+        const skill = await publishedSkillWithVersion('1.0.0');
+        const row = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', skill.id).executeTakeFirstOrThrow();
+        // A counter of its own, with no timer running, so nothing is written before close() says so.
+        const counter = downloadCounter({ versions: t.runtime.services.repositories.versions });
+        for (let i = 0; i < 3; i += 1) counter.record(row.id, skill.id);
+        assert.equal(counter.pendingCount, 3);
+        const before = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', row.id).executeTakeFirstOrThrow();
+        assert.equal(Number(before.downloads), 0);
+        await counter.close();
+        assert.equal(counter.pendingCount, 0);
+        const after = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', row.id).executeTakeFirstOrThrow();
+        assert.equal(Number(after.downloads), 3);
+        // A version deleted before its counts were written must not block the batch it is in.
+        const mixed = downloadCounter({ versions: t.runtime.services.repositories.versions });
+        mixed.record('0193a1b2-0000-7000-8000-000000000000', skill.id);
+        mixed.record(row.id, skill.id);
+        await mixed.flush();
+        assert.equal(mixed.pendingCount, 0);
+        const final = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', row.id).executeTakeFirstOrThrow();
+        assert.equal(Number(final.downloads), 4);
       });
 
       it('validates days and hides stats of skills the caller may not see', async () => {

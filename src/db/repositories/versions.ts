@@ -117,7 +117,12 @@ export function versionsRepository(db: Kysely<Database>) {
     async addDownloads(tallies: readonly DownloadTally[]): Promise<void> {
       if (tallies.length === 0) return;
       await db.transaction().execute(async (trx) => {
+        // A version deleted since it was downloaded (a draft an admin fetched) takes its counts with it;
+        // keeping them would fail this batch, and every later one, on the foreign key.
+        const ids = [...new Set(tallies.map((t) => t.versionId))];
+        const live = new Set((await trx.selectFrom('versions').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
         for (const t of tallies) {
+          if (!live.has(t.versionId)) continue;
           await trx
             .insertInto('download_counts')
             .values({ version_id: t.versionId, skill_id: t.skillId, day: t.day, downloads: t.count })
