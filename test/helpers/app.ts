@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/server.js';
@@ -48,4 +50,21 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
     },
   };
   return testApp;
+}
+
+/** Every committed blob and every temporary file under the app's blob directory, sorted. */
+export function blobFiles(t: TestApp): string[] {
+  const walk = (dir: string): string[] => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return [];
+    }
+    return names.flatMap((name) => {
+      const full = path.join(dir, name);
+      return statSync(full).isDirectory() ? walk(full) : [full];
+    });
+  };
+  return walk(path.join(t.config.dataDir, 'blobs')).sort();
 }

@@ -26,8 +26,15 @@ export function zip(files: ArchiveFile[], directories: string[] = []): Promise<B
   });
 }
 
-/** A gzip-compressed tar built with tar-stream. */
-export async function tarGz(files: ArchiveFile[], directories: string[] = []): Promise<Buffer> {
+export interface TarInput {
+  name: string;
+  data?: string | Buffer;
+  type?: 'file' | 'directory' | 'symlink' | 'link' | 'character-device' | 'block-device' | 'fifo' | 'contiguous-file';
+  linkname?: string;
+}
+
+/** The uncompressed tar bytes tar-stream's pack writes. */
+export async function tarBytes(entries: TarInput[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -35,11 +42,24 @@ export async function tarGz(files: ArchiveFile[], directories: string[] = []): P
     pack.on('end', () => resolve());
     pack.on('error', reject);
   });
-  for (const dir of directories) pack.entry({ name: dir, type: 'directory' });
-  for (const f of files) pack.entry({ name: f.path }, Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content));
+  for (const e of entries) {
+    const data = typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
+    const header = { name: e.name, type: e.type ?? 'file', ...(e.linkname !== undefined ? { linkname: e.linkname } : {}) };
+    if (data !== undefined) pack.entry(header, data);
+    else pack.entry(header);
+  }
   pack.finalize();
   await done;
-  return gzipSync(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/** A gzip-compressed tar of files (and empty directories). */
+export async function tarGz(files: ArchiveFile[], directories: string[] = []): Promise<Buffer> {
+  const entries: TarInput[] = [
+    ...directories.map((name) => ({ name, type: 'directory' as const })),
+    ...files.map((f) => ({ name: f.path, data: f.content })),
+  ];
+  return gzipSync(await tarBytes(entries));
 }
 
 export interface MultipartFile {

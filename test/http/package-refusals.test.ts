@@ -9,12 +9,11 @@
  * inspection refuses on declared sizes before inflating anything).
  */
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
@@ -316,22 +315,6 @@ function rowNamed(name: string): Row {
   return row;
 }
 
-/** Every committed blob and every temporary file under the app's blob directory, sorted. */
-function blobFiles(t: TestApp): string[] {
-  const walk = (dir: string): string[] => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return [];
-    }
-    return names.flatMap((name) => {
-      const full = path.join(dir, name);
-      return statSync(full).isDirectory() ? walk(full) : [full];
-    });
-  };
-  return walk(path.join(t.config.dataDir, 'blobs')).sort();
-}
 
 /** Status, code, and for 422s a non-empty `errors` naming the row's entries; returns the errors. */
 function expectRefusal(res: LightMyRequestResponse, row: Row): FieldError[] {

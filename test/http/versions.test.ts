@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { downloadCounter } from '../../src/domain/versions/download-counter.js';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
@@ -31,23 +30,6 @@ function sha256(buffer: Buffer): string {
   return createHash('sha256').update(buffer).digest('hex');
 }
 
-/** Every committed blob and every temporary file under the test app's blob directory. */
-function blobFiles(t: TestApp): string[] {
-  const root = path.join(t.config.dataDir, 'blobs');
-  const walk = (dir: string): string[] => {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return [];
-    }
-    return names.flatMap((name) => {
-      const full = path.join(dir, name);
-      return statSync(full).isDirectory() ? walk(full) : [full];
-    });
-  };
-  return walk(root);
-}
 
 function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer, extra: Record<string, string> = {}, fileFirst = false) {
   const body = multipart({ version, ...extra }, { content: archive }, fileFirst);

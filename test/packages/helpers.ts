@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
 import yazl from 'yazl';
 import { PackageError } from '../../src/packages/types.js';
 import type { RandomAccessSource } from '../../src/storage/blob-store.js';
@@ -18,9 +17,9 @@ export function bufferSource(buffer: Buffer): RandomAccessSource {
   };
 }
 
-export function skillMd(name = 'pdf-tools', description = 'Extract text from PDF files.', extra = ''): string {
-  return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nInstructions.\n`;
-}
+import { tarBytes, type TarInput } from '../helpers/archives.js';
+
+export { skillMd, tarBytes, type TarInput } from '../helpers/archives.js';
 
 export interface ZipInput {
   name: string;
@@ -49,33 +48,7 @@ export function yazlZip(entries: ZipInput[], options: { forceZip64Format?: boole
   });
 }
 
-export interface TarInput {
-  name: string;
-  data?: string | Buffer;
-  type?: 'file' | 'directory' | 'symlink' | 'link' | 'character-device' | 'block-device' | 'fifo' | 'contiguous-file';
-  linkname?: string;
-}
-
-/** The uncompressed tar bytes tar-stream's pack writes. */
-export async function tarBytes(entries: TarInput[]): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    pack.on('data', (c: unknown) => chunks.push(c as Buffer));
-    pack.on('end', () => resolve());
-    pack.on('error', reject);
-  });
-  for (const e of entries) {
-    const data = typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
-    const header = { name: e.name, type: e.type ?? 'file', ...(e.linkname !== undefined ? { linkname: e.linkname } : {}) };
-    if (data !== undefined) pack.entry(header, data);
-    else pack.entry(header);
-  }
-  pack.finalize();
-  await done;
-  return Buffer.concat(chunks);
-}
-
+/** A gzip-compressed tar of raw entries, links and devices included. */
 export async function tarGz(entries: TarInput[]): Promise<Buffer> {
   return gzipSync(await tarBytes(entries));
 }
