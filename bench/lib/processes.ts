@@ -43,10 +43,10 @@ export interface Registry {
 }
 
 /** Starts the built registry (dist/) in its own process on a fresh data directory. */
-export async function startRegistry(env: Record<string, string> = {}): Promise<Registry> {
+export async function startRegistry(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Registry> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-'));
-  const child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/cli/main.js', 'serve'], {
     env: {
       ...process.env,
       PORT: String(port),

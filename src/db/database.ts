@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DialectName } from './dialect.js';
@@ -38,7 +38,7 @@ function openSqlite(file: string): DatabaseHandle {
   connection.function('unicode_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -49,6 +49,31 @@ function openSqlite(file: string): DatabaseHandle {
     },
     async close() {
       await db.destroy();
+    },
+  };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query it runs; on SQLite, preparing costs as much as a point lookup. The query
+ * builder yields the same SQL text for the same query shape, so prepared statements are kept by their text
+ * (least recently used first out). Streaming queries, which would hold a statement open, are not used.
+ */
+function withStatementCache(connection: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = connection.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(text, statement);
+      return statement;
     },
   };
 }
