@@ -31,7 +31,7 @@ export function createServices(database: DatabaseHandle, blobs: BlobStore, confi
     authenticate: authenticator({ sessions, apiKeys }),
     skills: skillServiceInstance,
     versions: versionService({
-      skills, skillService: skillServiceInstance, versions, blobs, downloads, maxUploadBytes: config.maxUploadBytes,
+      skillService: skillServiceInstance, versions, blobs, downloads, maxUploadBytes: config.maxUploadBytes,
     }),
   };
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { isUniqueViolation } from '../../db/database.js';
-import type { SkillRecordRow, SkillsRepository } from '../../db/repositories/skills.js';
+import type { SkillRecordRow } from '../../db/repositories/skills.js';
 import type { VersionsRepository } from '../../db/repositories/versions.js';
 import type { SkillStatus, SkillUpdate, VersionRow } from '../../db/schema.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
@@ -69,7 +69,6 @@ function packageRefused(error: PackageError): AppError {
 }
 
 export function versionService(deps: {
-  skills: SkillsRepository;
   skillService: SkillService;
   versions: VersionsRepository;
   blobs: BlobStore;
@@ -79,10 +78,6 @@ export function versionService(deps: {
 }) {
   const { versions, blobs, skillService } = deps;
   const limits = deps.limits ?? DEFAULT_LIMITS;
-
-  async function findSkill(ref: string): Promise<SkillRecordRow | undefined> {
-    return looksLikeId(ref) ? deps.skills.findById(ref.toLowerCase()) : deps.skills.findBySlug(ref);
-  }
 
   async function findVersion(skill: SkillRecordRow, ref: string): Promise<VersionRow> {
     const label = ref === 'latest' ? skill.latest_version : ref;
@@ -233,7 +228,7 @@ export function versionService(deps: {
       const row = await versions.forDownload(ref, versionRef);
       if (!row) {
         // One query answers the common case; telling "no such skill" from "no such version" needs a second.
-        const skill = await findSkill(skillRef);
+        const skill = await skillService.find(skillRef);
         if (!skill) throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
         checkDownloadAccess(actor, skill, skillRef);
         throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${versionRef}".`);

@@ -138,13 +138,15 @@ export const versionRoutes: RoutePlugin = async (app, { services }) => {
         (body) => versions.stage(body),
       );
       const file = requireFile(upload);
-      const result = await (async () => {
-        const f = upload.fields;
-        return versions.publishWithSkill(actor, skillInputFrom(f), { version: f.version, changelog: f.changelog, metadata: f.metadata }, file);
-      })().catch(async (error: unknown) => {
-        await file.discard().catch(() => undefined);
+      const f = upload.fields;
+      let input: ReturnType<typeof skillInputFrom>;
+      try {
+        input = skillInputFrom(f);
+      } catch (error) {
+        await file.discard();
         throw error;
-      });
+      }
+      const result = await versions.publishWithSkill(actor, input, { version: f.version, changelog: f.changelog, metadata: f.metadata }, file);
       return reply.code(201).header('location', `/v1/skills/${result.skill.slug}`).send(result);
     },
   );
