@@ -25,6 +25,13 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });
     services.downloads.start();
+    // Blobs a crash stranded between storage and database; in the background, so start-up does not wait.
+    services.versions.collectOrphans().then(
+      (removed) => {
+        if (removed > 0) app.log.info({ removed }, 'removed orphaned package blobs');
+      },
+      (error: unknown) => app.log.error({ err: error }, 'orphaned blob collection failed'),
+    );
     let closing: Promise<void> | undefined;
     return {
       app,

@@ -64,6 +64,8 @@ export interface BlobStore {
   known(sha256: string, size: number): RandomAccessSource;
   /** Removes a committed blob; removing one that is not there is not an error. */
   delete(sha256: string): Promise<void>;
+  /** Every committed blob, with the time it was written (ms since the epoch), in no particular order. */
+  list(): AsyncIterable<{ sha256: string; writtenAt: number }>;
   /** Removes temporary files left by uploads interrupted by a crash; returns how many. */
   sweep(olderThanMs?: number): Promise<number>;
   /** Throws when the store cannot be used (for readiness checks). */

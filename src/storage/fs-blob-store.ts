@@ -12,7 +12,7 @@ import {
   type RandomAccessSource,
   type StagedBlob,
 } from './blob-store.js';
-import { assertByteRange, assertSha256, DEFAULT_SWEEP_AGE_MS, normaliseMaxBytes } from './blob-util.js';
+import { assertByteRange, assertSha256, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
 
 const READ_HIGH_WATER_MARK = 256 * 1024;
 
@@ -161,6 +161,32 @@ export class FsBlobStore implements BlobStore {
       }
     }
     return removed;
+  }
+
+  async *list(): AsyncIterable<{ sha256: string; writtenAt: number }> {
+    const children = async (dir: string) => {
+      try {
+        return await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if (isErrno(error, 'ENOENT', 'ENOTDIR')) return [];
+        throw error;
+      }
+    };
+    for (const first of await children(this.dir)) {
+      if (!first.isDirectory() || !/^[0-9a-f]{2}$/.test(first.name)) continue;
+      for (const second of await children(path.join(this.dir, first.name))) {
+        if (!second.isDirectory() || !/^[0-9a-f]{2}$/.test(second.name)) continue;
+        const leaf = path.join(this.dir, first.name, second.name);
+        for (const entry of await children(leaf)) {
+          if (!entry.isFile() || !isSha256(entry.name)) continue;
+          try {
+            yield { sha256: entry.name, writtenAt: (await stat(path.join(leaf, entry.name))).mtimeMs };
+          } catch (error) {
+            if (!isErrno(error, 'ENOENT')) throw error;
+          }
+        }
+      }
+    }
   }
 
   async ping(): Promise<void> {

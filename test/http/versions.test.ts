@@ -490,6 +490,27 @@ for (const backend of backends()) {
         expectProblem(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: none.headers, payload: none.payload }), 400, 'validation_failed');
       });
 
+      it('collects old blobs that no version references, and only those', async () => {
+        const { utimesSync } = await import('node:fs');
+        const { Readable } = await import('node:stream');
+        const blobs = t.runtime.services.blobs;
+        const orphan = await blobs.put(Readable.from([randomBytes(4096)]));
+        const fresh = await blobs.put(Readable.from([randomBytes(4096)]));
+        const used = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'referenced') }]);
+        const skill = await createSkill(t, alice.session);
+        expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', used), 201);
+        const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+        const pathOf = (sha: string) => path.join(t.config.dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4), sha);
+        utimesSync(pathOf(orphan.sha256), old, old);
+        utimesSync(pathOf(sha256(used)), old, old);
+        const removed = await t.runtime.services.versions.collectOrphans();
+        assert.equal(removed, 1);
+        assert.equal(await blobs.stat(orphan.sha256), null, 'an old orphan is removed');
+        assert.ok(await blobs.stat(fresh.sha256), 'a recent blob may belong to an upload in flight and stays');
+        assert.ok(await blobs.stat(sha256(used)), 'a referenced blob stays');
+        await blobs.delete(fresh.sha256);
+      });
+
       it('deleting a draft removes its versions and the blobs nothing else references', async () => {
         const shared = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'shared bytes') }]);
         const own = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'own bytes') }]);

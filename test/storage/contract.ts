@@ -61,6 +61,35 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreFix
       return readAll(source.read({ start, end }));
     }
 
+    describe('list and known', () => {
+      it('lists every committed blob once, with a plausible write time, and no staged one', async () => {
+        const started = Date.now();
+        const a = await store.put(bodyOf(randomBytes(1000)));
+        const b = await store.put(bodyOf(randomBytes(2000)));
+        const staged = await store.stage(bodyOf(randomBytes(3000)));
+        const listed: Array<{ sha256: string; writtenAt: number }> = [];
+        for await (const blob of store.list()) listed.push(blob);
+        assert.deepEqual(listed.map((l) => l.sha256).sort(), [a.sha256, b.sha256].sort());
+        for (const blob of listed) assert.ok(blob.writtenAt >= started - 5000 && blob.writtenAt <= Date.now() + 5000);
+        await staged.discard();
+        await store.delete(a.sha256);
+        const after: string[] = [];
+        for await (const blob of store.list()) after.push(blob.sha256);
+        assert.deepEqual(after, [b.sha256]);
+      });
+
+      it('reads a blob of known size without asking the store first', async () => {
+        const bytes = randomBytes(5000);
+        const { sha256 } = await store.put(bodyOf(bytes));
+        const source = store.known(sha256, bytes.length);
+        assert.equal(source.size, bytes.length);
+        assert.deepEqual(await readAll(source.read()), bytes);
+        assert.deepEqual(await readAll(source.read({ start: 10, end: 19 })), bytes.subarray(10, 20));
+        const missing = store.known('0'.repeat(64), 10);
+        await assert.rejects(readAll(missing.read()));
+      });
+    });
+
     describe('put, stat and read', () => {
       it('stores bytes under their sha256 and reports their size', async () => {
         const bytes = randomBytes(100 * KiB + 7);

@@ -29,6 +29,9 @@ export interface Version {
   created_at: string;
 }
 
+/** A committed blob without a version for this long is an orphan, not an upload still being recorded. */
+export const ORPHAN_AGE_MS = 60 * 60 * 1000;
+
 export function toVersion(row: VersionRow): Version {
   return {
     version: row.version,
@@ -283,6 +286,31 @@ export function versionService(deps: {
         versions: all.map((v) => ({ version: v.version, downloads: Number(v.downloads) })),
         daily: dates.map((date) => ({ date, downloads: byDay.get(date) ?? 0 })),
       };
+    },
+
+    /**
+     * Deletes committed blobs that no version references and that are older than `olderThanMs`: what a crash
+     * between storing a package and writing its version leaves. The age keeps uploads in flight (on this node
+     * or another) safe. Returns how many were removed.
+     */
+    async collectOrphans(olderThanMs = ORPHAN_AGE_MS): Promise<number> {
+      const cutoff = Date.now() - olderThanMs;
+      let removed = 0;
+      let batch: string[] = [];
+      const flush = async () => {
+        for (const sha of await versions.unreferenced(batch)) {
+          await blobs.delete(sha);
+          removed += 1;
+        }
+        batch = [];
+      };
+      for await (const blob of blobs.list()) {
+        if (blob.writtenAt > cutoff) continue;
+        batch.push(blob.sha256);
+        if (batch.length >= 500) await flush();
+      }
+      await flush();
+      return removed;
     },
 
     /** Deletes a draft with its versions, then every blob no other version still references. */
