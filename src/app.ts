@@ -4,12 +4,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { installAuth } from './http/plugins/auth.js';
+import { installCallLog } from './http/plugins/call-log.js';
 import { installErrorHandling } from './http/plugins/errors.js';
 import { installMetrics } from './http/plugins/metrics.js';
 import { installOpenApi } from './http/plugins/openapi.js';
+import { installRateLimits } from './http/plugins/rate-limit.js';
 import { installValidators } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
+import { feedbackRoutes } from './http/routes/feedback.js';
+import { logRoutes } from './http/routes/logs.js';
 import { meRoutes } from './http/routes/me.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
@@ -63,6 +67,9 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
   });
   installAuth(app, services, config);
+  installCallLog(app, services.recorder);
+  // After auth: the writes bucket is counted per user, so the limiter needs request.actor.
+  await installRateLimits(app, config);
   await installOpenApi(app, config.publicUrl, VERSION);
 
   const deps = { services, config };
@@ -71,6 +78,8 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await app.register(meRoutes, deps);
   await app.register(skillRoutes, deps);
   await app.register(versionRoutes, deps);
+  await app.register(feedbackRoutes, deps);
+  await app.register(logRoutes, deps);
   await app.register(adminRoutes, deps);
   return app;
 }

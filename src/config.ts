@@ -23,9 +23,22 @@ export interface Config {
   registration: 'open' | 'closed';
   maxUploadBytes: number;
   rateLimit: boolean;
+  /** Requests allowed per minute in each rate-limit bucket (see src/http/plugins/rate-limit.ts). */
+  rateLimits: RateLimits;
   logRetentionDays: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
+}
+
+export interface RateLimits {
+  /** `POST /v1/auth/login`, per IP address. */
+  login: number;
+  /** `POST /v1/feedback`, per IP address; `POST /v1/packages/validate` has its own bucket of the same size. */
+  feedback: number;
+  /** Other writes (POST, PUT, PATCH, DELETE), per user; per IP address for anonymous callers. */
+  writes: number;
+  /** Everything else, per IP address. */
+  reads: number;
 }
 
 /** Raised when the environment holds a value the registry cannot run with; the message names the variable. */
@@ -163,6 +176,12 @@ export function loadConfig(env: Env = process.env): Config {
     registration: choice('REGISTRATION', ['open', 'closed'] as const, 'open'),
     maxUploadBytes: integer('MAX_UPLOAD_BYTES', 52_428_800, 1024, Number.MAX_SAFE_INTEGER),
     rateLimit: choice('RATE_LIMIT', ['on', 'off'] as const, 'on') === 'on',
+    rateLimits: {
+      login: integer('RATE_LIMIT_LOGIN', 10, 1, 1_000_000),
+      feedback: integer('RATE_LIMIT_FEEDBACK', 10, 1, 1_000_000),
+      writes: integer('RATE_LIMIT_WRITES', 120, 1, 1_000_000),
+      reads: integer('RATE_LIMIT_READS', 1200, 1, 1_000_000),
+    },
     logRetentionDays: integer('LOG_RETENTION_DAYS', 30, 1, 3650),
     logLevel: choice('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', false),

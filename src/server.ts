@@ -5,6 +5,9 @@ import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { createServices, type Services } from './services.js';
 import { openBlobStore } from './storage/index.js';
 
+/** Call-log retention is enforced hourly (and at start-up). */
+const LOG_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
 export interface Runtime {
   app: FastifyInstance;
   services: Services;
@@ -21,10 +24,24 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const blobs = await openBlobStore(config.storage);
     // Temporary files of uploads cut short by a crash: no upload in flight is older than this process.
     await blobs.sweep(0);
-    const services = createServices(database, blobs, config);
+    // Background writers (download counts, call logs) report failures to the app's logger once it exists.
+    let report: (error: unknown) => void = () => undefined;
+    const services = createServices(database, blobs, config, (error) => report(error));
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });
+    report = (error) => app.log.error({ err: error }, 'background write failed');
     services.downloads.start();
+    services.recorder.start();
+    const pruneLogs = () =>
+      services.logs.prune().then(
+        (removed) => {
+          if (removed > 0) app.log.info({ removed }, 'pruned call-log entries past retention');
+        },
+        (error: unknown) => app.log.error({ err: error }, 'call-log pruning failed'),
+      );
+    void pruneLogs();
+    const pruneTimer = setInterval(() => void pruneLogs(), LOG_PRUNE_INTERVAL_MS);
+    pruneTimer.unref();
     // Blobs a crash stranded between storage and database; in the background, so start-up does not wait.
     services.versions.collectOrphans().then(
       (removed) => {
@@ -39,9 +56,12 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       database,
       close() {
         closing ??= (async () => {
+          clearInterval(pruneTimer);
           try {
+            // Requests in flight finish first (their log entries are recorded as they do), then the buffers go out.
             await app.close();
             await services.downloads.close();
+            await services.recorder.close();
           } finally {
             await database.close();
           }

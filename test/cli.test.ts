@@ -114,8 +114,7 @@ for (const backend of backends()) {
       assert.equal(usage.code, 2);
     });
 
-    it('serve answers on its port, signs in the CLI-made admin, and exits cleanly on SIGTERM', async () => {
-      const port = await freePort();
+    function serve(port: number) {
       const child = spawn(process.execPath, [...ENTRY, 'serve'], {
         env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,27 +122,56 @@ for (const backend of backends()) {
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      return { child, exited, stderr: () => stderr };
+    }
+
+    async function signIn(base: string): Promise<string> {
+      const login = await fetch(`${base}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login: 'cli-admin', password: 'cli-password-1' }),
+      });
+      assert.equal(login.status, 200);
+      return login.headers.get('set-cookie')!.split(';')[0]!;
+    }
+
+    it('serve answers on its port, exits cleanly on SIGTERM with its call log written, and starts again', async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const first = serve(port);
+      let requestIds: string[] = [];
       try {
-        const base = `http://127.0.0.1:${port}`;
         const health = await waitFor(`${base}/healthz`);
         assert.equal(health.status, 200);
         assert.equal((await fetch(`${base}/readyz`)).status, 200);
-        const login = await fetch(`${base}/v1/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ login: 'cli-admin', password: 'cli-password-1' }),
-        });
-        assert.equal(login.status, 200);
-        const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+        const cookie = await signIn(base);
         const users = await fetch(`${base}/v1/admin/users`, { headers: { cookie } });
         assert.equal(users.status, 200);
-        // A request in flight when the signal arrives still gets its answer.
-        const inFlight = fetch(`${base}/v1/skills?q=anything`);
-        child.kill('SIGTERM');
-        assert.equal((await inFlight).status, 200);
-        assert.equal(await exited, 0, stderr);
+        // Calls made just before the signal, one still in flight when it arrives: each is answered, and each
+        // is in the call log after the restart, written by the shutdown if not before.
+        const recent = await Promise.all([1, 2, 3].map(() => fetch(`${base}/v1/me`, { headers: { cookie } })));
+        const inFlight = fetch(`${base}/v1/skills?q=anything`, { headers: { cookie } });
+        first.child.kill('SIGTERM');
+        const last = await inFlight;
+        assert.equal(last.status, 200);
+        requestIds = [users, ...recent, last].map((r) => r.headers.get('x-request-id')!);
+        assert.equal(await first.exited, 0, first.stderr());
       } finally {
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (first.child.exitCode === null) first.child.kill('SIGKILL');
+      }
+
+      const second = serve(port);
+      try {
+        await waitFor(`${base}/healthz`);
+        const cookie = await signIn(base);
+        for (const id of requestIds) {
+          const log = await fetch(`${base}/v1/logs/${id}`, { headers: { cookie } });
+          assert.equal(log.status, 200, `call ${id} is in the log after the restart`);
+        }
+        second.child.kill('SIGTERM');
+        assert.equal(await second.exited, 0, second.stderr());
+      } finally {
+        if (second.child.exitCode === null) second.child.kill('SIGKILL');
       }
     });
   });

@@ -88,3 +88,42 @@ describe('configuration', () => {
     assert.ok(!problem!.includes('hunter2'));
   });
 });
+
+describe('configuration: rate limits', () => {
+  it('defaults to the contract limits per minute', () => {
+    assert.deepEqual(loadConfig({}).rateLimits, { login: 10, feedback: 10, writes: 120, reads: 1200 });
+  });
+
+  it('reads each limit from its variable', () => {
+    const config = loadConfig({ RATE_LIMIT_LOGIN: '3', RATE_LIMIT_FEEDBACK: ' 4 ', RATE_LIMIT_WRITES: '50', RATE_LIMIT_READS: '100000' });
+    assert.deepEqual(config.rateLimits, { login: 3, feedback: 4, writes: 50, reads: 100_000 });
+    assert.equal(config.rateLimit, true);
+  });
+
+  it('keeps the limits when RATE_LIMIT=off switches limiting off', () => {
+    const config = loadConfig({ RATE_LIMIT: 'OFF', RATE_LIMIT_LOGIN: '5' });
+    assert.equal(config.rateLimit, false);
+    assert.equal(config.rateLimits.login, 5);
+  });
+
+  const invalidLimits: Array<[string, string]> = [
+    ['RATE_LIMIT_LOGIN', '0'],
+    ['RATE_LIMIT_LOGIN', 'ten'],
+    ['RATE_LIMIT_FEEDBACK', '-1'],
+    ['RATE_LIMIT_FEEDBACK', '2.5'],
+    ['RATE_LIMIT_WRITES', '1e3'],
+    ['RATE_LIMIT_READS', '1000001'],
+  ];
+  for (const [variable, value] of invalidLimits) {
+    it(`names ${variable} when it is "${value}"`, () => {
+      const problems = problemsOf({ [variable]: value });
+      assert.equal(problems.length, 1);
+      assert.match(problems[0]!, new RegExp(`^${variable} must be a whole number from 1 to 1000000 \\(got "${value.replace('.', '\\.')}"\\)$`));
+    });
+  }
+
+  it('reports several bad limits at once', () => {
+    const problems = problemsOf({ RATE_LIMIT_LOGIN: 'x', RATE_LIMIT_READS: '0' });
+    assert.deepEqual(problems.map((p) => p.split(' ')[0]).sort(), ['RATE_LIMIT_LOGIN', 'RATE_LIMIT_READS']);
+  });
+});

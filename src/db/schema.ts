@@ -120,6 +120,33 @@ export interface DownloadCountsTable {
   downloads: number;
 }
 
+export interface FeedbackTable {
+  id: string;
+  skill_id: string;
+  version: string | null;
+  rating: number | null;
+  comment: string | null;
+  author_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface CallLogsTable {
+  request_id: string;
+  user_id: string;
+  method: string;
+  /** The path with its query string, as requested. */
+  path: string;
+  /** The route pattern, e.g. /v1/skills/:skillId; null for a path no route matched. */
+  route: string | null;
+  status_code: number;
+  duration_ms: number;
+  ip: string | null;
+  user_agent: string | null;
+  auth: 'session' | 'api_key';
+  api_key_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -130,6 +157,8 @@ export interface Database {
   versions: VersionsTable;
   version_files: VersionFilesTable;
   download_counts: DownloadCountsTable;
+  feedback: FeedbackTable;
+  call_logs: CallLogsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -142,3 +171,6 @@ export type SkillUpdate = Updateable<SkillsTable>;
 export type AdminAuditRow = Selectable<AdminAuditTable>;
 export type VersionRow = Selectable<VersionsTable>;
 export type NewVersion = Insertable<VersionsTable>;
+export type FeedbackRow = Selectable<FeedbackTable>;
+export type CallLogRow = Selectable<CallLogsTable>;
+export type NewCallLog = Insertable<CallLogsTable>;

@@ -107,3 +107,21 @@ export async function setStatus(t: TestApp, admin: { cookie: string }, skill: st
   const res = expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill}/status`, admin, { status }), 200);
   return json<SkillBody>(res);
 }
+
+/**
+ * Expires credentials by moving their expiry into the past, as time would. The registry remembers a
+ * successful authentication for up to two seconds; the lapse of those seconds is simulated by telling it
+ * to forget, so tests need not sleep.
+ */
+export async function expireApiKey(t: TestApp, keyId: string, at = '2000-01-01T00:00:00.000Z'): Promise<void> {
+  await t.runtime.database.db.updateTable('api_keys').set({ expires_at: at }).where('id', '=', keyId).execute();
+  t.runtime.services.authenticate.forgetCredential(keyId);
+}
+
+export async function expireSession(t: TestApp, tokenHash: string, at = new Date(Date.now() - 60_000).toISOString()): Promise<number> {
+  const db = t.runtime.database.db;
+  const result = await db.updateTable('sessions').set({ expires_at: at }).where('token_hash', '=', tokenHash).executeTakeFirst();
+  const row = await db.selectFrom('sessions').select('id').where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (row) t.runtime.services.authenticate.forgetCredential(row.id);
+  return Number(result.numUpdatedRows);
+}

@@ -16,6 +16,7 @@ import {
   registerUser,
   sessionFrom,
   uniqueName,
+  expireSession,
 } from '../helpers/client.js';
 
 interface UserBody {
@@ -584,12 +585,7 @@ for (const backend of backends()) {
     it('answers 401 once a session has expired', async () => {
       const user = await registerUser(t);
       expectStatus(await call(t, 'GET', '/v1/me', user.session), 200);
-      const result = await t.runtime.database.db
-        .updateTable('sessions')
-        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
-        .where('token_hash', '=', sha256(user.session.cookie))
-        .executeTakeFirst();
-      assert.equal(Number(result.numUpdatedRows), 1);
+      assert.equal(await expireSession(t, sha256(user.session.cookie)), 1);
       const me = await call(t, 'GET', '/v1/me', user.session);
       await expect401(me);
       expectCookieCleared(me);

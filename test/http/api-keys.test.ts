@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { AUTH_CACHE_TTL_MS } from '../../src/domain/accounts/authenticate.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser, uniqueName, type TestUser } from '../helpers/client.js';
+import {
+  adminSession, call, createKey, expectProblem, expectStatus, expireApiKey, json, registerUser, uniqueName, type TestUser,
+} from '../helpers/client.js';
 
 interface ApiKeyBody {
   id: string;
@@ -330,15 +333,21 @@ for (const backend of backends()) {
         assert.notEqual(row.last_used_at, null);
       });
 
+      it('notices a change made behind its back (as by another node) within the two-second memory', async () => {
+        const user = await registerUser(t);
+        const key = await createKey(t, user.session);
+        expectStatus(await call(t, 'GET', '/v1/me', { key: key.key }), 200);
+        // Disabled directly in the database, not through this node's admin endpoint, which would forget at once.
+        await t.runtime.database.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
+        await sleep(AUTH_CACHE_TTL_MS + 100);
+        expect401(await call(t, 'GET', '/v1/me', { key: key.key }));
+      });
+
       it('refuses an expired key with 401', async () => {
         const user = await registerUser(t);
         const key = await createKey(t, user.session, ['skill:upload'], { expires_in_days: 1 });
         expectStatus(await call(t, 'GET', '/v1/me', { key: key.key }), 200);
-        await t.runtime.database.db
-          .updateTable('api_keys')
-          .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-          .where('id', '=', key.id)
-          .execute();
+        await expireApiKey(t, key.id, new Date(Date.now() - 1000).toISOString());
         const body = expect401(await call(t, 'GET', '/v1/me', { key: key.key }));
         assert.match(String(body.detail), /expired/i);
         expect401(await call(t, 'POST', '/v1/skills', { key: key.key }, { name: uniqueName('Late ') }));

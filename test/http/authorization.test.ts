@@ -18,6 +18,7 @@ import {
   type Auth,
   type SkillBody,
   type TestUser,
+  expireApiKey,
 } from '../helpers/client.js';
 
 /*
@@ -151,11 +152,7 @@ async function makeFixtures(t: TestApp): Promise<Fixtures> {
 
   const expired = await createKey(t, owner.session, ['skill:upload'], { expires_in_days: 1 });
   expectStatus(await call(t, 'GET', '/v1/me', { key: expired.key }), 200);
-  await t.runtime.database.db
-    .updateTable('api_keys')
-    .set({ expires_at: '2000-01-01T00:00:00.000Z' })
-    .where('id', '=', expired.id)
-    .execute();
+  await expireApiKey(t, expired.id);
 
   const draft = await createSkill(t, owner.session, { name: 'Authz Zanzibar Draft' });
   const published = await setStatus(t, admin, (await createSkill(t, owner.session, { name: 'Authz Zanzibar Published' })).id, 'published');

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { DialectName } from '../dialect.js';
 import { initial } from './0001_initial.js';
 import { versions } from './0002_versions.js';
+import { feedbackAndLogs } from './0003_feedback_and_logs.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -11,6 +12,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
     '0001_initial': initial(dialect),
     '0002_versions': versions(dialect),
+    '0003_feedback_and_logs': feedbackAndLogs(dialect),
   };
 }
 

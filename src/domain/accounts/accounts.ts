@@ -21,8 +21,19 @@ export interface Page {
   pageSize: number;
 }
 
-export function accountService(deps: { users: UsersRepository; sessions: SessionsRepository; config: Pick<Config, 'registration'> }) {
-  const { users, sessions, config } = deps;
+/** Tells the authenticator to drop what it remembers about changed credentials. */
+export interface CredentialInvalidation {
+  forgetUser(userId: string): void;
+  forgetCredential(credentialId: string): void;
+}
+
+export function accountService(deps: {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  config: Pick<Config, 'registration'>;
+  invalidation: CredentialInvalidation;
+}) {
+  const { users, sessions, config, invalidation } = deps;
 
   async function create(input: NewAccount, role: Role): Promise<User> {
     const account = checkNewAccount(input);
@@ -80,6 +91,7 @@ export function accountService(deps: { users: UsersRepository; sessions: Session
 
     async logout(sessionId: string): Promise<void> {
       await sessions.delete(sessionId);
+      invalidation.forgetCredential(sessionId);
     },
 
     async getUser(id: string): Promise<User> {
@@ -112,7 +124,8 @@ export function accountService(deps: { users: UsersRepository; sessions: Session
       if ((await users.updateKeepingAnAdmin(userId, update)) === 'last_admin') {
         throw conflict('last_admin', 'This is the last active administrator; promote another user first.');
       }
-      // Authentication checks `disabled` on every request; dropping the sessions also frees their rows.
+      invalidation.forgetUser(userId);
+      // Authentication checks `disabled` on every lookup; dropping the sessions also frees their rows.
       if (disables) await sessions.deleteForUser(userId);
       return toUser({ ...row, ...update });
     },
@@ -128,7 +141,10 @@ export function accountService(deps: { users: UsersRepository; sessions: Session
       if (existing.role !== 'admin') update.role = 'admin';
       if (existing.disabled !== 0) update.disabled = 0;
       if (!(await verifyPassword(existing.password_hash, admin.password))) update.password_hash = await hashPassword(admin.password);
-      if (Object.keys(update).length > 1) await users.update(existing.id, update);
+      if (Object.keys(update).length > 1) {
+        await users.update(existing.id, update);
+        invalidation.forgetUser(existing.id);
+      }
       return toUser({ ...existing, ...update });
     },
   };

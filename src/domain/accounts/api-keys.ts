@@ -1,4 +1,5 @@
 import type { ApiKeysRepository } from '../../db/repositories/credentials.js';
+import type { CredentialInvalidation } from './accounts.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, nowIso, toIso } from '../../lib/time.js';
 import type { AuthenticatedActor, Scope } from '../actor.js';
@@ -39,8 +40,8 @@ function toApiKey(row: KeyRow): ApiKey {
   };
 }
 
-export function apiKeyService(deps: { apiKeys: ApiKeysRepository }) {
-  const { apiKeys } = deps;
+export function apiKeyService(deps: { apiKeys: ApiKeysRepository; invalidation: CredentialInvalidation }) {
+  const { apiKeys, invalidation } = deps;
   return {
     async create(actor: AuthenticatedActor, input: { name: string; scopes: Scope[]; expires_in_days?: number | null }) {
       if ((await apiKeys.countActive(actor.user.id)) >= MAX_ACTIVE_KEYS) {
@@ -72,6 +73,7 @@ export function apiKeyService(deps: { apiKeys: ApiKeysRepository }) {
       if (!(await apiKeys.revoke(keyId, actor.user.id, nowIso()))) {
         throw notFound('api_key_not_found', `You have no live API key with id "${keyId}".`);
       }
+      invalidation.forgetCredential(keyId);
     },
   };
 }

@@ -12,30 +12,79 @@ function expired(expiresAt: Date | string | null, now: number): boolean {
   return expiresAt !== null && new Date(expiresAt).getTime() <= now;
 }
 
+/**
+ * A successful authentication is remembered this long, so a busy client costs one lookup every couple of
+ * seconds rather than one per request. Revoking a key, signing out, and changing or disabling an account
+ * forget the affected entries at once on this node; another node sharing the database notices within this time.
+ */
+export const AUTH_CACHE_TTL_MS = 2000;
+const AUTH_CACHE_MAX = 10_000;
+
+interface Remembered {
+  actor: Exclude<Actor, { kind: 'anonymous' }>;
+  credentialId: string;
+  until: number;
+}
+
 export function authenticator(deps: { sessions: SessionsRepository; apiKeys: ApiKeysRepository }) {
   const { sessions, apiKeys } = deps;
   const lastTouched = new Map<string, number>();
+  const remembered = new Map<string, Remembered>();
+
+  function recall(hash: string): Authentication | null {
+    const entry = remembered.get(hash);
+    if (entry === undefined) return null;
+    if (entry.until <= Date.now()) {
+      remembered.delete(hash);
+      return null;
+    }
+    return { ok: true, actor: entry.actor };
+  }
+
+  function remember(hash: string, actor: Remembered['actor'], credentialId: string, expiresAt: Date | string | null): void {
+    if (remembered.size >= AUTH_CACHE_MAX) remembered.delete(remembered.keys().next().value as string);
+    const expiry = expiresAt === null ? Infinity : new Date(expiresAt).getTime();
+    remembered.set(hash, { actor, credentialId, until: Math.min(Date.now() + AUTH_CACHE_TTL_MS, expiry) });
+  }
+
+  function forgetWhere(predicate: (entry: Remembered) => boolean): void {
+    for (const [hash, entry] of remembered) if (predicate(entry)) remembered.delete(hash);
+  }
 
   return {
+    /** Forgets what is remembered about one user's credentials (disabled, role changed). */
+    forgetUser(userId: string): void {
+      forgetWhere((entry) => entry.actor.user.id === userId);
+    },
+    /** Forgets one session or API key (signed out, revoked). */
+    forgetCredential(credentialId: string): void {
+      forgetWhere((entry) => entry.credentialId === credentialId);
+    },
+
     async session(token: string): Promise<Authentication> {
-      const row = await sessions.findByHash(sha256Hex(token));
+      const hash = sha256Hex(token);
+      const known = recall(hash);
+      if (known) return known;
+      const row = await sessions.findByHash(hash);
       if (!row) return { ok: false, reason: 'The session is unknown or has been signed out.' };
       if (expired(row.expires_at, Date.now())) return { ok: false, reason: 'The session has expired; sign in again.' };
       if (row.disabled === 1) return { ok: false, reason: 'The account is disabled.' };
-      return {
-        ok: true,
-        actor: {
-          kind: 'session',
-          user: { id: row.user_id, username: row.username, role: row.role },
-          sessionId: row.credential_id,
-          scopes: SESSION_SCOPES,
-        },
+      const actor = {
+        kind: 'session' as const,
+        user: { id: row.user_id, username: row.username, role: row.role },
+        sessionId: row.credential_id,
+        scopes: SESSION_SCOPES,
       };
+      remember(hash, actor, row.credential_id, row.expires_at);
+      return { ok: true, actor };
     },
 
     async apiKey(key: string): Promise<Authentication> {
       if (!looksLikeApiKey(key)) return { ok: false, reason: 'The API key is malformed; keys start with "skreg_".' };
-      const row = await apiKeys.findByHash(sha256Hex(key));
+      const hash = sha256Hex(key);
+      const known = recall(hash);
+      if (known) return known;
+      const row = await apiKeys.findByHash(hash);
       if (!row) return { ok: false, reason: 'The API key is unknown.' };
       if (row.revoked_at !== null) return { ok: false, reason: 'The API key has been revoked.' };
       const now = Date.now();
@@ -48,10 +97,9 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
         apiKeys.touch(row.credential_id, nowIso()).catch(() => lastTouched.delete(row.credential_id));
       }
       const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-      return {
-        ok: true,
-        actor: { kind: 'api_key', user: { id: row.user_id, username: row.username, role: row.role }, apiKeyId: row.credential_id, scopes },
-      };
+      const actor = { kind: 'api_key' as const, user: { id: row.user_id, username: row.username, role: row.role }, apiKeyId: row.credential_id, scopes };
+      remember(hash, actor, row.credential_id, row.expires_at);
+      return { ok: true, actor };
     },
   };
 }

@@ -5,13 +5,15 @@ import { Problem } from '../schemas/common.js';
 import { ApiKey, User } from '../schemas/accounts.js';
 import { Skill } from '../schemas/skills.js';
 import { Version } from '../schemas/versions.js';
+import { Feedback } from '../schemas/feedback.js';
+import { CallLog } from '../schemas/logs.js';
 
 /**
  * Registers the shared schemas and the OpenAPI generator. It must run before any route is added:
  * the document is assembled from the very schemas the routes validate and serialise with.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
-  for (const schema of [Problem, User, ApiKey, Skill, Version]) app.addSchema(schema);
+  for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, CallLog]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -32,6 +34,8 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
       tags: [
         { name: 'skills', description: 'Listing, search, detail and metadata of skills' },
         { name: 'versions', description: 'Version packages: upload, download, files, statistics' },
+        { name: 'feedback', description: 'Ratings and comments on skills' },
+        { name: 'logs', description: "The caller's own call log" },
         { name: 'auth', description: 'Accounts and sessions' },
         { name: 'me', description: 'The caller: profile, own skills, API keys' },
         { name: 'admin', description: 'Moderation and user administration (admin session only)' },

@@ -1,0 +1,74 @@
+// Call-log overhead: authenticated (logged) reads against anonymous reads of the same endpoint, same run.
+// Run with `npm run bench:logs` (builds first).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { load, type LoadResult } from './lib/client.js';
+import { startRegistry } from './lib/processes.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+async function ok(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status}: ${text}`);
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+}
+
+async function main() {
+  const registry = await startRegistry();
+  try {
+    const login = await fetch(`${registry.url}/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'admin', password: 'bench-admin-password' }),
+    });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const json = { cookie, 'content-type': 'application/json' };
+    await ok(await fetch(`${registry.url}/v1/skills`, {
+      method: 'POST', headers: json,
+      body: JSON.stringify({ name: 'Bench Logs', slug: 'bench-logs', description: 'A skill read by the call-log benchmark.', tags: ['bench', 'logs'] }),
+    }));
+    await ok(await fetch(`${registry.url}/v1/admin/skills/bench-logs/status`, { method: 'PATCH', headers: json, body: JSON.stringify({ status: 'published' }) }));
+    const { key } = (await ok(await fetch(`${registry.url}/v1/me/api-keys`, {
+      method: 'POST', headers: json, body: JSON.stringify({ name: 'bench', scopes: [] }),
+    }))) as { key: string };
+
+    const url = `${registry.url}/v1/skills/bench-logs`;
+    const authenticated = { authorization: `Bearer ${key}` };
+    await load(url, { connections: CONNECTIONS, seconds: 2 });
+    await load(url, { connections: CONNECTIONS, seconds: 2, headers: authenticated });
+    const anonymousRuns: LoadResult[] = [];
+    const loggedRuns: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      anonymousRuns.push(await load(url, { connections: CONNECTIONS, seconds: SECONDS }));
+      loggedRuns.push(await load(url, { connections: CONNECTIONS, seconds: SECONDS, headers: authenticated }));
+    }
+    const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+    const anonymous = best(anonymousRuns);
+    const logged = best(loggedRuns);
+    const ratio = logged.rps / anonymous.rps;
+
+    // The logged calls are really there: the key's own call log holds them.
+    const logs = (await ok(await fetch(`${registry.url}/v1/logs?page_size=1`, { headers: authenticated }))) as { total: number };
+
+    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
+    console.log(`GET /v1/skills/:skillId, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds (best round):`);
+    const row = (name: string, r: LoadResult) =>
+      `  ${name.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  errors ${r.errors}`;
+    console.log(row('anonymous', anonymous));
+    console.log(row('API key (logged)', logged));
+    console.log(`  rounds: anonymous ${anonymousRuns.map((r) => r.rps.toFixed(0)).join(', ')}; logged ${loggedRuns.map((r) => r.rps.toFixed(0)).join(', ')}`);
+    console.log(`  ratio ${ratio.toFixed(2)} (target ≥ 0.90) → ${ratio >= 0.9 ? 'PASS' : 'FAIL'}; call-log entries for the key: ${logs.total}`);
+    mkdirSync(path.join('bench', 'results'), { recursive: true });
+    writeFileSync(
+      path.join('bench', 'results', 'logs.json'),
+      JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: SECONDS, anonymous, logged, ratio, logEntries: logs.total }, null, 2),
+    );
+  } finally {
+    await registry.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,112 @@
+import type SQLite from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import type { CallLogRow, Database, NewCallLog } from '../schema.js';
+
+export interface CallLogFilter {
+  userId?: string;
+  from?: string;
+  to?: string;
+  status?: { min: number; max: number };
+  method?: string;
+  limit: number;
+  offset: number;
+}
+
+const INSERT_BATCH = 1000;
+const PRUNE_BATCH = 5000;
+
+const COLUMNS = [
+  'request_id', 'user_id', 'method', 'path', 'route', 'status_code', 'duration_ms', 'ip', 'user_agent', 'auth', 'api_key_id', 'created_at',
+] as const;
+
+/**
+ * The call log is the busiest write in the registry (one row per authenticated request), so its batch insert
+ * skips the query builder: on SQLite one prepared statement run per row inside one transaction, on PostgreSQL
+ * one statement per batch that unpacks column arrays. A request id already stored is skipped, so a retried
+ * batch is safe.
+ */
+function batchInserter(db: Kysely<Database>, sqlite: SQLite.Database | null): (entries: readonly NewCallLog[]) => Promise<void> {
+  if (sqlite !== null) {
+    const statement = sqlite.prepare(
+      `insert into call_logs (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')}) on conflict (request_id) do nothing`,
+    );
+    const insertAll = sqlite.transaction((entries: readonly NewCallLog[]) => {
+      for (const e of entries) statement.run(e);
+    });
+    // Holding Kysely's single connection keeps this transaction from landing inside one of its own, which
+    // may be open across an await when the batch is written.
+    return (entries) => db.connection().execute(async () => insertAll(entries));
+  }
+  return async (entries) => {
+    for (let i = 0; i < entries.length; i += INSERT_BATCH) {
+      const batch = entries.slice(i, i + INSERT_BATCH);
+      const column = <K extends (typeof COLUMNS)[number]>(name: K) => batch.map((e) => e[name] ?? null);
+      await sql`
+        insert into call_logs (${sql.raw(COLUMNS.join(', '))})
+        select * from unnest(
+          ${column('request_id')}::text[], ${column('user_id')}::text[], ${column('method')}::text[], ${column('path')}::text[],
+          ${column('route')}::text[], ${column('status_code')}::int[], ${column('duration_ms')}::float8[], ${column('ip')}::text[],
+          ${column('user_agent')}::text[], ${column('auth')}::text[], ${column('api_key_id')}::text[], ${column('created_at')}::timestamptz[]
+        )
+        on conflict (request_id) do nothing
+      `.execute(db);
+    }
+  };
+}
+
+/** The smallest UUIDv7 of the given millisecond: every id made at or after it sorts at or above it. */
+export function uuidv7Floor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
+}
+
+export function callLogsRepository(db: Kysely<Database>, sqlite: SQLite.Database | null) {
+  return {
+    insertMany: batchInserter(db, sqlite),
+
+    async list(filter: CallLogFilter): Promise<{ rows: CallLogRow[]; total: number }> {
+      let query = db.selectFrom('call_logs');
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+      if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+      if (filter.status !== undefined) {
+        query = query.where('status_code', '>=', filter.status.min).where('status_code', '<=', filter.status.max);
+      }
+      if (filter.method !== undefined) query = query.where('method', '=', filter.method);
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    find(requestId: string): Promise<CallLogRow | undefined> {
+      return db.selectFrom('call_logs').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+    },
+
+    /**
+     * Deletes entries older than `before`, a batch at a time so no statement holds the table for long.
+     * Request ids are UUIDv7, whose leading 48 bits are the arrival time in milliseconds, so "older than"
+     * is a range of the primary key and needs no index of its own.
+     */
+    async prune(before: string): Promise<number> {
+      const boundary = uuidv7Floor(Date.parse(before));
+      let removed = 0;
+      for (;;) {
+        const batch = db.selectFrom('call_logs').select('request_id').where('request_id', '<', boundary).limit(PRUNE_BATCH);
+        const result = await db.deleteFrom('call_logs').where('request_id', 'in', batch).executeTakeFirst();
+        const n = Number(result.numDeletedRows);
+        removed += n;
+        if (n < PRUNE_BATCH) return removed;
+      }
+    },
+
+    /** For tests and operators: how many entries there are in all. */
+    async count(): Promise<number> {
+      const row = await db.selectFrom('call_logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type CallLogsRepository = ReturnType<typeof callLogsRepository>;

@@ -1,0 +1,72 @@
+import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
+import type { NewCallLog } from '../../db/schema.js';
+
+/** How often buffered entries are written: well inside the one second within which a call must be visible. */
+export const LOG_FLUSH_INTERVAL_MS = 250;
+/** Past this many unwritten entries (a database outage), the oldest are dropped rather than memory exhausted. */
+export const LOG_BUFFER_MAX = 50_000;
+
+/**
+ * Collects call-log entries in memory as responses finish and writes them in batches, so no request waits
+ * for a log write. `flush` writes what is pending (a query on this node calls it first, so a caller sees its
+ * own latest call at once); `close` stops the timer and writes the rest.
+ */
+export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (error: unknown) => void; onDrop?: (count: number) => void }) {
+  let pending: NewCallLog[] = [];
+  let writing: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  async function writeOut(): Promise<void> {
+    const batch = pending;
+    pending = [];
+    try {
+      await deps.logs.insertMany(batch);
+    } catch (error) {
+      // Put the batch back in front of anything recorded since, within the buffer's limit.
+      pending = [...batch, ...pending];
+      trim();
+      throw error;
+    }
+  }
+
+  function trim(): void {
+    if (pending.length > LOG_BUFFER_MAX) {
+      const dropped = pending.length - LOG_BUFFER_MAX;
+      pending = pending.slice(dropped);
+      deps.onDrop?.(dropped);
+    }
+  }
+
+  async function flush(): Promise<void> {
+    while (writing) await writing;
+    if (pending.length === 0) return;
+    writing = writeOut().finally(() => {
+      writing = null;
+    });
+    await writing;
+  }
+
+  return {
+    record(entry: NewCallLog): void {
+      pending.push(entry);
+      trim();
+    },
+    flush,
+    start(): void {
+      timer ??= setInterval(() => {
+        flush().catch((error: unknown) => deps.onError?.(error));
+      }, LOG_FLUSH_INTERVAL_MS);
+      timer.unref();
+    },
+    async close(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await flush();
+    },
+    get pendingCount(): number {
+      return pending.length;
+    },
+  };
+}
+
+export type CallLogRecorder = ReturnType<typeof callLogRecorder>;

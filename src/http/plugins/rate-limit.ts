@@ -1,0 +1,189 @@
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config, RateLimits } from '../../config.js';
+import { AppError } from '../../domain/errors.js';
+
+/** Every limit counts requests in a fixed window of one minute per key. */
+const WINDOW_MS = 60_000;
+
+/** Redis keys are `skreg:rl:<bucket>:<subject>`, e.g. `skreg:rl:login:203.0.113.7`, `skreg:rl:writes:user:<id>`. */
+export const REDIS_KEY_PREFIX = 'skreg:rl:';
+
+export type BucketName = 'login' | 'feedback' | 'validate' | 'writes' | 'reads';
+
+interface BucketRule {
+  method: string;
+  /** The route pattern (or, for a path no route matches, the path itself). */
+  url: string;
+  bucket: BucketName;
+}
+
+/** Endpoints with a bucket of their own, counted per IP address; everything else is a write or a read. */
+const RULES: readonly BucketRule[] = [
+  { method: 'POST', url: '/v1/auth/login', bucket: 'login' },
+  { method: 'POST', url: '/v1/feedback', bucket: 'feedback' },
+  { method: 'POST', url: '/v1/packages/validate', bucket: 'validate' },
+];
+
+/** Never limited: probes, metrics scrapes and the API description. */
+const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json']);
+const EXEMPT_PREFIXES = ['/docs'];
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const WHAT: Record<BucketName, string> = {
+  login: 'sign-in attempts per IP address',
+  feedback: 'feedback submissions per IP address',
+  validate: 'package validations per IP address',
+  writes: 'write requests per user',
+  reads: 'requests per IP address',
+};
+
+interface Assignment {
+  bucket: BucketName;
+  /** Who the bucket is counted for: `203.0.113.7` or, for writes, `user:<id>` / `ip:<address>`. */
+  subject: string;
+  max: number;
+}
+
+function limitOf(bucket: BucketName, limits: RateLimits): number {
+  switch (bucket) {
+    case 'login':
+      return limits.login;
+    case 'feedback':
+    case 'validate':
+      return limits.feedback;
+    case 'writes':
+      return limits.writes;
+    case 'reads':
+      return limits.reads;
+  }
+}
+
+function pathOf(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern !== undefined) return pattern;
+  // No route matched (a 404): the raw path, without query string or trailing slash, stands in for the pattern.
+  const raw = request.url.split('?')[0] ?? '/';
+  return raw.length > 1 ? raw.replace(/\/+$/, '') : raw;
+}
+
+function isExempt(path: string): boolean {
+  return EXEMPT_PATHS.has(path) || EXEMPT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** Which bucket a request counts against, and for whom; null for the endpoints that are never limited. */
+export function classify(request: FastifyRequest, limits: RateLimits): Assignment | null {
+  const path = pathOf(request);
+  if (isExempt(path)) return null;
+  const ip = normalizeIP(request.ip);
+  const rule = RULES.find((r) => r.method === request.method && r.url === path);
+  if (rule) return { bucket: rule.bucket, subject: ip, max: limitOf(rule.bucket, limits) };
+  if (WRITE_METHODS.has(request.method)) {
+    const actor = request.actor;
+    const subject = actor.kind === 'anonymous' ? `ip:${ip}` : `user:${actor.user.id}`;
+    return { bucket: 'writes', subject, max: limits.writes };
+  }
+  return { bucket: 'reads', subject: ip, max: limits.reads };
+}
+
+function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown) => void): Redis {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    // A dead or unreachable Redis must cost a request milliseconds, not seconds: no offline queue (commands
+    // fail at once while disconnected), one retry, and short connect and command timeouts.
+    connectTimeout: 1_000,
+    commandTimeout: 500,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: (times) => Math.min(times * 200, 2_000),
+  });
+  client.on('error', warn);
+  client.on('ready', () => log.info('rate limiting: connected to Redis'));
+  return client;
+}
+
+/**
+ * Rate limits per the contract's §9, on @fastify/rate-limit. One onRequest hook, added after the auth hook so
+ * it sees `request.actor`, puts each request into one bucket (login, feedback, validate, writes, reads) and
+ * counts it there; health, metrics and the API description are never counted. Counters live in process, or in
+ * Redis when REDIS_URL is set, so that several nodes share them. A failing Redis fails open: the request is
+ * allowed and a warning is logged (at most every 30 seconds).
+ * Must be called after `installAuth` and after the error handler is installed.
+ */
+export async function installRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+  if (!config.rateLimit) return;
+  const limits = config.rateLimits;
+  const assigned = new WeakMap<FastifyRequest, Assignment>();
+
+  let lastWarning = 0;
+  let suppressed = 0;
+  const warn = (error: unknown) => {
+    const now = Date.now();
+    if (now - lastWarning < 30_000) {
+      suppressed += 1;
+      return;
+    }
+    app.log.warn({ err: error, suppressed }, 'rate limiting: the Redis store failed; requests are allowed uncounted until it answers');
+    lastWarning = now;
+    suppressed = 0;
+  };
+
+  let redis: Redis | null = null;
+  if (config.redisUrl !== null) {
+    redis = createRedis(config.redisUrl, app.log, warn);
+    const client = redis;
+    app.addHook('onClose', async () => {
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    });
+    // Start-up does not wait for a Redis that is down: the client keeps reconnecting in the background.
+    await client.connect().catch(warn);
+  }
+
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    timeWindow: WINDOW_MS,
+    max: (request) => assigned.get(request)?.max ?? limits.reads,
+    keyGenerator: (request) => {
+      const assignment = assigned.get(request);
+      return assignment ? `${assignment.bucket}:${assignment.subject}` : `reads:${normalizeIP(request.ip)}`;
+    },
+    // Failures surface in the hook below, which decides to fail open and logs.
+    skipOnError: false,
+    cache: 20_000,
+    ...(redis ? { redis, nameSpace: REDIS_KEY_PREFIX } : {}),
+    errorResponseBuilder: (request, context) => {
+      const assignment = assigned.get(request);
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      const what = WHAT[assignment?.bucket ?? 'reads'];
+      return new AppError(
+        429,
+        'rate_limited',
+        `Too many requests: the limit is ${context.max} ${what} per minute. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        undefined,
+        {
+          'ratelimit-limit': String(context.max),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(seconds),
+          'retry-after': String(seconds),
+        },
+      );
+    },
+  });
+  const limit = app.rateLimit();
+
+  app.addHook('onRequest', async (request, reply) => {
+    const assignment = classify(request, limits);
+    if (assignment === null) return;
+    assigned.set(request, assignment);
+    try {
+      await limit.call(app, request, reply);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      warn(error);
+    }
+  });
+}
