@@ -63,6 +63,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
             await services.downloads.close();
             await services.recorder.close();
           } finally {
+            await services.repositories.callLogs.close();
             await database.close();
           }
         })();

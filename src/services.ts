@@ -27,7 +27,7 @@ export function createServices(database: DatabaseHandle, blobs: BlobStore, confi
   const authenticate = authenticator({ sessions, apiKeys });
   const skillServiceInstance = skillService({ skills });
   const downloads = downloadCounter({ versions, ...(log ? { onError: log } : {}) });
-  const callLogs = callLogsRepository(database.db, database.sqlite);
+  const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
   return {
     database,

@@ -13,6 +13,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** The raw SQLite connection, for the few hot reads that skip the query builder; null on PostgreSQL. */
   sqlite: SQLite.Database | null;
+  /** The SQLite database file, for a second connection in a worker thread; null on PostgreSQL. */
+  sqliteFile: string | null;
   migrate(): Promise<MigrationReport>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +45,7 @@ function openSqlite(file: string): DatabaseHandle {
     db,
     dialect: 'sqlite',
     sqlite: connection,
+    sqliteFile: file,
     migrate: () => migrateToLatest(db as Kysely<unknown>, 'sqlite'),
     async ping() {
       await sql`select 1`.execute(db);
@@ -97,6 +100,7 @@ function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
     db,
     dialect: 'postgres',
     sqlite: null,
+    sqliteFile: null,
     async migrate() {
       // Kysely finds its bookkeeping tables by name in any schema; pinning them to ours keeps another
       // application's migrations in the same database from being mistaken for the registry's.

@@ -174,3 +174,5 @@ export type NewVersion = Insertable<VersionsTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type CallLogRow = Selectable<CallLogsTable>;
 export type NewCallLog = Insertable<CallLogsTable>;
+/** A call-log entry as buffered before it is written: its time as epoch milliseconds, made a timestamp on write. */
+export type PendingCallLog = Omit<NewCallLog, 'created_at'> & { created_at: number };

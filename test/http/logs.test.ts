@@ -191,7 +191,7 @@ for (const backend of backends()) {
       const entryAt = (id: string, at: number) => ({
         request_id: id, user_id: alice.id, method: 'GET', path: '/v1/me', route: '/v1/me', status_code: 200, duration_ms: 1,
         ip: '127.0.0.1', user_agent: null, auth: 'session' as const, api_key_id: null,
-        created_at: new Date(at).toISOString(),
+        created_at: at,
       });
       await t.runtime.services.repositories.callLogs.insertMany([entry('prune-old', 8), entry('prune-edge', 6.9), entry('prune-new', 0)]);
       const removed = await t.runtime.services.logs.prune();

@@ -1,6 +1,6 @@
-import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { CallLogRow, Database, NewCallLog } from '../schema.js';
+import { sqliteBackgroundWriter, type BackgroundWriter } from '../log-writer.js';
+import type { CallLogRow, Database, PendingCallLog } from '../schema.js';
 
 export interface CallLogFilter {
   userId?: string;
@@ -21,26 +21,24 @@ const COLUMNS = [
 
 /**
  * The call log is the busiest write in the registry (one row per authenticated request), so its batch insert
- * skips the query builder: on SQLite one prepared statement run per row inside one transaction, on PostgreSQL
- * one statement per batch that unpacks column arrays. A request id already stored is skipped, so a retried
- * batch is safe.
+ * skips the query builder. On SQLite a worker thread with its own connection runs one prepared statement per
+ * row inside one transaction, keeping the inserts and the checkpoints they cause off the event loop; on
+ * PostgreSQL one statement per batch unpacks column arrays. A request id already stored is skipped, so a
+ * retried batch is safe.
  */
-function batchInserter(db: Kysely<Database>, sqlite: SQLite.Database | null): (entries: readonly NewCallLog[]) => Promise<void> {
-  if (sqlite !== null) {
-    const statement = sqlite.prepare(
+function batchInserter(db: Kysely<Database>, sqliteFile: string | null): { insert: (entries: readonly PendingCallLog[]) => Promise<void>; writer: BackgroundWriter | null } {
+  if (sqliteFile !== null) {
+    const writer = sqliteBackgroundWriter(
+      sqliteFile,
       `insert into call_logs (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')}) on conflict (request_id) do nothing`,
     );
-    const insertAll = sqlite.transaction((entries: readonly NewCallLog[]) => {
-      for (const e of entries) statement.run(e);
-    });
-    // Holding Kysely's single connection keeps this transaction from landing inside one of its own, which
-    // may be open across an await when the batch is written.
-    return (entries) => db.connection().execute(async () => insertAll(entries));
+    return { insert: (entries) => writer.write(entries as ReadonlyArray<Record<string, unknown>>), writer };
   }
-  return async (entries) => {
+  const insert = async (entries: readonly PendingCallLog[]) => {
     for (let i = 0; i < entries.length; i += INSERT_BATCH) {
       const batch = entries.slice(i, i + INSERT_BATCH);
-      const column = <K extends (typeof COLUMNS)[number]>(name: K) => batch.map((e) => e[name] ?? null);
+      const column = <K extends (typeof COLUMNS)[number]>(name: K) =>
+        batch.map((e) => (name === 'created_at' ? new Date(e.created_at).toISOString() : (e[name] ?? null)));
       await sql`
         insert into call_logs (${sql.raw(COLUMNS.join(', '))})
         select * from unnest(
@@ -52,6 +50,7 @@ function batchInserter(db: Kysely<Database>, sqlite: SQLite.Database | null): (e
       `.execute(db);
     }
   };
+  return { insert, writer: null };
 }
 
 /** The smallest UUIDv7 of the given millisecond: every id made at or after it sorts at or above it. */
@@ -60,9 +59,15 @@ export function uuidv7Floor(ms: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
 }
 
-export function callLogsRepository(db: Kysely<Database>, sqlite: SQLite.Database | null) {
+export function callLogsRepository(db: Kysely<Database>, sqliteFile: string | null) {
+  const { insert, writer } = batchInserter(db, sqliteFile);
   return {
-    insertMany: batchInserter(db, sqlite),
+    insertMany: insert,
+
+    /** Stops the background writer, if there is one; call after the last batch. */
+    async close(): Promise<void> {
+      await writer?.close();
+    },
 
     async list(filter: CallLogFilter): Promise<{ rows: CallLogRow[]; total: number }> {
       let query = db.selectFrom('call_logs');

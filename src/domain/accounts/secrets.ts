@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as digest, randomBytes } from 'node:crypto';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 
 export const API_KEY_PREFIX = 'skreg_';
@@ -7,7 +7,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const API_KEY_CHARS = 44;
 
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot form: every authenticated request hashes its credential, and it is twice as fast.
+  return digest('sha256', value, 'hex');
 }
 
 /** Uniform base62 by rejection sampling: bytes at or above 248 (4 × 62) are discarded to avoid bias. */

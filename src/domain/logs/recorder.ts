@@ -1,5 +1,5 @@
 import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
-import type { NewCallLog } from '../../db/schema.js';
+import type { PendingCallLog } from '../../db/schema.js';
 
 /** How often buffered entries are written: well inside the one second within which a call must be visible. */
 export const LOG_FLUSH_INTERVAL_MS = 250;
@@ -12,7 +12,7 @@ export const LOG_BUFFER_MAX = 50_000;
  * own latest call at once); `close` stops the timer and writes the rest.
  */
 export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (error: unknown) => void; onDrop?: (count: number) => void }) {
-  let pending: NewCallLog[] = [];
+  let pending: PendingCallLog[] = [];
   let writing: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
@@ -47,7 +47,7 @@ export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (err
   }
 
   return {
-    record(entry: NewCallLog): void {
+    record(entry: PendingCallLog): void {
       pending.push(entry);
       trim();
     },
