@@ -8,6 +8,7 @@ import { badRequest, conflict, forbidden, notFound, validationFailed } from '../
 import { CATEGORY_MAX, DESCRIPTION_MAX, checkName, checkSlug, normaliseTags, slugFromName, slugProblem } from './fields.js';
 import { checkSource } from './source.js';
 import { checkTransition } from './transitions.js';
+import { publicCache } from './public-cache.js';
 import { canManage, canSee } from './visibility.js';
 
 export interface Skill {
@@ -91,8 +92,20 @@ function optionalText(value: string | null | undefined, field: string, max: numb
   return trimmed;
 }
 
+/** How long a public answer may be reused; see publicCache for how changes clear it sooner. */
+export const PUBLIC_CACHE_TTL_MS = 1000;
+
 export function skillService(deps: { skills: SkillsRepository }) {
   const { skills } = deps;
+  // Published skills and public pages are the same for every caller, and most traffic asks for them.
+  const rowCache = publicCache<SkillRecordRow | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
+  const pageCache = publicCache<{ items: Skill[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
+
+  /** Called after every write that can change what a skill or a list shows. */
+  function changed(): void {
+    rowCache.clear();
+    pageCache.clear();
+  }
 
   async function find(ref: string): Promise<SkillRecordRow | undefined> {
     return looksLikeId(ref) ? skills.findById(ref.toLowerCase()) : skills.findBySlug(ref);
@@ -153,9 +166,13 @@ export function skillService(deps: { skills: SkillsRepository }) {
     find,
     visible,
     manageable,
+    changed,
 
     async get(actor: Actor, ref: string): Promise<Skill> {
-      return toSkill(await visible(actor, ref));
+      const key = looksLikeId(ref) ? ref.toLowerCase() : ref;
+      const row = await rowCache.get(key, () => find(key));
+      if (!row || !canSee(actor, row)) throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
+      return toSkill(row);
     },
 
     prepare,
@@ -164,6 +181,7 @@ export function skillService(deps: { skills: SkillsRepository }) {
       const { row, tags } = await prepare(actor, input);
       try {
         await skills.insert(row, tags);
+        changed();
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${row.slug}" is taken; choose another.`);
         throw error;
@@ -195,6 +213,7 @@ export function skillService(deps: { skills: SkillsRepository }) {
       }
       changes.updated_at = nowIso();
       await skills.update(row.id, changes, tags);
+      changed();
       return reload(row.id);
     },
 
@@ -206,19 +225,22 @@ export function skillService(deps: { skills: SkillsRepository }) {
       if (!(await skills.deleteDraft(row.id))) {
         throw conflict('not_draft', `"${row.slug}" stopped being a draft while it was being deleted.`);
       }
+      changed();
     },
 
     async list(actor: Actor, query: ListQuery) {
       // `status` is an admin-session privilege; everyone else sees published skills whatever they ask for.
       let statuses: SkillListFilter['statuses'] = ['published'];
       if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
-      return listWith({ ...query }, statuses, undefined);
+      const filter = filterOf(query, statuses, undefined);
+      if (statuses === 'all' || statuses.length !== 1 || statuses[0] !== 'published') return run(filter);
+      return pageCache.get(JSON.stringify(filter), () => run(filter));
     },
 
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
       const statuses: SkillListFilter['statuses'] = query.status === undefined || query.status === 'all' ? 'all' : [query.status];
-      return listWith(query, statuses, actor.user.id);
+      return run(filterOf(query, statuses, actor.user.id));
     },
 
     async setStatus(actor: AuthenticatedActor, ref: string, to: SkillStatus, reason: string | undefined): Promise<Skill> {
@@ -235,6 +257,7 @@ export function skillService(deps: { skills: SkillsRepository }) {
         row.status,
       );
       if (!applied) throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
+      changed();
       return reload(row.id);
     },
 
@@ -249,13 +272,14 @@ export function skillService(deps: { skills: SkillsRepository }) {
             from_value: String(row.featured === 1), to_value: String(featured), reason: reason?.trim() || null, created_at: nowIso(),
           },
         );
+        changed();
       }
       return reload(row.id);
     },
   };
 
-  async function listWith(query: ListQuery, statuses: SkillListFilter['statuses'], ownerId: string | undefined) {
-    const filter: SkillListFilter = {
+  function filterOf(query: ListQuery, statuses: SkillListFilter['statuses'], ownerId: string | undefined): SkillListFilter {
+    return {
       words: searchWords(query.q),
       tags: parseTagFilter(query.tags),
       statuses,
@@ -266,6 +290,9 @@ export function skillService(deps: { skills: SkillsRepository }) {
       ...(query.featured !== undefined ? { featured: query.featured } : {}),
       ...(ownerId !== undefined ? { ownerId } : {}),
     };
+  }
+
+  async function run(filter: SkillListFilter) {
     const { rows, total } = await skills.list(filter);
     return { items: rows.map(toSkill), total };
   }

@@ -183,6 +183,7 @@ export function versionService(deps: {
           if (isUniqueViolation(error)) throw versionExists(skill.slug, version);
           throw error;
         }
+        skillService.changed();
         return toVersion({ ...row, downloads: 0 });
       });
     },
@@ -210,6 +211,7 @@ export function versionService(deps: {
           if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${prepared.row.slug}" is taken; choose another.`);
           throw error;
         }
+        skillService.changed();
         return { skill: await skillService.get(actor, prepared.row.id), version: toVersion({ ...row, downloads: 0 }) };
       });
     },
