@@ -137,6 +137,26 @@ for (const backend of backends()) {
       });
     });
 
+    describe('ETags on public reads', () => {
+      it('answers 304 to a matching If-None-Match on the list and the detail, and a new ETag after a change', async () => {
+        const skill = await createSkill(t, alice.session, { description: 'etag check' });
+        await setStatus(t, admin, skill.slug, 'published');
+        for (const url of ['/v1/skills?q=etag%20check', `/v1/skills/${skill.slug}`]) {
+          const first = expectStatus(await call(t, 'GET', url), 200);
+          const etag = String(first.headers.etag);
+          assert.match(etag, /^"[A-Za-z0-9_-]+"$/);
+          const again = expectStatus(await call(t, 'GET', url, null, undefined, { 'if-none-match': etag }), 304);
+          assert.equal(again.body, '');
+          assert.equal(again.headers.etag, etag);
+          expectStatus(await call(t, 'GET', url, null, undefined, { 'if-none-match': '"something-else"' }), 200);
+          // A change on this node is visible at once, with a new ETag.
+          expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { description: `etag check ${url.length}` }), 200);
+          const changed = expectStatus(await call(t, 'GET', url, null, undefined, { 'if-none-match': etag }), 200);
+          assert.notEqual(changed.headers.etag, etag);
+        }
+      });
+    });
+
     describe('PATCH /v1/skills/:skillId', () => {
       let skill: SkillBody;
       before(async () => {

@@ -98,7 +98,7 @@ export const PUBLIC_CACHE_TTL_MS = 1000;
 export function skillService(deps: { skills: SkillsRepository }) {
   const { skills } = deps;
   // Published skills and public pages are the same for every caller, and most traffic asks for them.
-  const rowCache = publicCache<SkillRecordRow | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
+  const rowCache = publicCache<{ row: SkillRecordRow; skill: Skill } | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
   const pageCache = publicCache<{ items: Skill[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
 
   /** Called after every write that can change what a skill or a list shows. */
@@ -170,9 +170,13 @@ export function skillService(deps: { skills: SkillsRepository }) {
 
     async get(actor: Actor, ref: string): Promise<Skill> {
       const key = looksLikeId(ref) ? ref.toLowerCase() : ref;
-      const row = await rowCache.get(key, () => find(key));
-      if (!row || !canSee(actor, row)) throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
-      return toSkill(row);
+      const found = await rowCache.get(key, async () => {
+        const row = await find(key);
+        return row ? { row, skill: toSkill(row) } : undefined;
+      });
+      if (!found || !canSee(actor, found.row)) throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
+      // The same object for every caller until the entry expires, so its serialised form can be reused too.
+      return found.skill;
     },
 
     prepare,

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { isAdminSession } from '../../domain/actor.js';
 import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
+import { sendJson } from '../cached-json.js';
 import { ListEnvelope, problems, SkillRefParams } from '../schemas/common.js';
 import { CreateSkillBody, ListSkillsQuery, SkillRef, UpdateSkillBody } from '../schemas/skills.js';
 import type { RoutePlugin } from '../types.js';
@@ -22,10 +23,10 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = listQuery(request.query, isAdminSession(request.actor));
-      const { items, total } = await services.skills.list(request.actor, query);
-      return { items, total, page: query.page, page_size: query.pageSize };
+      const result = await services.skills.list(request.actor, query);
+      return sendJson(request, reply, result, () => ({ items: result.items, total: result.total, page: query.page, page_size: query.pageSize }));
     },
   );
 
@@ -40,7 +41,10 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         response: { 200: SkillRef, ...problems(401, 404) },
       },
     },
-    async (request) => services.skills.get(request.actor, request.params.skillId),
+    async (request, reply) => {
+      const skill = await services.skills.get(request.actor, request.params.skillId);
+      return sendJson(request, reply, skill, () => skill);
+    },
   );
 
   app.post(

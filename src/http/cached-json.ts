@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+interface Serialized {
+  body: string;
+  etag: string;
+}
+
+/**
+ * The serialised form of answers that the domain reuses (see publicCache): the same object serialises to the
+ * same text, so the text and its ETag are kept beside the object for as long as the object lives.
+ */
+const serialized = new WeakMap<object, Serialized>();
+
+/**
+ * Sends `payload` as JSON through the route's response schema, reusing the text made for the same `source`
+ * object before, with a strong ETag and `304 Not Modified` for a matching `If-None-Match`.
+ */
+export function sendJson(request: FastifyRequest, reply: FastifyReply, source: object, payload: () => object): FastifyReply {
+  let entry = serialized.get(source);
+  if (entry === undefined) {
+    const body = String(reply.serialize(payload()));
+    entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    serialized.set(source, entry);
+  }
+  reply.header('etag', entry.etag);
+  const match = request.headers['if-none-match'];
+  if (match !== undefined && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === entry.etag)) {
+    return reply.code(304).send();
+  }
+  return reply.type('application/json; charset=utf-8').send(entry.body);
+}
