@@ -1,31 +1,59 @@
 /**
  * A short-lived memory of answers that are the same for every caller (published skills, the public list
- * and search). Entries live `ttlMs` at most and the node that changes a skill clears them at once; another
- * node serving the same database sees the change within `ttlMs`. Concurrent misses on one key share one
- * load, so an expiring entry does not send every waiting request to the database at once.
+ * and search). An entry is fresh for `ttlMs`; for one more `ttlMs` it may still be served while a single
+ * reload runs in the background, so an expiring entry never makes callers wait for the database. The node
+ * that changes a skill clears everything at once; another node serving the same database sees the change
+ * within 2 × `ttlMs`. Concurrent misses on one key share one load.
  */
 export function publicCache<T>(options: { ttlMs: number; maxEntries: number }) {
-  const entries = new Map<string, { until: number; value: Promise<T> }>();
+  interface Entry {
+    /** When the entry stops being fresh. */
+    until: number;
+    value: Promise<T>;
+    reloading: boolean;
+  }
+  const entries = new Map<string, Entry>();
   let generation = 0;
 
-  return {
-    async get(key: string, load: () => Promise<T>): Promise<T> {
-      const now = Date.now();
-      const hit = entries.get(key);
-      if (hit && hit.until > now) return hit.value;
-      if (entries.size >= options.maxEntries) entries.delete(entries.keys().next().value as string);
-      const started = generation;
-      const value = load();
-      entries.set(key, { until: now + options.ttlMs, value });
-      try {
-        return await value;
-      } catch (error) {
-        entries.delete(key);
-        throw error;
-      } finally {
+  function load(key: string, loader: () => Promise<T>): Promise<T> {
+    const started = generation;
+    const value = loader();
+    const entry: Entry = { until: Date.now() + options.ttlMs, value, reloading: false };
+    if (entries.size >= options.maxEntries && !entries.has(key)) entries.delete(entries.keys().next().value as string);
+    entries.set(key, entry);
+    value.then(
+      () => {
         // A load that began before a change may hold the old answer: it serves its own waiters only.
-        if (generation !== started && entries.get(key)?.value === value) entries.delete(key);
+        if (generation !== started && entries.get(key) === entry) entries.delete(key);
+      },
+      () => {
+        if (entries.get(key) === entry) entries.delete(key);
+      },
+    );
+    return value;
+  }
+
+  return {
+    get(key: string, loader: () => Promise<T>): Promise<T> {
+      const entry = entries.get(key);
+      const now = Date.now();
+      if (entry === undefined || now >= entry.until + options.ttlMs) return load(key, loader);
+      if (now >= entry.until && !entry.reloading) {
+        entry.reloading = true;
+        const started = generation;
+        const next = loader();
+        next.then(
+          () => {
+            if (generation === started && entries.get(key) === entry) {
+              entries.set(key, { until: Date.now() + options.ttlMs, value: next, reloading: false });
+            }
+          },
+          () => {
+            entry.reloading = false;
+          },
+        );
       }
+      return entry.value;
     },
     clear(): void {
       generation += 1;
