@@ -118,6 +118,16 @@ export function skillService(deps: { skills: SkillsRepository }) {
     return row;
   }
 
+  async function visibleForReading(actor: Actor, ref: string): Promise<{ row: SkillRecordRow; skill: Skill }> {
+    const key = looksLikeId(ref) ? ref.toLowerCase() : ref;
+    const found = await rowCache.get(key, async () => {
+      const row = await find(key);
+      return row ? { row, skill: toSkill(row) } : undefined;
+    });
+    if (!found || !canSee(actor, found.row)) throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
+    return found;
+  }
+
   /** Loads a skill for a change by its owner or an admin session: hidden is 404, visible but not yours is 403. */
   async function manageable(actor: Actor, ref: string): Promise<SkillRecordRow> {
     const row = await visible(actor, ref);
@@ -169,14 +179,13 @@ export function skillService(deps: { skills: SkillsRepository }) {
     changed,
 
     async get(actor: Actor, ref: string): Promise<Skill> {
-      const key = looksLikeId(ref) ? ref.toLowerCase() : ref;
-      const found = await rowCache.get(key, async () => {
-        const row = await find(key);
-        return row ? { row, skill: toSkill(row) } : undefined;
-      });
-      if (!found || !canSee(actor, found.row)) throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
       // The same object for every caller until the entry expires, so its serialised form can be reused too.
-      return found.skill;
+      return (await visibleForReading(actor, ref)).skill;
+    },
+
+    /** Like `visible`, from the short-lived public cache: for reads only, never to decide a change. */
+    async visibleForReading(actor: Actor, ref: string): Promise<SkillRecordRow> {
+      return (await visibleForReading(actor, ref)).row;
     },
 
     prepare,

@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } fro
 import { BlobTooLargeError, type BlobStore, type RandomAccessSource, type StagedBlob } from '../../storage/blob-store.js';
 import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
 import { AppError, conflict, forbidden, notFound } from '../errors.js';
-import type { SkillInput, SkillService } from '../skills/skills.js';
+import { publicCache } from '../skills/public-cache.js';
+import { PUBLIC_CACHE_TTL_MS, type SkillInput, type SkillService } from '../skills/skills.js';
 import { isOwner } from '../skills/visibility.js';
 import type { DownloadCounter } from './download-counter.js';
 import { checkChangelog, checkVersion, latestOf, newestFirst, parseMetadata } from './rules.js';
@@ -81,6 +82,12 @@ export function versionService(deps: {
 }) {
   const { versions, blobs, skillService } = deps;
   const limits = deps.limits ?? DEFAULT_LIMITS;
+  // Version lists are the same for every caller who may see the skill; visibility is checked per request.
+  const listCache = publicCache<{ items: Version[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
+  const changed = () => {
+    listCache.clear();
+    skillService.changed();
+  };
 
   async function findVersion(skill: SkillRecordRow, ref: string): Promise<VersionRow> {
     const label = ref === 'latest' ? skill.latest_version : ref;
@@ -183,7 +190,7 @@ export function versionService(deps: {
           if (isUniqueViolation(error)) throw versionExists(skill.slug, version);
           throw error;
         }
-        skillService.changed();
+        changed();
         return toVersion({ ...row, downloads: 0 });
       });
     },
@@ -211,20 +218,22 @@ export function versionService(deps: {
           if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${prepared.row.slug}" is taken; choose another.`);
           throw error;
         }
-        skillService.changed();
+        changed();
         return { skill: await skillService.get(actor, prepared.row.id), version: toVersion({ ...row, downloads: 0 }) };
       });
     },
 
     async list(actor: Actor, skillRef: string, page: { page: number; pageSize: number }) {
-      const skill = await skillService.visible(actor, skillRef);
-      const all = newestFirst(await versions.listForSkill(skill.id));
-      const start = (page.page - 1) * page.pageSize;
-      return { items: all.slice(start, start + page.pageSize).map(toVersion), total: all.length };
+      const skill = await skillService.visibleForReading(actor, skillRef);
+      return listCache.get(`${skill.id}|${page.page}|${page.pageSize}`, async () => {
+        const all = newestFirst(await versions.listForSkill(skill.id));
+        const start = (page.page - 1) * page.pageSize;
+        return { items: all.slice(start, start + page.pageSize).map(toVersion), total: all.length };
+      });
     },
 
     async get(actor: Actor, skillRef: string, versionRef: string): Promise<Version> {
-      const skill = await skillService.visible(actor, skillRef);
+      const skill = await skillService.visibleForReading(actor, skillRef);
       return toVersion(await findVersion(skill, versionRef));
     },
 
@@ -254,7 +263,7 @@ export function versionService(deps: {
 
     /** File list access: published to anyone; otherwise the owner or an admin session. */
     async files(actor: Actor, skillRef: string, versionRef: string) {
-      const skill = await skillService.visible(actor, skillRef);
+      const skill = await skillService.visibleForReading(actor, skillRef);
       const version = await findVersion(skill, versionRef);
       const items = await versions.files(version.id);
       return { items, file_count: items.length, total_size: items.reduce((sum, f) => sum + Number(f.size), 0) };
@@ -273,7 +282,7 @@ export function versionService(deps: {
     },
 
     async stats(actor: Actor, skillRef: string, days: number) {
-      const skill = await skillService.visible(actor, skillRef);
+      const skill = await skillService.visibleForReading(actor, skillRef);
       // Counts buffered on this node are written first, so a download is visible in the next stats call.
       await deps.downloads.flush();
       const today = new Date();
@@ -320,6 +329,7 @@ export function versionService(deps: {
       const skill = await skillService.manageable(actor, skillRef);
       const shas = await versions.blobsOfSkill(skill.id);
       await skillService.remove(actor, skill.id);
+      listCache.clear();
       await collect(shas);
     },
   };

@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import type { ByteRange } from '../../storage/blob-store.js';
 import { contentTypeFor } from '../../packages/inspect.js';
 import { caller } from '../plugins/auth.js';
+import { sendJson } from '../cached-json.js';
 import { streamedBodyCompiler } from '../plugins/validation.js';
 import { readUpload, requireFile } from '../multipart.js';
 import { ListEnvelope, pageOf, problems, SkillRefParams } from '../schemas/common.js';
@@ -59,10 +60,10 @@ export const versionRoutes: RoutePlugin = async (app, { services }) => {
         response: { 200: ListEnvelope(VersionRef, 'VersionList'), ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await versions.list(request.actor, request.params.skillId, page);
-      return { items, total, page: page.page, page_size: page.pageSize };
+      const result = await versions.list(request.actor, request.params.skillId, page);
+      return sendJson(request, reply, result, () => ({ items: result.items, total: result.total, page: page.page, page_size: page.pageSize }));
     },
   );
 
