@@ -5,35 +5,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
 import { startRegistry } from './lib/processes.js';
+import { adminCookie, createApiKey, createSkill, json, publishSkill } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-async function ok(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status}: ${text}`);
-  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
-}
-
 async function main() {
   const registry = await startRegistry();
   try {
-    const login = await fetch(`${registry.url}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: 'admin', password: 'bench-admin-password' }),
+    const cookie = await adminCookie(registry.url);
+    await createSkill(registry.url, cookie, 'bench-logs', {
+      name: 'Bench Logs', description: 'A skill read by the call-log benchmark.', tags: ['bench', 'logs'],
     });
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const json = { cookie, 'content-type': 'application/json' };
-    await ok(await fetch(`${registry.url}/v1/skills`, {
-      method: 'POST', headers: json,
-      body: JSON.stringify({ name: 'Bench Logs', slug: 'bench-logs', description: 'A skill read by the call-log benchmark.', tags: ['bench', 'logs'] }),
-    }));
-    await ok(await fetch(`${registry.url}/v1/admin/skills/bench-logs/status`, { method: 'PATCH', headers: json, body: JSON.stringify({ status: 'published' }) }));
-    const { key } = (await ok(await fetch(`${registry.url}/v1/me/api-keys`, {
-      method: 'POST', headers: json, body: JSON.stringify({ name: 'bench', scopes: [] }),
-    }))) as { key: string };
+    await publishSkill(registry.url, cookie, 'bench-logs');
+    const key = await createApiKey(registry.url, cookie);
 
     const url = `${registry.url}/v1/skills/bench-logs`;
     const authenticated = { authorization: `Bearer ${key}` };
@@ -51,7 +37,7 @@ async function main() {
     const ratio = logged.rps / anonymous.rps;
 
     // The logged calls are really there: the key's own call log holds them.
-    const logs = (await ok(await fetch(`${registry.url}/v1/logs?page_size=1`, { headers: authenticated }))) as { total: number };
+    const logs = await json<{ total: number }>(await fetch(`${registry.url}/v1/logs?page_size=1`, { headers: authenticated }));
 
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
     console.log(`GET /v1/skills/:skillId, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds (best round):`);

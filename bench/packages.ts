@@ -1,94 +1,22 @@
 // Package benchmarks: memory while uploading a 50 MiB package, and 1 MiB download throughput against a
 // bare node:http server streaming the same file. Run with `npm run bench:packages` (builds first).
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import yazl from 'yazl';
 import { load, type LoadResult } from './lib/client.js';
-import { freePort, rssOf, startRegistry, stopChild, type Registry } from './lib/processes.js';
+import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
+import { adminCookie, createSkill, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-function zipOf(files: Array<{ path: string; content: Buffer }>): Promise<Buffer> {
-  const archive = new yazl.ZipFile();
-  // Random bytes do not compress; storing them keeps the archive the size the scenario names.
-  for (const f of files) archive.addBuffer(f.content, f.path, { compress: false });
-  archive.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    archive.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    archive.outputStream.on('error', reject);
-  });
-}
-
-const SKILL_MD = Buffer.from('---\nname: bench-skill\ndescription: A package for benchmarks.\n---\n# Bench\n');
-
-async function adminCookie(registry: Registry): Promise<string> {
-  const res = await fetch(`${registry.url}/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login: 'admin', password: 'bench-admin-password' }),
-  });
-  if (!res.ok) throw new Error(`login failed: ${res.status}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-async function json(res: Response): Promise<unknown> {
-  const body = await res.text();
-  if (!res.ok) throw new Error(`${res.status}: ${body}`);
-  return JSON.parse(body);
-}
-
-/** Streams a multipart upload from a file, so the benchmark client itself holds no package in memory. */
-function streamUpload(url: string, cookie: string, version: string, file: string): Promise<number> {
-  const boundary = `----bench${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n${version}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="package.zip"\r\nContent-Type: application/zip\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const length = head.length + statSync(file).size + tail.length;
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': length },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    const body = createReadStream(file);
-    body.pipe(req, { end: false });
-    body.on('end', () => req.end(tail));
-  });
-}
-
-async function createSkill(registry: Registry, cookie: string, slug: string): Promise<void> {
-  await json(
-    await fetch(`${registry.url}/v1/skills`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: slug, slug }),
-    }),
-  );
-}
-
 async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
   const file = path.join(workDir, 'upload-50mib.zip');
   const mib = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
   writeFileSync(file, await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(mib * 1024 * 1024) }]));
-  await createSkill(registry, cookie, 'bench-upload');
+  await createSkill(registry.url, cookie, 'bench-upload');
   // One small upload first, so loading the upload code paths once is not counted as per-upload memory.
   const warmUp = path.join(workDir, 'warm-up.zip');
   writeFileSync(warmUp, await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(1024 * 1024) }]));
@@ -98,15 +26,11 @@ async function uploadScenario(registry: Registry, cookie: string, workDir: strin
   for (let i = 0; i < 3; i += 1) {
     await new Promise((r) => setTimeout(r, 500));
     const baseline = rssOf(pid);
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssOf(pid));
-    }, 5);
+    const sampler = sampleRss(pid);
     const started = performance.now();
     const status = await streamUpload(`${registry.url}/v1/skills/bench-upload/versions`, cookie, `1.0.${i}`, file);
     const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, rssOf(pid));
+    const peak = sampler.stop();
     runs.push({ baseline, peak, growth: peak - baseline, status, seconds });
   }
   return { size: statSync(file).size, runs, maxGrowth: Math.max(...runs.map((r) => r.growth)) };
@@ -116,25 +40,13 @@ async function downloadScenario(registry: Registry, cookie: string, workDir: str
   const pkg = await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(1024 * 1024 - 200) }]);
   const file = path.join(workDir, 'download-1mib.zip');
   writeFileSync(file, pkg);
-  await createSkill(registry, cookie, 'bench-download');
+  await createSkill(registry.url, cookie, 'bench-download');
   const status = await streamUpload(`${registry.url}/v1/skills/bench-download/versions`, cookie, '1.0.0', file);
   if (status !== 201) throw new Error(`upload of the download package failed: ${status}`);
-  await json(
-    await fetch(`${registry.url}/v1/admin/skills/bench-download/status`, {
-      method: 'PATCH',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'published' }),
-    }),
-  );
-
-  const port = await freePort();
-  const ceiling = fork(path.join(import.meta.dirname, 'lib', 'ceiling-file-server.ts'), [file, String(port)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  await new Promise<void>((resolve) => ceiling.once('message', () => resolve()));
+  await publishSkill(registry.url, cookie, 'bench-download');
+  const ceiling = await startCeiling('ceiling-file-server.ts', [file]);
   const registryUrl = `${registry.url}/v1/skills/bench-download/versions/1.0.0/download`;
-  const ceilingUrl = `http://127.0.0.1:${port}/`;
+  const ceilingUrl = `${ceiling.url}/`;
   try {
     await load(registryUrl, { connections: CONNECTIONS, seconds: 2 });
     await load(ceilingUrl, { connections: CONNECTIONS, seconds: 2 });
@@ -150,7 +62,7 @@ async function downloadScenario(registry: Registry, cookie: string, workDir: str
     const ceil = best(ceilingRuns);
     return { size: pkg.length, registry: reg, ceiling: ceil, ratio: reg.rps / ceil.rps, registryPeakRss: rssOf(registry.child.pid!) };
   } finally {
-    await stopChild(ceiling);
+    await ceiling.stop();
   }
 }
 
@@ -163,7 +75,7 @@ async function main() {
     // The upload scenario sends a 50 MiB package, just over the default limit once zip framing is added.
     const registry = await startRegistry({ MAX_UPLOAD_BYTES: String(128 * 1024 * 1024) });
     try {
-      return await work(registry, await adminCookie(registry));
+      return await work(registry, await adminCookie(registry.url));
     } finally {
       await registry.stop();
     }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,10 +42,17 @@ export interface Registry {
   stop(): Promise<void>;
 }
 
-/** Starts the built registry (dist/) in its own process on a fresh data directory. */
-export async function startRegistry(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Registry> {
+/**
+ * Starts the built registry (dist/) in its own process, on a fresh data directory unless `options.dataDir` names
+ * one (a directory the benchmark has already filled).
+ */
+export async function startRegistry(
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  options: { dataDir?: string } = {},
+): Promise<Registry> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'skreg-bench-'));
   const child = spawn(process.execPath, [...nodeArgs, 'dist/cli/main.js', 'serve'], {
     env: {
       ...process.env,
@@ -70,4 +77,50 @@ export function stopChild(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+}
+
+/** Samples a process's resident set size every few milliseconds until stopped; returns the peak seen. */
+export function sampleRss(pid: number, everyMs = 5): { stop(): number } {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      // the process has gone
+    }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      try {
+        peak = Math.max(peak, rssOf(pid));
+      } catch {
+        // the process has gone
+      }
+      return peak;
+    },
+  };
+}
+
+export interface Ceiling {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a ceiling server (a script in bench/lib taking its arguments and then a port) in its own process, and
+ * waits until it listens.
+ */
+export async function startCeiling(script: string, args: string[]): Promise<Ceiling> {
+  const port = await freePort();
+  const child = fork(path.join(import.meta.dirname, script), [...args, String(port)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`ceiling ${script} exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child, stop: () => stopChild(child) };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CompiledQuery, sql } from 'kysely';
 import { skillsRepository, type SkillListFilter, type SkillsRepository } from '../../src/db/repositories/skills.js';
-import { newId } from '../../src/lib/ids.js';
+import { generateSkills, matches, RARE, UNCOMMON, type GeneratedSkill } from '../../bench/lib/generate.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { call, expectStatus, json, registerUser, type SkillBody } from '../helpers/client.js';
@@ -13,112 +13,11 @@ import { call, expectStatus, json, registerUser, type SkillBody } from '../helpe
  */
 
 const N = 100_000;
-/** Occurs in a few dozen rows: the selective search word. */
-const RARE = 'quokkaflux';
-/** Occurs in about one row in a hundred. */
-const UNCOMMON = 'zebraprint';
 
-const CATEGORIES = [
-  'documents', 'development', 'devops', 'data', 'productivity', 'communication', 'design', 'finance', 'marketing',
-  'security', 'research', 'writing', 'education', 'media', 'sales', 'support', 'legal', 'health', 'travel', 'games',
-  'science', 'math', 'ops', 'hr', 'crm', 'erp', 'analytics', 'ai', 'ml', 'nlp', 'vision', 'audio', 'video', 'web',
-  'mobile', 'iot', 'cloud', 'database', 'testing', 'misc',
-];
-const ADJECTIVES = [
-  'quick', 'smart', 'simple', 'advanced', 'tiny', 'mega', 'auto', 'easy', 'pro', 'lite', 'super', 'fast', 'secure',
-  'open', 'universal', 'handy', 'neat', 'bright', 'rapid', 'clever',
-];
-const NOUNS = [
-  'pdf', 'excel', 'word', 'markdown', 'json', 'yaml', 'csv', 'chart', 'graph', 'image', 'video', 'audio', 'email',
-  'slack', 'github', 'gitlab', 'jira', 'notion', 'calendar', 'invoice', 'report', 'summary', 'translator', 'converter',
-  'extractor', 'parser', 'scraper', 'search', 'index', 'database', 'sql', 'postgres', 'sqlite', 'redis', 'docker',
-  'kubernetes', 'deploy', 'test', 'linter', 'formatter', 'review', 'refactor', 'code', 'python', 'typescript', 'rust',
-  'golang', 'java', 'shell', 'terminal', 'browser', 'http', 'api', 'graphql', 'oauth', 'secret', 'vault', 'hash',
-  'archive', 'zip', 'backup', 'sync', 'upload', 'storage', 'cloud', 'monitor', 'metrics', 'logs', 'alert', 'incident',
-  'ticket', 'chat', 'bot', 'agent', 'assistant', 'planner', 'schedule', 'todo', 'note', 'wiki', 'docs', 'diagram',
-  'mermaid', 'slides', 'spreadsheet', 'table', 'dataset', 'forecast', 'budget', 'tax', 'contract', 'compliance',
-  'scanner', 'audit', 'privacy', 'map', 'weather', 'recipe', 'fitness', 'music', 'photo', 'figma', 'color', 'font',
-  'icon', 'seo', 'newsletter', 'blog', 'editor', 'grammar', 'ocr', 'speech', 'voice', 'transcript',
-];
-const VERBS = [
-  'converts', 'summarises', 'extracts', 'generates', 'validates', 'formats', 'translates', 'indexes', 'monitors',
-  'deploys', 'tests', 'reviews', 'schedules', 'tracks', 'analyses', 'renders', 'exports', 'imports', 'cleans', 'merges',
-];
-const SYLLABLES = [
-  'ka', 'zen', 'tor', 'ix', 'vel', 'mo', 'ra', 'qui', 'lum', 'bra', 'dex', 'no', 'sta', 'phi', 'gor', 'ul', 'tri',
-  'van', 'ex', 'cor', 'mi', 'sol', 'ter', 'ba', 'ny', 'lo', 'fi', 'gra', 'pek', 'om', 'ru', 'sy', 'wen', 'dal', 'ri',
-  'ho', 'jin', 'ko', 'xa', 'ze',
-];
-
-/** mulberry32: a small seeded generator, so every run builds the same registry. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Row {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  category: string;
-  featured: number;
-  downloads: number;
-  updatedAt: string;
-}
+type Row = GeneratedSkill;
 
 function generate(): Row[] {
-  const rnd = generator(20261121);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
-  const brand = () => {
-    const n = 2 + Math.floor(rnd() * 2);
-    let word = '';
-    for (let i = 0; i < n; i += 1) word += pick(SYLLABLES);
-    return word;
-  };
-  const capital = (w: string) => w[0]!.toUpperCase() + w.slice(1);
-  const start = Date.parse('2025-11-21T00:00:00.000Z');
-  const rows: Row[] = [];
-  for (let i = 0; i < N; i += 1) {
-    const b = brand();
-    const nameWords = [capital(b), capital(pick(NOUNS))];
-    if (rnd() < 0.5) nameWords.unshift(capital(pick(ADJECTIVES)));
-    if (rnd() < 0.3) nameWords.push(capital(pick(NOUNS)));
-    const sentence = () => `${capital(pick(VERBS))} ${pick(NOUNS)} and ${pick(NOUNS)} files with ${pick(ADJECTIVES)} ${pick(NOUNS)} support.`;
-    const descWords = [`${capital(b)} is a ${pick(ADJECTIVES)} ${pick(NOUNS)} skill.`, sentence()];
-    if (rnd() < 0.6) descWords.push(sentence());
-    if (rnd() < 0.2) descWords.push(`Works with ${brand()} and ${brand()}.`);
-    // The markers, sometimes in the name and sometimes in the description, in varying case.
-    const marker = rnd();
-    if (marker < 0.0002) nameWords.push('Quokkaflux');
-    else if (marker < 0.0004) descWords.push(`Powered by ${RARE.toUpperCase()}.`);
-    if (rnd() < 0.01) (rnd() < 0.5 ? nameWords : descWords).push(rnd() < 0.5 ? UNCOMMON : 'ZebraPrint');
-    const category = CATEGORIES[Math.floor(CATEGORIES.length * rnd() * rnd())]!;
-    rows.push({
-      id: newId(),
-      slug: `gen-${i}`,
-      name: nameWords.join(' '),
-      description: descWords.join(' '),
-      category,
-      featured: rnd() < 0.01 ? 1 : 0,
-      downloads: Math.floor(rnd() ** 4 * 1_000_000),
-      updatedAt: new Date(start + Math.floor(rnd() * 365 * 86_400_000)).toISOString(),
-    });
-  }
-  return rows;
-}
-
-/** The search semantics in plain JS: every word, case-insensitively, inside the name or inside the description. */
-function matches(row: Row, words: readonly string[]): boolean {
-  const name = row.name.toLowerCase();
-  const description = row.description.toLowerCase();
-  return words.every((w) => name.includes(w.toLowerCase()) || description.includes(w.toLowerCase()));
+  return generateSkills(N);
 }
 
 function byLatest(a: Row, b: Row): number {
