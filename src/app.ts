@@ -42,8 +42,10 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that never wait are written in callback style: an async hook costs a promise on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // Node closes idle keep-alive sockets when the server closes, but a socket busy with a request at that
@@ -53,8 +55,9 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   // Only JSON is spoken (multipart arrives with uploads); text/plain bodies get a 415 rather than a confusing 400.

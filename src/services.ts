@@ -26,7 +26,8 @@ export function createServices(database: DatabaseHandle, blobs: BlobStore, confi
   const versions = versionsRepository(database.db);
   const authenticate = authenticator({ sessions, apiKeys });
   const skillServiceInstance = skillService({ skills });
-  const downloads = downloadCounter({ versions, ...(log ? { onError: log } : {}) });
+  // Written counts change the totals that public answers show, so those answers are refreshed on this node.
+  const downloads = downloadCounter({ versions, onWritten: () => skillServiceInstance.changed(), ...(log ? { onError: log } : {}) });
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
   return {

@@ -34,11 +34,23 @@ export interface MigrationReport {
 export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName, schema?: string): Promise<MigrationReport> {
   // Kysely looks for its bookkeeping tables across every schema unless told which one is ours.
   const migrator = new Migrator({ db, provider: new InCodeProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely's introspection reads every schema's tables in one catalog query; a schema that another client
+  // drops during that query makes it fail with "schema does not exist" (3F000) although ours is fine.
+  // Nothing was applied by then, so looking again is safe.
+  for (let attempt = 1; attempt <= 3 && error && isVanishedSchema(error, schema); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     const cause = error instanceof Error ? error.message : String(error);
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+function isVanishedSchema(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string };
+  return e.code === '3F000' && (ours === undefined || !String(e.message).includes(`"${ours}"`));
 }

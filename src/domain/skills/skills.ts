@@ -101,10 +101,12 @@ export function skillService(deps: { skills: SkillsRepository }) {
   const rowCache = publicCache<{ row: SkillRecordRow; skill: Skill } | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
   const pageCache = publicCache<{ items: Skill[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
 
+  const listeners: Array<() => void> = [];
   /** Called after every write that can change what a skill or a list shows. */
   function changed(): void {
     rowCache.clear();
     pageCache.clear();
+    for (const listener of listeners) listener();
   }
 
   async function find(ref: string): Promise<SkillRecordRow | undefined> {
@@ -177,6 +179,10 @@ export function skillService(deps: { skills: SkillsRepository }) {
     visible,
     manageable,
     changed,
+    /** Registers a cache of answers derived from skills, to be cleared with the skill caches. */
+    onChange(listener: () => void): void {
+      listeners.push(listener);
+    },
 
     async get(actor: Actor, ref: string): Promise<Skill> {
       // The same object for every caller until the entry expires, so its serialised form can be reused too.

@@ -6,7 +6,12 @@ export const FLUSH_INTERVAL_MS = 1000;
  * Counts downloads in memory and writes them in one batch at most a second later, so no download waits
  * for a database write. A failed write keeps its counts for the next flush; `close` writes what is left.
  */
-export function downloadCounter(deps: { versions: VersionsRepository; onError?: (error: unknown) => void }) {
+export function downloadCounter(deps: {
+  versions: VersionsRepository;
+  onError?: (error: unknown) => void;
+  /** Told after counts were written, so answers that show download totals can be refreshed. */
+  onWritten?: () => void;
+}) {
   let pending = new Map<string, DownloadTally>();
   let flushing: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -17,6 +22,7 @@ export function downloadCounter(deps: { versions: VersionsRepository; onError?: 
     pending = new Map();
     try {
       await deps.versions.addDownloads(batch);
+      deps.onWritten?.();
     } catch (error) {
       for (const tally of batch) add(tally.versionId, tally.skillId, tally.day, tally.count);
       throw error;

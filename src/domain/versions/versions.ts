@@ -84,10 +84,8 @@ export function versionService(deps: {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // Version lists are the same for every caller who may see the skill; visibility is checked per request.
   const listCache = publicCache<{ items: Version[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
-  const changed = () => {
-    listCache.clear();
-    skillService.changed();
-  };
+  skillService.onChange(() => listCache.clear());
+  const changed = () => skillService.changed();
 
   async function findVersion(skill: SkillRecordRow, ref: string): Promise<VersionRow> {
     const label = ref === 'latest' ? skill.latest_version : ref;
@@ -282,9 +280,9 @@ export function versionService(deps: {
     },
 
     async stats(actor: Actor, skillRef: string, days: number) {
-      const skill = await skillService.visibleForReading(actor, skillRef);
       // Counts buffered on this node are written first, so a download is visible in the next stats call.
       await deps.downloads.flush();
+      const skill = await skillService.visibleForReading(actor, skillRef);
       const today = new Date();
       const dates: string[] = [];
       for (let i = days - 1; i >= 0; i -= 1) dates.push(new Date(today.getTime() - i * 86_400_000).toISOString().slice(0, 10));
@@ -329,7 +327,6 @@ export function versionService(deps: {
       const skill = await skillService.manageable(actor, skillRef);
       const shas = await versions.blobsOfSkill(skill.id);
       await skillService.remove(actor, skill.id);
-      listCache.clear();
       await collect(shas);
     },
   };

@@ -42,11 +42,23 @@ function isForeignOrigin(request: FastifyRequest, config: Config): boolean {
 export function installAuth(app: FastifyInstance, services: Services, config: Config): void {
   app.decorateRequest<Actor | null>('actor', null);
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     request.actor = ANONYMOUS;
     const requirement = request.routeOptions.config?.auth ?? 'public';
-    if (requirement === 'none') return;
+    if (requirement === 'none') return done();
+    // Most traffic is anonymous reads: settled without a promise.
+    if (request.headers.authorization === undefined && request.headers.cookie === undefined && !UNSAFE_METHODS.has(request.method)) {
+      try {
+        requireActor(ANONYMOUS, requirement);
+        return done();
+      } catch (error) {
+        return done(error as Error);
+      }
+    }
+    authenticate(request, reply, requirement).then(() => done(), done);
+  });
 
+  async function authenticate(request: FastifyRequest, reply: FastifyReply, requirement: Requirement): Promise<void> {
     const authorization = request.headers.authorization;
     const cookie = request.cookies[SESSION_COOKIE];
     const isAuthRoute = request.url.startsWith('/v1/auth/');
@@ -74,5 +86,5 @@ export function installAuth(app: FastifyInstance, services: Services, config: Co
       }
     }
     requireActor(request.actor, requirement);
-  });
+  }
 }

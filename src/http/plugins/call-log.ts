@@ -9,7 +9,8 @@ const PATH_MAX = 2048;
  * push onto an in-memory buffer; the database write happens later, in a batch, off every request's path.
  */
 export function installCallLog(app: FastifyInstance, recorder: CallLogRecorder): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
     const actor = request.actor;
     if (actor === null || actor === undefined || actor.kind === 'anonymous' || !request.url.startsWith('/v1/')) return;
     const userAgent = request.headers['user-agent'];

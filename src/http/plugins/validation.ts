@@ -21,19 +21,18 @@ export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) => (httpPart === 'body' ? strict : coercing).compile(schema as object));
   // PostgreSQL cannot store a NUL character in text, and no field of this API has a use for one: refuse it
   // up front for both databases alike instead of failing deep in a query.
-  app.addHook('preValidation', async (request) => {
-    const params = { ...(request.params as Record<string, unknown>) };
+  app.addHook('preValidation', (request, _reply, done) => {
     // A package file path is looked up in the version's index, where such a path is simply absent (404).
-    delete params['*'];
-    const field = findNul(params, 'path') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
-    if (field !== null) throw validationFailed([{ field, message: 'must not contain NUL characters' }]);
+    const field = findNul(request.params, 'path', 0, '*') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
+    done(field === null ? undefined : validationFailed([{ field, message: 'must not contain NUL characters' }]));
   });
 }
 
-function findNul(value: unknown, where: string, depth = 0): string | null {
+function findNul(value: unknown, where: string, depth = 0, skip?: string): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? where : null;
   if (depth > 32 || typeof value !== 'object' || value === null) return null;
   for (const [key, inner] of Object.entries(value)) {
+    if (key === skip) continue;
     const found = findNul(inner, where === 'body' || where === 'query' || where === 'path' ? key : `${where}.${key}`, depth + 1);
     if (found !== null) return found;
   }
