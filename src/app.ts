@@ -1,5 +1,4 @@
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -18,7 +17,6 @@ import { meRoutes } from './http/routes/me.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { versionRoutes } from './http/routes/versions.js';
-import { MAX_FIELD_BYTES } from './http/multipart.js';
 import { newId } from './lib/ids.js';
 import type { Services } from './services.js';
 import { VERSION } from './version.js';
@@ -66,9 +64,6 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   installErrorHandling(app);
   const metrics = installMetrics(app);
   await app.register(cookie);
-  await app.register(multipart, {
-    limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
-  });
   installAuth(app, services, config);
   installCallLog(app, services.recorder);
   // After auth: the writes bucket is counted per user, so the limiter needs request.actor.

@@ -20,11 +20,20 @@ export function installMetrics(app: FastifyInstance): Registry {
     registers: [registry],
   });
 
+  // One labelled child per route, method and status, looked up once: labelling on every request costs more
+  // than counting. The route pattern, never the raw URL, keeps the number of children bounded.
+  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
   app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, never the raw URL, keeps label cardinality bounded.
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = children.get(key);
+    if (child === undefined) {
+      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+      child = { count: requests.labels(labels), time: duration.labels(labels) };
+      children.set(key, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
     done();
   });
   return registry;

@@ -5,13 +5,14 @@ import { contentTypeFor } from '../../packages/inspect.js';
 import { caller } from '../plugins/auth.js';
 import { sendJson } from '../cached-json.js';
 import { streamedBodyCompiler } from '../plugins/validation.js';
-import { readUpload, requireFile } from '../multipart.js';
+import multipart from '@fastify/multipart';
+import { MAX_FIELD_BYTES, readUpload, requireFile } from '../multipart.js';
 import { ListEnvelope, pageOf, problems, SkillRefParams } from '../schemas/common.js';
 import { SkillRef } from '../schemas/skills.js';
 import {
   FileList, FileParams, Stats, StatsQuery, UploadBody, Validation, VersionListQuery, VersionParams, VersionRef, WithPackageBody,
 } from '../schemas/versions.js';
-import type { RoutePlugin } from '../types.js';
+import type { RouteDeps, RoutePlugin } from '../types.js';
 import { security } from './security.js';
 
 const MEDIA_TYPES = { zip: 'application/zip', 'tar.gz': 'application/gzip' } as const;
@@ -45,8 +46,15 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-export const versionRoutes: RoutePlugin = async (app, { services }) => {
+export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   const { versions } = services;
+  // Multipart parsing, and the hook it adds to every request it covers, only where packages arrive.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, {
+      limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
+    });
+    uploadRoutes(uploads, services);
+  });
 
   app.get(
     '/v1/skills/:skillId/versions',
@@ -81,76 +89,7 @@ export const versionRoutes: RoutePlugin = async (app, { services }) => {
     async (request) => versions.get(request.actor, request.params.skillId, request.params.version),
   );
 
-  app.post(
-    '/v1/skills/:skillId/versions',
-    {
-      config: { auth: 'uploader' },
-      validatorCompiler: streamedBodyCompiler,
-      schema: {
-        tags: ['versions'],
-        summary: 'Upload a new version',
-        description:
-          'multipart/form-data with `file` (zip or tar.gz), `version` (strict semver), optional `changelog` and `metadata` ' +
-          '(a JSON object as text). The archive is streamed, hashed and checked; a refused archive stores nothing (422 with the ' +
-          'offending entries in `errors`). Versions are immutable (409 `version_exists`).',
-        security: security('uploader'),
-        consumes: ['multipart/form-data'],
-        params: SkillRefParams,
-        body: UploadBody,
-        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
-      },
-    },
-    async (request, reply) => {
-      const actor = caller(request);
-      // Ownership is settled before a single byte of the package is read.
-      await services.skills.manageable(actor, request.params.skillId);
-      const upload = await readUpload(request, ['version', 'changelog', 'metadata'], (body) => versions.stage(body));
-      const version = await versions.publish(actor, request.params.skillId, upload.fields, requireFile(upload));
-      return reply.code(201).header('location', `/v1/skills/${request.params.skillId}/versions/${version.version}`).send(version);
-    },
-  );
 
-  app.post(
-    '/v1/skills/with-package',
-    {
-      config: { auth: 'uploader' },
-      validatorCompiler: streamedBodyCompiler,
-      schema: {
-        tags: ['versions'],
-        summary: 'Create a draft skill with its first version',
-        description:
-          'multipart/form-data with the skill fields (`name`, `slug`, `description`, `category`, `tags` as a JSON array string, ' +
-          '`source_type`, `source_url`), the version fields (`version`, `changelog`, `metadata`) and `file`. Atomic: a refused ' +
-          'package or a taken slug creates nothing.',
-        security: security('uploader'),
-        consumes: ['multipart/form-data'],
-        body: WithPackageBody,
-        response: {
-          201: Type.Object({ skill: SkillRef, version: VersionRef }),
-          ...problems(400, 401, 403, 409, 413, 415, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const actor = caller(request);
-      const upload = await readUpload(
-        request,
-        ['name', 'slug', 'description', 'category', 'tags', 'source_type', 'source_url', 'version', 'changelog', 'metadata'],
-        (body) => versions.stage(body),
-      );
-      const file = requireFile(upload);
-      const f = upload.fields;
-      let input: ReturnType<typeof skillInputFrom>;
-      try {
-        input = skillInputFrom(f);
-      } catch (error) {
-        await file.discard();
-        throw error;
-      }
-      const result = await versions.publishWithSkill(actor, input, { version: f.version, changelog: f.changelog, metadata: f.metadata }, file);
-      return reply.code(201).header('location', `/v1/skills/${result.skill.slug}`).send(result);
-    },
-  );
 
   // GET and HEAD share one handler (rather than Fastify's generated HEAD route) so HEAD answers with the
   // real Content-Length without opening the package.
@@ -257,24 +196,6 @@ export const versionRoutes: RoutePlugin = async (app, { services }) => {
     async (request) => versions.stats(request.actor, request.params.skillId, request.query.days ?? 30),
   );
 
-  app.post(
-    '/v1/packages/validate',
-    {
-      validatorCompiler: streamedBodyCompiler,
-      schema: {
-        tags: ['versions'],
-        summary: 'Check a package without storing it',
-        description: 'Runs every archive and SKILL.md check on `file` and reports the result; nothing is stored.',
-        consumes: ['multipart/form-data'],
-        body: Type.Object({ file: Type.String({ format: 'binary' }) }),
-        response: { 200: Validation, ...problems(400, 401, 413, 415) },
-      },
-    },
-    async (request) => {
-      const upload = await readUpload(request, [], (body) => versions.stage(body));
-      return versions.validate(requireFile(upload));
-    },
-  );
 };
 
 function skillInputFrom(fields: Record<string, string>) {
@@ -309,4 +230,98 @@ function skillInputFrom(fields: Record<string, string>) {
     source_type: sourceType as 'original' | 'github' | 'external' | null,
     source_url: fields.source_url ?? null,
   };
+}
+
+/** The three routes that take a package as multipart/form-data. */
+function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['services']): void {
+  const versions = services.versions;
+  app.post(
+    '/v1/skills/:skillId/versions',
+    {
+      config: { auth: 'uploader' },
+      validatorCompiler: streamedBodyCompiler,
+      schema: {
+        tags: ['versions'],
+        summary: 'Upload a new version',
+        description:
+          'multipart/form-data with `file` (zip or tar.gz), `version` (strict semver), optional `changelog` and `metadata` ' +
+          '(a JSON object as text). The archive is streamed, hashed and checked; a refused archive stores nothing (422 with the ' +
+          'offending entries in `errors`). Versions are immutable (409 `version_exists`).',
+        security: security('uploader'),
+        consumes: ['multipart/form-data'],
+        params: SkillRefParams,
+        body: UploadBody,
+        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const actor = caller(request);
+      // Ownership is settled before a single byte of the package is read.
+      await services.skills.manageable(actor, request.params.skillId);
+      const upload = await readUpload(request, ['version', 'changelog', 'metadata'], (body) => versions.stage(body));
+      const version = await versions.publish(actor, request.params.skillId, upload.fields, requireFile(upload));
+      return reply.code(201).header('location', `/v1/skills/${request.params.skillId}/versions/${version.version}`).send(version);
+    },
+  );
+
+  app.post(
+    '/v1/skills/with-package',
+    {
+      config: { auth: 'uploader' },
+      validatorCompiler: streamedBodyCompiler,
+      schema: {
+        tags: ['versions'],
+        summary: 'Create a draft skill with its first version',
+        description:
+          'multipart/form-data with the skill fields (`name`, `slug`, `description`, `category`, `tags` as a JSON array string, ' +
+          '`source_type`, `source_url`), the version fields (`version`, `changelog`, `metadata`) and `file`. Atomic: a refused ' +
+          'package or a taken slug creates nothing.',
+        security: security('uploader'),
+        consumes: ['multipart/form-data'],
+        body: WithPackageBody,
+        response: {
+          201: Type.Object({ skill: SkillRef, version: VersionRef }),
+          ...problems(400, 401, 403, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = caller(request);
+      const upload = await readUpload(
+        request,
+        ['name', 'slug', 'description', 'category', 'tags', 'source_type', 'source_url', 'version', 'changelog', 'metadata'],
+        (body) => versions.stage(body),
+      );
+      const file = requireFile(upload);
+      const f = upload.fields;
+      let input: ReturnType<typeof skillInputFrom>;
+      try {
+        input = skillInputFrom(f);
+      } catch (error) {
+        await file.discard();
+        throw error;
+      }
+      const result = await versions.publishWithSkill(actor, input, { version: f.version, changelog: f.changelog, metadata: f.metadata }, file);
+      return reply.code(201).header('location', `/v1/skills/${result.skill.slug}`).send(result);
+    },
+  );
+
+  app.post(
+    '/v1/packages/validate',
+    {
+      validatorCompiler: streamedBodyCompiler,
+      schema: {
+        tags: ['versions'],
+        summary: 'Check a package without storing it',
+        description: 'Runs every archive and SKILL.md check on `file` and reports the result; nothing is stored.',
+        consumes: ['multipart/form-data'],
+        body: Type.Object({ file: Type.String({ format: 'binary' }) }),
+        response: { 200: Validation, ...problems(400, 401, 413, 415) },
+      },
+    },
+    async (request) => {
+      const upload = await readUpload(request, [], (body) => versions.stage(body));
+      return versions.validate(requireFile(upload));
+    },
+  );
 }
