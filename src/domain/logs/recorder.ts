@@ -1,5 +1,6 @@
 import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
 import type { PendingCallLog } from '../../db/schema.js';
+import { periodicFlush } from '../../lib/periodic-flush.js';
 
 /** How often buffered entries are written: well inside the one second within which a call must be visible. */
 export const LOG_FLUSH_INTERVAL_MS = 250;
@@ -13,8 +14,6 @@ export const LOG_BUFFER_MAX = 50_000;
  */
 export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (error: unknown) => void; onDrop?: (count: number) => void }) {
   let pending: PendingCallLog[] = [];
-  let writing: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | null = null;
 
   async function writeOut(): Promise<void> {
     const batch = pending;
@@ -37,32 +36,21 @@ export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (err
     }
   }
 
-  async function flush(): Promise<void> {
-    while (writing) await writing;
-    if (pending.length === 0) return;
-    writing = writeOut().finally(() => {
-      writing = null;
-    });
-    await writing;
-  }
+  const flusher = periodicFlush({
+    intervalMs: LOG_FLUSH_INTERVAL_MS,
+    hasPending: () => pending.length > 0,
+    writeOut,
+    onError: deps.onError,
+  });
 
   return {
     record(entry: PendingCallLog): void {
       pending.push(entry);
       trim();
     },
-    flush,
-    start(): void {
-      timer ??= setInterval(() => {
-        flush().catch((error: unknown) => deps.onError?.(error));
-      }, LOG_FLUSH_INTERVAL_MS);
-      timer.unref();
-    },
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await flush();
-    },
+    flush: flusher.flush,
+    start: flusher.start,
+    close: flusher.close,
     get pendingCount(): number {
       return pending.length;
     },

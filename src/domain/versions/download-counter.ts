@@ -1,4 +1,5 @@
 import type { DownloadTally, VersionsRepository } from '../../db/repositories/versions.js';
+import { periodicFlush } from '../../lib/periodic-flush.js';
 
 export const FLUSH_INTERVAL_MS = 1000;
 
@@ -13,8 +14,6 @@ export function downloadCounter(deps: {
   onWritten?: () => void;
 }) {
   let pending = new Map<string, DownloadTally>();
-  let flushing: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | null = null;
 
   async function writeOut(): Promise<void> {
     if (pending.size === 0) return;
@@ -36,32 +35,20 @@ export function downloadCounter(deps: {
     else pending.set(key, { versionId, skillId, day, count });
   }
 
-  /** Waits for any flush in progress, then writes whatever is pending. */
-  async function flush(): Promise<void> {
-    while (flushing) await flushing;
-    if (pending.size === 0) return;
-    flushing = writeOut().finally(() => {
-      flushing = null;
-    });
-    await flushing;
-  }
+  const flusher = periodicFlush({
+    intervalMs: FLUSH_INTERVAL_MS,
+    hasPending: () => pending.size > 0,
+    writeOut,
+    onError: deps.onError,
+  });
 
   return {
     record(versionId: string, skillId: string, at = new Date()): void {
       add(versionId, skillId, at.toISOString().slice(0, 10), 1);
     },
-    flush,
-    start(): void {
-      timer ??= setInterval(() => {
-        flush().catch((error: unknown) => deps.onError?.(error));
-      }, FLUSH_INTERVAL_MS);
-      timer.unref();
-    },
-    async close(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await flush();
-    },
+    flush: flusher.flush,
+    start: flusher.start,
+    close: flusher.close,
     get pendingCount(): number {
       let n = 0;
       for (const t of pending.values()) n += t.count;
