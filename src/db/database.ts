@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type SqliteDatabase, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DialectName } from './dialect.js';
@@ -40,7 +40,7 @@ function openSqlite(file: string): DatabaseHandle {
   connection.function('unicode_lower', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -54,6 +54,26 @@ function openSqlite(file: string): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Transactions on SQLite begin IMMEDIATE, taking the write lock up front. A deferred transaction that reads and
+ * then writes cannot wait for the lock: if another connection (the call-log writer's) committed in between,
+ * SQLite refuses the upgrade at once with SQLITE_BUSY_SNAPSHOT. Taking the lock first lets busy_timeout wait.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;
