@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Feedback } from '../../src/domain/feedback/feedback.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -8,15 +9,7 @@ import {
   type SkillBody, type TestUser,
 } from '../helpers/client.js';
 
-interface FeedbackBody {
-  id: string;
-  skill_id: string;
-  version: string | null;
-  rating: number | null;
-  comment: string | null;
-  author: { id: string; username: string } | null;
-  created_at: string;
-}
+type FeedbackBody = Feedback;
 
 interface FeedbackListBody {
   items: FeedbackBody[];

@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
+import type { CallLog } from '../../src/domain/logs/call-logs.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser, type TestUser } from '../helpers/client.js';
 
-interface LogBody {
-  request_id: string;
-  user_id: string;
-  method: string;
-  path: string;
-  route: string | null;
-  status_code: number;
-  duration_ms: number;
-  ip: string | null;
-  user_agent: string | null;
-  auth: string;
-  api_key_id: string | null;
-  created_at: string;
-}
+type LogBody = CallLog;
 
 interface LogList {
   items: LogBody[];

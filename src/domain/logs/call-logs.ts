@@ -5,20 +5,8 @@ import { isAdminSession, type AuthenticatedActor } from '../actor.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
 import type { CallLogRecorder } from './recorder.js';
 
-export interface CallLog {
-  request_id: string;
-  user_id: string;
-  method: string;
-  path: string;
-  route: string | null;
-  status_code: number;
-  duration_ms: number;
-  ip: string | null;
-  user_agent: string | null;
-  auth: 'session' | 'api_key';
-  api_key_id: string | null;
-  created_at: string;
-}
+/** A call-log entry as the API returns it: the stored row with its time as an ISO 8601 string. */
+export type CallLog = Omit<CallLogRow, 'created_at'> & { created_at: string };
 
 function toCallLog(row: CallLogRow): CallLog {
   return { ...row, duration_ms: Number(row.duration_ms), status_code: Number(row.status_code), created_at: toIso(row.created_at) };
