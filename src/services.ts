@@ -11,23 +11,50 @@ import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
 import { versionService } from './domain/versions/versions.js';
 import type { BlobStore } from './storage/blob-store.js';
+import { localInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
 import { callLogsRepository } from './db/repositories/call-logs.js';
 import { feedbackRepository } from './db/repositories/feedback.js';
 import { feedbackService } from './domain/feedback/feedback.js';
 import { callLogService } from './domain/logs/call-logs.js';
 import { callLogRecorder } from './domain/logs/recorder.js';
 
-/** The composition root: repositories over one database handle, and the domain services built on them. */
-export function createServices(database: DatabaseHandle, blobs: BlobStore, config: Config, log?: (error: unknown) => void) {
+/**
+ * The composition root: repositories over one database handle, and the domain services built on them.
+ * `bus` carries cache invalidations between nodes that share the database (Redis when several run).
+ */
+export function createServices(
+  database: DatabaseHandle,
+  blobs: BlobStore,
+  config: Config,
+  log?: (error: unknown) => void,
+  bus: InvalidationBus = localInvalidationBus(),
+) {
   const users = usersRepository(database.db, database.dialect);
   const sessions = sessionsRepository(database.db, database.sqlite);
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
   const skills = skillsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db);
   const authenticate = authenticator({ sessions, apiKeys });
-  const skillServiceInstance = skillService({ skills });
-  // Written counts change the totals that public answers show, so those answers are refreshed on this node.
-  const downloads = downloadCounter({ versions, onWritten: () => skillServiceInstance.changed(), ...(log ? { onError: log } : {}) });
+  const skillServiceInstance = skillService({ skills, announce: () => bus.publish({ kind: 'skills' }) });
+  // Revocations, sign-outs and account changes reach the other nodes' authentication caches too.
+  const invalidation = {
+    forgetUser(id: string) {
+      authenticate.forgetUser(id);
+      bus.publish({ kind: 'user', id });
+    },
+    forgetCredential(id: string) {
+      authenticate.forgetCredential(id);
+      bus.publish({ kind: 'credential', id });
+    },
+  };
+  bus.subscribe((message) => {
+    if (message.kind === 'skills') skillServiceInstance.forgetCached();
+    else if (message.kind === 'user') authenticate.forgetUser(message.id);
+    else authenticate.forgetCredential(message.id);
+  });
+  // Written counts change the totals public answers show: refreshed at once on this node. Other nodes are not
+  // told, or every node would drop its caches every second under download traffic; their TTL covers counts.
+  const downloads = downloadCounter({ versions, onWritten: () => skillServiceInstance.forgetCached(), ...(log ? { onError: log } : {}) });
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
   return {
@@ -36,8 +63,9 @@ export function createServices(database: DatabaseHandle, blobs: BlobStore, confi
     downloads,
     recorder,
     repositories: { users, sessions, apiKeys, skills, versions, callLogs },
-    accounts: accountService({ users, sessions, config, invalidation: authenticate }),
-    apiKeys: apiKeyService({ apiKeys, invalidation: authenticate }),
+    bus,
+    accounts: accountService({ users, sessions, config, invalidation }),
+    apiKeys: apiKeyService({ apiKeys, invalidation }),
     authenticate,
     skills: skillServiceInstance,
     feedback: feedbackService({ feedback: feedbackRepository(database.db), versions, skills: skillServiceInstance }),

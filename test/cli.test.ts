@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { DatabaseConfig } from '../src/config.js';
 import { backends } from './helpers/backends.js';
-
-const ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+import { CLI_ENTRY, databaseUrl, freePort } from './helpers/process.js';
 
 interface Result {
   code: number | null;
@@ -13,17 +10,9 @@ interface Result {
   stderr: string;
 }
 
-function databaseUrl(database: DatabaseConfig): string {
-  if (database.kind === 'sqlite') return `sqlite:${database.file}`;
-  const url = new URL(database.url);
-  // libpq's `options` parameter scopes the CLI to the test's own schema, as an operator could do.
-  url.searchParams.set('options', `-c search_path=${database.schema},public`);
-  return url.toString();
-}
-
 function run(args: string[], env: Record<string, string>, input?: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...ENTRY, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
+    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -32,16 +21,6 @@ function run(args: string[], env: Record<string, string>, input?: string): Promi
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
   });
 }
 
@@ -115,7 +94,7 @@ for (const backend of backends()) {
     });
 
     function serve(port: number) {
-      const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+      const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
         env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'silent' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -135,8 +135,17 @@ export function accountService(deps: {
      * configured password, so an operator can always regain access by setting the variables and restarting.
      */
     async ensureAdmin(admin: { username: string; password: string; email: string }): Promise<User> {
-      const existing = await users.findByUsername(admin.username);
-      if (!existing) return create(admin, 'admin');
+      let existing = await users.findByUsername(admin.username);
+      if (!existing) {
+        try {
+          return await create(admin, 'admin');
+        } catch (error) {
+          // Several nodes starting at once on an empty database: one creates the admin, the others adopt it.
+          if (!(error instanceof AppError && error.code === 'username_taken')) throw error;
+          existing = await users.findByUsername(admin.username);
+          if (!existing) throw error;
+        }
+      }
       const update: { role?: Role; disabled?: number; password_hash?: string; updated_at: string } = { updated_at: nowIso() };
       if (existing.role !== 'admin') update.role = 'admin';
       if (existing.disabled !== 0) update.disabled = 0;

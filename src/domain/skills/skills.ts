@@ -95,18 +95,28 @@ function optionalText(value: string | null | undefined, field: string, max: numb
 /** How long a public answer may be reused; see publicCache for how changes clear it sooner. */
 export const PUBLIC_CACHE_TTL_MS = 1000;
 
-export function skillService(deps: { skills: SkillsRepository }) {
+export function skillService(deps: {
+  skills: SkillsRepository;
+  /** Tells other nodes serving the same database that skills changed (they then forget their cached answers). */
+  announce?: () => void;
+}) {
   const { skills } = deps;
   // Published skills and public pages are the same for every caller, and most traffic asks for them.
   const rowCache = publicCache<{ row: SkillRecordRow; skill: Skill } | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
   const pageCache = publicCache<{ items: Skill[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
 
   const listeners: Array<() => void> = [];
-  /** Called after every write that can change what a skill or a list shows. */
-  function changed(): void {
+  /** Drops this node's cached public answers. */
+  function forgetCached(): void {
     rowCache.clear();
     pageCache.clear();
     for (const listener of listeners) listener();
+  }
+
+  /** Called after every write that can change what a skill or a list shows. */
+  function changed(): void {
+    forgetCached();
+    deps.announce?.();
   }
 
   async function find(ref: string): Promise<SkillRecordRow | undefined> {
@@ -179,6 +189,7 @@ export function skillService(deps: { skills: SkillsRepository }) {
     visible,
     manageable,
     changed,
+    forgetCached,
     /** Registers a cache of answers derived from skills, to be cleared with the skill caches. */
     onChange(listener: () => void): void {
       listeners.push(listener);

@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { DatabaseConfig } from '../../src/config.js';
+
+/** Runs the registry's command line from the sources, as `skill-registry` would run from dist/. */
+export const CLI_ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+
+/** The DATABASE_URL an operator would give to reach the test's database (and, on PostgreSQL, its own schema). */
+export function databaseUrl(database: DatabaseConfig): string {
+  if (database.kind === 'sqlite') return `sqlite:${database.file}`;
+  const url = new URL(database.url);
+  // libpq's `options` parameter scopes the process to the test's own schema, as an operator could do.
+  if (database.schema) url.searchParams.set('options', `-c search_path=${database.schema},public`);
+  return url.toString();
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RegistryProcess {
+  base: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stderr so far (for failure messages). */
+  stderr(): string;
+  /** SIGTERM, then the exit code once it has shut down. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `skill-registry serve` in a child process on a free port and waits until it answers /healthz. */
+export async function startRegistryProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<RegistryProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the registry exited with ${child.exitCode} before answering:\n${stderr}`);
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the registry did not answer within ${timeoutMs} ms:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    child,
+    stderr: () => stderr,
+    stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns true or `timeoutMs` passes; returns how long it took, or throws with `what`. */
+export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
