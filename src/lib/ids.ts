@@ -50,8 +50,4 @@ export function newId(): string {
   );
 }
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function looksLikeId(value: string): boolean {
-  return UUID_SHAPE.test(value);
-}
+export { looksLikeId } from './id-shape.js';

@@ -1,4 +1,4 @@
-import { looksLikeId } from '../../lib/ids.js';
+import { looksLikeId } from '../../lib/id-shape.js';
 import { badRequest, validationFailed, type FieldError } from '../errors.js';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;

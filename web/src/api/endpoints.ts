@@ -1,0 +1,80 @@
+/**
+ * Every API call the console makes, one typed function each. Paths and shapes follow the OpenAPI document
+ * at /v1/openapi.json; the types come from the server's schemas (./types).
+ */
+import { fetchText, request, upload, type UploadProgress } from './client';
+import type {
+  ApiKey, ApiKeyCreated, ApiKeyInput, CallLog, CreateSkillInput, Feedback, FeedbackInput, FeedbackPage, FileList, LoginInput, LoginResponse, LogsQuery, Me, Page,
+  RegisterInput, Skill, SkillQuery, SkillStatus, SkillWithVersion, Stats, UpdateSkillInput, User, UserChange, Validation, Version,
+} from './types';
+
+const enc = encodeURIComponent;
+const skillPath = (skill: string) => `/v1/skills/${enc(skill)}`;
+const versionPath = (skill: string, version: string) => `${skillPath(skill)}/versions/${enc(version)}`;
+/** Package paths keep their slashes: the route takes the rest of the URL as the path. */
+const filePath = (path: string) => path.split('/').map(enc).join('/');
+
+export type AdminSkillStatus = SkillStatus | 'all';
+
+export const auth = {
+  me: (signal?: AbortSignal) => request<Me>('GET', '/v1/me', signal ? { signal } : {}),
+  login: (body: LoginInput) => request<LoginResponse>('POST', '/v1/auth/login', { body }),
+  register: (body: RegisterInput) => request<User>('POST', '/v1/auth/register', { body }),
+  logout: () => request<void>('POST', '/v1/auth/logout'),
+};
+
+export const skills = {
+  list: (query: SkillQuery, signal?: AbortSignal) => request<Page<Skill>>('GET', '/v1/skills', { query, ...(signal ? { signal } : {}) }),
+  /** Admin session only: `status` is honoured (draft, published, deprecated, all). */
+  listByStatus: (status: AdminSkillStatus, query: SkillQuery, signal?: AbortSignal) =>
+    request<Page<Skill>>('GET', '/v1/skills', { query: { ...query, status }, ...(signal ? { signal } : {}) }),
+  mine: (query: SkillQuery & { status?: AdminSkillStatus }, signal?: AbortSignal) =>
+    request<Page<Skill>>('GET', '/v1/me/skills', { query, ...(signal ? { signal } : {}) }),
+  get: (skill: string, signal?: AbortSignal) => request<Skill>('GET', skillPath(skill), signal ? { signal } : {}),
+  create: (body: CreateSkillInput) => request<Skill>('POST', '/v1/skills', { body }),
+  update: (skill: string, body: UpdateSkillInput) => request<Skill>('PATCH', skillPath(skill), { body }),
+  remove: (skill: string) => request<void>('DELETE', skillPath(skill)),
+  stats: (skill: string, days: number, signal?: AbortSignal) => request<Stats>('GET', `${skillPath(skill)}/stats`, { query: { days }, ...(signal ? { signal } : {}) }),
+};
+
+export const versions = {
+  list: (skill: string, page: number, signal?: AbortSignal) =>
+    request<Page<Version>>('GET', `${skillPath(skill)}/versions`, { query: { page, page_size: 100 }, ...(signal ? { signal } : {}) }),
+  files: (skill: string, version: string, signal?: AbortSignal) => request<FileList>('GET', `${versionPath(skill, version)}/files`, signal ? { signal } : {}),
+  fileUrl: (skill: string, version: string, path: string) => `${versionPath(skill, version)}/files/${filePath(path)}`,
+  fileText: (skill: string, version: string, path: string, signal?: AbortSignal) => fetchText(`${versionPath(skill, version)}/files/${filePath(path)}`, signal),
+  downloadUrl: (skill: string, version: string) => `${versionPath(skill, version)}/download`,
+  upload: (skill: string, form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
+    upload<Version>(`${skillPath(skill)}/versions`, form, onProgress, signal),
+  createWithPackage: (form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
+    upload<SkillWithVersion>('/v1/skills/with-package', form, onProgress, signal),
+  validate: (form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
+    upload<Validation>('/v1/packages/validate', form, onProgress, signal),
+};
+
+export const feedback = {
+  submit: (body: FeedbackInput) => request<Feedback>('POST', '/v1/feedback', { body }),
+  list: (skill: string, query: { page?: number; page_size?: number; rating?: number; version?: string }, signal?: AbortSignal) =>
+    request<FeedbackPage>('GET', `${skillPath(skill)}/feedback`, { query, ...(signal ? { signal } : {}) }),
+};
+
+export const apiKeys = {
+  list: (signal?: AbortSignal) => request<{ items: ApiKey[] }>('GET', '/v1/me/api-keys', signal ? { signal } : {}),
+  create: (body: ApiKeyInput) => request<ApiKeyCreated>('POST', '/v1/me/api-keys', { body }),
+  revoke: (id: string) => request<void>('DELETE', `/v1/me/api-keys/${enc(id)}`),
+};
+
+export const logs = {
+  list: (query: LogsQuery, signal?: AbortSignal) => request<Page<CallLog>>('GET', '/v1/logs', { query, ...(signal ? { signal } : {}) }),
+  get: (requestId: string, signal?: AbortSignal) => request<CallLog>('GET', `/v1/logs/${enc(requestId)}`, signal ? { signal } : {}),
+};
+
+export const admin = {
+  users: (query: { q?: string; role?: 'user' | 'admin'; disabled?: boolean; page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<Page<User>>('GET', '/v1/admin/users', { query, ...(signal ? { signal } : {}) }),
+  updateUser: (id: string, body: UserChange) => request<User>('PATCH', `/v1/admin/users/${enc(id)}`, { body }),
+  setStatus: (skill: string, status: SkillStatus, reason?: string) =>
+    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, { body: { status, ...(reason ? { reason } : {}) } }),
+  setFeatured: (skill: string, featured: boolean, reason?: string) =>
+    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, ...(reason ? { reason } : {}) } }),
+};

@@ -1,0 +1,61 @@
+/**
+ * The console's view of the API, derived from the server's TypeBox schemas so the two cannot drift.
+ * Schemas that point at a shared component by `$ref` (User, Skill, Feedback, …) type it as `unknown`;
+ * those fields are filled in here with the component's own type.
+ */
+import type { Static } from 'typebox';
+import type { ApiKey as ApiKeySchema, ApiKeyCreated as ApiKeyCreatedSchema, CreateApiKeyBody, LoginBody, LoginResult, Me as MeSchema, RegisterBody, User as UserSchema, AdminUpdateUserBody } from '../../../src/http/schemas/accounts.js';
+import type { ListEnvelope, Problem as ProblemSchema } from '../../../src/http/schemas/common.js';
+import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '../../../src/http/schemas/feedback.js';
+import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '../../../src/http/schemas/logs.js';
+import type {
+  CreateSkillBody, FeaturedBody, ListSkillsQuery, Skill as SkillSchema, SkillStatus as SkillStatusSchema, SourceType as SourceTypeSchema, StatusBody,
+  UpdateSkillBody,
+} from '../../../src/http/schemas/skills.js';
+import type { FileList as FileListSchema, Stats as StatsSchema, Validation as ValidationSchema, Version as VersionSchema } from '../../../src/http/schemas/versions.js';
+
+/** A list envelope (`items`, `page`, `page_size`, `total`) holding items of type T. */
+export type Page<T> = Omit<Static<ReturnType<typeof ListEnvelope<typeof SkillSchema>>>, 'items'> & { items: T[] };
+
+export type Problem = Static<typeof ProblemSchema>;
+export type FieldProblem = NonNullable<Problem['errors']>[number];
+
+export type User = Static<typeof UserSchema>;
+export type Me = Omit<Static<typeof MeSchema>, 'user'> & { user: User };
+export type LoginInput = Static<typeof LoginBody>;
+export type LoginResponse = Omit<Static<typeof LoginResult>, 'user'> & { user: User };
+export type RegisterInput = Static<typeof RegisterBody>;
+export type UserChange = Static<typeof AdminUpdateUserBody>;
+
+export type ApiKey = Static<typeof ApiKeySchema>;
+export type ApiKeyCreated = Static<typeof ApiKeyCreatedSchema>;
+export type ApiKeyInput = Static<typeof CreateApiKeyBody>;
+
+export type Skill = Static<typeof SkillSchema>;
+export type SkillStatus = Static<typeof SkillStatusSchema>;
+export type SourceType = Static<typeof SourceTypeSchema>;
+export type SkillQuery = Static<typeof ListSkillsQuery>;
+export type SkillSort = NonNullable<SkillQuery['sort']>;
+export type CreateSkillInput = Static<typeof CreateSkillBody>;
+export type UpdateSkillInput = Static<typeof UpdateSkillBody>;
+export type StatusChange = Static<typeof StatusBody>;
+export type FeaturedChange = Static<typeof FeaturedBody>;
+
+export type Version = Static<typeof VersionSchema>;
+export type FileList = Static<typeof FileListSchema>;
+export type FileEntry = FileList['items'][number];
+export type Stats = Static<typeof StatsSchema>;
+export type Validation = Static<typeof ValidationSchema>;
+
+export type Feedback = Static<typeof FeedbackSchema>;
+export type FeedbackInput = Static<typeof FeedbackBody>;
+export type FeedbackPage = Omit<Static<typeof FeedbackListSchema>, 'items'> & { items: Feedback[] };
+
+export type CallLog = Static<typeof CallLogSchema>;
+export type LogsQuery = Static<typeof LogsQuerySchema>;
+
+/** With `with-package`: the skill and its first version. */
+export interface SkillWithVersion {
+  skill: Skill;
+  version: Version;
+}

@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../api/client';
+import { skills } from '../api/endpoints';
+import type { Skill, UpdateSkillInput } from '../api/types';
+import { FeaturedBadge, StatusBadge } from '../components/Badges';
+import { ConfirmDialog } from '../components/Dialog';
+import { PageHeader } from '../components/Layout';
+import { useNotify } from '../components/Notices';
+import { FeedbackList } from '../components/skill/FeedbackList';
+import { SkillForm, fieldsOf, type SkillFields } from '../components/SkillForm';
+import { ErrorMessage, Loading } from '../components/States';
+import { UploadVersion } from '../components/UploadVersion';
+import { usePageTitle } from '../hooks/usePageTitle';
+import { useResource } from '../hooks/useResource';
+import { splitTags } from '../lib/rules';
+
+const TABS = [
+  { id: 'upload', label: 'Upload a version' },
+  { id: 'details', label: 'Details' },
+  { id: 'feedback', label: 'Feedback' },
+  { id: 'delete', label: 'Delete' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+/** Only the fields that changed, so an edit never rewrites what it did not touch. */
+function changes(before: SkillFields, after: SkillFields): UpdateSkillInput {
+  const out: UpdateSkillInput = {};
+  if (after.name.trim() !== before.name) out.name = after.name.trim();
+  if (after.description.trim() !== before.description) out.description = after.description.trim();
+  if (after.category.trim() !== before.category) out.category = after.category.trim() === '' ? null : after.category.trim();
+  const tags = [...new Set(splitTags(after.tags).map((t) => t.toLowerCase()))];
+  if (tags.join(',') !== splitTags(before.tags).join(',')) out.tags = tags;
+  const url = after.source_url.trim() === '' ? null : after.source_url.trim();
+  if (after.source_type !== before.source_type || url !== (before.source_url === '' ? null : before.source_url)) {
+    out.source_type = after.source_type;
+    out.source_url = url;
+  }
+  return out;
+}
+
+/** The owner's view of one skill: upload versions, edit metadata, read feedback, delete a draft. */
+export function ManageSkillPage() {
+  const { slug = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const { resource, reload, setData } = useResource((signal) => skills.get(slug, signal), [slug]);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const skill = resource.data;
+  usePageTitle(skill ? `Manage ${skill.name}` : 'Manage skill');
+  const tab: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'upload';
+
+  if (resource.status === 'error' && !skill) {
+    const missing = resource.error instanceof ApiError && resource.error.status === 404;
+    return (
+      <>
+        <PageHeader title={missing ? 'Skill not found' : 'This skill could not be loaded'} />
+        <ErrorMessage error={resource.error} {...(missing ? {} : { retry: reload })} />
+        <p>
+          <Link to="/me/skills">Back to my skills</Link>
+        </p>
+      </>
+    );
+  }
+  if (!skill) return <Loading label="Loading skill…" />;
+
+  async function save(fields: SkillFields) {
+    const patch = changes(fieldsOf(skill!), fields);
+    if (Object.keys(patch).length === 0) {
+      notify('Nothing changed.', 'info');
+      return;
+    }
+    const updated = await skills.update(skill!.slug, patch);
+    setData(() => updated);
+    notify('Details saved.');
+  }
+
+  async function remove() {
+    await skills.remove(skill!.slug);
+    notify(`“${skill!.name}” deleted.`);
+    navigate('/me/skills', { replace: true });
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={skill.name}
+        subtitle={
+          <>
+            <Link to="/me/skills">My skills</Link> <span aria-hidden="true">/</span> {skill.slug}
+          </>
+        }
+        actions={
+          <Link className="button" to={`/skills/${encodeURIComponent(skill.slug)}`}>
+            View skill page
+          </Link>
+        }
+      >
+        <div className="badges">
+          <StatusBadge status={skill.status} />
+          {skill.featured && <FeaturedBadge />}
+          <span className="muted small">{skill.latest_version ? `Latest v${skill.latest_version}` : 'No version yet'}</span>
+        </div>
+      </PageHeader>
+      {skill.status === 'draft' && (
+        <div className="alert alert-info">
+          Drafts are visible only to you and administrators. {skill.latest_version ? 'An administrator reviews and publishes it.' : 'Upload a first version so an administrator can review it.'}
+        </div>
+      )}
+      <nav aria-label="Manage sections" className="tabs">
+        <ul>
+          {TABS.map((t) => (
+            <li key={t.id}>
+              <Link
+                to={`?tab=${t.id}`}
+                replace
+                aria-current={tab === t.id ? 'page' : undefined}
+                className={tab === t.id ? 'tab active' : 'tab'}
+                onClick={(e) => {
+                  e.preventDefault();
+                  setParams({ tab: t.id }, { replace: true });
+                }}
+              >
+                {t.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section className="tab-panel card" aria-label={TABS.find((t) => t.id === tab)?.label}>
+        {tab === 'upload' && <UploadVersion slug={skill.slug} latest={skill.latest_version} onUploaded={() => reload()} />}
+        {tab === 'details' && <SkillForm key={skill.updated_at} skill={skill} submitLabel="Save details" onSubmit={save} />}
+        {tab === 'feedback' && <FeedbackList slug={skill.slug} />}
+        {tab === 'delete' && <DeletePanel skill={skill} onDelete={() => setConfirmDelete(true)} />}
+      </section>
+      <ConfirmDialog open={confirmDelete} title={`Delete “${skill.name}”?`} confirmLabel="Delete draft" tone="danger" onConfirm={remove} onClose={() => setConfirmDelete(false)}>
+        <p>The draft, its versions and their packages are removed for good. The slug {skill.slug} becomes free again.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function DeletePanel({ skill, onDelete }: { skill: Skill; onDelete: () => void }) {
+  if (skill.status !== 'draft') {
+    return (
+      <p>
+        Only drafts can be deleted. This skill is {skill.status}; {skill.status === 'published' ? 'an administrator can deprecate it instead.' : 'it is already hidden from the public.'}
+      </p>
+    );
+  }
+  return (
+    <div className="danger-zone">
+      <p>Deleting a draft removes it with all its versions. This cannot be undone.</p>
+      <button type="button" className="button button-danger" onClick={onDelete}>
+        Delete this draft
+      </button>
+    </div>
+  );
+}

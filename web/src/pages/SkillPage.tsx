@@ -1,0 +1,296 @@
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../api/client';
+import { skills, versions as versionApi } from '../api/endpoints';
+import type { Skill } from '../api/types';
+import { FeaturedBadge, StatusBadge } from '../components/Badges';
+import { CopyButton } from '../components/CopyButton';
+import { PageHeader } from '../components/Layout';
+import { FeedbackForm } from '../components/skill/FeedbackForm';
+import { FeedbackList } from '../components/skill/FeedbackList';
+import { FilesPanel } from '../components/skill/FilesPanel';
+import { ModerationActions } from '../components/skill/ModerationActions';
+import { ReadmePanel } from '../components/skill/ReadmePanel';
+import { StatsPanel } from '../components/skill/StatsPanel';
+import { VersionsPanel } from '../components/skill/VersionsPanel';
+import { SourceLink } from '../components/SourceLink';
+import { EmptyState, ErrorMessage, Loading } from '../components/States';
+import { usePageTitle } from '../hooks/usePageTitle';
+import { useResource } from '../hooks/useResource';
+import { formatBytes, formatDate, formatNumber } from '../lib/format';
+import { useSession } from '../session/session';
+
+const TABS = [
+  { id: 'readme', label: 'Overview' },
+  { id: 'files', label: 'Files' },
+  { id: 'versions', label: 'Versions' },
+  { id: 'stats', label: 'Downloads' },
+  { id: 'feedback', label: 'Feedback' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+function tabParam(value: string | null): TabId {
+  return TABS.find((t) => t.id === value)?.id ?? 'readme';
+}
+
+/** One skill: what it is, its SKILL.md, files, versions, downloads over time and feedback. */
+export function SkillPage() {
+  const { slug = '' } = useParams();
+  const [params] = useSearchParams();
+  const { user, isAdmin, epoch } = useSession();
+  const navigate = useNavigate();
+  const tab = tabParam(params.get('tab'));
+
+  const skillHandle = useResource((signal) => skills.get(slug, signal), [slug, epoch]);
+  const versionsHandle = useResource((signal) => versionApi.list(slug, 1, signal), [slug, epoch]);
+  const skill = skillHandle.resource.data;
+  const versionList = versionsHandle.resource.data?.items ?? [];
+  const selected = params.get('version') ?? skill?.latest_version ?? versionList[0]?.version ?? null;
+  const version = versionList.find((v) => v.version === selected);
+  const filesHandle = useResource(
+    (signal) => (selected && skill ? versionApi.files(slug, selected, signal) : Promise.resolve(null)),
+    [slug, selected, skill?.id, epoch],
+  );
+  usePageTitle(skill?.name ?? slug);
+
+  /** A link to this page with some query parameters changed. */
+  function href(changes: Record<string, string | null>): string {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) next.delete(name);
+      else next.set(name, value);
+    }
+    const query = next.toString();
+    return `/skills/${encodeURIComponent(slug)}${query ? `?${query}` : ''}`;
+  }
+  const fileHref = (path: string) => href({ tab: 'files', file: path });
+  const versionHref = (v: string) => href({ version: v === skill?.latest_version ? null : v, file: null });
+
+  if (skillHandle.resource.status === 'error' && !skill) {
+    const error = skillHandle.resource.error;
+    const missing = error instanceof ApiError && error.status === 404;
+    return (
+      <>
+        <PageHeader title={missing ? 'Skill not found' : 'This skill could not be loaded'} />
+        <ErrorMessage error={error} {...(missing ? {} : { retry: skillHandle.reload })} />
+        <p>
+          <Link to="/">Browse published skills</Link>
+        </p>
+      </>
+    );
+  }
+  if (!skill) return <Loading label="Loading skill…" />;
+
+  const isOwner = user?.id === skill.owner.id;
+  const canDownload = skill.status === 'published' || isAdmin;
+  const downloadHref = canDownload ? (v: string) => versionApi.downloadUrl(slug, v) : null;
+  const origin = window.location.origin;
+
+  return (
+    <div className="skill-page">
+      <PageHeader
+        title={skill.name}
+        subtitle={skill.description || undefined}
+        actions={
+          (isOwner || isAdmin) && (
+            <Link className="button" to={`/me/skills/${encodeURIComponent(skill.slug)}`}>
+              Manage
+            </Link>
+          )
+        }
+      >
+        <div className="badges">
+          {skill.status !== 'published' && <StatusBadge status={skill.status} />}
+          {skill.featured && <FeaturedBadge />}
+          <span className="muted small">{skill.slug}</span>
+        </div>
+      </PageHeader>
+
+      {skill.status === 'draft' && (
+        <div className="alert alert-info">
+          This skill is a draft: only its owner and administrators can see it. {isAdmin ? 'Review it and publish it when it is ready.' : 'An administrator publishes it after review.'}
+        </div>
+      )}
+      {skill.status === 'deprecated' && <div className="alert alert-warning">This skill is deprecated: it is hidden from search and cannot be downloaded publicly.</div>}
+
+      <div className="skill-layout">
+        <div className="skill-main">
+          <nav aria-label="Skill sections" className="tabs">
+            <ul>
+              {TABS.map((t) => (
+                <li key={t.id}>
+                  <Link to={href({ tab: t.id === 'readme' ? null : t.id, file: null, days: null })} aria-current={tab === t.id ? 'page' : undefined} className={tab === t.id ? 'tab active' : 'tab'} replace>
+                    {t.label}
+                    {t.id === 'versions' && versionsHandle.resource.data ? <span className="tab-count">{versionsHandle.resource.data.total}</span> : null}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <section className="tab-panel" aria-label={TABS.find((t) => t.id === tab)?.label}>
+            {renderTab()}
+          </section>
+        </div>
+        <aside className="skill-aside" aria-label="About this skill">
+          <SkillFacts skill={skill} />
+          {versionList.length > 0 && selected && (
+            <div className="aside-block">
+              {versionList.length > 1 && (
+                <div className="field">
+                  <label htmlFor="version-select">Version</label>
+                  {renderVersionSelect()}
+                </div>
+              )}
+              {downloadHref && version ? (
+                <>
+                  <a className="button button-primary button-block" href={downloadHref(version.version)} download>
+                    Download v{version.version}
+                    <span className="button-note">
+                      {formatBytes(version.size)} {version.archive_format}
+                    </span>
+                  </a>
+                  <div className="install">
+                    <p className="small muted">With curl:</p>
+                    <div className="command">
+                      <code>curl -fOJ {origin + versionApi.downloadUrl(skill.slug, version.version)}</code>
+                      <CopyButton text={`curl -fOJ ${origin}${versionApi.downloadUrl(skill.slug, version.version)}`} />
+                    </div>
+                  </div>
+                </>
+              ) : (
+                !canDownload && <p className="small muted">Downloads open once an administrator publishes this skill.</p>
+              )}
+            </div>
+          )}
+          {isAdmin && (
+            <div className="aside-block">
+              <h2 className="aside-title">Moderation</h2>
+              <ModerationActions skill={skill} onChange={(updated) => skillHandle.setData(() => updated)} />
+            </div>
+          )}
+        </aside>
+      </div>
+    </div>
+  );
+
+  // Render helpers rather than nested components: a component declared inside this one would be a new
+  // type on every render, and React would remount it (losing, say, a half-written comment).
+  function renderVersionSelect() {
+    return (
+      <select id="version-select" value={selected ?? ''} onChange={(e) => navigate(versionHref(e.target.value))}>
+        {versionList.map((v) => (
+          <option key={v.version} value={v.version}>
+            v{v.version}
+            {v.version === skill?.latest_version ? ' (latest)' : ''}
+          </option>
+        ))}
+      </select>
+    );
+  }
+
+  function renderTab() {
+    if (!skill) return null;
+    if (tab === 'stats') return <StatsPanel slug={skill.slug} />;
+    if (tab === 'feedback') {
+      return (
+        <>
+          {skill.status === 'published' ? (
+            <>
+              <h2 className="panel-title">Rate this skill</h2>
+              <FeedbackForm slug={skill.slug} versions={versionList} selectedVersion={params.get('version')} />
+            </>
+          ) : (
+            <p className="muted">Feedback opens once the skill is published.</p>
+          )}
+          {(isOwner || isAdmin) && (
+            <>
+              <h2 className="panel-title">Feedback received</h2>
+              <FeedbackList slug={skill.slug} />
+            </>
+          )}
+        </>
+      );
+    }
+    if (versionsHandle.resource.status === 'error') return <ErrorMessage error={versionsHandle.resource.error} retry={versionsHandle.reload} />;
+    if (!versionsHandle.resource.data) return <Loading label="Loading versions…" />;
+    if (tab === 'versions') return <VersionsPanel versions={versionList} selected={selected} versionHref={versionHref} downloadHref={downloadHref} />;
+    if (versionList.length === 0) {
+      return (
+        <EmptyState
+          title="No versions yet"
+          action={
+            isOwner || isAdmin ? (
+              <Link className="button button-primary" to={`/me/skills/${encodeURIComponent(skill.slug)}?tab=upload`}>
+                Upload a version
+              </Link>
+            ) : undefined
+          }
+        >
+          {isOwner ? 'Upload a package to give this skill its first version.' : 'Its publisher has not uploaded a package yet.'}
+        </EmptyState>
+      );
+    }
+    if (!version) return <EmptyState title={`There is no version ${selected ?? ''}`} />;
+    if (filesHandle.resource.status === 'error') return <ErrorMessage error={filesHandle.resource.error} retry={filesHandle.reload} />;
+    const files = filesHandle.resource.data;
+    if (!files) return <Loading label="Loading files…" />;
+    if (tab === 'files') return <FilesPanel slug={skill.slug} version={version.version} files={files} selected={params.get('file')} fileHref={fileHref} />;
+    return <ReadmePanel slug={skill.slug} version={version} files={files} fileHref={fileHref} />;
+  }
+}
+
+function SkillFacts({ skill }: { skill: Skill }) {
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Latest version</dt>
+        <dd>{skill.latest_version ? `v${skill.latest_version}` : <span className="muted">none yet</span>}</dd>
+      </div>
+      <div>
+        <dt>Downloads</dt>
+        <dd>{formatNumber(skill.downloads)}</dd>
+      </div>
+      <div>
+        <dt>Source</dt>
+        <dd>
+          <SourceLink skill={skill} />
+        </dd>
+      </div>
+      <div>
+        <dt>Owner</dt>
+        <dd>{skill.owner.username}</dd>
+      </div>
+      {skill.category && (
+        <div>
+          <dt>Category</dt>
+          <dd>
+            <Link to={`/?category=${encodeURIComponent(skill.category)}`}>{skill.category}</Link>
+          </dd>
+        </div>
+      )}
+      {skill.tags.length > 0 && (
+        <div>
+          <dt>Tags</dt>
+          <dd>
+            <ul className="tags" aria-label="Tags">
+              {skill.tags.map((tag) => (
+                <li key={tag}>
+                  <Link className="tag tag-button" to={`/?tags=${encodeURIComponent(tag)}`}>
+                    {tag}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </div>
+      )}
+      <div>
+        <dt>{skill.published_at ? 'Published' : 'Created'}</dt>
+        <dd>{formatDate(skill.published_at ?? skill.created_at)}</dd>
+      </div>
+      <div>
+        <dt>Updated</dt>
+        <dd>{formatDate(skill.updated_at)}</dd>
+      </div>
+    </dl>
+  );
+}
