@@ -1,16 +1,16 @@
-import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { installAuth } from './http/plugins/auth.js';
-import { installCallLog } from './http/plugins/call-log.js';
-import { installErrorHandling } from './http/plugins/errors.js';
-import { installMetrics } from './http/plugins/metrics.js';
+import { callLogger } from './http/plugins/call-log.js';
+import { installErrorHandling, installNotFound } from './http/plugins/errors.js';
+import { createMetrics } from './http/plugins/metrics.js';
 import { installOpenApi } from './http/plugins/openapi.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
-import { installValidators } from './http/plugins/validation.js';
+import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
+import { installConsole } from './http/routes/console.js';
 import { feedbackRoutes } from './http/routes/feedback.js';
 import { logRoutes } from './http/routes/logs.js';
 import { meRoutes } from './http/routes/me.js';
@@ -40,38 +40,41 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Hooks that never wait are written in callback style: an async hook costs a promise on every request.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+  // Node closes idle keep-alive sockets when the server closes, but a socket busy with a request at that moment
+  // would stay open for the whole keep-alive timeout. Once its answer is out it is idle too, and the next sweep
+  // closes it (a request that slips in first gets Fastify's 503 with Connection: close), so a shutdown ends
+  // as soon as the last answer is sent, at no cost to any request before it.
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 20);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
     done();
-  });
-
-  // Node closes idle keep-alive sockets when the server closes, but a socket busy with a request at that
-  // moment would otherwise stay open for the whole keep-alive timeout; telling its client to close lets
-  // a shutdown finish as soon as the last answer is sent.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
   });
 
   // Only JSON is spoken (multipart arrives with uploads); text/plain bodies get a 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
   installValidators(app);
   installErrorHandling(app);
-  const metrics = installMetrics(app);
-  await app.register(cookie);
-  installAuth(app, services, config);
-  installCallLog(app, services.recorder);
+  const metrics = createMetrics();
+  const authenticate = installAuth(app, services, config);
+  const recordCall = callLogger(services.recorder);
+  // One hook per stage, in callback style: every hook a stage holds, and every async hook, costs each request.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    // Credentials first, then the input, as for every other validation error.
+    authenticate(request, reply, (error) => done(error ?? refuseNul(request)));
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
+    metrics.observe(request, reply);
+    recordCall(request, reply);
+  });
   // After auth: the writes bucket is counted per user, so the limiter needs request.actor.
   await installRateLimits(app, config);
   await installOpenApi(app, config.publicUrl, VERSION);
 
   const deps = { services, config };
-  await app.register(operationRoutes, { ...deps, metrics });
+  await app.register(operationRoutes, { ...deps, metrics: metrics.registry });
   await app.register(authRoutes, deps);
   await app.register(meRoutes, deps);
   await app.register(skillRoutes, deps);
@@ -79,5 +82,7 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await app.register(feedbackRoutes, deps);
   await app.register(logRoutes, deps);
   await app.register(adminRoutes, deps);
+  // Last: the console answers only what no API route does.
+  installNotFound(app, await installConsole(app, config));
   return app;
 }

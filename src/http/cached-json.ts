@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 interface Serialized {
-  body: string;
+  /** Bytes, not text: a string would be measured and encoded again on every send. */
+  body: Buffer;
   etag: string;
 }
 
@@ -19,7 +20,7 @@ const serialized = new WeakMap<object, Serialized>();
 export function sendJson(request: FastifyRequest, reply: FastifyReply, source: object, payload: () => object): FastifyReply {
   let entry = serialized.get(source);
   if (entry === undefined) {
-    const body = String(reply.serialize(payload()));
+    const body = Buffer.from(String(reply.serialize(payload())));
     entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
     serialized.set(source, entry);
   }

@@ -1,11 +1,9 @@
-import '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS, requireActor, type Actor, type AuthenticatedActor, type Requirement } from '../../domain/actor.js';
 import { AppError, unauthenticated } from '../../domain/errors.js';
 import type { Config } from '../../config.js';
 import type { Services } from '../../services.js';
-
-export const SESSION_COOKIE = 'session_token';
+import { clearSessionCookie, sessionCookie } from '../cookies.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,6 +23,11 @@ export function caller(request: FastifyRequest): AuthenticatedActor {
   return request.actor;
 }
 
+function bearerToken(authorization: string): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match ? match[1]! : null;
+}
+
 /**
  * A browser sends `Origin` with every cross-origin write; a request naming a foreign origin while riding on
  * the session cookie is refused. Requests without `Origin` (curl, scripts) are not browser-driven writes.
@@ -39,15 +42,24 @@ function isForeignOrigin(request: FastifyRequest, config: Config): boolean {
   return !(host !== undefined && (origin === `http://${host}` || origin === `https://${host}`));
 }
 
-export function installAuth(app: FastifyInstance, services: Services, config: Config): void {
+/**
+ * Sets `request.actor` from the request's credentials and checks the route's requirement. Returns the
+ * onRequest handler; the app runs it from its single onRequest hook.
+ */
+export function installAuth(
+  app: FastifyInstance,
+  services: Services,
+  config: Config,
+): (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void {
   app.decorateRequest<Actor | null>('actor', null);
 
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+  return (request, reply, done) => {
     request.actor = ANONYMOUS;
     const requirement = request.routeOptions.config?.auth ?? 'public';
     if (requirement === 'none') return done();
     // Most traffic is anonymous reads: settled without a promise.
-    if (request.headers.authorization === undefined && request.headers.cookie === undefined && !UNSAFE_METHODS.has(request.method)) {
+    const authorization = request.headers.authorization;
+    if (authorization === undefined && request.headers.cookie === undefined && !UNSAFE_METHODS.has(request.method)) {
       try {
         requireActor(ANONYMOUS, requirement);
         return done();
@@ -55,12 +67,24 @@ export function installAuth(app: FastifyInstance, services: Services, config: Co
         return done(error as Error);
       }
     }
+    // A key seen moments ago (a busy script): settled without a promise too.
+    const key = authorization === undefined ? null : bearerToken(authorization);
+    const known = key === null ? null : services.authenticate.recallApiKey(key);
+    if (known !== null) {
+      request.actor = known;
+      try {
+        requireActor(known, requirement);
+        return done();
+      } catch (error) {
+        return done(error as Error);
+      }
+    }
     authenticate(request, reply, requirement).then(() => done(), done);
-  });
+  };
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply, requirement: Requirement): Promise<void> {
     const authorization = request.headers.authorization;
-    const cookie = request.cookies[SESSION_COOKIE];
+    const cookie = sessionCookie(request);
     const isAuthRoute = request.url.startsWith('/v1/auth/');
 
     if (authorization === undefined && UNSAFE_METHODS.has(request.method) && (cookie !== undefined || isAuthRoute) && isForeignOrigin(request, config)) {
@@ -68,9 +92,9 @@ export function installAuth(app: FastifyInstance, services: Services, config: Co
     }
 
     if (authorization !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw unauthenticated('The Authorization header must be "Bearer <API key>".');
-      const result = await services.authenticate.apiKey(match[1]!);
+      const key = bearerToken(authorization);
+      if (key === null) throw unauthenticated('The Authorization header must be "Bearer <API key>".');
+      const result = await services.authenticate.apiKey(key);
       // A bad key is always an error, even on public routes: a script should learn at once that its key is wrong.
       if (!result.ok) throw unauthenticated(result.reason);
       request.actor = result.actor;
@@ -81,7 +105,7 @@ export function installAuth(app: FastifyInstance, services: Services, config: Co
       } else {
         // A stale cookie must not stop a browser from reading public pages; it is cleared and the request
         // continues anonymously, and routes that need a caller answer 401 below.
-        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        clearSessionCookie(reply);
         if (requirement !== 'public') throw unauthenticated(result.reason);
       }
     }

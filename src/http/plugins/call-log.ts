@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallLogRecorder } from '../../domain/logs/recorder.js';
 
 const USER_AGENT_MAX = 512;
@@ -8,9 +8,8 @@ const PATH_MAX = 2048;
  * Records every /v1 request made with valid credentials once its response has finished. Recording is a
  * push onto an in-memory buffer; the database write happens later, in a batch, off every request's path.
  */
-export function installCallLog(app: FastifyInstance, recorder: CallLogRecorder): void {
-  app.addHook('onResponse', (request, reply, done) => {
-    done();
+export function callLogger(recorder: CallLogRecorder): (request: FastifyRequest, reply: FastifyReply) => void {
+  return (request, reply) => {
     const actor = request.actor;
     if (actor === null || actor === undefined || actor.kind === 'anonymous' || !request.url.startsWith('/v1/')) return;
     const userAgent = request.headers['user-agent'];
@@ -29,5 +28,5 @@ export function installCallLog(app: FastifyInstance, recorder: CallLogRecorder):
       // When the call arrived: the time filters of GET /v1/logs ask when calls were made.
       created_at: Date.now() - reply.elapsedTime,
     });
-  });
+  };
 }

@@ -113,12 +113,16 @@ export function installErrorHandling(app: FastifyInstance): void {
       new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${String(request.id)} when reporting it.`),
     );
   });
+}
 
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
+/** Answers a request no route matched; `page` may answer it first (the web console's pages), else a 404 problem. */
+export function installNotFound(app: FastifyInstance, page?: (request: FastifyRequest, reply: FastifyReply) => boolean): void {
+  app.setNotFoundHandler((request, reply) => {
+    if (page?.(request, reply)) return reply;
+    return sendProblem(
       request,
       reply,
       new AppError(404, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint. The API is described at /v1/openapi.json.`),
-    ),
-  );
+    );
+  });
 }

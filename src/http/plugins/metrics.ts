@@ -1,8 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+export interface Metrics {
+  registry: Registry;
+  /** Counts one finished response; called from the app's single onResponse hook. */
+  observe(request: FastifyRequest, reply: FastifyReply): void;
+}
+
 /** Prometheus metrics: one registry per application instance, so several instances in one process stay apart. */
-export function installMetrics(app: FastifyInstance): Registry {
+export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;
@@ -22,19 +28,21 @@ export function installMetrics(app: FastifyInstance): Registry {
 
   // One labelled child per route, method and status, looked up once: labelling on every request costs more
   // than counting. The route pattern, never the raw URL, keeps the number of children bounded.
-  const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();
-  app.addHook('onResponse', (request, reply, done) => {
+  type Child = { count: { inc(): void }; time: { observe(value: number): void } };
+  const children = new Map<string, Map<number, Child>>();
+  function observe(request: FastifyRequest, reply: FastifyReply): void {
     const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let child = children.get(key);
+    const key = request.method === 'GET' ? route : `${request.method} ${route}`;
+    let byStatus = children.get(key);
+    if (byStatus === undefined) children.set(key, (byStatus = new Map()));
+    let child = byStatus.get(reply.statusCode);
     if (child === undefined) {
       const labels = { method: request.method, route, status_code: String(reply.statusCode) };
       child = { count: requests.labels(labels), time: duration.labels(labels) };
-      children.set(key, child);
+      byStatus.set(reply.statusCode, child);
     }
     child.count.inc();
     child.time.observe(reply.elapsedTime / 1000);
-    done();
-  });
-  return registry;
+  }
+  return { registry, observe };
 }

@@ -1,6 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { validationFailed } from '../../domain/errors.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
@@ -19,13 +19,34 @@ type CompilerInput = { schema: FastifySchema; httpPart?: string };
 
 export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) => (httpPart === 'body' ? strict : coercing).compile(schema as object));
-  // PostgreSQL cannot store a NUL character in text, and no field of this API has a use for one: refuse it
-  // up front for both databases alike instead of failing deep in a query.
-  app.addHook('preValidation', (request, _reply, done) => {
-    // A package file path is looked up in the version's index, where such a path is simply absent (404).
-    const field = findNul(request.params, 'path', 0, '*') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
-    done(field === null ? undefined : validationFailed([{ field, message: 'must not contain NUL characters' }]));
+  // Bodies are checked for NUL characters (see refuseNul) on the routes that take one, so no other route pays
+  // for a hook stage it does not need.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body === undefined) return;
+    const check = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      const field = findNul(request.body, 'body');
+      done(field === null ? undefined : nulRefused(field));
+    };
+    const existing = route.preValidation;
+    route.preValidation = existing === undefined ? [check] : [...(Array.isArray(existing) ? existing : [existing]), check];
   });
+}
+
+function nulRefused(field: string): Error {
+  return validationFailed([{ field, message: 'must not contain NUL characters' }]);
+}
+
+/**
+ * PostgreSQL cannot store a NUL character in text, and no field of this API has a use for one: it is refused up
+ * front for both databases alike instead of failing deep in a query. For paths and query strings this runs in
+ * onRequest, and only looks further when the URL holds an encoded NUL at all.
+ */
+export function refuseNul(request: FastifyRequest): Error | undefined {
+  const url = request.url;
+  if (!url.includes('%00') && !url.includes('\u0000')) return undefined;
+  // A package file path is looked up in the version's index, where such a path is simply absent (404).
+  const field = findNul(request.params, 'path', 0, '*') ?? findNul(request.query, 'query');
+  return field === null ? undefined : nulRefused(field);
 }
 
 function findNul(value: unknown, where: string, depth = 0, skip?: string): string | null {

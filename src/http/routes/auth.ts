@@ -1,22 +1,11 @@
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from '../../config.js';
 import { SESSION_DAYS } from '../../domain/accounts/accounts.js';
-import { caller, SESSION_COOKIE } from '../plugins/auth.js';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../cookies.js';
+import { caller } from '../plugins/auth.js';
 import { LoginBody, LoginResult, RegisterBody, UserRef } from '../schemas/accounts.js';
 import { problems } from '../schemas/common.js';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
-
-function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: config.cookieSecure,
-    maxAge: SESSION_DAYS * 86_400,
-  });
-}
 
 export const authRoutes: RoutePlugin = async (app, { services, config }) => {
   app.post(
@@ -69,7 +58,7 @@ export const authRoutes: RoutePlugin = async (app, { services, config }) => {
     async (request, reply) => {
       const actor = caller(request);
       if (actor.kind === 'session') await services.accounts.logout(actor.sessionId);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      clearSessionCookie(reply);
       return reply.code(204).send(null);
     },
   );
