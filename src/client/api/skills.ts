@@ -1,0 +1,37 @@
+import { segment, type Transport } from '../transport.js';
+import type { CreateSkillBody, ListSkillsQuery, Skill, SkillList, Stats, StatsQuery, UpdateSkillBody } from '../types.js';
+
+/** `/v1/skills`: skill records. Versions and packages are in `client.versions`. */
+export class SkillsApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /v1/skills`: lists and searches (published skills unless an admin session asks for `status`). */
+  list(query: ListSkillsQuery = {}): Promise<SkillList> {
+    return this.transport.json('GET', '/v1/skills', { query });
+  }
+
+  /** `GET /v1/skills/:skillId`, by id or slug. */
+  get(skill: string): Promise<Skill> {
+    return this.transport.json('GET', `/v1/skills/${segment(skill)}`);
+  }
+
+  /** `POST /v1/skills`: creates a draft skill without a version. */
+  create(body: CreateSkillBody): Promise<Skill> {
+    return this.transport.json('POST', '/v1/skills', { json: body });
+  }
+
+  /** `PATCH /v1/skills/:skillId`: changes metadata. */
+  update(skill: string, body: UpdateSkillBody): Promise<Skill> {
+    return this.transport.json('PATCH', `/v1/skills/${segment(skill)}`, { json: body });
+  }
+
+  /** `DELETE /v1/skills/:skillId`: deletes a draft with its versions. */
+  delete(skill: string): Promise<void> {
+    return this.transport.empty('DELETE', `/v1/skills/${segment(skill)}`);
+  }
+
+  /** `GET /v1/skills/:skillId/stats`: download counts per version and per day. */
+  stats(skill: string, query: StatsQuery = {}): Promise<Stats> {
+    return this.transport.json('GET', `/v1/skills/${segment(skill)}/stats`, { query });
+  }
+}

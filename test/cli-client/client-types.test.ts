@@ -1,0 +1,61 @@
+/**
+ * Type-level checks of the typed client, verified by `npm run typecheck` (tsc over test/): response fields carry
+ * the types of the server's schemas, and wrong uses do not compile. The runtime test below only makes sure
+ * the file is part of the suite; the assertions that matter fail the type check, not the run.
+ */
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { Static } from 'typebox';
+import type {
+  ApiKeyCreated, CallLog, FeedbackList, ListSkillsQuery, Me, PackageValidation, Problem, RegistryClient, Skill, SkillList, Stats, UploadFields,
+  Version, WithPackageFields,
+} from '../../src/client/index.js';
+import type { Skill as SkillSchema } from '../../src/http/schemas/skills.js';
+
+/** True exactly when A and B are the same type. */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function expectType<T extends true>(): T | undefined {
+  return undefined;
+}
+
+type Resolved<P> = P extends Promise<infer R> ? R : never;
+
+// Response fields are typed as the schema says.
+expectType<Equals<Skill['latest_version'], string | null>>();
+expectType<Equals<Skill['status'], 'draft' | 'published' | 'deprecated'>>();
+expectType<Equals<Skill['owner'], { id: string; username: string }>>();
+expectType<Equals<Skill, Static<typeof SkillSchema>>>();
+expectType<Equals<SkillList['items'][number], Skill>>();
+expectType<Equals<Version['archive_format'], 'zip' | 'tar.gz'>>();
+expectType<Equals<Version['size'], number>>();
+expectType<Equals<Me['auth']['kind'], 'session' | 'api_key'>>();
+expectType<Equals<Me['user']['role'], 'user' | 'admin'>>();
+expectType<Equals<ApiKeyCreated['scopes'], 'skill:upload'[]>>();
+expectType<Equals<CallLog['status_code'], number>>();
+expectType<Equals<FeedbackList['summary']['average_rating'], number | null>>();
+expectType<Equals<Stats['daily'][number], { date: string; downloads: number }>>();
+expectType<Equals<PackageValidation['valid'], boolean>>();
+expectType<Equals<NonNullable<Problem['errors']>[number]['entry'], string | undefined>>();
+// Methods return those types.
+expectType<Equals<Resolved<ReturnType<RegistryClient['skills']['get']>>, Skill>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['versions']['createSkill']>>, { skill: Skill; version: Version }>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['me']['get']>>, Me>>();
+// Requests are checked against the request schemas.
+expectType<Equals<UploadFields, { version: string; changelog?: string; metadata?: string }>>();
+expectType<Equals<WithPackageFields['tags'], string[] | undefined>>();
+
+export function wrongUses(client: RegistryClient, skill: Skill): void {
+  // @ts-expect-error the skill record has no such field
+  void skill.stars;
+  // @ts-expect-error sort is one of latest, downloads, featured
+  const query: ListSkillsQuery = { sort: 'stars' };
+  // @ts-expect-error a version upload needs its version
+  void client.versions.upload('pdf-tools', { changelog: 'no version' }, new Uint8Array());
+  // @ts-expect-error ratings are numbers
+  void client.feedback.submit({ skill_id: 'pdf-tools', rating: 'five' });
+  void query;
+}
+
+it('the typed client exposes the schemas\' types (checked by tsc)', () => {
+  assert.equal(typeof wrongUses, 'function');
+});
