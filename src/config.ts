@@ -8,12 +8,25 @@ export type StorageConfig =
   | { kind: 'file'; dir: string }
   | { kind: 's3'; bucket: string; prefix: string };
 
+/** How to reach S3-compatible storage (used when a storage URL is s3://). */
+export interface S3Settings {
+  /** `S3_ENDPOINT`: the URL of an S3-compatible server; null means AWS S3 itself. */
+  endpoint: string | null;
+  /** `S3_REGION`, else `AWS_REGION`, else us-east-1 (most S3-compatible servers ignore it). */
+  region: string;
+  /** `S3_FORCE_PATH_STYLE`: `http://host/bucket/key` instead of `http://bucket.host/key`; on by default with an endpoint. */
+  forcePathStyle: boolean;
+  /** `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY` (+ `AWS_SESSION_TOKEN`); null leaves it to the SDK's credential chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+}
+
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
   database: DatabaseConfig;
   storage: StorageConfig;
+  s3: S3Settings;
   redisUrl: string | null;
   publicUrl: string;
   /** Origin derived from publicUrl: what a same-origin browser request carries in `Origin`. */
@@ -99,40 +112,16 @@ export function loadConfig(env: Env = process.env): Config {
   const host = read('HOST') ?? '127.0.0.1';
   const dataDir = path.resolve(read('DATA_DIR') ?? './data');
 
-  let database: DatabaseConfig = { kind: 'sqlite', file: path.join(dataDir, 'registry.db') };
   const databaseUrl = read('DATABASE_URL');
-  if (databaseUrl !== undefined) {
-    if (/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-      try {
-        new URL(databaseUrl);
-        database = { kind: 'postgres', url: databaseUrl };
-      } catch {
-        problems.push('DATABASE_URL is not a valid postgres:// URL');
-      }
-    } else if (/^sqlite:/i.test(databaseUrl)) {
-      const file = databaseUrl.replace(/^sqlite:(\/\/)?/i, '');
-      if (file === '') problems.push('DATABASE_URL sqlite: URL needs a file path');
-      else database = { kind: 'sqlite', file: path.resolve(file) };
-    } else {
-      problems.push(`DATABASE_URL must start with postgres://, postgresql:// or sqlite: (got "${redactUrl(databaseUrl)}")`);
-    }
-  }
+  const database: DatabaseConfig =
+    (databaseUrl !== undefined ? parseDatabaseUrl(databaseUrl, 'DATABASE_URL', problems) : undefined) ??
+    { kind: 'sqlite', file: path.join(dataDir, 'registry.db') };
 
-  let storage: StorageConfig = { kind: 'file', dir: path.join(dataDir, 'blobs') };
   const storageUrl = read('STORAGE_URL');
-  if (storageUrl !== undefined) {
-    if (/^file:\/\//i.test(storageUrl)) {
-      const dir = storageUrl.replace(/^file:\/\//i, '');
-      if (dir === '') problems.push('STORAGE_URL file:// URL needs a directory');
-      else storage = { kind: 'file', dir: path.resolve(dir) };
-    } else if (/^s3:\/\//i.test(storageUrl)) {
-      const match = /^s3:\/\/([^/]+)\/?(.*)$/i.exec(storageUrl);
-      if (!match || !match[1]) problems.push('STORAGE_URL must look like s3://bucket/prefix');
-      else storage = { kind: 's3', bucket: match[1], prefix: (match[2] ?? '').replace(/\/+$/, '') };
-    } else {
-      problems.push(`STORAGE_URL must start with file:// or s3:// (got "${storageUrl}")`);
-    }
-  }
+  const storage: StorageConfig =
+    (storageUrl !== undefined ? parseStorageUrl(storageUrl, 'STORAGE_URL', problems) : undefined) ??
+    { kind: 'file', dir: path.join(dataDir, 'blobs') };
+  const s3 = readS3Settings(env, problems);
 
   const redisUrl = read('REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//i.test(redisUrl)) {
@@ -168,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     database,
     storage,
+    s3,
     redisUrl,
     publicUrl,
     publicOrigin,
@@ -188,6 +178,117 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * Parses a database URL (`postgres://…`, `postgresql://…`, `sqlite:/path/file.db`); problems are pushed onto
+ * `problems` under `name` (the variable or option the value came from). Undefined when the value is unusable.
+ */
+export function parseDatabaseUrl(raw: string, name: string, problems: string[]): DatabaseConfig | undefined {
+  if (/^postgres(ql)?:\/\//i.test(raw)) {
+    try {
+      new URL(raw);
+      return { kind: 'postgres', url: raw };
+    } catch {
+      problems.push(`${name} is not a valid postgres:// URL`);
+      return undefined;
+    }
+  }
+  if (/^sqlite:/i.test(raw)) {
+    const file = raw.replace(/^sqlite:(\/\/)?/i, '');
+    if (file !== '') return { kind: 'sqlite', file: path.resolve(file) };
+    problems.push(`${name} sqlite: URL needs a file path`);
+    return undefined;
+  }
+  problems.push(`${name} must start with postgres://, postgresql:// or sqlite: (got "${redactUrl(raw)}")`);
+  return undefined;
+}
+
+/** S3 bucket names: 3 to 63 letters, digits, dots, hyphens (and the underscores some S3-compatible servers allow). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/i;
+
+/** Parses a blob storage URL (`file:///dir`, `s3://bucket/prefix`), as parseDatabaseUrl does. */
+export function parseStorageUrl(raw: string, name: string, problems: string[]): StorageConfig | undefined {
+  if (/^file:\/\//i.test(raw)) {
+    const dir = raw.replace(/^file:\/\//i, '');
+    if (dir !== '') return { kind: 'file', dir: path.resolve(dir) };
+    problems.push(`${name} file:// URL needs a directory`);
+    return undefined;
+  }
+  if (/^s3:\/\//i.test(raw)) {
+    const match = /^s3:\/\/([^/?#]+)\/?([^?#]*)$/i.exec(raw);
+    if (!match || !match[1]) {
+      problems.push(`${name} must look like s3://bucket/prefix (got "${raw}")`);
+      return undefined;
+    }
+    if (!BUCKET_NAME.test(match[1])) {
+      problems.push(`${name} names the bucket "${match[1]}", which is not a valid bucket name (3 to 63 letters, digits, dots or hyphens)`);
+      return undefined;
+    }
+    return { kind: 's3', bucket: match[1], prefix: (match[2] ?? '').replace(/^\/+|\/+$/g, '') };
+  }
+  problems.push(`${name} must start with file:// or s3:// (got "${raw}")`);
+  return undefined;
+}
+
+/**
+ * The S3 connection settings. They are read whatever STORAGE_URL says, because `migrate-data --blobs-to s3://…`
+ * uses them without STORAGE_URL.
+ */
+export function readS3Settings(env: Env, problems: string[]): S3Settings {
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+
+  let endpoint: string | null = null;
+  const rawEndpoint = read('S3_ENDPOINT');
+  if (rawEndpoint !== undefined) {
+    try {
+      const parsed = new URL(rawEndpoint);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+      if (parsed.username !== '' || parsed.password !== '') {
+        problems.push('S3_ENDPOINT must not carry credentials; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
+      } else if (parsed.search !== '' || parsed.hash !== '') {
+        problems.push(`S3_ENDPOINT must be a plain http or https URL without a query (got "${rawEndpoint}")`);
+      } else {
+        endpoint = rawEndpoint.replace(/\/+$/, '');
+      }
+    } catch {
+      problems.push(`S3_ENDPOINT must be an absolute http or https URL, e.g. http://minio:9000 (got "${rawEndpoint}")`);
+    }
+  }
+
+  let region = 'us-east-1';
+  const regionName = read('S3_REGION') !== undefined ? 'S3_REGION' : 'AWS_REGION';
+  const rawRegion = read(regionName);
+  if (rawRegion !== undefined) {
+    if (/^[a-z0-9]+(-[a-z0-9]+)*$/i.test(rawRegion) && rawRegion.length <= 64) region = rawRegion;
+    else problems.push(`${regionName} must be a region name such as us-east-1 (got "${rawRegion}")`);
+  }
+
+  let forcePathStyle = endpoint !== null;
+  const rawPathStyle = read('S3_FORCE_PATH_STYLE');
+  if (rawPathStyle !== undefined) {
+    const lowered = rawPathStyle.toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(lowered)) forcePathStyle = true;
+    else if (['0', 'false', 'no', 'off'].includes(lowered)) forcePathStyle = false;
+    else problems.push(`S3_FORCE_PATH_STYLE must be true or false (got "${rawPathStyle}")`);
+  }
+
+  let credentials: S3Settings['credentials'] = null;
+  const accessKeyId = read('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = read('AWS_SECRET_ACCESS_KEY');
+  const sessionToken = read('AWS_SESSION_TOKEN');
+  if (accessKeyId !== undefined && secretAccessKey !== undefined) {
+    credentials = { accessKeyId, secretAccessKey, ...(sessionToken !== undefined ? { sessionToken } : {}) };
+  } else if (accessKeyId !== undefined) {
+    problems.push('AWS_SECRET_ACCESS_KEY is required when AWS_ACCESS_KEY_ID is set');
+  } else if (secretAccessKey !== undefined) {
+    problems.push('AWS_ACCESS_KEY_ID is required when AWS_SECRET_ACCESS_KEY is set');
+  }
+
+  return { endpoint, region, forcePathStyle, credentials };
 }
 
 function redactUrl(url: string): string {

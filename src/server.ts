@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { localInvalidationBus, redisInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { createServices, type Services } from './services.js';
+import { DEFAULT_SWEEP_AGE_MS } from './storage/blob-util.js';
 import { openBlobStore } from './storage/index.js';
 
 /** Call-log retention is enforced hourly (and at start-up). */
@@ -19,14 +21,21 @@ export interface Runtime {
 /** Opens the database, brings its schema up to date, makes sure the bootstrap admin exists, and builds the app. */
 export async function createRuntime(config: Config): Promise<Runtime> {
   const database = openDatabase(config.database);
+  let bus: InvalidationBus | undefined;
   try {
     await database.migrate();
-    const blobs = await openBlobStore(config.storage);
-    // Temporary files of uploads cut short by a crash: no upload in flight is older than this process.
-    await blobs.sweep(0);
+    const blobs = await openBlobStore(config.storage, config.s3);
+    // Temporary files of uploads cut short by a crash. A local directory is this process's alone, so nothing in it
+    // is in flight; a bucket is shared by every node, so only what is older than any upload in flight (an hour) goes.
+    await blobs.sweep(config.storage.kind === 'file' ? 0 : DEFAULT_SWEEP_AGE_MS);
     // Background writers (download counts, call logs) report failures to the app's logger once it exists.
     let report: (error: unknown) => void = () => undefined;
-    const services = createServices(database, blobs, config, (error) => report(error));
+    // Several nodes on one database tell each other what to forget from their caches; one node has no one to tell.
+    bus = config.redisUrl
+      ? await redisInvalidationBus(config.redisUrl, { onError: (error) => report(error) })
+      : localInvalidationBus();
+    const services = createServices(database, blobs, config, (error) => report(error), bus);
+    const runningBus = bus;
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });
     report = (error) => app.log.error({ err: error }, 'background write failed');
@@ -63,6 +72,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
             await services.downloads.close();
             await services.recorder.close();
           } finally {
+            await runningBus.close();
             await services.repositories.callLogs.close();
             await database.close();
           }
@@ -71,6 +81,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       },
     };
   } catch (error) {
+    await bus?.close();
     await database.close().catch(() => undefined);
     throw error;
   }

@@ -2,26 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { backends } from './helpers/backends.js';
-import { CLI_ENTRY, databaseUrl, freePort } from './helpers/process.js';
+import { CLI_ENTRY, databaseUrl, freePort, runCli, type CliRun } from './helpers/process.js';
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string>, input?: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (input !== undefined) child.stdin.end(input);
-    else child.stdin.end();
-  });
+function run(args: string[], env: Record<string, string>, input?: string): Promise<CliRun> {
+  return runCli(args, { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, ...(input !== undefined ? { input } : {}) });
 }
 
 async function waitFor(url: string, timeoutMs = 20_000): Promise<Response> {

@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { runMigrate } from './migrate.js';
-import { runServe } from './serve.js';
-import { runUserCommand } from './user.js';
+import { clientCommandList, findClientCommand, runClientCommand } from './client/index.js';
 
 const USAGE = `Usage: skill-registry <command> [options]
 
-Commands:
+Server commands:
   serve                         Start the registry (migrations run first)
   migrate                       Bring the database schema up to date and exit
   user create <username> --email <email> [--password <pw> | --password-stdin] [--admin]
                                 Create an account (an administrator with --admin)
+  migrate-data --from <db> --to <db> [--blobs-from <dir|url> --blobs-to <url>]
+                                Copy every row and package to new storage, verified (--help for details)
 
-Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.`;
+Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.
+
+Client commands (talk to a registry; \`skill-registry <command> --help\` for each, docs/cli.md for all):
+${clientCommandList()}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -21,16 +24,21 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined ? 2 : 0;
   }
+  // Client commands talk to a registry over HTTP: no server configuration, no server code loaded.
+  const client = findClientCommand(command);
+  if (client !== undefined) return runClientCommand(client, rest);
   const config = loadConfig();
   switch (command) {
     case 'serve':
       parseArgs({ args: rest, options: {}, strict: true });
-      return runServe(config);
+      return (await import('./serve.js')).runServe(config);
     case 'migrate':
       parseArgs({ args: rest, options: {}, strict: true });
-      return runMigrate(config);
+      return (await import('./migrate.js')).runMigrate(config);
     case 'user':
-      return runUserCommand(config, rest);
+      return (await import('./user.js')).runUserCommand(config, rest);
+    case 'migrate-data':
+      return (await import('./migrate-data.js')).runMigrateData(config, rest);
     default:
       console.error(`Unknown command "${command}".\n\n${USAGE}`);
       return 2;

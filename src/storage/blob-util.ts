@@ -1,4 +1,4 @@
-import type { ByteRange } from './blob-store.js';
+import type { ByteRange, StagedBlob } from './blob-store.js';
 
 /** Helpers every BlobStore implementation shares (the file system one now, S3 later). */
 
@@ -38,4 +38,15 @@ export function assertByteRange(range: ByteRange, size: number): void {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end >= size) {
     throw new RangeError(`Byte range ${String(start)}-${String(end)} is not inside a blob of ${size} bytes.`);
   }
+}
+
+/** `BlobStore.put` for every store: commits what `stage` wrote, or discards it when the commit fails. */
+export async function commitStaged(staged: StagedBlob): Promise<{ sha256: string; size: number }> {
+  try {
+    await staged.commit();
+  } catch (error) {
+    await staged.discard().catch(() => undefined);
+    throw error;
+  }
+  return { sha256: staged.sha256, size: staged.size };
 }

@@ -12,7 +12,7 @@ import {
   type RandomAccessSource,
   type StagedBlob,
 } from './blob-store.js';
-import { assertByteRange, assertSha256, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
+import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
 
 const READ_HIGH_WATER_MARK = 256 * 1024;
 
@@ -92,14 +92,7 @@ export class FsBlobStore implements BlobStore {
   }
 
   async put(body: Readable, options: { maxBytes?: number } = {}): Promise<{ sha256: string; size: number }> {
-    const staged = await this.stage(body, options);
-    try {
-      await staged.commit();
-    } catch (error) {
-      await staged.discard().catch(() => undefined);
-      throw error;
-    }
-    return { sha256: staged.sha256, size: staged.size };
+    return commitStaged(await this.stage(body, options));
   }
 
   async stat(sha256: string): Promise<{ size: number } | null> {

@@ -2,20 +2,15 @@
  * A real registry listening on a real port, and the command line run against it as a child process with its
  * own HOME and XDG_CONFIG_HOME, so nothing of the machine's own configuration leaks in or out.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends, type Backend } from '../helpers/backends.js';
 import { adminSession, createKey, registerUser, setStatus, type TestUser } from '../helpers/client.js';
+import { runCli, type CliRun } from '../helpers/process.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const MAIN = path.join(ROOT, 'src/cli/main.ts');
-// Resolved here, so the child can run from any working directory.
-const TSX = import.meta.resolve('tsx');
 
 /**
  * The backend the command line is run against. What the command line does does not depend on the registry's
@@ -50,11 +45,7 @@ export async function closedAddress(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliResult = CliRun;
 
 export interface CliOptions {
   /** The child's HOME (XDG_CONFIG_HOME is HOME/.config unless env says otherwise). */
@@ -67,23 +58,14 @@ export interface CliOptions {
 
 /** Runs `skill-registry ARGS` and collects its exit code and output. */
 export function cli(args: string[], options: CliOptions): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: options.home,
-      XDG_CONFIG_HOME: path.join(options.home, '.config'),
-      NODE_ENV: 'test',
-      ...options.env,
-    };
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: options.cwd ?? options.home, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: options.home,
+    XDG_CONFIG_HOME: path.join(options.home, '.config'),
+    NODE_ENV: 'test',
+    ...options.env,
+  };
+  return runCli(args, { env, cwd: options.cwd ?? options.home, ...(options.input !== undefined ? { input: options.input } : {}) });
 }
 
 /** Parses `--json` output, failing with the whole output when it is not one JSON document. */

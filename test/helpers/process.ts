@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.js';
 
-/** Runs the registry's command line from the sources, as `skill-registry` would run from dist/. */
-export const CLI_ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+/**
+ * Runs the registry's command line from the sources, as `skill-registry` would run from dist/. Absolute, so the
+ * child may run in any working directory.
+ */
+export const CLI_ENTRY = ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 
 /** The DATABASE_URL an operator would give to reach the test's database (and, on PostgreSQL, its own schema). */
 export function databaseUrl(database: DatabaseConfig): string {
@@ -12,6 +16,29 @@ export function databaseUrl(database: DatabaseConfig): string {
   // libpq's `options` parameter scopes the process to the test's own schema, as an operator could do.
   if (database.schema) url.searchParams.set('options', `-c search_path=${database.schema},public`);
   return url.toString();
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `skill-registry ARGS` from the sources as a child process and collects its exit code and output. `env` is
+ * the child's whole environment (callers spread `process.env` in when they want it); stdin gets `input`, then closes.
+ */
+export function runCli(args: string[], options: { env: Record<string, string | undefined>; cwd?: string; input?: string }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
 }
 
 export function freePort(): Promise<number> {

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+
+/**
+ * Every table of the registry's schema, in an order that respects foreign keys (a table comes after every table it
+ * references), with what a copy needs to know about it. A migration that adds a table must add it here: the copy
+ * refuses a schema holding a table this list does not name, and a test checks the list against the migrations.
+ */
+export interface TableSpec {
+  name: keyof Database & string;
+  /** The primary key: rows are matched, ordered and paged by it. */
+  key: readonly string[];
+  /** Timestamp columns: ISO text on SQLite, timestamptz on PostgreSQL; compared as instants. */
+  timestamps: readonly string[];
+  /** An integer column the database generates (PostgreSQL identity): copied as it is, then the sequence moved past it. */
+  identity?: string;
+}
+
+export const TABLES: readonly TableSpec[] = [
+  { name: 'users', key: ['id'], timestamps: ['created_at', 'updated_at'] },
+  { name: 'sessions', key: ['id'], timestamps: ['created_at', 'expires_at'] },
+  { name: 'api_keys', key: ['id'], timestamps: ['created_at', 'last_used_at', 'expires_at', 'revoked_at'] },
+  { name: 'skills', key: ['id'], timestamps: ['created_at', 'updated_at', 'published_at'], identity: 'seq' },
+  { name: 'skill_tags', key: ['skill_id', 'tag'], timestamps: [] },
+  { name: 'admin_audit', key: ['id'], timestamps: ['created_at'] },
+  { name: 'versions', key: ['id'], timestamps: ['created_at'] },
+  { name: 'version_files', key: ['version_id', 'path'], timestamps: [] },
+  { name: 'download_counts', key: ['version_id', 'day'], timestamps: [] },
+  { name: 'feedback', key: ['id'], timestamps: ['created_at'] },
+  { name: 'call_logs', key: ['request_id'], timestamps: ['created_at'] },
+];
+
+/** Tables that are not the registry's data: the migrator's bookkeeping and SQLite's search index (rebuilt by triggers). */
+function isBookkeeping(name: string): boolean {
+  return name.startsWith('kysely_migration') || name.startsWith('skills_fts') || name.startsWith('sqlite_');
+}
+
+/** The data tables of a database and their columns, as the database itself describes them. */
+export async function describeTables(handle: DatabaseHandle): Promise<Map<string, string[]>> {
+  let schema: string | undefined;
+  if (handle.dialect === 'postgres') {
+    schema = (await sql<{ name: string }>`select current_schema() as name`.execute(handle.db)).rows[0]?.name;
+  }
+  const tables = await handle.db.introspection.getTables();
+  const described = new Map<string, string[]>();
+  for (const table of tables) {
+    if (table.isView || isBookkeeping(table.name)) continue;
+    if (schema !== undefined && table.schema !== schema) continue;
+    described.set(
+      table.name,
+      table.columns.map((c) => c.name),
+    );
+  }
+  return described;
+}
+
+/** The migrations a database has applied, by name, in order. */
+export async function appliedMigrations(handle: DatabaseHandle): Promise<string[]> {
+  try {
+    const result = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db);
+    return result.rows.map((r) => r.name);
+  } catch (error) {
+    // No bookkeeping table: a database the registry has never migrated. Anything else (unreachable…) is a failure.
+    const e = error as { code?: string; message?: string };
+    if (e.code === '42P01' || /no such table/i.test(String(e.message))) return [];
+    throw error;
+  }
+}
