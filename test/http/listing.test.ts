@@ -86,6 +86,25 @@ for (const backend of backends()) {
     // Search
     // ---------------------------------------------------------------------------------------------
 
+    describe('remembered answers', () => {
+      it('a public total follows every change at once, across pages, sorts and page sizes', async () => {
+        const tok = token();
+        const first = await skill({ name: `Counted ${tok} one`, slug: `${tok}-1` });
+        await skill({ name: `Counted ${tok} two`, slug: `${tok}-2` });
+        const views: Params[] = [{ q: tok }, { q: tok, sort: 'downloads' }, { q: tok, page: 2, page_size: 1 }];
+        for (const view of views) assert.equal((await list(view)).total, 2, JSON.stringify(view));
+        const third = await skill({ name: `Counted ${tok} three`, slug: `${tok}-3` });
+        for (const view of views) assert.equal((await list(view)).total, 3, `after a publish: ${JSON.stringify(view)}`);
+        assert.deepEqual(slugs(await list({ q: tok, page: 3, page_size: 1, sort: 'latest' })), [first.slug]);
+        await setStatus(t, admin, third.id, 'deprecated');
+        for (const view of views) assert.equal((await list(view)).total, 2, `after a deprecation: ${JSON.stringify(view)}`);
+        // Downloads change the order of sort=downloads at once, but never a total.
+        await setDownloads(first.id, 50);
+        expectStatus(await call(t, 'PATCH', `/v1/skills/${first.id}`, owner.session, { description: 'touched' }), 200);
+        assert.deepEqual(slugs(await list({ q: tok, sort: 'downloads', page_size: 1 })), [first.slug]);
+      });
+    });
+
     describe('search', () => {
       it('is case-insensitive', async () => {
         const tok = token();

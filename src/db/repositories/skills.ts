@@ -123,6 +123,11 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
     return query.orderBy('s.id', 'desc').limit(filter.limit).offset(filter.offset);
   }
 
+  /** How many skills the filter matches, whatever the page. */
+  async function count(filter: SkillListFilter): Promise<number> {
+    return Number((await countQuery(filter).executeTakeFirstOrThrow()).n);
+  }
+
   function countQuery(filter: SkillListFilter) {
     return filtered(filter, true).select((eb) => eb.fn.countAll<number>().as('n'));
   }
@@ -139,9 +144,12 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
     countQuery,
     matchesFirst,
 
-    async list(filter: SkillListFilter) {
+    count,
+
+    /** A page and the total; `knownTotal` (a count remembered for the same filter) spares counting again. */
+    async list(filter: SkillListFilter, knownTotal?: Promise<number>) {
       // The count comes first because its size decides how the page is best fetched.
-      const total = Number((await countQuery(filter).executeTakeFirstOrThrow()).n);
+      const total = await (knownTotal ?? count(filter));
       if (filter.offset >= total) return { rows: [], total };
       const rows = await pageQuery(filter, matchesFirst(filter, total)).execute();
       return { rows, total };

@@ -94,6 +94,8 @@ function optionalText(value: string | null | undefined, field: string, max: numb
 
 /** How long a public answer may be reused; see publicCache for how changes clear it sooner. */
 export const PUBLIC_CACHE_TTL_MS = 1000;
+/** How long the total of a public list or search may be reused; cleared with the answers on every change. */
+export const PUBLIC_TOTAL_TTL_MS = 5000;
 
 export function skillService(deps: {
   skills: SkillsRepository;
@@ -104,12 +106,16 @@ export function skillService(deps: {
   // Published skills and public pages are the same for every caller, and most traffic asks for them.
   const rowCache = publicCache<{ row: SkillRecordRow; skill: Skill } | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
   const pageCache = publicCache<{ items: Skill[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
+  // Counting a common word's matches costs far more than fetching a page of them, and a total changes only when a
+  // skill does (never with downloads): it is shared by every page and sort of one filter, and kept longer.
+  const totalCache = publicCache<number>({ ttlMs: PUBLIC_TOTAL_TTL_MS, maxEntries: 5_000 });
 
   const listeners: Array<() => void> = [];
   /** Drops this node's cached public answers. */
   function forgetCached(): void {
     rowCache.clear();
     pageCache.clear();
+    totalCache.clear();
     for (const listener of listeners) listener();
   }
 
@@ -264,7 +270,10 @@ export function skillService(deps: {
       if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
       const filter = filterOf(query, statuses, undefined);
       if (statuses === 'all' || statuses.length !== 1 || statuses[0] !== 'published') return run(filter);
-      return pageCache.get(JSON.stringify(filter), () => run(filter));
+      const { sort: _sort, limit: _limit, offset: _offset, ...matching } = filter;
+      return pageCache.get(JSON.stringify(filter), () =>
+        run(filter, totalCache.get(JSON.stringify(matching), () => skills.count(filter))),
+      );
     },
 
     /** The caller's own skills in every state, unless `status` narrows them. */
@@ -322,8 +331,8 @@ export function skillService(deps: {
     };
   }
 
-  async function run(filter: SkillListFilter) {
-    const { rows, total } = await skills.list(filter);
+  async function run(filter: SkillListFilter, knownTotal?: Promise<number>) {
+    const { rows, total } = await skills.list(filter, knownTotal);
     return { items: rows.map(toSkill), total };
   }
 }
