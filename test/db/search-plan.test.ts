@@ -239,14 +239,22 @@ for (const backend of backends()) {
     it('serves a category listing sorted by downloads from an index', async () => {
       const category = 'security';
       const filter = baseFilter({ category, sort: 'downloads' });
+      const withTag = baseFilter({ category, tags: ['agents'], sort: 'downloads' });
       const plan = await explain(repo.pageQuery(filter), `category=${category} sort=downloads, page`);
       const countPlan = await explain(repo.countQuery(filter), `category=${category} sort=downloads, count`);
-      for (const [what, p] of [['page query', plan], ['count query', countPlan]] as const) {
+      const tagPlan = await explain(repo.pageQuery(withTag), `category=${category} tags=agents sort=downloads, page`);
+      for (const [what, p] of [['page query', plan], ['count query', countPlan], ['page query with a tag', tagPlan]] as const) {
         if (backend.name === 'sqlite') {
           assert.match(p, /USING (COVERING )?INDEX/, `${what}: no index used:\n${p}`);
           assert.doesNotMatch(p, /^SCAN s$/m, `${what}: full scan of skills:\n${p}`);
         } else {
           assert.doesNotMatch(p, /Seq Scan on skills\b/, `${what}: sequential scan of skills:\n${p}`);
+        }
+      }
+      if (backend.name === 'sqlite') {
+        // Only the category's rows are read, already in order: not the whole downloads index, probed row by row.
+        for (const [what, p] of [['page query', plan], ['page query with a tag', tagPlan]] as const) {
+          assert.match(p, /skills_category_downloads \(category=\? AND status=\?\)/, `${what}:\n${p}`);
         }
       }
       const expected = rows.filter((r) => r.category === category).sort(byDownloads);

@@ -3,6 +3,7 @@ import type { DialectName } from '../dialect.js';
 import { initial } from './0001_initial.js';
 import { versions } from './0002_versions.js';
 import { feedbackAndLogs } from './0003_feedback_and_logs.js';
+import { categorySortIndexes } from './0004_category_sort_indexes.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -13,6 +14,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0001_initial': initial(dialect),
     '0002_versions': versions(dialect),
     '0003_feedback_and_logs': feedbackAndLogs(dialect),
+    '0004_category_sort_indexes': categorySortIndexes(),
   };
 }
 
@@ -28,8 +30,8 @@ export interface MigrationReport {
 }
 
 /**
- * Brings the schema up to date. Kysely's migrator takes a lock row inside a transaction, so several
- * nodes starting at once apply each migration exactly once.
+ * Brings the schema up to date. Kysely's migrator takes a lock (an advisory lock on PostgreSQL, a lock row on
+ * SQLite) inside a transaction, so several nodes starting at once apply each migration exactly once.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName, schema?: string): Promise<MigrationReport> {
   // Kysely looks for its bookkeeping tables across every schema unless told which one is ours.
