@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { PUBLIC_CACHE_TTL_MS } from '../../src/domain/skills/skills.js';
+import type { Static } from 'typebox';
+import type { CallLog } from '../../src/domain/logs/call-logs.js';
+import { PUBLIC_CACHE_TTL_MS, type Skill } from '../../src/domain/skills/skills.js';
+import type { Version } from '../../src/domain/versions/versions.js';
+import type { ApiKeyCreated, User as UserSchema } from '../../src/http/schemas/accounts.js';
+import type { Problem as ProblemSchema } from '../../src/http/schemas/common.js';
+import type { Stats as StatsSchema } from '../../src/http/schemas/versions.js';
 import { REDIS_KEY_PREFIX } from '../../src/http/plugins/rate-limit.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -19,15 +25,28 @@ const LOGIN_LIMIT = 4;
  */
 const TOLD_WITHIN_MS = Math.min(500, PUBLIC_CACHE_TTL_MS / 2);
 
+type User = Static<typeof UserSchema>;
+type CreatedKey = Static<typeof ApiKeyCreated>;
+type Problem = Static<typeof ProblemSchema>;
+type Stats = Static<typeof StatsSchema>;
+
 const postgres = backends().find((b) => b.name === 'postgres');
 
-interface Answer {
+interface Answer<T> {
   status: number;
-  body: any;
+  /** The parsed JSON body, typed as the caller expects it (the assertions check what matters of it). */
+  body: T;
   headers: Headers;
 }
 
-async function send(base: string, method: string, path: string, options: { auth?: string; json?: unknown; body?: Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+type Page<T> = { items: T[]; total: number };
+
+async function send<T = unknown>(
+  base: string,
+  method: string,
+  path: string,
+  options: { auth?: string; json?: unknown; body?: Buffer; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.auth?.startsWith('skreg_')) headers.authorization = `Bearer ${options.auth}`;
   else if (options.auth) headers.cookie = `session_token=${options.auth}`;
@@ -39,19 +58,19 @@ async function send(base: string, method: string, path: string, options: { auth?
   const res = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
   const type = res.headers.get('content-type') ?? '';
-  return { status: res.status, body: type.includes('json') && text ? JSON.parse(text) : text, headers: res.headers };
+  return { status: res.status, body: (type.includes('json') && text ? JSON.parse(text) : text) as T, headers: res.headers };
 }
 
-function expect(answer: Answer, status: number, what: string): Answer {
+function expect<T>(answer: Answer<T>, status: number, what: string): Answer<T> {
   assert.equal(answer.status, status, `${what}: expected ${status}, got ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer;
 }
 
-async function signIn(base: string, login: string, password: string, ip?: string): Promise<Answer> {
-  return send(base, 'POST', '/v1/auth/login', { json: { login, password }, ...(ip ? { headers: { 'x-forwarded-for': ip } } : {}) });
+async function signIn(base: string, login: string, password: string, ip?: string): Promise<Answer<Problem | User>> {
+  return send<Problem | User>(base, 'POST', '/v1/auth/login', { json: { login, password }, ...(ip ? { headers: { 'x-forwarded-for': ip } } : {}) });
 }
 
-function sessionOf(answer: Answer): string {
+function sessionOf(answer: Answer<unknown>): string {
   const cookie = answer.headers.get('set-cookie') ?? '';
   const match = /session_token=([^;]+)/.exec(cookie);
   assert.ok(match, `no session cookie in ${cookie}`);
@@ -92,10 +111,10 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
     const ip = () => `10.77.${randomInt(256)}.${randomInt(1, 255)}`;
     const username = `alice${process.pid}`;
     const password = 'alice-cluster-pw';
-    const registered = expect(await send(a.base, 'POST', '/v1/auth/register', { json: { username, email: `${username}@example.com`, password } }), 201, 'register');
+    const registered = expect(await send<User>(a.base, 'POST', '/v1/auth/register', { json: { username, email: `${username}@example.com`, password } }), 201, 'register');
     const session = sessionOf(expect(await signIn(a.base, username, password, ip()), 200, 'alice signs in'));
-    const key = expect(await send(a.base, 'POST', '/v1/me/api-keys', { auth: session, json: { name: 'cluster', scopes: ['skill:upload'] } }), 201, 'create key');
-    alice = { key: key.body.key as string, session, id: registered.body.id as string };
+    const key = expect(await send<CreatedKey>(a.base, 'POST', '/v1/me/api-keys', { auth: session, json: { name: 'cluster', scopes: ['skill:upload'] } }), 201, 'create key');
+    alice = { key: key.body.key, session, id: registered.body.id };
     adminB = sessionOf(expect(await signIn(b.base, ADMIN.username, ADMIN.password, ip()), 200, 'admin signs in on B'));
   });
 
@@ -114,23 +133,23 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
       { path: 'scripts/run.sh', content: 'echo cluster\n' },
     ]);
     const form = multipart({ name: 'Cluster Skill', slug, version: '1.0.0', tags: '["cluster"]' }, { content: pkg });
-    const created = expect(await send(a.base, 'POST', '/v1/skills/with-package', { auth: alice.key, body: form.payload, headers: form.headers }), 201, 'with-package on A');
+    const created = expect(await send<{ skill: Skill; version: Version }>(a.base, 'POST', '/v1/skills/with-package', { auth: alice.key, body: form.payload, headers: form.headers }), 201, 'with-package on A');
     assert.equal(created.body.skill.status, 'draft');
-    const sha256 = created.body.version.sha256 as string;
+    const sha256 = created.body.version.sha256;
 
     // B finds the draft in the shared database and the package in the shared bucket.
-    const queue = expect(await send(b.base, 'GET', `/v1/skills?status=draft&tags=cluster`, { auth: adminB }), 200, 'moderation queue on B');
-    assert.ok(queue.body.items.some((s: { slug: string }) => s.slug === slug), 'the draft is in B’s moderation queue');
-    const files = expect(await send(b.base, 'GET', `/v1/skills/${slug}/versions/1.0.0/files`, { auth: adminB }), 200, 'file list on B');
-    assert.deepEqual(files.body.items.map((f: { path: string }) => f.path).sort(), ['SKILL.md', 'scripts/run.sh']);
+    const queue = expect(await send<Page<Skill>>(b.base, 'GET', `/v1/skills?status=draft&tags=cluster`, { auth: adminB }), 200, 'moderation queue on B');
+    assert.ok(queue.body.items.some((s) => s.slug === slug), 'the draft is in B’s moderation queue');
+    const files = expect(await send<Page<{ path: string }>>(b.base, 'GET', `/v1/skills/${slug}/versions/1.0.0/files`, { auth: adminB }), 200, 'file list on B');
+    assert.deepEqual(files.body.items.map((f) => f.path).sort(), ['SKILL.md', 'scripts/run.sh']);
 
     // A has answered (and so remembered) "no such skill" publicly; publishing through B must reach A at once.
     expect(await send(a.base, 'GET', `/v1/skills/${slug}`), 404, 'the draft is hidden on A');
-    const emptySearch = expect(await send(a.base, 'GET', `/v1/skills?tags=cluster`), 200, 'search on A');
+    const emptySearch = expect(await send<Page<Skill>>(a.base, 'GET', `/v1/skills?tags=cluster`), 200, 'search on A');
     assert.equal(emptySearch.body.total, 0);
     expect(await send(b.base, 'PATCH', `/v1/admin/skills/${slug}/status`, { auth: adminB, json: { status: 'published' } }), 200, 'publish on B');
     await eventually('the published skill is visible through A', async () => (await send(a.base, 'GET', `/v1/skills/${slug}`)).status === 200, TOLD_WITHIN_MS);
-    await eventually('A lists the published skill', async () => (await send(a.base, 'GET', `/v1/skills?tags=cluster`)).body.total === 1, TOLD_WITHIN_MS);
+    await eventually('A lists the published skill', async () => (await send<Page<Skill>>(a.base, 'GET', `/v1/skills?tags=cluster`)).body.total === 1, TOLD_WITHIN_MS);
 
     // Downloads through both nodes add up: each counts in memory and adds its share to the shared rows.
     const downloads = { a: 3, b: 4 };
@@ -146,11 +165,11 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
     const total = downloads.a + downloads.b;
     for (const node of [a, b]) {
       await eventually(`stats through ${node.base} count ${total}`, async () => {
-        const stats = await send(node.base, 'GET', `/v1/skills/${slug}/stats`);
+        const stats = await send<Stats>(node.base, 'GET', `/v1/skills/${slug}/stats`);
         return stats.status === 200 && stats.body.total_downloads === total && stats.body.versions[0]?.downloads === total;
       }, 5_000);
     }
-    await eventually('the skill’s download count on A', async () => (await send(a.base, 'GET', `/v1/skills/${slug}`)).body.downloads === total, 5_000);
+    await eventually('the skill’s download count on A', async () => (await send<Skill>(a.base, 'GET', `/v1/skills/${slug}`)).body.downloads === total, 5_000);
   });
 
   it('calls made through either node appear in the caller’s logs on both', async () => {
@@ -160,8 +179,8 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
     for (const node of [a, b]) {
       // A node flushes its own buffer before answering; the other node's entries arrive with its next flush.
       await eventually(`both calls in the logs through ${node.base}`, async () => {
-        const logs = expect(await send(node.base, 'GET', '/v1/logs?page_size=100', { auth: alice.key }), 200, 'logs');
-        const seen = new Set(logs.body.items.map((entry: { request_id: string }) => entry.request_id));
+        const logs = expect(await send<Page<CallLog>>(node.base, 'GET', '/v1/logs?page_size=100', { auth: alice.key }), 200, 'logs');
+        const seen = new Set(logs.body.items.map((entry) => entry.request_id));
         return ids.every((id) => seen.has(id));
       }, 2_000);
       for (const id of ids) expect(await send(node.base, 'GET', `/v1/logs/${id}`, { auth: alice.key }), 200, `log entry ${id}`);
@@ -176,13 +195,13 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
     }
     const limitedA = expect(await signIn(a.base, 'nobody-here', 'wrong-password', ip), 429, 'limit on A');
     const limitedB = expect(await signIn(b.base, ADMIN.username, ADMIN.password, ip), 429, 'the same budget on B');
-    assert.equal(limitedB.body.code, 'rate_limited');
+    assert.equal((limitedB.body as Problem).code, 'rate_limited');
     assert.ok(Number(limitedA.headers.get('retry-after')) >= 1);
     await redis.del(`${REDIS_KEY_PREFIX}login:${ip}`);
   });
 
   it('revoking a key or disabling an account through one node is honoured by the other at once', async () => {
-    const key = expect(await send(a.base, 'POST', '/v1/me/api-keys', { auth: alice.session, json: { name: 'short-lived', scopes: ['skill:upload'] } }), 201, 'create key');
+    const key = expect(await send<CreatedKey>(a.base, 'POST', '/v1/me/api-keys', { auth: alice.session, json: { name: 'short-lived', scopes: ['skill:upload'] } }), 201, 'create key');
     // B authenticates the key, and so remembers it for a while.
     expect(await send(b.base, 'GET', '/v1/me', { auth: key.body.key }), 200, 'B accepts the key');
     expect(await send(a.base, 'DELETE', `/v1/me/api-keys/${key.body.id}`, { auth: alice.session }), 204, 'revoke on A');
