@@ -235,7 +235,7 @@ export function parseStorageUrl(raw: string, name: string, problems: string[]): 
  * The S3 connection settings. They are read whatever STORAGE_URL says, because `migrate-data --blobs-to s3://…`
  * uses them without STORAGE_URL.
  */
-export function readS3Settings(env: Env, problems: string[]): S3Settings {
+function readS3Settings(env: Env, problems: string[]): S3Settings {
   const read = (name: string): string | undefined => {
     const value = env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();

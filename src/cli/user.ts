@@ -44,7 +44,7 @@ export async function runUserCommand(config: Config, args: string[]): Promise<nu
   const database = openDatabase(config.database);
   try {
     await database.migrate();
-    const services = createServices(database, await openBlobStore(config.storage), config);
+    const services = createServices(database, await openBlobStore(config.storage, config.s3), config);
     const user = await services.accounts.createUser({ username, email: values.email, password, role: values.admin ? 'admin' : 'user' });
     console.log(`Created ${user.role} ${user.username} (${user.id}).`);
     return 0;

@@ -13,6 +13,7 @@ import {
   type StagedBlob,
 } from './blob-store.js';
 import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
+import { SerialStagedBlob } from './staged-blob.js';
 
 const READ_HIGH_WATER_MARK = 256 * 1024;
 
@@ -271,52 +272,34 @@ async function writeFully(file: FileHandle, chunk: Buffer, position: number): Pr
   }
 }
 
-type StagedState = 'staged' | 'committed' | 'discarded';
-
-class FsStagedBlob implements StagedBlob {
+class FsStagedBlob extends SerialStagedBlob {
   readonly source: RandomAccessSource;
-  private state: StagedState = 'staged';
-  /** commit() and discard() run one after the other, so concurrent or repeated calls see a settled state. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: FsBlobStore,
-    readonly sha256: string,
-    readonly size: number,
+    sha256: string,
+    size: number,
     private readonly tempPath: string,
     private readonly tempName: string,
   ) {
+    super(sha256, size);
     this.source = {
       size,
       // After commit the temporary file is gone, but the same bytes are under the sha256.
-      read: (range?: ByteRange) => readFile(this.state === 'committed' ? store.pathOf(sha256) : tempPath, size, range),
+      read: (range?: ByteRange) => readFile(this.committed ? store.pathOf(sha256) : tempPath, size, range),
     };
   }
 
-  commit(): Promise<void> {
-    return this.serially(async () => {
-      if (this.state === 'committed') return;
-      if (this.state === 'discarded') throw new Error(`The staged blob ${this.sha256} was discarded; it cannot be committed.`);
-      await this.store.commitTemp(this.tempPath, this.sha256, this.size);
-      this.state = 'committed';
-      this.store.release(this.tempName);
-    });
+  protected moveIntoPlace(): Promise<void> {
+    return this.store.commitTemp(this.tempPath, this.sha256, this.size);
   }
 
-  /** Removes the staged bytes; a no-op once committed or discarded. */
-  discard(): Promise<void> {
-    return this.serially(async () => {
-      if (this.state !== 'staged') return;
-      await rm(this.tempPath, { force: true });
-      this.state = 'discarded';
-      this.store.release(this.tempName);
-    });
+  protected removeStaged(): Promise<void> {
+    return rm(this.tempPath, { force: true });
   }
 
-  private serially(operation: () => Promise<void>): Promise<void> {
-    const result = this.queue.then(operation);
-    this.queue = result.catch(() => undefined);
-    return result;
+  protected released(): void {
+    this.store.release(this.tempName);
   }
 }
 

@@ -22,6 +22,7 @@ import {
   type StagedBlob,
 } from './blob-store.js';
 import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
+import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
 import { blockCachedSource, type BlockCacheOptions, DEFAULT_BLOCK_CACHE, objectSource } from './s3-source.js';
 
@@ -419,47 +420,29 @@ function asBuffer(chunk: unknown): Buffer {
   throw new TypeError(`A blob body must yield bytes or strings, not ${typeof chunk}.`);
 }
 
-type StagedState = 'staged' | 'committed' | 'discarded';
-
-class S3StagedBlob implements StagedBlob {
+class S3StagedBlob extends SerialStagedBlob {
   readonly source: RandomAccessSource;
-  private state: StagedState = 'staged';
-  /** commit() and discard() run one after the other, so concurrent or repeated calls see a settled state. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: S3BlobStore,
-    readonly sha256: string,
-    readonly size: number,
+    sha256: string,
+    size: number,
     private readonly tempKey: string,
   ) {
+    super(sha256, size);
     // After commit the temporary object is gone, but the same bytes are under the blob's key.
-    this.source = store.cachedObjectSource(() => (this.state === 'committed' ? store.keyOf(sha256) : tempKey), size, sha256);
+    this.source = store.cachedObjectSource(() => (this.committed ? store.keyOf(sha256) : tempKey), size, sha256);
   }
 
-  commit(): Promise<void> {
-    return this.serially(async () => {
-      if (this.state === 'committed') return;
-      if (this.state === 'discarded') throw new Error(`The staged blob ${this.sha256} was discarded; it cannot be committed.`);
-      await this.store.commitTemp(this.tempKey, this.sha256, this.size);
-      this.state = 'committed';
-      this.store.release(this.tempKey);
-    });
+  protected moveIntoPlace(): Promise<void> {
+    return this.store.commitTemp(this.tempKey, this.sha256, this.size);
   }
 
-  /** Removes the staged object; a no-op once committed or discarded. */
-  discard(): Promise<void> {
-    return this.serially(async () => {
-      if (this.state !== 'staged') return;
-      await this.store.deleteTemp(this.tempKey);
-      this.state = 'discarded';
-      this.store.release(this.tempKey);
-    });
+  protected removeStaged(): Promise<void> {
+    return this.store.deleteTemp(this.tempKey);
   }
 
-  private serially(operation: () => Promise<void>): Promise<void> {
-    const result = this.queue.then(operation);
-    this.queue = result.catch(() => undefined);
-    return result;
+  protected released(): void {
+    this.store.release(this.tempKey);
   }
 }

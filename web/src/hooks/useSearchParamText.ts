@@ -36,6 +36,23 @@ export function useSearchParamText(name: string, delay = 250): [string, (value: 
   return [text, setText];
 }
 
+/**
+ * The URL's query parameters, and a setter of one of them (null or an empty value removes it); setting anything but `page` goes
+ * back to the first page, since the old page number belongs to another listing.
+ */
+export function useSearchParam(): [URLSearchParams, (name: string, value: string | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const set = (name: string, value: string | null) =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      if (value === null || value === '') next.delete(name);
+      else next.set(name, value);
+      if (name !== 'page') next.delete('page');
+      return next;
+    });
+  return [params, set];
+}
+
 /** A positive page number from the URL, 1 when absent or malformed. */
 export function pageParam(params: URLSearchParams): number {
   const page = Number(params.get('page'));

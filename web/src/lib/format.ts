@@ -12,17 +12,7 @@ export function formatCompact(n: number): string {
   return n < 10_000 ? numberFormat.format(n) : compactFormat.format(n);
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
-}
+export { formatBytes } from '../../../src/lib/bytes.js';
 
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { skills, type AdminSkillStatus } from '../api/endpoints';
 import { PageHeader } from '../components/Layout';
 import { Pagination } from '../components/Pagination';
@@ -7,7 +7,7 @@ import { SkillCard } from '../components/SkillCard';
 import { EmptyState, ErrorMessage, Loading } from '../components/States';
 import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
-import { pageParam, useSearchParamText } from '../hooks/useSearchParamText';
+import { pageParam, useSearchParam, useSearchParamText } from '../hooks/useSearchParamText';
 import { plural } from '../lib/format';
 
 const PAGE_SIZE = 24;
@@ -25,7 +25,7 @@ function statusParam(value: string | null): AdminSkillStatus {
 /** The caller's own skills in every state. */
 export function MySkillsPage() {
   usePageTitle('My skills');
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useSearchParam();
   const [text, setText] = useSearchParamText('q');
   const searchId = useId();
   const status = statusParam(params.get('status'));
@@ -34,15 +34,6 @@ export function MySkillsPage() {
   const { resource, reload } = useResource((signal) => skills.mine({ status, ...(q ? { q } : {}), page, page_size: PAGE_SIZE }, signal), [status, q, page]);
   const data = resource.data;
 
-  function set(name: string, value: string | null) {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value === null) next.delete(name);
-      else next.set(name, value);
-      if (name !== 'page') next.delete('page');
-      return next;
-    });
-  }
 
   return (
     <>

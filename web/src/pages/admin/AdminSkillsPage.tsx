@@ -1,5 +1,4 @@
 import { useId } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { skills, type AdminSkillStatus } from '../../api/endpoints';
 import type { Skill } from '../../api/types';
 import { PageHeader } from '../../components/Layout';
@@ -7,7 +6,7 @@ import { Pagination } from '../../components/Pagination';
 import { EmptyState, ErrorMessage, Loading } from '../../components/States';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { useResource } from '../../hooks/useResource';
-import { pageParam, useSearchParamText } from '../../hooks/useSearchParamText';
+import { pageParam, useSearchParam, useSearchParamText } from '../../hooks/useSearchParamText';
 import { plural } from '../../lib/format';
 import { AdminNav } from './AdminNav';
 import { SkillModerationTable } from './SkillModerationTable';
@@ -24,7 +23,7 @@ const FILTERS: Array<{ value: AdminSkillStatus; label: string }> = [
 export function AdminSkillsPage() {
   usePageTitle('All skills');
   const id = useId();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useSearchParam();
   const [text, setText] = useSearchParamText('q');
   const status = FILTERS.find((f) => f.value === params.get('status'))?.value ?? 'published';
   const featured = params.get('featured') === 'true';
@@ -36,15 +35,6 @@ export function AdminSkillsPage() {
   );
   const data = resource.data;
 
-  function set(name: string, value: string | null) {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value === null) next.delete(name);
-      else next.set(name, value);
-      if (name !== 'page') next.delete('page');
-      return next;
-    });
-  }
 
   function changed(updated: Skill) {
     setData((current) => current && { ...current, items: current.items.map((s) => (s.id === updated.id ? updated : s)) });

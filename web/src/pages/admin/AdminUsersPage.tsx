@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
 import { admin } from '../../api/endpoints';
 import type { User, UserChange } from '../../api/types';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -9,7 +8,7 @@ import { Pagination } from '../../components/Pagination';
 import { EmptyState, ErrorMessage, Loading } from '../../components/States';
 import { usePageTitle } from '../../hooks/usePageTitle';
 import { useResource } from '../../hooks/useResource';
-import { pageParam, useSearchParamText } from '../../hooks/useSearchParamText';
+import { pageParam, useSearchParam, useSearchParamText } from '../../hooks/useSearchParamText';
 import { formatDate, plural } from '../../lib/format';
 import { useSession } from '../../session/session';
 import { AdminNav } from './AdminNav';
@@ -31,7 +30,7 @@ export function AdminUsersPage() {
   const id = useId();
   const notify = useNotify();
   const { user: me } = useSession();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useSearchParam();
   const [text, setText] = useSearchParamText('q');
   const q = params.get('q') ?? '';
   const role = params.get('role') === 'admin' ? 'admin' : params.get('role') === 'user' ? 'user' : undefined;
@@ -44,16 +43,6 @@ export function AdminUsersPage() {
   );
   const [pending, setPending] = useState<PendingChange | null>(null);
   const data = resource.data;
-
-  function set(name: string, value: string | null) {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value === null || value === '') next.delete(name);
-      else next.set(name, value);
-      if (name !== 'page') next.delete('page');
-      return next;
-    });
-  }
 
   async function apply() {
     if (!pending) return;
