@@ -1,9 +1,10 @@
-// Call-log overhead: authenticated (logged) reads against anonymous reads of the same endpoint, same run.
-// Run with `npm run bench:logs` (builds first).
+// Call-log overhead: authenticated (logged) reads against anonymous reads of the same endpoint, same run; then
+// the CPU one call-log entry costs, apart from HTTP. Run with `npm run bench:logs` (builds first).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
+import { measureLogRowCost } from './lib/log-row-cost.js';
 import { startRegistry } from './lib/processes.js';
 import { adminCookie, createApiKey, createSkill, json, publishSkill } from './lib/registry-api.js';
 
@@ -47,10 +48,23 @@ async function main() {
     console.log(row('API key (logged)', logged));
     console.log(`  rounds: anonymous ${anonymousRuns.map((r) => r.rps.toFixed(0)).join(', ')}; logged ${loggedRuns.map((r) => r.rps.toFixed(0)).join(', ')}`);
     console.log(`  ratio ${ratio.toFixed(2)} (target ≥ 0.90) → ${ratio >= 0.9 ? 'PASS' : 'FAIL'}; call-log entries for the key: ${logs.total}`);
+    await registry.stop();
+
+    // With the registry stopped, so that nothing else competes for the cores.
+    const rowCost = await measureLogRowCost();
+    console.log(
+      `\nOne call-log entry, apart from HTTP (${rowCost.rows.toLocaleString('en')} entries through the recorder into SQLite): ` +
+        `event loop ${rowCost.mainMicros.toFixed(1)} µs, other threads (the writer's insert, GC helpers) ${rowCost.otherMicros.toFixed(1)} µs, ` +
+        `${Math.round(rowCost.rowsPerSecond).toLocaleString('en')} entries/s`,
+    );
     mkdirSync(path.join('bench', 'results'), { recursive: true });
     writeFileSync(
       path.join('bench', 'results', 'logs.json'),
-      JSON.stringify({ date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: SECONDS, anonymous, logged, ratio, logEntries: logs.total }, null, 2),
+      JSON.stringify(
+        { date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: SECONDS, anonymous, logged, ratio, logEntries: logs.total, rowCost },
+        null,
+        2,
+      ),
     );
   } finally {
     await registry.stop();

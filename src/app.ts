@@ -1,12 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import { createServer } from 'node:http';
 import type { Config } from './config.js';
 import { installAuth } from './http/plugins/auth.js';
 import { callLogger } from './http/plugins/call-log.js';
 import { installErrorHandling, installNotFound } from './http/plugins/errors.js';
 import { createMetrics } from './http/plugins/metrics.js';
+import { replayCache, type ReplayCache } from './http/replay-cache.js';
 import { installOpenApi } from './http/plugins/openapi.js';
-import { installRateLimits } from './http/plugins/rate-limit.js';
+import { installRateLimits, readCounter } from './http/plugins/rate-limit.js';
 import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -30,7 +32,11 @@ export interface AppOptions {
 
 /** Builds the HTTP application around ready services; listening and shutdown belong to the caller. */
 export async function buildApp({ config, services }: AppOptions): Promise<FastifyInstance> {
+  // Replayed answers are counted against the rate limits in this process's counters; limits counted in Redis, or
+  // per client address read from proxy headers, leave every request to the app.
+  const replay = !config.rateLimit || (config.redisUrl === null && !config.trustProxy) ? replayCache() : null;
   const app = Fastify({
+    ...(replay ? { serverFactory: replayingServer(replay) } : {}),
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     genReqId: () => newId(),
     // Request ids are ours to make: a client-chosen id could collide with another call's log entry.
@@ -57,20 +63,23 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   installErrorHandling(app);
   const metrics = createMetrics();
   const authenticate = installAuth(app, services, config);
-  const recordCall = callLogger(services.recorder);
+  const calls = callLogger(services.recorder);
+  app.decorateRequest('replayGeneration', 0);
   // One hook per stage, in callback style: every hook a stage holds, and every async hook, costs each request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (replay) request.replayGeneration = replay.generation;
     // Credentials first, then the input, as for every other validation error.
     authenticate(request, reply, (error) => done(error ?? refuseNul(request)));
   });
   app.addHook('onResponse', (request, reply, done) => {
     done();
     metrics.observe(request, reply);
-    recordCall(request, reply);
+    calls.recordReply(request, reply);
+    replay?.remember(request, reply);
   });
   // After auth: the writes bucket is counted per user, so the limiter needs request.actor.
-  await installRateLimits(app, config);
+  const windows = await installRateLimits(app, config);
   await installOpenApi(app, config.publicUrl, VERSION);
 
   const deps = { services, config };
@@ -84,5 +93,37 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await app.register(adminRoutes, deps);
   // Last: the console answers only what no API route does.
   installNotFound(app, await installConsole(app, config));
+
+  if (replay) {
+    services.skills.onChange(() => replay.clear());
+    app.addHook('preClose', (done) => {
+      replay.stop();
+      done();
+    });
+    replay.start({
+      observe: metrics.countReplayed,
+      recallApiKey: (key) => services.authenticate.recallApiKey(key),
+      recordCall: calls.record,
+      log: app.log,
+      // Fastify writes two lines per request at `info` and below; replayed answers write the same.
+      logRequests: config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace',
+      socketIsClient: !config.trustProxy,
+      countRead: windows ? readCounter(windows, config.rateLimits) : null,
+    });
+  }
   return app;
+}
+
+/** Fastify's own HTTP/1 server, with the replay cache answering before the app's handler. */
+function replayingServer(replay: ReplayCache): FastifyServerFactory {
+  return (handler, options) => {
+    const server = createServer(replay.wrap(handler));
+    // As Fastify sets up the server it makes itself (its defaults apply when an option is not given).
+    const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
+    if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
+    if (typeof requestTimeout === 'number') server.requestTimeout = requestTimeout;
+    if (typeof connectionTimeout === 'number') server.setTimeout(connectionTimeout);
+    if (typeof maxRequestsPerSocket === 'number' && maxRequestsPerSocket > 0) server.maxRequestsPerSocket = maxRequestsPerSocket;
+    return server;
+  };
 }

@@ -2,12 +2,17 @@ import { Worker } from 'node:worker_threads';
 
 /** Writes batches of rows with one prepared statement, in a worker thread with its own SQLite connection. */
 export interface BackgroundWriter {
-  write(rows: ReadonlyArray<Record<string, unknown>>): Promise<void>;
+  /** `values` holds the rows one after another, as many values each as the statement has parameters. */
+  write(values: unknown[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The worker starts with the first batch, so processes that never write (the CLI, short tests) never start one. */
-export function sqliteBackgroundWriter(file: string, sql: string): BackgroundWriter {
+/**
+ * `sql` takes `width` positional parameters; those at `timeColumns` arrive as epoch milliseconds and are stored
+ * as ISO 8601 text. The worker starts with the first batch, so processes that never write (the CLI, short
+ * tests) never start one.
+ */
+export function sqliteBackgroundWriter(file: string, sql: string, width: number, timeColumns: number[]): BackgroundWriter {
   let next = 0;
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let running: { worker: Worker; exited: Promise<void> } | null = null;
@@ -24,9 +29,9 @@ export function sqliteBackgroundWriter(file: string, sql: string): BackgroundWri
       ? // Workers do not inherit tsx's loader; the TypeScript worker registers it before loading itself.
         new Worker(
           `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./log-writer.worker.ts', import.meta.url).href)}); })`,
-          { eval: true, workerData: { file, sql } },
+          { eval: true, workerData: { file, sql, width, timeColumns } },
         )
-      : new Worker(new URL('./log-writer.worker.js', import.meta.url), { workerData: { file, sql } });
+      : new Worker(new URL('./log-writer.worker.js', import.meta.url), { workerData: { file, sql, width, timeColumns } });
     worker.unref();
     worker.on('message', (reply: { id: number; ok: boolean; message?: string }) => {
       const job = waiting.get(reply.id);
@@ -48,15 +53,15 @@ export function sqliteBackgroundWriter(file: string, sql: string): BackgroundWri
   }
 
   return {
-    write(rows) {
-      if (rows.length === 0) return Promise.resolve();
+    write(values) {
+      if (values.length === 0) return Promise.resolve();
       const worker = start();
       const id = (next += 1);
       return new Promise<void>((resolve, reject) => {
         // While a batch is on its way the worker keeps the process alive, so a shutdown waits for it.
         if (waiting.size === 0) worker.ref();
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, rows });
+        worker.postMessage({ id, values });
       });
     },
     async close() {

@@ -5,18 +5,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 interface Job {
   id: number;
-  rows: Array<Record<string, unknown>>;
+  /** Rows one after another, `width` values each: a flat array of primitives is the cheapest to pass over. */
+  values: unknown[];
 }
 
-const { file, sql } = workerData as { file: string; sql: string };
+const { file, sql, width, timeColumns } = workerData as { file: string; sql: string; width: number; timeColumns: number[] };
 const connection = new SQLite(file);
 connection.pragma('busy_timeout = 5000');
 connection.pragma('synchronous = NORMAL');
 const statement = connection.prepare(sql);
-const insertAll = connection.transaction((rows: Job['rows']) => {
-  for (const row of rows) {
+const insertAll = connection.transaction((values: unknown[]) => {
+  for (let start = 0; start < values.length; start += width) {
+    const row = values.slice(start, start + width);
     // Times travel as epoch milliseconds, so the request path never formats a date.
-    if (typeof row.created_at === 'number') row.created_at = new Date(row.created_at).toISOString();
+    for (const column of timeColumns) row[column] = new Date(row[column] as number).toISOString();
     statement.run(row);
   }
 });
@@ -28,7 +30,7 @@ parentPort!.on('message', (job: Job | 'close') => {
     return;
   }
   try {
-    insertAll(job.rows);
+    insertAll(job.values);
     parentPort!.postMessage({ id: job.id, ok: true });
   } catch (error) {
     parentPort!.postMessage({ id: job.id, ok: false, message: error instanceof Error ? error.message : String(error) });

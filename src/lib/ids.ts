@@ -12,25 +12,21 @@ let offset = POOL_SIZE;
 let lastMs = -1;
 let sequence = 0;
 
-function takeRandom(): Buffer {
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+export function newId(): string {
+  // Bytes are read from the pool in place: a view (subarray) per id would cost more than the id's arithmetic.
   if (offset + 10 > POOL_SIZE) {
     randomFillSync(pool);
     offset = 0;
   }
-  const bytes = pool.subarray(offset, offset + 10);
+  const r = offset;
   offset += 10;
-  return bytes;
-}
-
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-export function newId(): string {
-  const random = takeRandom();
   let ms = Date.now();
   if (ms > lastMs) {
     lastMs = ms;
     // Start each millisecond somewhere in the lower half, leaving room to count up.
-    sequence = ((random[8]! << 8) | random[9]!) & 0x7ff;
+    sequence = ((pool[r + 8]! << 8) | pool[r + 9]!) & 0x7ff;
   } else {
     ms = lastMs;
     sequence += 1;
@@ -43,10 +39,10 @@ export function newId(): string {
   }
   const time = ms.toString(16).padStart(12, '0');
   const a = 0x7000 | sequence;
-  const b0 = 0x80 | (random[0]! & 0x3f);
+  const b0 = 0x80 | (pool[r]! & 0x3f);
   return (
     `${time.slice(0, 8)}-${time.slice(8, 12)}-${a.toString(16)}-` +
-    `${HEX[b0]}${HEX[random[1]!]}-${HEX[random[2]!]}${HEX[random[3]!]}${HEX[random[4]!]}${HEX[random[5]!]}${HEX[random[6]!]}${HEX[random[7]!]}`
+    `${HEX[b0]}${HEX[pool[r + 1]!]}-${HEX[pool[r + 2]!]}${HEX[pool[r + 3]!]}${HEX[pool[r + 4]!]}${HEX[pool[r + 5]!]}${HEX[pool[r + 6]!]}${HEX[pool[r + 7]!]}`
   );
 }
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { ByteRange, StagedBlob } from './blob-store.js';
 
 /** Helpers every BlobStore implementation shares (the file system one now, S3 later). */
@@ -23,10 +24,14 @@ export function assertSha256(value: unknown): asserts value is string {
   }
 }
 
-/** `maxBytes` as given to stage/put: undefined means no limit; anything but a non-negative number is a TypeError. */
-export function normaliseMaxBytes(maxBytes: number | undefined): number {
+/**
+ * The limit for staging `body`, from `maxBytes` as given to stage/put: undefined means no limit; anything but a
+ * non-negative number is a TypeError, and `body`, which nothing will read then, is destroyed.
+ */
+export function stagingLimit(body: Readable, maxBytes: number | undefined): number {
   if (maxBytes === undefined) return Number.POSITIVE_INFINITY;
   if (typeof maxBytes !== 'number' || Number.isNaN(maxBytes) || maxBytes < 0) {
+    body.destroy();
     throw new TypeError(`maxBytes must be a non-negative number, not ${String(maxBytes)}.`);
   }
   return maxBytes;

@@ -12,7 +12,7 @@ import {
   type RandomAccessSource,
   type StagedBlob,
 } from './blob-store.js';
-import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
+import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 
 const READ_HIGH_WATER_MARK = 256 * 1024;
@@ -63,13 +63,7 @@ export class FsBlobStore implements BlobStore {
   }
 
   async stage(body: Readable, options: { maxBytes?: number } = {}): Promise<StagedBlob> {
-    let maxBytes: number;
-    try {
-      maxBytes = normaliseMaxBytes(options.maxBytes);
-    } catch (error) {
-      body.destroy();
-      throw error;
-    }
+    const maxBytes = stagingLimit(body, options.maxBytes);
     const name = `${randomUUID()}${TEMP_SUFFIX}`;
     const tempPath = path.join(this.tempDir, name);
     this.active.add(name);

@@ -21,7 +21,7 @@ import {
   type RandomAccessSource,
   type StagedBlob,
 } from './blob-store.js';
-import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, normaliseMaxBytes } from './blob-util.js';
+import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
 import { blockCachedSource, type BlockCacheOptions, DEFAULT_BLOCK_CACHE, objectSource } from './s3-source.js';
@@ -117,13 +117,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   async stage(body: Readable, options: { maxBytes?: number } = {}): Promise<StagedBlob> {
-    let maxBytes: number;
-    try {
-      maxBytes = normaliseMaxBytes(options.maxBytes);
-    } catch (error) {
-      body.destroy();
-      throw error;
-    }
+    const maxBytes = stagingLimit(body, options.maxBytes);
     const key = `${this.tempPrefix}${Date.now()}-${randomUUID()}`;
     this.activeKeys.add(key);
     const hash = createHash('sha256');

@@ -56,6 +56,8 @@ export interface RegistryProcess {
   child: ChildProcess;
   /** Everything the process wrote to stderr so far (for failure messages). */
   stderr(): string;
+  /** Everything the process wrote to stdout so far (its log, when LOG_LEVEL is not `silent`). */
+  stdout(): string;
   /** SIGTERM, then the exit code once it has shut down. */
   stop(): Promise<number | null>;
 }
@@ -65,10 +67,12 @@ export async function startRegistryProcess(env: Record<string, string>, timeoutM
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
@@ -90,6 +94,7 @@ export async function startRegistryProcess(env: Record<string, string>, timeoutM
     base,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

@@ -395,6 +395,23 @@ for (const backend of backends()) {
           }
         }
       });
+      it('answers downloads from what is stored now: a status change or a new latest version shows at once', async () => {
+        const skill = await createSkill(t, alice.session);
+        expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', pkg), 201);
+        await setStatus(t, admin, skill.slug, 'published');
+        const latest = `/v1/skills/${skill.slug}/versions/latest/download`;
+        assert.ok(expectStatus(await call(t, 'GET', latest), 200).rawPayload.equals(pkg));
+        await setStatus(t, admin, skill.slug, 'deprecated');
+        expectProblem(await call(t, 'GET', latest), 404, 'skill_not_found');
+        await setStatus(t, admin, skill.slug, 'published');
+        expectStatus(await call(t, 'GET', latest), 200);
+        const next = await zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'NEW.md', content: 'new\n' }]);
+        expectStatus(await upload(t, alice.session, skill.slug, '1.1.0', next), 201);
+        assert.ok(expectStatus(await call(t, 'GET', latest), 200).rawPayload.equals(next));
+        expectProblem(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.2.0/download`), 404, 'version_not_found');
+        expectStatus(await upload(t, alice.session, skill.slug, '1.2.0', pkg), 201);
+        expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.2.0/download`), 200);
+      });
     });
 
     describe('statistics', () => {

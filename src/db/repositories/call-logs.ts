@@ -22,29 +22,37 @@ const COLUMNS = [
 /**
  * The call log is the busiest write in the registry (one row per authenticated request), so its batch insert
  * skips the query builder. On SQLite a worker thread with its own connection runs one prepared statement per
- * row inside one transaction, keeping the inserts and the checkpoints they cause off the event loop; on
- * PostgreSQL one statement per batch unpacks column arrays. A request id already stored is skipped, so a
- * retried batch is safe.
+ * row (positional parameters, which bind faster than named ones) inside one transaction, keeping the inserts and
+ * the checkpoints they cause off the event loop; on PostgreSQL one statement per batch unpacks a JSON array. A
+ * request id already stored is skipped, so a retried batch is safe.
  */
 function batchInserter(db: Kysely<Database>, sqliteFile: string | null): { insert: (entries: readonly PendingCallLog[]) => Promise<void>; writer: BackgroundWriter | null } {
   if (sqliteFile !== null) {
     const writer = sqliteBackgroundWriter(
       sqliteFile,
-      `insert into call_logs (${COLUMNS.join(', ')}) values (${COLUMNS.map((c) => `@${c}`).join(', ')}) on conflict (request_id) do nothing`,
+      `insert into call_logs (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')}) on conflict (request_id) do nothing`,
+      COLUMNS.length,
+      [COLUMNS.indexOf('created_at')],
     );
-    return { insert: (entries) => writer.write(entries as ReadonlyArray<Record<string, unknown>>), writer };
+    const insert = (entries: readonly PendingCallLog[]) => {
+      const values: unknown[] = [];
+      for (const entry of entries) for (const column of COLUMNS) values.push(entry[column] ?? null);
+      return writer.write(values);
+    };
+    return { insert, writer };
   }
   const insert = async (entries: readonly PendingCallLog[]) => {
     for (let i = 0; i < entries.length; i += INSERT_BATCH) {
-      const batch = entries.slice(i, i + INSERT_BATCH);
-      const column = <K extends (typeof COLUMNS)[number]>(name: K) =>
-        batch.map((e) => (name === 'created_at' ? new Date(e.created_at).toISOString() : (e[name] ?? null)));
+      // One JSON text per batch: serialised natively and unpacked by the server, where building one array per
+      // column and escaping every element in JavaScript cost the event loop four times as much.
+      const batch = JSON.stringify(entries.slice(i, i + INSERT_BATCH));
       await sql`
         insert into call_logs (${sql.raw(COLUMNS.join(', '))})
-        select * from unnest(
-          ${column('request_id')}::text[], ${column('user_id')}::text[], ${column('method')}::text[], ${column('path')}::text[],
-          ${column('route')}::text[], ${column('status_code')}::int[], ${column('duration_ms')}::float8[], ${column('ip')}::text[],
-          ${column('user_agent')}::text[], ${column('auth')}::text[], ${column('api_key_id')}::text[], ${column('created_at')}::timestamptz[]
+        select request_id, user_id, method, path, route, status_code, duration_ms, ip, user_agent, auth, api_key_id,
+               to_timestamp(created_at / 1000.0)
+        from json_to_recordset(${batch}::json) as r(
+          request_id text, user_id text, method text, path text, route text, status_code int, duration_ms float8,
+          ip text, user_agent text, auth text, api_key_id text, created_at float8
         )
         on conflict (request_id) do nothing
       `.execute(db);

@@ -4,6 +4,11 @@ import { periodicFlush } from '../../lib/periodic-flush.js';
 
 /** How often buffered entries are written: well inside the one second within which a call must be visible. */
 export const LOG_FLUSH_INTERVAL_MS = 250;
+/**
+ * A busy node writes sooner, once this many entries wait: entries written within milliseconds are collected
+ * young, where a quarter of a second's worth would outlive the garbage collector's young generation.
+ */
+export const LOG_EARLY_BATCH = 500;
 /** Past this many unwritten entries (a database outage), the oldest are dropped rather than memory exhausted. */
 export const LOG_BUFFER_MAX = 50_000;
 
@@ -30,7 +35,8 @@ export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (err
 
   function trim(): void {
     if (pending.length > LOG_BUFFER_MAX) {
-      const dropped = pending.length - LOG_BUFFER_MAX;
+      // Down to 90% at once: dropping one entry per call would copy the whole buffer on every request.
+      const dropped = pending.length - LOG_BUFFER_MAX + LOG_BUFFER_MAX / 10;
       pending = pending.slice(dropped);
       deps.onDrop?.(dropped);
     }
@@ -46,7 +52,8 @@ export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (err
   return {
     record(entry: PendingCallLog): void {
       pending.push(entry);
-      trim();
+      if (pending.length === LOG_EARLY_BATCH) flusher.flush().catch((error: unknown) => deps.onError?.(error));
+      else trim();
     },
     flush: flusher.flush,
     start: flusher.start,

@@ -84,7 +84,12 @@ export function versionService(deps: {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   // Version lists are the same for every caller who may see the skill; visibility is checked per request.
   const listCache = publicCache<{ items: Version[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
-  skillService.onChange(() => listCache.clear());
+  // What a download needs to know (skill status and owner, the version's blob): one query per download otherwise.
+  const downloadCache = publicCache<Awaited<ReturnType<typeof versions.forDownload>>>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
+  skillService.onChange(() => {
+    listCache.clear();
+    downloadCache.clear();
+  });
   const changed = () => skillService.changed();
 
   async function findVersion(skill: SkillRecordRow, ref: string): Promise<VersionRow> {
@@ -221,13 +226,15 @@ export function versionService(deps: {
       });
     },
 
+    /** A page of the skill's versions, and whether every caller sees that same page (the skill is published). */
     async list(actor: Actor, skillRef: string, page: { page: number; pageSize: number }) {
       const skill = await skillService.visibleForReading(actor, skillRef);
-      return listCache.get(`${skill.id}|${page.page}|${page.pageSize}`, async () => {
+      const found = await listCache.get(`${skill.id}|${page.page}|${page.pageSize}`, async () => {
         const all = newestFirst(await versions.listForSkill(skill.id));
         const start = (page.page - 1) * page.pageSize;
         return { items: all.slice(start, start + page.pageSize).map(toVersion), total: all.length };
       });
+      return { found, shared: skill.status === 'published' };
     },
 
     async get(actor: Actor, skillRef: string, versionRef: string): Promise<Version> {
@@ -237,7 +244,7 @@ export function versionService(deps: {
 
     async download(actor: Actor, skillRef: string, versionRef: string): Promise<Download> {
       const ref = looksLikeId(skillRef) ? { id: skillRef.toLowerCase() } : { slug: skillRef };
-      const row = await versions.forDownload(ref, versionRef);
+      const row = await downloadCache.get(`${'id' in ref ? ref.id : ref.slug}|${versionRef}`, () => versions.forDownload(ref, versionRef));
       if (!row) {
         // One query answers the common case; telling "no such skill" from "no such version" needs a second.
         const skill = await skillService.find(skillRef);

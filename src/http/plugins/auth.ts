@@ -23,7 +23,8 @@ export function caller(request: FastifyRequest): AuthenticatedActor {
   return request.actor;
 }
 
-function bearerToken(authorization: string): string | null {
+/** The key of an `Authorization: Bearer <key>` header, or null for any other form. */
+export function bearerToken(authorization: string): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   return match ? match[1]! : null;
 }

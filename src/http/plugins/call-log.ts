@@ -1,32 +1,71 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthenticatedActor } from '../../domain/actor.js';
 import type { CallLogRecorder } from '../../domain/logs/recorder.js';
 
 const USER_AGENT_MAX = 512;
 const PATH_MAX = 2048;
 
+/** One finished authenticated call, as the HTTP layer saw it. */
+export interface CallRecord {
+  id: string;
+  actor: AuthenticatedActor;
+  method: string;
+  url: string;
+  /** The route pattern, or null when no route matched. */
+  route: string | null;
+  statusCode: number;
+  elapsedMs: number;
+  ip: string | null;
+  userAgent: string | string[] | undefined;
+}
+
+export interface CallLogger {
+  /** Records one call; only /v1 calls are logged. */
+  record(call: CallRecord): void;
+  /** Records the call a finished Fastify request made, when it carried valid credentials. */
+  recordReply(request: FastifyRequest, reply: FastifyReply): void;
+}
+
 /**
  * Records every /v1 request made with valid credentials once its response has finished. Recording is a
  * push onto an in-memory buffer; the database write happens later, in a batch, off every request's path.
  */
-export function callLogger(recorder: CallLogRecorder): (request: FastifyRequest, reply: FastifyReply) => void {
-  return (request, reply) => {
-    const actor = request.actor;
-    if (actor === null || actor === undefined || actor.kind === 'anonymous' || !request.url.startsWith('/v1/')) return;
-    const userAgent = request.headers['user-agent'];
+export function callLogger(recorder: CallLogRecorder): CallLogger {
+  function record(call: CallRecord): void {
+    if (!call.url.startsWith('/v1/')) return;
+    const { actor, userAgent } = call;
     recorder.record({
-      request_id: String(request.id),
+      request_id: call.id,
       user_id: actor.user.id,
-      method: request.method,
-      path: request.url.slice(0, PATH_MAX),
-      route: request.routeOptions.url ?? null,
-      status_code: reply.statusCode,
-      duration_ms: reply.elapsedTime,
-      ip: request.ip ?? null,
+      method: call.method,
+      path: call.url.slice(0, PATH_MAX),
+      route: call.route,
+      status_code: call.statusCode,
+      duration_ms: call.elapsedMs,
+      ip: call.ip,
       user_agent: typeof userAgent === 'string' ? userAgent.slice(0, USER_AGENT_MAX) : null,
       auth: actor.kind,
       api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null,
       // When the call arrived: the time filters of GET /v1/logs ask when calls were made.
-      created_at: Date.now() - reply.elapsedTime,
+      created_at: Date.now() - call.elapsedMs,
     });
+  }
+  return {
+    record,
+    recordReply(request, reply) {
+      const actor = request.actor;
+      if (actor === null || actor === undefined || actor.kind === 'anonymous') return;
+      record({
+        id: String(request.id),
+        actor,
+        method: request.method,
+        url: request.url,
+        route: request.routeOptions.url ?? null,
+        statusCode: reply.statusCode,
+        elapsedMs: reply.elapsedTime,
+        ip: request.ip ?? null,
+        userAgent: request.headers['user-agent'],
+      });
+    },
   };
 }

@@ -5,6 +5,8 @@ export interface Metrics {
   registry: Registry;
   /** Counts one finished response; called from the app's single onResponse hook. */
   observe(request: FastifyRequest, reply: FastifyReply): void;
+  /** Counts one answer of the replay cache, which never enters the app's request cycle. */
+  countReplayed(method: string, route: string, statusCode: number, elapsedMs: number): void;
 }
 
 /** Prometheus metrics: one registry per application instance, so several instances in one process stay apart. */
@@ -26,23 +28,35 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const replayed = new Counter({
+    name: 'http_replayed_responses_total',
+    help: 'Responses written by the replay cache (public answers repeated from memory); also counted in http_requests_total.',
+    registers: [registry],
+  });
+
   // One labelled child per route, method and status, looked up once: labelling on every request costs more
   // than counting. The route pattern, never the raw URL, keeps the number of children bounded.
   type Child = { count: { inc(): void }; time: { observe(value: number): void } };
   const children = new Map<string, Map<number, Child>>();
-  function observe(request: FastifyRequest, reply: FastifyReply): void {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = request.method === 'GET' ? route : `${request.method} ${route}`;
+  function count(method: string, route: string, statusCode: number, elapsedMs: number): void {
+    const key = method === 'GET' ? route : `${method} ${route}`;
     let byStatus = children.get(key);
     if (byStatus === undefined) children.set(key, (byStatus = new Map()));
-    let child = byStatus.get(reply.statusCode);
+    let child = byStatus.get(statusCode);
     if (child === undefined) {
-      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+      const labels = { method, route, status_code: String(statusCode) };
       child = { count: requests.labels(labels), time: duration.labels(labels) };
-      byStatus.set(reply.statusCode, child);
+      byStatus.set(statusCode, child);
     }
     child.count.inc();
-    child.time.observe(reply.elapsedTime / 1000);
+    child.time.observe(elapsedMs / 1000);
   }
-  return { registry, observe };
+  return {
+    registry,
+    countReplayed(method, route, statusCode, elapsedMs) {
+      replayed.inc();
+      count(method, route, statusCode, elapsedMs);
+    },
+    observe: (request, reply) => count(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime),
+  };
 }

@@ -1,11 +1,14 @@
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config, RateLimits } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
+import { LocalWindows, type CountedRequest } from './rate-limit-windows.js';
 
 /** Every limit counts requests in a fixed window of one minute per key. */
 const WINDOW_MS = 60_000;
+/** Keys (bucket and client) counted in process at once; the least recently used go first. */
+const LOCAL_KEYS_MAX = 20_000;
 
 /** Redis keys are `skreg:rl:<bucket>:<subject>`, e.g. `skreg:rl:login:203.0.113.7`, `skreg:rl:writes:user:<id>`. */
 export const REDIS_KEY_PREFIX = 'skreg:rl:';
@@ -88,6 +91,28 @@ export function classify(request: FastifyRequest, limits: RateLimits): Assignmen
   return { bucket: 'reads', subject: ip, max: limits.reads };
 }
 
+function keyOf(bucket: BucketName, subject: string): string {
+  return `${bucket}:${subject}`;
+}
+
+/**
+ * Counts a read answered outside the app (by the replay cache) from the client address `ip`, in the same bucket
+ * and counters as the app's reads; null when it would go over the limit.
+ */
+export function readCounter(windows: LocalWindows, limits: RateLimits): (ip: string) => CountedRequest | null {
+  return (ip) => windows.take(keyOf('reads', normalizeIP(ip)), limits.reads);
+}
+
+/** A store "class" for the plugin whose every instance is `windows`: the plugin insists on constructing its store. */
+function storeOf(windows: LocalWindows): FastifyRateLimitStoreCtor {
+  return class {
+    constructor() {
+      // A constructor may return another object, which `new` then yields.
+      return windows;
+    }
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
 function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown) => void): Redis {
   const client = new Redis(url, {
     lazyConnect: true,
@@ -110,10 +135,11 @@ function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown)
  * counts it there; health, metrics and the API description are never counted. Counters live in process, or in
  * Redis when REDIS_URL is set, so that several nodes share them. A failing Redis fails open: the request is
  * allowed and a warning is logged (at most every 30 seconds).
- * Must be called after `installAuth` and after the error handler is installed.
+ * Must be called after `installAuth` and after the error handler is installed. Returns the counters when they
+ * live in this process (for the replay cache to count its answers in), null otherwise.
  */
-export async function installRateLimits(app: FastifyInstance, config: Config): Promise<void> {
-  if (!config.rateLimit) return;
+export async function installRateLimits(app: FastifyInstance, config: Config): Promise<LocalWindows | null> {
+  if (!config.rateLimit) return null;
   const limits = config.rateLimits;
   const assigned = new WeakMap<FastifyRequest, Assignment>();
 
@@ -141,6 +167,7 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     // Start-up does not wait for a Redis that is down: the client keeps reconnecting in the background.
     await client.connect().catch(warn);
   }
+  const windows = redis ? null : new LocalWindows(WINDOW_MS, LOCAL_KEYS_MAX);
 
   await app.register(rateLimit, {
     global: false,
@@ -149,12 +176,13 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     max: (request) => assigned.get(request)?.max ?? limits.reads,
     keyGenerator: (request) => {
       const assignment = assigned.get(request);
-      return assignment ? `${assignment.bucket}:${assignment.subject}` : `reads:${normalizeIP(request.ip)}`;
+      return assignment ? keyOf(assignment.bucket, assignment.subject) : keyOf('reads', normalizeIP(request.ip));
     },
     // Failures surface in the hook below, which decides to fail open and logs.
     skipOnError: false,
-    cache: 20_000,
     ...(redis ? { redis, nameSpace: REDIS_KEY_PREFIX } : {}),
+    // The plugin constructs its store; ours is made above, so the replay cache can count in it too.
+    ...(windows ? { store: storeOf(windows) } : {}),
     errorResponseBuilder: (request, context) => {
       const assignment = assigned.get(request);
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
@@ -186,4 +214,5 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
       warn(error);
     }
   });
+  return windows;
 }

@@ -24,9 +24,11 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       },
     },
     async (request, reply) => {
-      const query = listQuery(request.query, isAdminSession(request.actor));
+      const admin = isAdminSession(request.actor);
+      const query = listQuery(request.query, admin);
       const result = await services.skills.list(request.actor, query);
-      return sendJson(request, reply, result, () => ({ items: result.items, total: result.total, page: query.page, page_size: query.pageSize }));
+      // Only an admin session may list anything but published skills.
+      return sendJson(request, reply, result, !admin, () => ({ items: result.items, total: result.total, page: query.page, page_size: query.pageSize }));
     },
   );
 
@@ -43,7 +45,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
     },
     async (request, reply) => {
       const skill = await services.skills.get(request.actor, request.params.skillId);
-      return sendJson(request, reply, skill, () => skill);
+      return sendJson(request, reply, skill, skill.status === 'published', () => skill);
     },
   );
 

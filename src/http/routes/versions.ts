@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import type { ByteRange } from '../../storage/blob-store.js';
 import { contentTypeFor } from '../../packages/inspect.js';
 import { caller } from '../plugins/auth.js';
-import { sendJson } from '../cached-json.js';
+import { etagMatches, sendJson } from '../cached-json.js';
 import { streamedBodyCompiler } from '../plugins/validation.js';
 import multipart from '@fastify/multipart';
 import { MAX_FIELD_BYTES, readUpload, requireFile } from '../multipart.js';
@@ -38,14 +38,6 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((candidate) => {
-    const value = candidate.trim().replace(/^W\//, '');
-    return value === '*' || value === etag;
-  });
-}
-
 export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   const { versions } = services;
   // Multipart parsing, and the hook it adds to every request it covers, only where packages arrive.
@@ -70,8 +62,8 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const result = await versions.list(request.actor, request.params.skillId, page);
-      return sendJson(request, reply, result, () => ({ items: result.items, total: result.total, page: page.page, page_size: page.pageSize }));
+      const { found, shared } = await versions.list(request.actor, request.params.skillId, page);
+      return sendJson(request, reply, found, shared, () => ({ items: found.items, total: found.total, page: page.page, page_size: page.pageSize }));
     },
   );
 
