@@ -28,9 +28,22 @@ if (files.length === 0) {
 }
 console.log(`Backends: sqlite${process.env.TEST_DATABASE_URL ? ' + postgres' : ' (set TEST_DATABASE_URL to add postgres)'}`);
 
+// A test or hook that hangs fails after this long, with its name, rather than holding the run until CI gives up on
+// it; and once a file's tests are done its process exits, even if something it started would keep it alive.
+const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
+
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`, '--test-reporter=spec', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
+    `--test-timeout=${timeoutMs}`,
+    '--test-force-exit',
+    '--test-reporter=spec',
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

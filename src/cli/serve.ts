@@ -16,19 +16,23 @@ export async function runServe(config: Config): Promise<number> {
       if (stopping) return;
       stopping = true;
       app.log.info({ signal }, 'shutting down');
+      let closed = false;
+      // Unref'd, so it never delays a clean exit; it stays armed after the close, because a handle left open
+      // (a connection, a timer) would otherwise keep a stopped server's process alive for ever.
       const timer = setTimeout(() => {
-        app.log.error('requests still in flight after the grace period; exiting');
+        if (closed) app.log.error({ resources: process.getActiveResourcesInfo() }, 'still running after shutdown; exiting');
+        else app.log.error('requests still in flight after the grace period; exiting');
         process.exit(1);
       }, SHUTDOWN_GRACE_MS);
       timer.unref();
       runtime.close().then(
         () => {
-          clearTimeout(timer);
+          closed = true;
           resolve(0);
         },
         (error: unknown) => {
           app.log.error({ err: error }, 'error during shutdown');
-          clearTimeout(timer);
+          closed = true;
           resolve(1);
         },
       );

@@ -106,7 +106,15 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
       ADMIN_EMAIL: ADMIN.email,
     };
     // Both at once, on an empty database: migrations and the bootstrap admin must not race.
-    [a, b] = await Promise.all([startRegistryProcess(env), startRegistryProcess(env)]);
+    const started = await Promise.allSettled([startRegistryProcess(env), startRegistryProcess(env)]);
+    const nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const [first, second] = nodes;
+    if (!first || !second) {
+      // A node that did start is stopped here: after() knows only nodes that both came up.
+      await Promise.allSettled(nodes.map((node) => node.stop()));
+      throw started.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))[0];
+    }
+    [a, b] = [first, second];
 
     const ip = () => `10.77.${randomInt(256)}.${randomInt(1, 255)}`;
     const username = `alice${process.pid}`;
@@ -119,12 +127,15 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
   });
 
   after(async () => {
-    const codes = await Promise.all([a?.stop(), b?.stop()]);
+    const stopped = await Promise.allSettled([a, b].flatMap((node) => (node ? [node.stop()] : [])));
     await redis?.del(`${REDIS_KEY_PREFIX}login:127.0.0.1`);
     redis?.disconnect();
     await s3?.close();
     await store?.dispose();
-    for (const code of codes) assert.equal(code ?? 0, 0, 'each node shuts down cleanly');
+    for (const result of stopped) {
+      if (result.status === 'rejected') throw result.reason;
+      assert.equal(result.value, 0, 'each node shuts down cleanly');
+    }
   });
 
   it('a skill created and uploaded through A is moderated through B, listed, downloaded and counted through both', async () => {

@@ -58,9 +58,24 @@ export interface RegistryProcess {
   stderr(): string;
   /** Everything the process wrote to stdout so far (its log, when LOG_LEVEL is not `silent`). */
   stdout(): string;
-  /** SIGTERM, then the exit code once it has shut down. */
+  /**
+   * SIGTERM, then the exit code once it has shut down. A process still running `STOP_TIMEOUT_MS` later is killed
+   * and the promise rejects with its output: a shutdown that hangs fails the test instead of hanging the suite.
+   */
   stop(): Promise<number | null>;
 }
+
+/** The registry's own shutdown grace is 10 s; past this, it is not going to exit by itself. */
+const STOP_TIMEOUT_MS = 20_000;
+
+/**
+ * Every registry process still running. A child keeps its parent's event loop alive, so one left behind (by a
+ * start-up that failed half-way, say) would keep the test file from ever ending; they go down with the parent.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 /** Starts `skill-registry serve` in a child process on a free port and waits until it answers /healthz. */
 export async function startRegistryProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<RegistryProcess> {
@@ -73,7 +88,13 @@ export async function startRegistryProcess(env: Record<string, string>, timeoutM
   let stdout = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -95,9 +116,16 @@ export async function startRegistryProcess(env: Record<string, string>, timeoutM
     child,
     stderr: () => stderr,
     stdout: () => stdout,
-    stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_TIMEOUT_MS)));
+      const outcome = await Promise.race([exited, late]);
+      clearTimeout(timer);
+      if (outcome !== 'late') return outcome;
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`the registry did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM and was killed:\n${stderr}\n${stdout}`);
     },
   };
 }
