@@ -106,7 +106,7 @@ describe('several nodes: two registry processes on one PostgreSQL database, one 
       ADMIN_EMAIL: ADMIN.email,
     };
     // Both at once, on an empty database: migrations and the bootstrap admin must not race.
-    const started = await Promise.allSettled([startRegistryProcess(env), startRegistryProcess(env)]);
+    const started = await Promise.allSettled([startRegistryProcess(env, 60_000), startRegistryProcess(env, 60_000)]);
     const nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const [first, second] = nodes;
     if (!first || !second) {
