@@ -163,7 +163,11 @@ describe('web console: visitors and administrators', () => {
 
     // Feature, deprecate with a reason, republish: all from the list of every skill.
     await page.getByRole('link', { name: 'All skills' }).click();
+    // The unfiltered list shows the row too: act only once the filtered answer is in, or its arrival would
+    // replace the rows (and drop the skill once it is deprecated) in the middle of the steps below.
+    const filtered = page.waitForResponse((response) => new URL(response.url()).searchParams.get('q') === 'meeting');
     await page.getByRole('searchbox', { name: 'Search skills' }).fill('meeting');
+    await filtered;
     const row = page.getByRole('row', { name: /Meeting Notes/ });
     await row.waitFor();
     await row.getByRole('button', { name: /Feature/ }).click();

@@ -100,7 +100,7 @@ export async function startRegistryProcess(env: Record<string, string>, timeoutM
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the registry exited with ${child.exitCode} before answering:\n${stderr}`);
     try {
-      const res = await fetch(`${base}/healthz`);
+      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) });
       if (res.ok) break;
     } catch {
       // Not listening yet.
