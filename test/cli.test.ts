@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { backends } from './helpers/backends.js';
 import { CLI_ENTRY, databaseUrl, freePort, runCli, type CliRun } from './helpers/process.js';
@@ -40,6 +44,37 @@ describe('command line: configuration errors', () => {
     assert.equal(result.code, 0);
     assert.match(result.stdout, /serve/);
     assert.match(result.stdout, /user create/);
+  });
+});
+
+describe('command line: serve after its shutdown', () => {
+  it('exits (code 1, naming what is still open) when something outlives the shutdown, rather than running on', async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skreg-serve-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    // Loaded before the registry: a timer nobody clears, as a leaked handle would be.
+    const leak = path.join(dir, 'leak.mjs');
+    writeFileSync(leak, 'setInterval(() => {}, 60_000);\n');
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', pathToFileURL(leak).href, ...CLI_ENTRY, 'serve'], {
+      env: { ...process.env, DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'error', RATE_LIMIT: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.after(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    assert.equal((await waitFor(`http://127.0.0.1:${port}/healthz`)).status, 200);
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    assert.equal(await exited, 1, output);
+    // The grace period is 10 s; the process does not exit before it, since the shutdown itself went well.
+    assert.ok(Date.now() - signalled >= 9_000, `exited after ${Date.now() - signalled} ms`);
+    const line = output.split('\n').find((l) => l.includes('still running after shutdown'));
+    assert.ok(line, output);
+    assert.ok((JSON.parse(line) as { resources: string[] }).resources.includes('Timeout'), line);
   });
 });
 
