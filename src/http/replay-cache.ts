@@ -109,8 +109,7 @@ export function replayCache() {
       limits = ['ratelimit-limit', String(counted.limit), 'ratelimit-remaining', String(counted.remaining), 'ratelimit-reset', String(counted.reset)];
     }
     const id = newId();
-    const match = headers['if-none-match'];
-    const statusCode = match !== undefined && etagMatches(match, entry.etag) ? 304 : 200;
+    const statusCode = etagMatches(headers['if-none-match'], entry.etag) ? 304 : 200;
     const log = deps.logRequests ? deps.log.child({ reqId: id }) : null;
     log?.info({ req: { method, url, host: headers.host, ip: req.socket.remoteAddress, socket: req.socket, headers } }, 'incoming request');
     res.writeHead(statusCode, [...(statusCode === 200 ? entry.ok : entry.notModified), ...limits, 'x-request-id', id]);
@@ -125,6 +124,12 @@ export function replayCache() {
     return true;
   }
 
+  /** Forgets every entry, and any answer still being made that began before. */
+  function clear(): void {
+    generation += 1;
+    entries.clear();
+  }
+
   return {
     /** Starts replaying, with what an answer needs besides its bytes. */
     start(startDeps: ReplayDeps): void {
@@ -133,14 +138,10 @@ export function replayCache() {
     /** Stops replaying (the app is closing) and forgets every entry. */
     stop(): void {
       deps = null;
-      generation += 1;
-      entries.clear();
+      clear();
     },
-    /** Forgets every entry: called with the domain caches on every change. */
-    clear(): void {
-      generation += 1;
-      entries.clear();
-    },
+    /** Called with the domain caches on every change. */
+    clear,
     /** To be stamped on each request as it arrives (`request.replayGeneration`). */
     get generation(): number {
       return generation;
