@@ -41,6 +41,25 @@ export interface Config {
   logRetentionDays: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
+  /** Time limits on a client's request; see docs/deployment.md ("Faults and what the registry promises"). */
+  timeouts: Timeouts;
+  /** `UPLOADS_PER_CLIENT`: package uploads (and validations) one client may have in flight at once. */
+  uploadsPerClient: number;
+  /** `STORAGE_MIN_FREE_BYTES`: below this much free space the local store refuses new writes and `/readyz` says so. */
+  storageMinFreeBytes: number;
+  /** `SHUTDOWN_GRACE_MS`: how long a stopping server lets requests in flight (downloads included) finish. */
+  shutdownGraceMs: number;
+  /** Who may read `/metrics`: everyone when both are empty. */
+  metricsAccess: { token: string | null; allow: string[] };
+}
+
+export interface Timeouts {
+  /** `REQUEST_TIMEOUT_MS`: the whole request, headers and body, must arrive within this. */
+  requestMs: number;
+  /** `BODY_IDLE_TIMEOUT_MS`: a connection that sends nothing for this long while a request is being read is cut. */
+  bodyIdleMs: number;
+  /** `HEADERS_TIMEOUT_MS`: a request's headers must arrive within this. */
+  headersMs: number;
 }
 
 export interface RateLimits {
@@ -175,7 +194,24 @@ export function loadConfig(env: Env = process.env): Config {
     logRetentionDays: integer('LOG_RETENTION_DAYS', 30, 1, 3650),
     logLevel: choice('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', false),
+    timeouts: {
+      requestMs: integer('REQUEST_TIMEOUT_MS', 300_000, 1_000, 86_400_000),
+      bodyIdleMs: integer('BODY_IDLE_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+      headersMs: integer('HEADERS_TIMEOUT_MS', 20_000, 1_000, 600_000),
+    },
+    uploadsPerClient: integer('UPLOADS_PER_CLIENT', 4, 1, 10_000),
+    storageMinFreeBytes: integer('STORAGE_MIN_FREE_BYTES', 104_857_600, 0, Number.MAX_SAFE_INTEGER),
+    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 30_000, 0, 86_400_000),
+    metricsAccess: {
+      token: read('METRICS_TOKEN') ?? null,
+      allow: (read('METRICS_ALLOW') ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''),
+    },
   };
+  if (config.timeouts.headersMs > config.timeouts.requestMs) {
+    problems.push('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
+  }
+  const metricsToken = config.metricsAccess.token;
+  if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -1,6 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseFull, isDatabaseUnavailable } from '../../db/faults.js';
 import { AppError, type FieldError } from '../../domain/errors.js';
+import { isStorageFull } from '../../storage/faults.js';
 
 export interface ProblemDocument {
   type: string;
@@ -106,6 +108,11 @@ export function installErrorHandling(app: FastifyInstance): void {
       const code = (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z]+/g, '_');
       return sendProblem(request, reply, new AppError(status, code, error.message || (STATUS_CODES[status] ?? 'Bad request')));
     }
+    const fault = faultProblem(error);
+    if (fault) {
+      request.log.error({ err: error }, fault.code);
+      return sendProblem(request, reply, fault);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(
       request,
@@ -113,6 +120,19 @@ export function installErrorHandling(app: FastifyInstance): void {
       new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${String(request.id)} when reporting it.`),
     );
   });
+}
+
+/** Failures of the machinery underneath (a database away, a full disk): the caller is told which, and when to retry. */
+export function faultProblem(error: unknown): AppError | null {
+  if (isStorageFull(error) || isDatabaseFull(error)) {
+    return new AppError(507, 'insufficient_storage', 'The registry has no room left to store this; nothing was changed. Try again later.');
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new AppError(503, 'database_unavailable', 'The database is not answering right now; nothing was changed. Try again shortly.', undefined, {
+      'retry-after': '5',
+    });
+  }
+  return null;
 }
 
 /** Answers a request no route matched; `page` may answer it first (the web console's pages), else a 404 problem. */
