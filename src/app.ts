@@ -1,14 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
-import { createServer } from 'node:http';
-import type { Config } from './config.js';
+import { createServer, type ServerOptions } from 'node:http';
+import type { Config, Timeouts } from './config.js';
+import { AppError } from './domain/errors.js';
 import { installAuth } from './http/plugins/auth.js';
 import { callLogger } from './http/plugins/call-log.js';
 import { installErrorHandling, installNotFound } from './http/plugins/errors.js';
+import { inFlightTracker, registerInFlight } from './http/in-flight.js';
 import { createMetrics } from './http/plugins/metrics.js';
 import { replayCache, type ReplayCache } from './http/replay-cache.js';
 import { installOpenApi } from './http/plugins/openapi.js';
-import { installRateLimits, readCounter } from './http/plugins/rate-limit.js';
+import { countRefused, installRateLimits, readCounter } from './http/plugins/rate-limit.js';
 import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -35,8 +37,14 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   // Replayed answers are counted against the rate limits in this process's counters; limits counted in Redis, or
   // per client address read from proxy headers, leave every request to the app.
   const replay = !config.rateLimit || (config.redisUrl === null && !config.trustProxy) ? replayCache() : null;
+  const limits = serverTimeouts(config.timeouts);
   const app = Fastify({
     ...(replay ? { serverFactory: replayingServer(replay) } : {}),
+    // A client that stalls must not hold a connection (and an upload's temporary file) for ever: Fastify's and
+    // Node's own defaults let a slow body run without end.
+    connectionTimeout: limits.connectionTimeout,
+    requestTimeout: limits.requestTimeout,
+    http: limits.http,
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     genReqId: () => newId(),
     // Request ids are ours to make: a client-chosen id could collide with another call's log entry.
@@ -44,13 +52,17 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // A request that arrives while the server closes is refused by the onRequest hook below, as problem+json.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Node closes idle keep-alive sockets when the server closes, but a socket busy with a request at that moment
   // would stay open for the whole keep-alive timeout. Once its answer is out it is idle too, and the next sweep
-  // closes it (a request that slips in first gets Fastify's 503 with Connection: close), so a shutdown ends
-  // as soon as the last answer is sent, at no cost to any request before it.
+  // closes it (a request that slips in first gets a 503 with Connection: close), so a shutdown ends as soon as
+  // the last answer is sent, at no cost to any request before it.
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     const sweep = setInterval(() => app.server.closeIdleConnections(), 20);
     sweep.unref();
     app.server.once('close', () => clearInterval(sweep));
@@ -64,16 +76,29 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   const metrics = createMetrics();
   const authenticate = installAuth(app, services, config);
   const calls = callLogger(services.recorder);
+  // What a shutdown waits for, and names when its grace period runs out (src/cli/serve.ts).
+  const inFlight = inFlightTracker(app);
+  registerInFlight(app, inFlight);
   app.decorateRequest('replayGeneration', 0);
   // One hook per stage, in callback style: every hook a stage holds, and every async hook, costs each request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      return done(shuttingDown());
+    }
+    inFlight.started(request);
     if (replay) request.replayGeneration = replay.generation;
     // Credentials first, then the input, as for every other validation error.
-    authenticate(request, reply, (error) => done(error ?? refuseNul(request)));
+    authenticate(request, reply, (error) => {
+      if (error === undefined) return done(refuseNul(request));
+      // A refused credential is counted too (the caller is then anonymous, so per address): guessing keys is limited.
+      countRefused(app, request, reply).then(() => done(error), done);
+    });
   });
   app.addHook('onResponse', (request, reply, done) => {
     done();
+    inFlight.finished(request);
     metrics.observe(request, reply);
     calls.recordReply(request, reply);
     replay?.remember(request, reply);
@@ -114,10 +139,26 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   return app;
 }
 
+/**
+ * The time limits of the HTTP server. `connectionTimeout` is the socket's idle limit: a connection that sends and
+ * takes nothing for that long (a body that stopped arriving, a client that stopped reading) is closed.
+ * `requestTimeout` bounds the whole request, headers and body; `headersTimeout` the headers alone. Node checks
+ * the last two on a timer (every 30 s by default, which would let a short limit run far over): here a tenth of the
+ * shorter limit, between 100 ms and 1 s.
+ */
+export function serverTimeouts(timeouts: Timeouts) {
+  const checkEvery = Math.min(1_000, Math.max(100, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 10)));
+  return {
+    connectionTimeout: timeouts.bodyIdleMs,
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checkEvery } satisfies ServerOptions,
+  };
+}
+
 /** Fastify's own HTTP/1 server, with the replay cache answering before the app's handler. */
 function replayingServer(replay: ReplayCache): FastifyServerFactory {
   return (handler, options) => {
-    const server = createServer(replay.wrap(handler));
+    const server = createServer(options.http ?? {}, replay.wrap(handler));
     // As Fastify sets up the server it makes itself (its defaults apply when an option is not given).
     const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
     if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
@@ -126,4 +167,9 @@ function replayingServer(replay: ReplayCache): FastifyServerFactory {
     if (typeof maxRequestsPerSocket === 'number' && maxRequestsPerSocket > 0) server.maxRequestsPerSocket = maxRequestsPerSocket;
     return server;
   };
+}
+
+/** The answer to a request that reaches a node after its shutdown began: another node, or this one restarted, takes it. */
+function shuttingDown(): AppError {
+  return new AppError(503, 'shutting_down', 'This node is shutting down; send the request again.', undefined, { 'retry-after': '1' });
 }

@@ -1,8 +1,17 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; schema?: string };
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string;
+      /** `DATABASE_CONNECT_TIMEOUT_MS`: how long a request waits for a connection before it is answered 503. */
+      connectTimeoutMs?: number;
+      /** `DATABASE_STATEMENT_TIMEOUT_MS`: statements running longer are cancelled; 0 turns the limit off. */
+      statementTimeoutMs?: number;
+    };
 
 export type StorageConfig =
   | { kind: 'file'; dir: string }
@@ -49,8 +58,11 @@ export interface Config {
   storageMinFreeBytes: number;
   /** `SHUTDOWN_GRACE_MS`: how long a stopping server lets requests in flight (downloads included) finish. */
   shutdownGraceMs: number;
-  /** Who may read `/metrics`: everyone when both are empty. */
-  metricsAccess: { token: string | null; allow: string[] };
+  /**
+   * Who may read `/metrics`: `METRICS_TOKEN` (a bearer token) and `METRICS_ALLOW` (addresses and CIDR ranges);
+   * either admits a scraper, and everyone may read it when both are empty.
+   */
+  metricsAccess: { token: string | null; allow: AddressRange[] };
 }
 
 export interface Timeouts {
@@ -60,6 +72,13 @@ export interface Timeouts {
   bodyIdleMs: number;
   /** `HEADERS_TIMEOUT_MS`: a request's headers must arrive within this. */
   headersMs: number;
+}
+
+/** One METRICS_ALLOW entry: an address (a range of one) or a CIDR range. */
+export interface AddressRange {
+  address: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
 }
 
 export interface RateLimits {
@@ -136,6 +155,10 @@ export function loadConfig(env: Env = process.env): Config {
     (databaseUrl !== undefined ? parseDatabaseUrl(databaseUrl, 'DATABASE_URL', problems) : undefined) ??
     { kind: 'sqlite', file: path.join(dataDir, 'registry.db') };
 
+  const connectTimeoutMs = integer('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 600_000);
+  const statementTimeoutMs = integer('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0, 86_400_000);
+  if (database.kind === 'postgres') Object.assign(database, { connectTimeoutMs, statementTimeoutMs });
+
   const storageUrl = read('STORAGE_URL');
   const storage: StorageConfig =
     (storageUrl !== undefined ? parseStorageUrl(storageUrl, 'STORAGE_URL', problems) : undefined) ??
@@ -204,7 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 30_000, 0, 86_400_000),
     metricsAccess: {
       token: read('METRICS_TOKEN') ?? null,
-      allow: (read('METRICS_ALLOW') ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''),
+      allow: addressRanges(read('METRICS_ALLOW') ?? '', 'METRICS_ALLOW', problems),
     },
   };
   if (config.timeouts.headersMs > config.timeouts.requestMs) {
@@ -214,6 +237,24 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** A comma list of IP addresses and CIDR ranges (`10.0.0.0/8, ::1, 192.168.1.7`); problems name `name`. */
+export function addressRanges(raw: string, name: string, problems: string[]): AddressRange[] {
+  const ranges: AddressRange[] = [];
+  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const [address = '', prefixText, ...rest] = entry.split('/');
+    const version = isIP(address);
+    const family = version === 4 ? 'ipv4' : 'ipv6';
+    const bits = version === 4 ? 32 : 128;
+    const prefix = prefixText === undefined ? bits : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : Number.NaN;
+    if (version === 0 || rest.length > 0 || !(prefix >= 0 && prefix <= bits)) {
+      problems.push(`${name} entries must be IP addresses or CIDR ranges such as 10.0.0.0/8 or fd00::/8 (got "${entry}")`);
+      continue;
+    }
+    ranges.push({ address, prefix, family });
+  }
+  return ranges;
 }
 
 /**

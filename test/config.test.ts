@@ -38,9 +38,10 @@ describe('configuration', () => {
       STORAGE_URL: 's3://bucket/some/prefix/', REDIS_URL: 'redis://cache:6379', PUBLIC_URL: 'https://skills.example.com/',
       ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough', ADMIN_EMAIL: 'root@example.com', REGISTRATION: 'closed',
       MAX_UPLOAD_BYTES: '1048576', RATE_LIMIT: 'off', LOG_RETENTION_DAYS: '7',
+      DATABASE_CONNECT_TIMEOUT_MS: '1500', DATABASE_STATEMENT_TIMEOUT_MS: '0',
     });
     assert.equal(config.port, 8080);
-    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/reg' });
+    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/reg', connectTimeoutMs: 1500, statementTimeoutMs: 0 });
     assert.deepEqual(config.storage, { kind: 's3', bucket: 'bucket', prefix: 'some/prefix' });
     assert.equal(config.publicUrl, 'https://skills.example.com');
     assert.equal(config.publicOrigin, 'https://skills.example.com');
@@ -54,6 +55,8 @@ describe('configuration', () => {
 
   const invalid: Array<[string, Record<string, string>]> = [
     ['PORT', { PORT: 'eighty' }],
+    ['DATABASE_CONNECT_TIMEOUT_MS', { DATABASE_CONNECT_TIMEOUT_MS: '10' }],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }],
     ['PORT', { PORT: '70000' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/x' }],
     ['STORAGE_URL', { STORAGE_URL: 'gs://bucket' }],
@@ -125,5 +128,65 @@ describe('configuration: rate limits', () => {
   it('reports several bad limits at once', () => {
     const problems = problemsOf({ RATE_LIMIT_LOGIN: 'x', RATE_LIMIT_READS: '0' });
     assert.deepEqual(problems.map((p) => p.split(' ')[0]).sort(), ['RATE_LIMIT_LOGIN', 'RATE_LIMIT_READS']);
+  });
+});
+
+describe('configuration: time limits, uploads, free space, shutdown, metrics access', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config.timeouts, { requestMs: 300_000, bodyIdleMs: 30_000, headersMs: 20_000 });
+    assert.equal(config.uploadsPerClient, 4);
+    assert.equal(config.storageMinFreeBytes, 104_857_600);
+    assert.equal(config.shutdownGraceMs, 30_000);
+    assert.deepEqual(config.metricsAccess, { token: null, allow: [] });
+  });
+
+  it('reads each from its variable', () => {
+    const config = loadConfig({
+      REQUEST_TIMEOUT_MS: '60000', BODY_IDLE_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', UPLOADS_PER_CLIENT: '1',
+      STORAGE_MIN_FREE_BYTES: '0', SHUTDOWN_GRACE_MS: '0', METRICS_TOKEN: 'a-metrics-token-of-some-length',
+      METRICS_ALLOW: ' 10.0.0.0/8, 192.168.1.7 ,::1, fd00::/8',
+    });
+    assert.deepEqual(config.timeouts, { requestMs: 60_000, bodyIdleMs: 5_000, headersMs: 2_000 });
+    assert.equal(config.uploadsPerClient, 1);
+    assert.equal(config.storageMinFreeBytes, 0);
+    assert.equal(config.shutdownGraceMs, 0);
+    assert.equal(config.metricsAccess.token, 'a-metrics-token-of-some-length');
+    assert.deepEqual(config.metricsAccess.allow, [
+      { address: '10.0.0.0', prefix: 8, family: 'ipv4' },
+      { address: '192.168.1.7', prefix: 32, family: 'ipv4' },
+      { address: '::1', prefix: 128, family: 'ipv6' },
+      { address: 'fd00::', prefix: 8, family: 'ipv6' },
+    ]);
+  });
+
+  for (const entry of ['10.0.0.0/33', 'fd00::/129', 'localhost', '10.0.0', '10.0.0.0/8/1', '10.0.0.0/', '10.0.0.0/x', '*', '1.2.3.4/-1']) {
+    it(`names METRICS_ALLOW when an entry is "${entry}"`, () => {
+      const problems = problemsOf({ METRICS_ALLOW: `127.0.0.1,${entry}` });
+      assert.equal(problems.length, 1, problems.join('\n'));
+      assert.match(problems[0]!, /^METRICS_ALLOW entries must be IP addresses or CIDR ranges/);
+      assert.ok(problems[0]!.includes(`"${entry}"`), problems[0]);
+    });
+  }
+
+  const invalid: Array<[string, string]> = [
+    ['REQUEST_TIMEOUT_MS', '999'],
+    ['BODY_IDLE_TIMEOUT_MS', 'soon'],
+    ['HEADERS_TIMEOUT_MS', '0'],
+    ['UPLOADS_PER_CLIENT', '0'],
+    ['STORAGE_MIN_FREE_BYTES', '-1'],
+    ['SHUTDOWN_GRACE_MS', '1.5'],
+  ];
+  for (const [variable, value] of invalid) {
+    it(`names ${variable} when it is "${value}"`, () => {
+      const problems = problemsOf({ [variable]: value });
+      assert.equal(problems.length, 1, problems.join('\n'));
+      assert.match(problems[0]!, new RegExp(`^${variable} must be a whole number`));
+    });
+  }
+
+  it('refuses a headers limit longer than the request limit, and a short metrics token', () => {
+    assert.deepEqual(problemsOf({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '10000' }), ['HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS']);
+    assert.deepEqual(problemsOf({ METRICS_TOKEN: 'short' }), ['METRICS_TOKEN must be at least 16 characters']);
   });
 });

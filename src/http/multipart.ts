@@ -5,6 +5,9 @@ import type { StagedBlob } from '../storage/blob-store.js';
 
 export const MAX_FIELD_BYTES = 64 * 1024;
 
+/** RFC 2046 allows a boundary of 1 to 70 characters; the parser underneath fails on longer ones with a bare error. */
+export const MAX_BOUNDARY_LENGTH = 70;
+
 export interface Upload {
   fields: Record<string, string>;
   file: StagedBlob | null;
@@ -22,6 +25,7 @@ export async function readUpload(
   if (!request.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', 'Send the package as multipart/form-data with the archive in a part named "file".');
   }
+  checkBoundary(request.headers['content-type'] ?? '');
   const fields: Record<string, string> = {};
   let file: StagedBlob | null = null;
   try {
@@ -34,6 +38,9 @@ export async function readUpload(
           ]);
         }
         if (file !== null) throw badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
+        // Past the limit the parser quietly drops the rest of the part and ends the stream only when the whole body
+        // has arrived: a 413 would wait for every byte a client chose to send. Ending the part at once answers now.
+        part.file.once('limit', () => part.file.destroy(Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
         file = await stage(part.file);
         continue;
       }
@@ -59,10 +66,31 @@ export async function readUpload(
   return { fields, file };
 }
 
-/** Busboy's and the multipart plugin's limit errors, in the contract's terms. */
+function checkBoundary(contentType: string): void {
+  const match = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2] ?? '';
+  if (boundary === '') {
+    throw badRequest('invalid_multipart', 'The Content-Type multipart/form-data needs its boundary parameter, e.g. "multipart/form-data; boundary=x1y2".');
+  }
+  if (boundary.length > MAX_BOUNDARY_LENGTH) {
+    throw badRequest('invalid_multipart', `The multipart boundary is ${boundary.length} characters long; at most ${MAX_BOUNDARY_LENGTH} are allowed.`);
+  }
+}
+
+/** The parser's messages for a body that ends before its closing boundary (or a part that ends before its data). */
+const TRUNCATED = /unexpected end of (multipart data|form)|terminated early/i;
+
+/** Busboy's and the multipart plugin's errors, in the contract's terms. */
 function translate(error: unknown): unknown {
-  const code = (error as { code?: string }).code;
+  const { code, message } = error as { code?: string; message?: unknown };
+  if (typeof message === 'string' && TRUNCATED.test(message)) {
+    return badRequest('invalid_multipart', 'The multipart body ends before its closing boundary; send the whole form, ending with --<boundary>--.');
+  }
   switch (code) {
+    case 'FST_MP_PREMATURE_CLOSE':
+      return badRequest('invalid_multipart', 'The request ended before the multipart body was complete.');
+    case 'FST_PROTO_VIOLATION':
+      return badRequest('validation_failed', 'A field name is not allowed.');
     case 'FST_REQ_FILE_TOO_LARGE':
       return new AppError(413, 'payload_too_large', 'The package is larger than the upload limit.');
     case 'FST_FILES_LIMIT':

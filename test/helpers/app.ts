@@ -27,6 +27,9 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
     DATA_DIR: store.dataDir,
     LOG_LEVEL: 'silent',
     RATE_LIMIT: 'off',
+    // The free-space floor is tested on its own (test/faults/disk-full.test.ts, test/http/operations.test.ts); here a
+    // small one keeps a nearly full test machine from refusing every upload.
+    STORAGE_MIN_FREE_BYTES: '1048576',
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     ADMIN_EMAIL: ADMIN.email,

@@ -65,7 +65,10 @@ export interface RegistryProcess {
   stop(): Promise<number | null>;
 }
 
-/** The registry's own shutdown grace is 10 s; past this, it is not going to exit by itself. */
+/** The shutdown grace the test processes run with, unless a test sets SHUTDOWN_GRACE_MS itself. */
+const TEST_SHUTDOWN_GRACE_MS = 10_000;
+
+/** Past the grace period and the few seconds after it, the registry is not going to exit by itself. */
 const STOP_TIMEOUT_MS = 20_000;
 
 /**
@@ -81,7 +84,7 @@ process.once('exit', () => {
 export async function startRegistryProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<RegistryProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...env, PORT: String(port) },
+    env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: String(TEST_SHUTDOWN_GRACE_MS), ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseFull, isDatabaseUnavailable } from '../../db/faults.js';
 import { AppError, type FieldError } from '../../domain/errors.js';
 import { isStorageFull } from '../../storage/faults.js';
+import { settleUnreadBody } from '../unread-body.js';
 
 export interface ProblemDocument {
   type: string;
@@ -25,6 +26,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
   };
   if (error.headers) reply.headers(error.headers);
+  // An answer may come before the body was read (a refused upload): the rest must not block the connection.
+  settleUnreadBody(request, reply);
   return reply.code(error.status).type('application/problem+json').send(body);
 }
 
@@ -95,12 +98,15 @@ export function installErrorHandling(app: FastifyInstance): void {
         return sendProblem(request, reply, new AppError(400, 'invalid_json', 'The request declares a JSON body but sends none.'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendProblem(request, reply, new AppError(413, 'payload_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 1 MiB).'));
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+        // Upload routes take multipart/form-data only; every other body is JSON.
+        const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes ?? ['application/json'];
         return sendProblem(
           request,
           reply,
-          new AppError(415, 'unsupported_media_type', `Content-Type "${request.headers['content-type'] ?? ''}" is not accepted here; send application/json.`),
+          new AppError(415, 'unsupported_media_type', `Content-Type "${request.headers['content-type'] ?? ''}" is not accepted here; send ${consumes.join(' or ')}.`),
         );
+      }
     }
 
     const status = fastifyError.statusCode ?? 500;
@@ -128,7 +134,7 @@ export function faultProblem(error: unknown): AppError | null {
     return new AppError(507, 'insufficient_storage', 'The registry has no room left to store this; nothing was changed. Try again later.');
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError(503, 'database_unavailable', 'The database is not answering right now; nothing was changed. Try again shortly.', undefined, {
+    return new AppError(503, 'database_unavailable', 'The database is not answering right now; try again shortly.', undefined, {
       'retry-after': '5',
     });
   }

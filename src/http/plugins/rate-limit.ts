@@ -1,5 +1,5 @@
 import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config, RateLimits } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
@@ -203,7 +203,8 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
   });
   const limit = app.rateLimit();
 
-  app.addHook('onRequest', async (request, reply) => {
+  const count = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (assigned.has(request)) return;
     const assignment = classify(request, limits);
     if (assignment === null) return;
     assigned.set(request, assignment);
@@ -213,6 +214,20 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
       if (error instanceof AppError) throw error;
       warn(error);
     }
-  });
+  };
+  refusedCounters.set(app, count);
+  app.addHook('onRequest', count);
   return windows;
+}
+
+const refusedCounters = new WeakMap<FastifyInstance, (request: FastifyRequest, reply: FastifyReply) => Promise<void>>();
+
+/**
+ * Counts a request that the app refuses before the limiter's own hook runs (a bad, unknown or expired credential:
+ * the caller is then anonymous, so it counts per address), and rejects with the 429 once the client is over its
+ * limit; the app then answers that instead of its refusal. Guessing keys is thereby limited like any other
+ * request. Does nothing without rate limits, or for a request already counted.
+ */
+export function countRefused(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return refusedCounters.get(app)?.(request, reply) ?? Promise.resolve();
 }

@@ -1,12 +1,18 @@
 import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import { AppError } from '../../domain/errors.js';
+import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
+import { lowDiskDetail } from '../low-disk.js';
+import { metricsAccess } from '../metrics-access.js';
 import { problems } from '../schemas/common.js';
 import type { RoutePlugin } from '../types.js';
 
 const none = { auth: 'none' as const };
 
-export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, { services, metrics }) => {
+export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, { services, config, metrics }) => {
+  const freeSpace = freeSpaceGuard(watchedDisks(config.storage, config.database), config.storageMinFreeBytes);
+  const metricsRefusal = metricsAccess(config.metricsAccess);
+
   app.get(
     '/healthz',
     {
@@ -28,7 +34,9 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
       schema: {
         tags: ['operations'],
         summary: 'Readiness',
-        description: 'Checks the database and the package store; 503 when a dependency does not answer.',
+        description:
+          'Checks the database and the package store; 503 when a dependency does not answer, or when a local disk the ' +
+          'registry writes to has less free space than STORAGE_MIN_FREE_BYTES (the check is named in `errors`).',
         response: { 200: Type.Object({ status: Type.Literal('ok'), checks: Type.Record(Type.String(), Type.String()) }), ...problems(503) },
       },
     },
@@ -45,6 +53,11 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
         request.log.warn({ err: error }, 'readiness check failed: blob store');
         throw new AppError(503, 'not_ready', 'The package store is not writable.');
       }
+      const low = await freeSpace.lowDisk();
+      if (low !== null) {
+        request.log.warn({ disk: low }, 'readiness check failed: low disk space');
+        throw new AppError(503, 'not_ready', lowDiskDetail(low), [{ field: low.name, message: `${low.freeBytes} bytes free, below ${low.minFreeBytes}` }]);
+      }
       return { status: 'ok' as const, checks: { database: 'ok', blobs: 'ok' } };
     },
   );
@@ -53,9 +66,20 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
     '/metrics',
     {
       config: none,
-      schema: { tags: ['operations'], summary: 'Prometheus metrics', description: 'Prometheus text exposition format.' },
+      schema: {
+        tags: ['operations'],
+        summary: 'Prometheus metrics',
+        description:
+          'Prometheus text exposition format. Open unless METRICS_TOKEN (send it as a bearer token; 401 without it) or ' +
+          'METRICS_ALLOW (addresses and CIDR ranges; 403 from elsewhere) is set; with both, either admits.',
+        response: problems(401, 403),
+      },
     },
-    async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),
+    async (request, reply) => {
+      const refusal = metricsRefusal(request);
+      if (refusal) throw refusal;
+      return reply.type(metrics.contentType).send(await metrics.metrics());
+    },
   );
 
   app.get(

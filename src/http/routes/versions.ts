@@ -1,12 +1,17 @@
 import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import type { ByteRange } from '../../storage/blob-store.js';
 import { contentTypeFor } from '../../packages/inspect.js';
 import { caller } from '../plugins/auth.js';
 import { etagMatches, sendJson } from '../cached-json.js';
+import { attachment } from '../content-disposition.js';
 import { streamedBodyCompiler } from '../plugins/validation.js';
 import multipart from '@fastify/multipart';
 import { MAX_FIELD_BYTES, readUpload, requireFile } from '../multipart.js';
+import { refuseWhenLow } from '../low-disk.js';
+import { uploadSlots } from '../upload-slots.js';
+import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
 import { ListEnvelope, pageOf, problems, SkillRefParams } from '../schemas/common.js';
 import { SkillRef } from '../schemas/skills.js';
 import {
@@ -45,7 +50,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
     await uploads.register(multipart, {
       limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20, parts: 25, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
     });
-    uploadRoutes(uploads, services);
+    uploadRoutes(uploads, services, config);
   });
 
   app.get(
@@ -105,7 +110,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       const extension = version.archive_format === 'zip' ? 'zip' : 'tar.gz';
       reply.headers({
         'content-type': MEDIA_TYPES[version.archive_format],
-        'content-disposition': `attachment; filename="${skill.slug}-${version.version}.${extension}"`,
+        'content-disposition': attachment(`${skill.slug}-${version.version}.${extension}`),
         etag,
         'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
         'accept-ranges': 'bytes',
@@ -167,7 +172,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
           'x-content-type-options': 'nosniff',
           // A package's HTML or SVG must never run in the registry's origin.
           'content-security-policy': "default-src 'none'; sandbox",
-          'content-disposition': type.startsWith('text/') ? 'inline' : `attachment; filename="${file.path.split('/').pop() ?? 'file'}"`,
+          'content-disposition': type.startsWith('text/') ? 'inline' : attachment(file.path.split('/').pop() ?? 'file'),
         })
         .send(file.stream);
     },
@@ -225,8 +230,15 @@ function skillInputFrom(fields: Record<string, string>) {
 }
 
 /** The three routes that take a package as multipart/form-data. */
-function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['services']): void {
+function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['services'], config: RouteDeps['config']): void {
   const versions = services.versions;
+  const slots = uploadSlots(config.uploadsPerClient);
+  const freeSpace = freeSpaceGuard(watchedDisks(config.storage, config.database), config.storageMinFreeBytes);
+  /** Before a byte of the body is read: the client's share of uploads in flight, and room on the disk. */
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    slots.acquire(request, reply);
+    await refuseWhenLow(freeSpace);
+  };
   app.post(
     '/v1/skills/:skillId/versions',
     {
@@ -243,13 +255,14 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         consumes: ['multipart/form-data'],
         params: SkillRefParams,
         body: UploadBody,
-        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422) },
+        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 507) },
       },
     },
     async (request, reply) => {
       const actor = caller(request);
       // Ownership is settled before a single byte of the package is read.
       await services.skills.manageable(actor, request.params.skillId);
+      await admit(request, reply);
       const upload = await readUpload(request, ['version', 'changelog', 'metadata'], (body) => versions.stage(body));
       const version = await versions.publish(actor, request.params.skillId, upload.fields, requireFile(upload));
       return reply.code(201).header('location', `/v1/skills/${request.params.skillId}/versions/${version.version}`).send(version);
@@ -273,12 +286,13 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         body: WithPackageBody,
         response: {
           201: Type.Object({ skill: SkillRef, version: VersionRef }),
-          ...problems(400, 401, 403, 409, 413, 415, 422),
+          ...problems(400, 401, 403, 409, 413, 415, 422, 429, 507),
         },
       },
     },
     async (request, reply) => {
       const actor = caller(request);
+      await admit(request, reply);
       const upload = await readUpload(
         request,
         ['name', 'slug', 'description', 'category', 'tags', 'source_type', 'source_url', 'version', 'changelog', 'metadata'],
@@ -308,10 +322,11 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         description: 'Runs every archive and SKILL.md check on `file` and reports the result; nothing is stored.',
         consumes: ['multipart/form-data'],
         body: Type.Object({ file: Type.String({ format: 'binary' }) }),
-        response: { 200: Validation, ...problems(400, 401, 413, 415) },
+        response: { 200: Validation, ...problems(400, 401, 413, 415, 429, 507) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      await admit(request, reply);
       const upload = await readUpload(request, [], (body) => versions.stage(body));
       return versions.validate(requireFile(upload));
     },
