@@ -20,7 +20,10 @@ export interface Runtime {
 
 /** Opens the database, brings its schema up to date, makes sure the bootstrap admin exists, and builds the app. */
 export async function createRuntime(config: Config): Promise<Runtime> {
-  const database = openDatabase(config.database);
+  // A PostgreSQL connection lost between queries (a restart, a failover) is reported once the logger exists;
+  // the pool opens a new one when it is next needed.
+  let connectionLost: (error: Error) => void = () => undefined;
+  const database = openDatabase(config.database, { onConnectionLost: (error) => connectionLost(error) });
   let bus: InvalidationBus | undefined;
   try {
     await database.migrate();
@@ -39,6 +42,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });
     report = (error) => app.log.error({ err: error }, 'background write failed');
+    connectionLost = (error) => app.log.warn({ err: error }, 'database connection lost; it is replaced when next needed');
     services.downloads.start();
     services.recorder.start();
     const pruneLogs = () =>
@@ -51,13 +55,12 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     void pruneLogs();
     const pruneTimer = setInterval(() => void pruneLogs(), LOG_PRUNE_INTERVAL_MS);
     pruneTimer.unref();
-    // Blobs a crash stranded between storage and database; in the background, so start-up does not wait.
-    services.versions.collectOrphans().then(
-      (removed) => {
-        if (removed > 0) app.log.info({ removed }, 'removed orphaned package blobs');
-      },
-      (error: unknown) => app.log.error({ err: error }, 'orphaned blob collection failed'),
-    );
+    // Blobs no version references (deleted drafts, refused or crashed uploads), collected past their grace period:
+    // once now in the background, so start-up does not wait, and then every hour.
+    services.orphans.start({
+      onRemoved: (removed) => app.log.info({ removed }, 'removed orphaned package blobs'),
+      onError: (error) => app.log.error({ err: error }, 'orphaned blob collection failed'),
+    });
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -69,8 +72,11 @@ export async function createRuntime(config: Config): Promise<Runtime> {
           try {
             // Requests in flight finish first (their log entries are recorded as they do), then the buffers go out.
             await app.close();
-            await services.downloads.close();
-            await services.recorder.close();
+            await services.orphans.close();
+            // Both buffers are tried even when the first cannot be written (the database away); the first
+            // failure is reported once both have had their chance.
+            const written = await Promise.allSettled([services.downloads.close(), services.recorder.close()]);
+            for (const result of written) if (result.status === 'rejected') throw result.reason;
           } finally {
             await runningBus.close();
             await services.repositories.callLogs.close();

@@ -1,7 +1,8 @@
 /**
  * The timer and serialisation shared by the in-memory buffers that write in batches: one write at a time,
  * `flush` waits for a write in progress before starting its own, `start` writes every `intervalMs` without
- * keeping the process alive, and `close` stops the timer and writes what is left.
+ * keeping the process alive, `idle` waits for the write in progress (if any), and `close` stops the timer and
+ * writes what is left.
  */
 export function periodicFlush(options: {
   intervalMs: number;
@@ -23,6 +24,9 @@ export function periodicFlush(options: {
 
   return {
     flush,
+    async idle(): Promise<void> {
+      while (writing) await writing.catch(() => undefined);
+    },
     start(): void {
       timer ??= setInterval(() => {
         flush().catch((error: unknown) => options.onError?.(error));

@@ -9,8 +9,11 @@ export type BackendName = 'sqlite' | 'postgres';
 
 export interface Backend {
   name: BackendName;
-  /** A fresh, empty database for one test app, and the function that removes it. */
-  create(): Promise<{ database: DatabaseConfig; dataDir: string; dispose(): Promise<void> }>;
+  /**
+   * A fresh, empty database for one test app, and the function that removes it. On PostgreSQL the app's
+   * sessions carry `applicationName` (through the URL), so a test can find and terminate exactly its own.
+   */
+  create(): Promise<{ database: DatabaseConfig; dataDir: string; applicationName?: string; dispose(): Promise<void> }>;
 }
 
 const sqlite: Backend = {
@@ -55,9 +58,13 @@ function postgres(url: string): Backend {
       await client.query(`create schema ${schema}`);
       await client.end();
       const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-test-'));
+      const applicationName = `skreg-test-${schema}`;
+      const appUrl = new URL(url);
+      appUrl.searchParams.set('application_name', applicationName);
       return {
         dataDir,
-        database: { kind: 'postgres', url, schema },
+        applicationName,
+        database: { kind: 'postgres', url: appUrl.toString(), schema },
         async dispose() {
           const c = admin();
           await c.connect();

@@ -1,19 +1,56 @@
 import type { DownloadTally, VersionsRepository } from '../../db/repositories/versions.js';
 import { periodicFlush } from '../../lib/periodic-flush.js';
 
-export const FLUSH_INTERVAL_MS = 1000;
+/**
+ * How long a counted download may wait in memory: what a process killed outright (SIGKILL, a crash) loses.
+ * A write costs one small transaction whatever the traffic, so four a second cost little.
+ */
+export const FLUSH_INTERVAL_MS = 250;
+/**
+ * Written counts are announced (`onWritten`, which drops the public caches) at most this often: every
+ * announcement makes each popular answer be loaded again, which would cost more than the writes themselves.
+ */
+export const ANNOUNCE_INTERVAL_MS = 1000;
 
 /**
- * Counts downloads in memory and writes them in one batch at most a second later, so no download waits
- * for a database write. A failed write keeps its counts for the next flush; `close` writes what is left.
+ * Counts downloads in memory and writes them in one batch at most FLUSH_INTERVAL_MS later, so no download
+ * waits for a database write. A failed write keeps its counts for the next flush; `close` writes what is left.
  */
 export function downloadCounter(deps: {
   versions: VersionsRepository;
   onError?: (error: unknown) => void;
-  /** Told after counts were written, so answers that show download totals can be refreshed. */
+  /**
+   * Told after counts were written, so answers that show download totals can be refreshed: within
+   * ANNOUNCE_INTERVAL_MS of a timed write, at once after `flush` or `close`.
+   */
   onWritten?: () => void;
+  /** The clock that spaces announcements (tests drive their own). */
+  now?: () => number;
 }) {
+  const now = deps.now ?? Date.now;
   let pending = new Map<string, DownloadTally>();
+  let unannounced = false;
+  let lastAnnounced = Number.NEGATIVE_INFINITY;
+  let announceTimer: NodeJS.Timeout | null = null;
+
+  function announce(): void {
+    if (announceTimer) clearTimeout(announceTimer);
+    announceTimer = null;
+    if (!unannounced) return;
+    unannounced = false;
+    lastAnnounced = now();
+    deps.onWritten?.();
+  }
+
+  function announceSoon(): void {
+    unannounced = true;
+    const wait = lastAnnounced + ANNOUNCE_INTERVAL_MS - now();
+    if (wait <= 0) announce();
+    else if (!announceTimer) {
+      announceTimer = setTimeout(announce, wait);
+      announceTimer.unref();
+    }
+  }
 
   async function writeOut(): Promise<void> {
     if (pending.size === 0) return;
@@ -21,7 +58,7 @@ export function downloadCounter(deps: {
     pending = new Map();
     try {
       await deps.versions.addDownloads(batch);
-      deps.onWritten?.();
+      announceSoon();
     } catch (error) {
       for (const tally of batch) add(tally.versionId, tally.skillId, tally.day, tally.count);
       throw error;
@@ -46,9 +83,17 @@ export function downloadCounter(deps: {
     record(versionId: string, skillId: string, at = new Date()): void {
       add(versionId, skillId, at.toISOString().slice(0, 10), 1);
     },
-    flush: flusher.flush,
+    async flush(): Promise<void> {
+      await flusher.flush();
+      announce();
+    },
+    /** Resolves once the write in progress, if any, has ended (for tests driving the timer). */
+    flushing: flusher.idle,
     start: flusher.start,
-    close: flusher.close,
+    async close(): Promise<void> {
+      await flusher.close();
+      announce();
+    },
     get pendingCount(): number {
       let n = 0;
       for (const t of pending.values()) n += t.count;
