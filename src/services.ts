@@ -9,6 +9,7 @@ import { authenticator } from './domain/accounts/authenticate.js';
 import { skillService } from './domain/skills/skills.js';
 import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
+import { orphanCollection } from './domain/versions/orphan-collection.js';
 import { versionService } from './domain/versions/versions.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { localInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
@@ -33,7 +34,7 @@ export function createServices(
   const sessions = sessionsRepository(database.db, database.sqlite);
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
   const skills = skillsRepository(database.db, database.dialect);
-  const versions = versionsRepository(database.db);
+  const versions = versionsRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
   const skillServiceInstance = skillService({ skills, announce: () => bus.publish({ kind: 'skills' }) });
   // Revocations, sign-outs and account changes reach the other nodes' authentication caches too.
@@ -57,6 +58,9 @@ export function createServices(
   const downloads = downloadCounter({ versions, onWritten: () => skillServiceInstance.forgetCached(), ...(log ? { onError: log } : {}) });
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
+  const versionServiceInstance = versionService({
+    skillService: skillServiceInstance, versions, blobs, downloads, maxUploadBytes: config.maxUploadBytes,
+  });
   return {
     database,
     blobs,
@@ -70,9 +74,9 @@ export function createServices(
     skills: skillServiceInstance,
     feedback: feedbackService({ feedback: feedbackRepository(database.db), versions, skills: skillServiceInstance }),
     logs: callLogService({ logs: callLogs, recorder, retentionDays: config.logRetentionDays }),
-    versions: versionService({
-      skillService: skillServiceInstance, versions, blobs, downloads, maxUploadBytes: config.maxUploadBytes,
-    }),
+    versions: versionServiceInstance,
+    /** Orphaned blobs (failed uploads, deleted drafts, crashes) removed past their grace period, at start and hourly. */
+    orphans: orphanCollection({ collect: () => versionServiceInstance.collectOrphans() }),
   };
 }
 

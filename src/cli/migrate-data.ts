@@ -207,7 +207,7 @@ class Output {
     if (blobs !== null) {
       lines.push(
         `blobs: ${blobs.total} in the source: ${blobs.copied} copied, ${blobs.present} already there, ${blobs.repaired} repaired; ` +
-          `${blobs.verified} read back from the target with the right sha256${blobs.failures.length > 0 ? `; ${blobs.failures.length} failed` : ''}.`,
+          `${blobs.verified} read back from the target with the right sha256${blobs.vanished > 0 ? `; ${blobs.vanished} unreferenced ones removed from the source meanwhile` : ''}${blobs.failures.length > 0 ? `; ${blobs.failures.length} failed` : ''}.`,
       );
     }
     if (versions !== null) {

@@ -22,7 +22,11 @@ export interface StagedBlob {
   size: number;
   /** Reads the staged bytes (for inspection before committing). */
   source: RandomAccessSource;
-  /** Moves the blob into place under its sha256; a blob already there (same content) is kept as it is. */
+  /**
+   * Moves the blob into place under its sha256. A blob already there (same content) is kept, but its time is
+   * refreshed: orphan collection counts a blob's age from its last commit, so a blob an upload has just committed
+   * is never taken for an old orphan before the upload's version row is written.
+   */
   commit(): Promise<void>;
   /** Removes the staged bytes. */
   discard(): Promise<void>;
@@ -64,7 +68,16 @@ export interface BlobStore {
   known(sha256: string, size: number): RandomAccessSource;
   /** Removes a committed blob; removing one that is not there is not an error. */
   delete(sha256: string): Promise<void>;
-  /** Every committed blob, with the time it was written (ms since the epoch), in no particular order. */
+  /**
+   * Removes a committed blob unless it was written, or refreshed by a commit, after `cutoff` (ms since the epoch):
+   * what orphan collection deletes with, so that a commit of the same content just before wins. True when a blob
+   * was removed; false when it is newer or not there.
+   */
+  deleteIfOlder(sha256: string, cutoff: number): Promise<boolean>;
+  /**
+   * Every committed blob, with the time it was last written or refreshed by a commit (ms since the epoch), in no
+   * particular order.
+   */
   list(): AsyncIterable<{ sha256: string; writtenAt: number }>;
   /** Removes temporary files left by uploads interrupted by a crash; returns how many. */
   sweep(olderThanMs?: number): Promise<number>;

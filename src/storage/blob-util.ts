@@ -55,3 +55,20 @@ export async function commitStaged(staged: StagedBlob): Promise<{ sha256: string
   }
   return { sha256: staged.sha256, size: staged.size };
 }
+
+/**
+ * Runs operations on one key one after another, and on different keys freely: what keeps a commit and an orphan
+ * collection of one sha256 in one process from interleaving.
+ */
+export function keyedSerial() {
+  const busy = new Map<string, Promise<unknown>>();
+  return function run<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    const result = (busy.get(key) ?? Promise.resolve()).then(operation);
+    const settled = result.catch(() => undefined);
+    busy.set(key, settled);
+    void settled.then(() => {
+      if (busy.get(key) === settled) busy.delete(key);
+    });
+    return result;
+  };
+}

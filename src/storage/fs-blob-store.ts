@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { access, mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rename, rm, stat, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,7 +12,7 @@ import {
   type RandomAccessSource,
   type StagedBlob,
 } from './blob-store.js';
-import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, stagingLimit } from './blob-util.js';
+import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 
 const READ_HIGH_WATER_MARK = 256 * 1024;
@@ -27,6 +27,10 @@ const READ_HIGH_WATER_MARK = 256 * 1024;
  * Durability: a staged file is fsynced before stage() resolves; commit() renames it into place and fsyncs the
  * directory holding it (and the parents it had to create), so a blob is visible only once its bytes and its name
  * are on disk. A crash mid-upload leaves at most a file in tmp/, which sweep() removes at start-up.
+ *
+ * A blob's mtime is the time of its last commit: committing content already stored refreshes it. Orphan collection
+ * deletes through deleteIfOlder(), which runs one at a time with commits of the same sha256 in this process (the
+ * directory is this process's alone), so a commit and a collection of one blob never interleave.
  */
 
 /** The suffix of temporary files in `<dir>/tmp`. */
@@ -49,6 +53,8 @@ export class FsBlobStore implements BlobStore {
   readonly tempDir: string;
   /** Names of this process's temporary files that are being written or are staged: sweep() leaves them alone. */
   private readonly active = new Set<string>();
+  /** Commits and collections of one sha256, one at a time. */
+  private readonly exclusively = keyedSerial();
 
   /** Prefer createFsBlobStore, which also creates the directories. */
   constructor(dir: string) {
@@ -124,6 +130,20 @@ export class FsBlobStore implements BlobStore {
     // with a commit that has just created the directory and is about to rename into it.
   }
 
+  async deleteIfOlder(sha256: string, cutoff: number): Promise<boolean> {
+    const file = this.pathOf(sha256);
+    return this.exclusively(sha256, async () => {
+      try {
+        if ((await stat(file)).mtimeMs > cutoff) return false;
+        await unlink(file);
+        return true;
+      } catch (error) {
+        if (isErrno(error, 'ENOENT', 'ENOTDIR')) return false;
+        throw error;
+      }
+    });
+  }
+
   async sweep(olderThanMs: number = DEFAULT_SWEEP_AGE_MS): Promise<number> {
     if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) {
       throw new TypeError(`olderThanMs must be a non-negative number, not ${String(olderThanMs)}.`);
@@ -184,26 +204,29 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Moves a staged temporary file into place (internal: called by FsStagedBlob.commit). */
-  async commitTemp(tempPath: string, sha256: string, size: number): Promise<void> {
+  commitTemp(tempPath: string, sha256: string, size: number): Promise<void> {
     const target = this.pathOf(sha256);
-    const leaf = path.dirname(target);
-    const created = await mkdir(leaf, { recursive: true });
-    const existing = await stat(target).catch((error: unknown) => {
-      if (isErrno(error, 'ENOENT')) return null;
-      throw error;
+    return this.exclusively(sha256, async () => {
+      const leaf = path.dirname(target);
+      const created = await mkdir(leaf, { recursive: true });
+      const existing = await stat(target).catch((error: unknown) => {
+        if (isErrno(error, 'ENOENT')) return null;
+        throw error;
+      });
+      if (existing !== null && existing.isFile() && existing.size === size && (await refreshed(target))) {
+        // Same sha256 and size: the same content is already stored, durably. Keep it, now counted as just
+        // written (the version row that will reference it is not written yet); drop the copy.
+        await rm(tempPath, { force: true });
+        return;
+      }
+      await rename(tempPath, target);
+      await syncDirectory(leaf);
+      if (created !== undefined) {
+        // mkdir created at least the leaf: make the new directory entries durable too.
+        await syncDirectory(path.dirname(leaf));
+        await syncDirectory(this.dir);
+      }
     });
-    if (existing !== null && existing.isFile() && existing.size === size) {
-      // Same sha256 and size: the same content is already stored, durably. Keep it; drop the copy.
-      await rm(tempPath, { force: true });
-      return;
-    }
-    await rename(tempPath, target);
-    await syncDirectory(leaf);
-    if (created !== undefined) {
-      // mkdir created at least the leaf: make the new directory entries durable too.
-      await syncDirectory(path.dirname(leaf));
-      await syncDirectory(this.dir);
-    }
   }
 
   /** Forgets a temporary file once it has been committed or discarded (internal). */
@@ -303,6 +326,21 @@ function readFile(file: string, size: number, range: ByteRange | undefined): Rea
   if (range === undefined) return createReadStream(file, { highWaterMark: READ_HIGH_WATER_MARK });
   assertByteRange(range, size);
   return createReadStream(file, { start: range.start, end: range.end, highWaterMark: READ_HIGH_WATER_MARK });
+}
+
+/**
+ * Sets a committed file's times to now; false when it has gone meanwhile or its times may not be set (a file of
+ * another owner): then the staged copy replaces it, a new file written now.
+ */
+async function refreshed(file: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(file, now, now);
+    return true;
+  } catch (error) {
+    if (isErrno(error, 'ENOENT', 'ENOTDIR', 'EPERM', 'EACCES')) return false;
+    throw error;
+  }
 }
 
 /** fsyncs a directory so that a rename or a new entry in it survives a crash; platforms that refuse are ignored. */

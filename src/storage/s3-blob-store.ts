@@ -21,7 +21,7 @@ import {
   type RandomAccessSource,
   type StagedBlob,
 } from './blob-store.js';
-import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, stagingLimit } from './blob-util.js';
+import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
 import { blockCachedSource, type BlockCacheOptions, DEFAULT_BLOCK_CACHE, objectSource } from './s3-source.js';
@@ -92,6 +92,8 @@ export class S3BlobStore implements BlobStore {
   private readonly activeKeys = new Set<string>();
   /** Multipart copies this process has under way (upload ids): sweep() leaves them alone too. */
   private readonly activeCopies = new Set<string>();
+  /** Commits and collections of one sha256 by this process, one at a time. */
+  private readonly exclusively = keyedSerial();
 
   constructor(options: S3BlobStoreOptions) {
     this.client = options.client;
@@ -191,6 +193,32 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  /**
+   * A look at the object's date, then the delete, one at a time with this process's commits of the same sha256.
+   * S3 has no delete conditional on a date, so a commit of the same content by another node that lands in the
+   * milliseconds between the two is deleted with it: the one gap orphan collection leaves on a shared bucket, and
+   * only for content whose earlier copy is an orphan past its grace period.
+   */
+  async deleteIfOlder(sha256: string, cutoff: number): Promise<boolean> {
+    const key = this.keyOf(sha256);
+    return this.exclusively(sha256, () => this.deleteKeyIfOlder(key, cutoff));
+  }
+
+  private async deleteKeyIfOlder(key: string, cutoff: number): Promise<boolean> {
+    let modified: number | undefined;
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      modified = head.LastModified?.getTime();
+    } catch (error) {
+      if (isS3NotFound(error)) return false;
+      throw new Error(`Looking up s3://${this.bucket}/${key} failed: ${describeS3Error(error)}`, { cause: error });
+    }
+    // Without a date an object counts as new, as in list().
+    if (modified === undefined || modified > cutoff) return false;
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    return true;
+  }
+
   async *list(): AsyncIterable<{ sha256: string; writtenAt: number }> {
     for await (const object of this.listObjects(this.blobPrefix)) {
       const name = object.key.slice(this.blobPrefix.length);
@@ -255,8 +283,12 @@ export class S3BlobStore implements BlobStore {
    * made even when the blob exists: it is the same content, the write is atomic, and the fresh date keeps orphan
    * collection on another node from taking the blob away before this upload's version row is written.
    */
-  async commitTemp(tempKey: string, sha256: string, size: number): Promise<void> {
+  commitTemp(tempKey: string, sha256: string, size: number): Promise<void> {
     const target = this.keyOf(sha256);
+    return this.exclusively(sha256, () => this.copyIntoPlace(tempKey, target, sha256, size));
+  }
+
+  private async copyIntoPlace(tempKey: string, target: string, sha256: string, size: number): Promise<void> {
     if (size > this.multipartCopyThreshold) {
       await this.copyInParts(tempKey, target, sha256, size);
     } else {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { DatabaseHandle } from '../db/database.js';
-import type { BlobStore, RandomAccessSource } from '../storage/blob-store.js';
+import { BlobNotFoundError, type BlobStore, type RandomAccessSource } from '../storage/blob-store.js';
 
 /**
  * Copies every committed blob from one blob store to another (a directory to a bucket is the usual way) and proves
@@ -22,6 +22,11 @@ export interface BlobResult {
   repaired: number;
   /** Blobs read back from the target whose sha256 matched. */
   verified: number;
+  /**
+   * Listed in the source but gone when their turn came: a running registry's orphan collection removes blobs no
+   * version references, so these were not needed (every package a version references is checked afterwards).
+   */
+  vanished: number;
   /** One line per blob that could not be copied or verified. */
   failures: string[];
 }
@@ -45,7 +50,7 @@ export async function copyBlobs(source: BlobStore, target: BlobStore, options: B
   for await (const blob of source.list()) names.push(blob.sha256);
   names.sort();
 
-  const result: BlobResult = { total: names.length, copied: 0, present: 0, repaired: 0, verified: 0, failures: [] };
+  const result: BlobResult = { total: names.length, copied: 0, present: 0, repaired: 0, verified: 0, vanished: 0, failures: [] };
   let done = 0;
   let next = 0;
   const report = () =>
@@ -70,7 +75,14 @@ export async function copyBlobs(source: BlobStore, target: BlobStore, options: B
 }
 
 async function transferOne(source: BlobStore, target: BlobStore, sha256: string, result: BlobResult): Promise<void> {
-  const from = await source.source(sha256);
+  let from: RandomAccessSource;
+  try {
+    from = await source.source(sha256);
+  } catch (error) {
+    if (!(error instanceof BlobNotFoundError)) throw error;
+    result.vanished += 1;
+    return;
+  }
   const existing = await target.stat(sha256);
   if (existing !== null && existing.size === from.size) {
     const check = await hashOf(await readTarget(target, sha256));

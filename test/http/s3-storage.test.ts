@@ -172,7 +172,7 @@ for (const backend of backends()) {
       assert.deepEqual(await blobKeys(), before);
     });
 
-    it('deleting a draft removes the blobs nothing else references from the bucket', async () => {
+    it('deleting a draft leaves its blobs to orphan collection, which removes those nothing else references', async () => {
       const shared = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'shared in s3') }]);
       const own = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'own in s3') }]);
       const keep = await createSkill(t, alice.session);
@@ -184,7 +184,11 @@ for (const backend of backends()) {
       expectStatus(await call(t, 'DELETE', `/v1/skills/${doomed.slug}`, alice.session), 204);
       const keys = await blobKeys();
       assert.ok(keys.includes(`${prefix}/blobs/${sha256(shared)}`), 'a blob another version uses stays');
-      assert.ok(!keys.includes(`${prefix}/blobs/${sha256(own)}`), 'a blob only the deleted draft used is gone');
+      assert.ok(keys.includes(`${prefix}/blobs/${sha256(own)}`), 'a blob only the deleted draft used stays until collection');
+      await t.runtime.services.versions.collectOrphans(0);
+      const collected = await blobKeys();
+      assert.ok(collected.includes(`${prefix}/blobs/${sha256(shared)}`), 'collection keeps a blob another version uses');
+      assert.ok(!collected.includes(`${prefix}/blobs/${sha256(own)}`), 'collection removes a blob only the deleted draft used');
     });
 
     it('sweeps only temporary objects older than an hour at start-up: another node may be uploading', async () => {

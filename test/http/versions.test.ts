@@ -132,8 +132,12 @@ for (const backend of backends()) {
         expectProblem(loser, 409, 'version_exists');
         const stored = new Set(blobFiles(t).map((f) => path.basename(f)));
         assert.ok(stored.has(list.items[0]!.sha256));
+        // The loser's blob is left to orphan collection, which takes it once nothing references it.
         const loserSha = sha256(list.items[0]!.sha256 === sha256(a) ? b : a);
-        assert.ok(!stored.has(loserSha), 'the losing upload leaves no blob behind');
+        await t.runtime.services.versions.collectOrphans(0);
+        const collected = new Set(blobFiles(t).map((f) => path.basename(f)));
+        assert.ok(!collected.has(loserSha), 'the losing upload leaves no blob behind once collected');
+        assert.ok(collected.has(list.items[0]!.sha256));
       });
 
       const refused: Array<[string, () => Promise<ReturnType<typeof multipart>>, number, string]> = [
@@ -528,7 +532,7 @@ for (const backend of backends()) {
         await blobs.delete(fresh.sha256);
       });
 
-      it('deleting a draft removes its versions and the blobs nothing else references', async () => {
+      it('deleting a draft removes its versions and leaves its blobs to orphan collection', async () => {
         const shared = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'shared bytes') }]);
         const own = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'own bytes') }]);
         const keep = await createSkill(t, alice.session);
@@ -539,7 +543,11 @@ for (const backend of backends()) {
         expectStatus(await call(t, 'DELETE', `/v1/skills/${doomed.slug}`, alice.session), 204);
         const stored = new Set(blobFiles(t).map((f) => path.basename(f)));
         assert.ok(stored.has(sha256(shared)), 'a blob another version uses stays');
-        assert.ok(!stored.has(sha256(own)), 'a blob only the deleted skill used is gone');
+        assert.ok(stored.has(sha256(own)), 'a blob only the deleted skill used stays until orphan collection');
+        await t.runtime.services.versions.collectOrphans(0);
+        const collected = new Set(blobFiles(t).map((f) => path.basename(f)));
+        assert.ok(collected.has(sha256(shared)), 'collection keeps a blob another version uses');
+        assert.ok(!collected.has(sha256(own)), 'collection removes a blob only the deleted skill used');
         const rows = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', doomed.id).execute();
         assert.equal(rows.length, 0);
       });

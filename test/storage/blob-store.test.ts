@@ -47,6 +47,10 @@ async function makeFsFixture(): Promise<FsFixture> {
     dispose: () => rm(root, { recursive: true, force: true }),
     listTemporary: () => listFiles(store.tempDir),
     listBlobs: () => listCommitted(store.dir),
+    async age(sha256, ms) {
+      const when = new Date(Date.now() - ms);
+      await utimes(store.pathOf(sha256), when, when);
+    },
   };
 }
 

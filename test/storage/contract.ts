@@ -26,6 +26,8 @@ export interface BlobStoreFixture {
   listTemporary?(): Promise<string[]>;
   /** Optional: the sha256 of every committed blob as stored, so the suite can check deduplication. */
   listBlobs?(): Promise<string[]>;
+  /** Makes a committed blob look as if it was last written `ms` ago (as time would, without waiting for it). */
+  age(sha256: string, ms: number): Promise<void>;
 }
 
 const KiB = 1024;
@@ -371,6 +373,50 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreFix
         const { sha256 } = await store.put(bodyOf(bytes));
         await store.delete(sha256);
         await store.put(bodyOf(bytes));
+        assert.deepEqual(await readAll((await store.source(sha256)).read()), bytes);
+      });
+    });
+
+    describe('ages: what orphan collection goes by', () => {
+      const HOUR = 60 * 60 * 1000;
+      const writtenAt = async (sha256: string) => {
+        for await (const blob of store.list()) if (blob.sha256 === sha256) return blob.writtenAt;
+        return null;
+      };
+
+      it('deleteIfOlder removes a blob last written before the cutoff, and only such a blob', async () => {
+        const old = await store.put(bodyOf(Buffer.from('written two hours ago')));
+        const fresh = await store.put(bodyOf(Buffer.from('written just now')));
+        await fixture.age(old.sha256, 2 * HOUR);
+        const cutoff = Date.now() - HOUR;
+        assert.equal(await store.deleteIfOlder(fresh.sha256, cutoff), false);
+        assert.deepEqual(await store.stat(fresh.sha256), { size: 16 });
+        assert.equal(await store.deleteIfOlder(old.sha256, cutoff), true);
+        assert.equal(await store.stat(old.sha256), null);
+        assert.equal(await store.deleteIfOlder(old.sha256, cutoff), false, 'a blob that is not there');
+        await assert.rejects(async () => store.deleteIfOlder('../x', cutoff), TypeError);
+      });
+
+      it('counts content committed again as written now, so it is no longer old', async () => {
+        const bytes = Buffer.from('uploaded again after two hours');
+        const { sha256 } = await store.put(bodyOf(bytes));
+        await fixture.age(sha256, 2 * HOUR);
+        assert.ok((await writtenAt(sha256))! <= Date.now() - HOUR, 'aged');
+        await store.put(bodyOf(bytes));
+        assert.ok((await writtenAt(sha256))! > Date.now() - HOUR, 'the listed time is the second commit\'s');
+        assert.equal(await store.deleteIfOlder(sha256, Date.now() - HOUR), false);
+        assert.deepEqual(await readAll((await store.source(sha256)).read()), bytes);
+      });
+
+      it('lets a commit and a collection of one blob that start together settle either way, never losing a committed blob', async () => {
+        const bytes = Buffer.from('committed while being collected');
+        const { sha256 } = await store.put(bodyOf(bytes));
+        await fixture.age(sha256, 2 * HOUR);
+        const staged = await store.stage(bodyOf(bytes));
+        const [, removed] = await Promise.all([staged.commit(), store.deleteIfOlder(sha256, Date.now() - HOUR)]);
+        // Whichever ran first, the commit's bytes are there afterwards: it either refreshed the old copy (which the
+        // collection then kept) or wrote a new one after the collection removed the old.
+        assert.equal(typeof removed, 'boolean');
         assert.deepEqual(await readAll((await store.source(sha256)).read()), bytes);
       });
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { utimes, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
 import {
@@ -66,6 +66,11 @@ function makeStore(options: Partial<S3BlobStoreOptions> = {}): S3Fixture {
     },
     async listBlobs() {
       return (await keys('blobs/')).map((key) => key.slice(`${prefix}/blobs/`.length)).sort();
+    },
+    async age(sha256, ms) {
+      // s3rver dates an object by its file's mtime.
+      const when = new Date(Date.now() - ms);
+      await utimes(server.objectFile(`${prefix}/blobs/${sha256}`), when, when);
     },
   };
 }

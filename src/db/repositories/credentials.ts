@@ -84,10 +84,6 @@ export function apiKeysRepository(db: Kysely<Database>, sqlite: SQLite.Database 
       .where('k.key_hash', '=', ''),
   );
   return {
-    async insert(row: Insertable<ApiKeysTable>): Promise<void> {
-      await db.insertInto('api_keys').values(row).execute();
-    },
-
     findByHash(keyHash: string): Promise<ApiKeyOwner | undefined> {
       return byHash(keyHash);
     },
@@ -103,14 +99,26 @@ export function apiKeysRepository(db: Kysely<Database>, sqlite: SQLite.Database 
         .execute();
     },
 
-    async countActive(userId: string): Promise<number> {
-      const row = await db
-        .selectFrom('api_keys')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+    /**
+     * Inserts a key unless its owner already holds `max` live (unrevoked) keys; false then. Concurrent inserts for
+     * one owner take turns, so together they never pass `max`: on PostgreSQL each locks the owner's row first; on
+     * SQLite every transaction begins IMMEDIATE, holding the write lock from the count to the insert.
+     */
+    async insertWithinLimit(row: Insertable<ApiKeysTable>, max: number): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        if (sqlite === null) {
+          await trx.selectFrom('users').select('id').where('id', '=', row.user_id).forUpdate().executeTakeFirst();
+        }
+        const live = await trx
+          .selectFrom('api_keys')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', row.user_id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(live.n) >= max) return false;
+        await trx.insertInto('api_keys').values(row).execute();
+        return true;
+      });
     },
 
     /** Revokes one of the user's live keys; false when there is no such live key. */

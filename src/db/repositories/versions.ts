@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { DialectName } from '../dialect.js';
 import type { Database, NewSkill, NewVersion, SkillUpdate, VersionRow, VersionsTable } from '../schema.js';
 
 export interface FileEntry {
@@ -21,12 +22,47 @@ const LIST_COLUMNS = [
 
 const FILE_BATCH = 500;
 
-export function versionsRepository(db: Kysely<Database>) {
+/** Rows per statement of a download flush: four parameters each, well under both databases' limits. */
+const DOWNLOAD_BATCH = 1000;
+
+/**
+ * Byte order. Batches larger than one statement are split in this order and each statement locks in the
+ * database's; the keys are lowercase UUIDs, which every collation orders as bytes, so the two orders agree.
+ */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Download counts summed per key, in key order. */
+function sumBy(tallies: readonly DownloadTally[], key: (t: DownloadTally) => string): Array<{ id: string; n: number }> {
+  const sums = new Map<string, number>();
+  for (const t of tallies) sums.set(key(t), (sums.get(key(t)) ?? 0) + t.count);
+  return [...sums].map(([id, n]) => ({ id, n })).sort((a, b) => compareKeys(a.id, b.id));
+}
+
+export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
   async function insertFiles(trx: Transaction<Database>, versionId: string, files: readonly FileEntry[]): Promise<void> {
     // Batches keep each statement well under both databases' bound-parameter limits.
     for (let i = 0; i < files.length; i += FILE_BATCH) {
       const batch = files.slice(i, i + FILE_BATCH).map((f) => ({ version_id: versionId, path: f.path, size: f.size }));
       await trx.insertInto('version_files').values(batch).execute();
+    }
+  }
+
+  /**
+   * Adds `n` to `downloads` of each row `id` of `table`. On PostgreSQL the rows are locked first, in key order (a
+   * sorted FOR NO KEY UPDATE; the plan of the update itself would take them in whatever order its join yields).
+   */
+  async function addToTotals(trx: Transaction<Database>, table: 'skills' | 'versions', sums: ReadonlyArray<{ id: string; n: number }>): Promise<void> {
+    const lock = dialect === 'postgres' ? sql`for no key update of r` : sql``;
+    for (let i = 0; i < sums.length; i += DOWNLOAD_BATCH) {
+      const rows = sums.slice(i, i + DOWNLOAD_BATCH).map((s) => sql`(${s.id}, cast(${s.n} as integer))`);
+      await sql`
+        with t(id, n) as (values ${sql.join(rows)})
+        update ${sql.table(table)} set downloads = ${sql.ref(`${table}.downloads`)} + l.n
+        from (select r.id, t.n from ${sql.table(table)} r join t on t.id = r.id order by r.id ${lock}) as l
+        where ${sql.ref(`${table}.id`)} = l.id
+      `.execute(trx);
     }
   }
 
@@ -71,18 +107,25 @@ export function versionsRepository(db: Kysely<Database>) {
     /**
      * Writes a version, its file index and the skill's new summary in one transaction, so a version is
      * never visible without its files nor the skill's `latest_version` ahead of its versions.
-     * `skillChanges` may be computed from the versions that exist inside the transaction.
+     * `skillChanges` may be computed from the versions that exist inside the transaction. False, writing nothing,
+     * when the skill is gone (a draft deleted while its upload was being checked): the skill's row is locked
+     * first, so a deletion either comes before (and the insert writes nothing) or after (and takes the version).
      */
     async insert(
       version: NewVersion,
       files: readonly FileEntry[],
       skillChanges: (existing: string[]) => SkillUpdate,
-    ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        let skill = trx.selectFrom('skills').select('id').where('id', '=', version.skill_id);
+        // SQLite's transactions begin IMMEDIATE and so hold the write lock already.
+        if (dialect === 'postgres') skill = skill.forUpdate();
+        if ((await skill.executeTakeFirst()) === undefined) return false;
         await trx.insertInto('versions').values(version).execute();
         await insertFiles(trx, version.id, files);
         const existing = await trx.selectFrom('versions').select('version').where('skill_id', '=', version.skill_id).execute();
         await trx.updateTable('skills').set(skillChanges(existing.map((r) => r.version))).where('id', '=', version.skill_id).execute();
+        return true;
       });
     },
 
@@ -109,27 +152,39 @@ export function versionsRepository(db: Kysely<Database>) {
       return [...new Set(candidates)].filter((sha) => !still.has(sha));
     },
 
-    async blobsOfSkill(skillId: string): Promise<string[]> {
-      return (await db.selectFrom('versions').select('sha256').where('skill_id', '=', skillId).execute()).map((r) => r.sha256);
-    },
-
-    /** Adds buffered download counts: per-day rows, and the running totals on versions and skills. */
+    /**
+     * Adds buffered download counts: the running totals on skills and versions, and the per-day rows. Nodes
+     * sharing a PostgreSQL database flush overlapping batches at the same moments, so rows are locked in one
+     * order everywhere: parent tables first (skills, versions, download_counts: the order of an upload's insert
+     * and of a skill's cascading deletion), and by key within each table. Two flushes then wait for each other
+     * instead of deadlocking. One statement per table (per DOWNLOAD_BATCH rows) whatever the batch holds.
+     */
     async addDownloads(tallies: readonly DownloadTally[]): Promise<void> {
       if (tallies.length === 0) return;
       await db.transaction().execute(async (trx) => {
         // A version deleted since it was downloaded (a draft an admin fetched) takes its counts with it;
         // keeping them would fail this batch, and every later one, on the foreign key.
+        const live = new Set<string>();
         const ids = [...new Set(tallies.map((t) => t.versionId))];
-        const live = new Set((await trx.selectFrom('versions').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
-        for (const t of tallies) {
-          if (!live.has(t.versionId)) continue;
-          await trx
-            .insertInto('download_counts')
-            .values({ version_id: t.versionId, skill_id: t.skillId, day: t.day, downloads: t.count })
-            .onConflict((oc) => oc.columns(['version_id', 'day']).doUpdateSet({ downloads: sql`download_counts.downloads + ${t.count}` }))
-            .execute();
-          await trx.updateTable('versions').set({ downloads: sql`downloads + ${t.count}` }).where('id', '=', t.versionId).execute();
-          await trx.updateTable('skills').set({ downloads: sql`downloads + ${t.count}` }).where('id', '=', t.skillId).execute();
+        for (let i = 0; i < ids.length; i += DOWNLOAD_BATCH) {
+          const rows = await trx.selectFrom('versions').select('id').where('id', 'in', ids.slice(i, i + DOWNLOAD_BATCH)).execute();
+          for (const row of rows) live.add(row.id);
+        }
+        const days = tallies
+          .filter((t) => live.has(t.versionId) && t.count > 0)
+          .sort((a, b) => compareKeys(a.versionId, b.versionId) || compareKeys(a.day, b.day));
+        if (days.length === 0) return;
+        await addToTotals(trx, 'skills', sumBy(days, (t) => t.skillId));
+        await addToTotals(trx, 'versions', sumBy(days, (t) => t.versionId));
+        for (let i = 0; i < days.length; i += DOWNLOAD_BATCH) {
+          const rows = days.slice(i, i + DOWNLOAD_BATCH).map((t) => sql`(${t.versionId}, ${t.skillId}, ${t.day}, cast(${t.count} as integer))`);
+          // `where true` tells SQLite's parser that ON CONFLICT belongs to the insert, not to a join.
+          await sql`
+            with t(version_id, skill_id, day, n) as (values ${sql.join(rows)})
+            insert into download_counts (version_id, skill_id, day, downloads)
+            select version_id, skill_id, day, n from t where true order by version_id, day
+            on conflict (version_id, day) do update set downloads = download_counts.downloads + excluded.downloads
+          `.execute(trx);
         }
       });
     },

@@ -44,9 +44,6 @@ export function apiKeyService(deps: { apiKeys: ApiKeysRepository; invalidation: 
   const { apiKeys, invalidation } = deps;
   return {
     async create(actor: AuthenticatedActor, input: { name: string; scopes: Scope[]; expires_in_days?: number | null }) {
-      if ((await apiKeys.countActive(actor.user.id)) >= MAX_ACTIVE_KEYS) {
-        throw conflict('too_many_keys', `An account may hold at most ${MAX_ACTIVE_KEYS} live API keys; revoke one first.`);
-      }
       const name = input.name.trim();
       if (name === '') throw validationFailed([{ field: 'name', message: 'must not be blank' }]);
       const { key, prefix, hash } = newApiKey();
@@ -61,7 +58,10 @@ export function apiKeyService(deps: { apiKeys: ApiKeysRepository; invalidation: 
         created_at: now,
         expires_at: input.expires_in_days ? addDays(now, input.expires_in_days) : null,
       };
-      await apiKeys.insert(row);
+      // Counted and inserted in one transaction: concurrent creates cannot together pass the limit.
+      if (!(await apiKeys.insertWithinLimit(row, MAX_ACTIVE_KEYS))) {
+        throw conflict('too_many_keys', `An account may hold at most ${MAX_ACTIVE_KEYS} live API keys; revoke one first.`);
+      }
       return { ...toApiKey({ ...row, last_used_at: null }), key };
     },
 

@@ -16,6 +16,7 @@ function expired(expiresAt: Date | string | null, now: number): boolean {
  * A successful authentication is remembered this long, so a busy client costs one lookup every couple of
  * seconds rather than one per request. Revoking a key, signing out, and changing or disabling an account
  * forget the affected entries at once on this node; another node sharing the database notices within this time.
+ * A lookup that began before such a change is never remembered: it may have read the row as it was.
  */
 export const AUTH_CACHE_TTL_MS = 2000;
 const AUTH_CACHE_MAX = 10_000;
@@ -30,6 +31,9 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
   const { sessions, apiKeys } = deps;
   const lastTouched = new Map<string, number>();
   const remembered = new Map<string, Remembered>();
+  // Counts the changes forgotten so far: a lookup remembers its answer only if none happened while it ran. One
+  // counter for every credential, since changes are rare and a lookup that is not remembered only costs a lookup.
+  let generation = 0;
 
   function recall(hash: string): Authentication | null {
     const entry = remembered.get(hash);
@@ -41,13 +45,21 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
     return { ok: true, actor: entry.actor };
   }
 
-  function remember(hash: string, actor: Remembered['actor'], credentialId: string, expiresAt: Date | string | null): void {
+  function remember(
+    hash: string,
+    actor: Remembered['actor'],
+    credentialId: string,
+    expiresAt: Date | string | null,
+    lookedUpAt: number,
+  ): void {
+    if (lookedUpAt !== generation) return;
     if (remembered.size >= AUTH_CACHE_MAX) remembered.delete(remembered.keys().next().value as string);
     const expiry = expiresAt === null ? Infinity : new Date(expiresAt).getTime();
     remembered.set(hash, { actor, credentialId, until: Math.min(Date.now() + AUTH_CACHE_TTL_MS, expiry) });
   }
 
   function forgetWhere(predicate: (entry: Remembered) => boolean): void {
+    generation += 1;
     for (const [hash, entry] of remembered) if (predicate(entry)) remembered.delete(hash);
   }
 
@@ -65,6 +77,7 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
       const hash = sha256Hex(token);
       const known = recall(hash);
       if (known) return known;
+      const lookedUpAt = generation;
       const row = await sessions.findByHash(hash);
       if (!row) return { ok: false, reason: 'The session is unknown or has been signed out.' };
       if (expired(row.expires_at, Date.now())) return { ok: false, reason: 'The session has expired; sign in again.' };
@@ -75,7 +88,7 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
         sessionId: row.credential_id,
         scopes: SESSION_SCOPES,
       };
-      remember(hash, actor, row.credential_id, row.expires_at);
+      remember(hash, actor, row.credential_id, row.expires_at, lookedUpAt);
       return { ok: true, actor };
     },
 
@@ -95,6 +108,7 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
       const hash = sha256Hex(key);
       const known = recall(hash);
       if (known) return known;
+      const lookedUpAt = generation;
       const row = await apiKeys.findByHash(hash);
       if (!row) return { ok: false, reason: 'The API key is unknown.' };
       if (row.revoked_at !== null) return { ok: false, reason: 'The API key has been revoked.' };
@@ -109,7 +123,7 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
       }
       const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
       const actor = { kind: 'api_key' as const, user: { id: row.user_id, username: row.username, role: row.role }, apiKeyId: row.credential_id, scopes };
-      remember(hash, actor, row.credential_id, row.expires_at);
+      remember(hash, actor, row.credential_id, row.expires_at, lookedUpAt);
       return { ok: true, actor };
     },
   };

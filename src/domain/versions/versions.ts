@@ -30,7 +30,12 @@ export interface Version {
   created_at: string;
 }
 
-/** A committed blob without a version for this long is an orphan, not an upload still being recorded. */
+/**
+ * A committed blob without a version for this long since its last commit is an orphan, not an upload still being
+ * recorded. Nothing deletes a blob sooner: not a failed upload, not a deleted draft (content-addressed blobs are
+ * shared, and another upload of the same bytes may have committed onto one a moment ago and not yet written its
+ * version row).
+ */
 export const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
 export function toVersion(row: VersionRow): Version {
@@ -79,9 +84,12 @@ export function versionService(deps: {
   downloads: DownloadCounter;
   maxUploadBytes: number;
   limits?: PackageLimits;
+  /** The clock orphan collection measures ages by (ms since the epoch). */
+  now?: () => number;
 }) {
   const { versions, blobs, skillService } = deps;
   const limits = deps.limits ?? DEFAULT_LIMITS;
+  const now = deps.now ?? Date.now;
   // Version lists are the same for every caller who may see the skill; visibility is checked per request.
   const listCache = publicCache<{ items: Version[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
   // What a download needs to know (skill status and owner, the version's blob): one query per download otherwise.
@@ -106,11 +114,6 @@ export function versionService(deps: {
       if (error instanceof PackageError) throw packageRefused(error);
       throw error;
     }
-  }
-
-  /** Removes blobs that no version references any more (after a failed insert or a delete). */
-  async function collect(shas: readonly string[]): Promise<void> {
-    for (const sha of await versions.unreferenced(shas)) await blobs.delete(sha);
   }
 
   function versionRow(skillId: string, fields: { version: string; changelog: string | null; metadata: Record<string, unknown> | null }, staged: StagedBlob, inspection: Inspection, uploaderId: string) {
@@ -181,18 +184,21 @@ export function versionService(deps: {
         await staged.commit();
         const row = versionRow(skill.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
         const skillMdDescription = typeof inspection.skillMd?.description === 'string' ? inspection.skillMd.description : null;
+        let written: boolean;
         try {
-          await versions.insert(row, inspection.files, (existing): SkillUpdate => ({
+          written = await versions.insert(row, inspection.files, (existing): SkillUpdate => ({
             latest_version: latestOf(existing),
             updated_at: row.created_at,
             // A SKILL.md description fills a skill that has none yet.
             ...(skill.description === '' && skillMdDescription ? { description: skillMdDescription.slice(0, 1024) } : {}),
           }));
         } catch (error) {
-          await collect([row.sha256]);
+          // The committed blob stays for orphan collection: the same bytes may be another upload's, in flight.
           if (isUniqueViolation(error)) throw versionExists(skill.slug, version);
           throw error;
         }
+        // Deleted while the package was being checked; its blob, too, is left to collection.
+        if (!written) throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
         changed();
         return toVersion({ ...row, downloads: 0 });
       });
@@ -217,7 +223,7 @@ export function versionService(deps: {
         try {
           await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files);
         } catch (error) {
-          await collect([row.sha256]);
+          // The committed blob stays for orphan collection: the same bytes may be another upload's, in flight.
           if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${prepared.row.slug}" is taken; choose another.`);
           throw error;
         }
@@ -305,18 +311,19 @@ export function versionService(deps: {
     },
 
     /**
-     * Deletes committed blobs that no version references and that are older than `olderThanMs`: what a crash
-     * between storing a package and writing its version leaves. The age keeps uploads in flight (on this node
-     * or another) safe. Returns how many were removed.
+     * Deletes committed blobs that no version references and that nothing has committed for `olderThanMs`: what a
+     * failed upload, a deleted draft or a crash between storing a package and writing its version leaves. The age
+     * keeps uploads in flight (on this node or another) safe: each commit refreshes its blob's time, and the store
+     * deletes only if the blob is still that old when it deletes. Safe to run on every node at once. Returns how
+     * many were removed.
      */
     async collectOrphans(olderThanMs = ORPHAN_AGE_MS): Promise<number> {
-      const cutoff = Date.now() - olderThanMs;
+      const cutoff = now() - olderThanMs;
       let removed = 0;
       let batch: string[] = [];
       const flush = async () => {
         for (const sha of await versions.unreferenced(batch)) {
-          await blobs.delete(sha);
-          removed += 1;
+          if (await blobs.deleteIfOlder(sha, cutoff)) removed += 1;
         }
         batch = [];
       };
@@ -329,12 +336,13 @@ export function versionService(deps: {
       return removed;
     },
 
-    /** Deletes a draft with its versions, then every blob no other version still references. */
+    /**
+     * Deletes a draft with its versions. Their blobs are left to orphan collection: a blob nothing references now
+     * may be the one an upload of the same bytes committed onto a moment ago, its version row not yet written.
+     */
     async removeDraft(actor: Actor, skillRef: string): Promise<void> {
       const skill = await skillService.manageable(actor, skillRef);
-      const shas = await versions.blobsOfSkill(skill.id);
       await skillService.remove(actor, skill.id);
-      await collect(shas);
     },
   };
 }

@@ -1,0 +1,277 @@
+/**
+ * Package blobs are content-addressed and shared: two uploads of the same bytes, to any skills, commit onto one
+ * blob. Nothing deletes a blob while something may still need it: deleting a draft or failing an upload leaves its
+ * blob to orphan collection, which removes only blobs no version references and nothing has committed for an hour.
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { after, before, describe, it, mock } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
+import { orphanCollection } from '../../src/domain/versions/orphan-collection.js';
+import { ORPHAN_AGE_MS } from '../../src/domain/versions/versions.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { multipart, skillMd, zip } from '../helpers/archives.js';
+import { backends } from '../helpers/backends.js';
+import {
+  adminSession, authHeaders, call, createSkill, expectProblem, expectStatus, registerUser, type Auth, type TestUser,
+} from '../helpers/client.js';
+import { startS3Server, type S3Server } from '../helpers/s3.js';
+
+const HOUR = 60 * 60 * 1000;
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
+  const body = multipart({ version }, { content: archive });
+  return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+}
+
+function uploadWithSkill(t: TestApp, auth: Auth, slug: string, version: string, archive: Buffer) {
+  const body = multipart({ name: `Skill ${slug}`, slug, version }, { content: archive });
+  return t.request({ method: 'POST', url: '/v1/skills/with-package', headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+}
+
+/** A package no other test uploads: its blob is this test's alone. */
+function uniquePackage(): Promise<Buffer> {
+  return zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', `bytes ${randomUUID()}`) }]);
+}
+
+/**
+ * Holds the next call of `target[method]` before it runs, until released; later calls pass straight through.
+ * `arrived` settles once the call is held.
+ */
+function holdNextCall<T extends object, K extends keyof T>(target: T, method: K) {
+  const original = target[method] as unknown as (...args: unknown[]) => Promise<unknown>;
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  (target as Record<K, unknown>)[method] = async (...args: unknown[]) => {
+    (target as Record<K, unknown>)[method] = original;
+    arrive();
+    await released;
+    return original.apply(target, args);
+  };
+  return {
+    /** Settles when the call is held; rejects if `pending` (the request that should make it) ends first. */
+    reached(pending: Promise<LightMyRequestResponse>): Promise<void> {
+      return Promise.race([
+        arrived,
+        pending.then((res) => {
+          throw new Error(`The request ended (${res.statusCode} ${res.body}) before it reached ${String(method)}.`);
+        }),
+      ]);
+    },
+    release,
+  };
+}
+
+let s3: S3Server;
+before(async () => {
+  s3 = await startS3Server();
+});
+after(async () => {
+  await s3.close();
+});
+
+for (const backend of backends()) {
+  for (const storage of ['file', 's3'] as const) {
+    describe(`a shared blob under a draft deletion [${backend.name}, ${storage}]`, () => {
+      let t: TestApp;
+      let alice: TestUser;
+      let admin: { cookie: string };
+      const prefix = `blob-collection-${randomUUID()}`;
+      /** Makes a committed blob look `ms` old, as time would: the file's mtime, or (s3rver) the object file's. */
+      async function age(sha: string, ms: number): Promise<void> {
+        const when = new Date(Date.now() - ms);
+        const file = storage === 's3'
+          ? s3.objectFile(`${prefix}/blobs/${sha}`)
+          : path.join(t.config.dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4), sha);
+        await utimes(file, when, when);
+      }
+      before(async () => {
+        t = await startApp(backend, storage === 's3' ? s3.envFor(s3.bucket, prefix) : {});
+        alice = await registerUser(t);
+        admin = await adminSession(t);
+      });
+      after(() => t.close());
+
+      const paths = [
+        { name: 'an upload to an existing skill', method: 'insert' as const, start: (slug: string, bytes: Buffer) => upload(t, alice.session, slug, '1.0.0', bytes) },
+        { name: 'an upload that creates its skill', method: 'insertWithSkill' as const, start: (slug: string, bytes: Buffer) => uploadWithSkill(t, alice.session, slug, '1.0.0', bytes) },
+      ];
+      for (const route of paths) {
+        it(`keeps ${route.name} its package when a draft with the same bytes is deleted between its blob commit and its version row`, { timeout: 60_000 }, async () => {
+          const shared = await uniquePackage();
+          const draft = await createSkill(t, alice.session);
+          expectStatus(await upload(t, alice.session, draft.slug, '1.0.0', shared), 201);
+          const slug = route.method === 'insert' ? (await createSkill(t, alice.session)).slug : `with-${randomUUID().slice(0, 8)}`;
+
+          const held = holdNextCall(t.runtime.services.repositories.versions, route.method);
+          const pending = route.start(slug, shared);
+          // The second upload has committed its blob (onto the draft's) and waits to write its version row.
+          await held.reached(pending);
+          expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
+          held.release();
+          expectStatus(await pending, 201);
+
+          const res = expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
+          assert.equal(sha256(res.rawPayload), sha256(shared), 'the version downloads its own bytes');
+          // Collection does not take it either: it is referenced now.
+          await t.runtime.services.versions.collectOrphans(0);
+          assert.ok(await t.runtime.services.blobs.stat(sha256(shared)));
+        });
+      }
+
+      it('answers 404 to an upload into a draft deleted before its version row is written, and writes nothing', { timeout: 60_000 }, async () => {
+        const draft = await createSkill(t, alice.session);
+        const held = holdNextCall(t.runtime.services.repositories.versions, 'insert');
+        const pending = upload(t, alice.session, draft.slug, '1.0.0', await uniquePackage());
+        await held.reached(pending);
+        expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
+        held.release();
+        expectProblem(await pending, 404, 'skill_not_found');
+        const rows = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', draft.id).execute();
+        assert.equal(rows.length, 0);
+      });
+
+      it('leaves a deleted draft\'s blob and a failed upload\'s blob to collection, which removes them only past the grace period', { timeout: 60_000 }, async () => {
+        const services = t.runtime.services;
+        const own = await uniquePackage();
+        const draft = await createSkill(t, alice.session);
+        expectStatus(await upload(t, alice.session, draft.slug, '1.0.0', own), 201);
+        expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
+
+        // Two uploads of one version: the first is held before its version row, so the second gets past the
+        // version check, commits and wins; the first then fails after its commit.
+        const skill = await createSkill(t, alice.session);
+        const [lost, won] = [await uniquePackage(), await uniquePackage()];
+        const held = holdNextCall(services.repositories.versions, 'insert');
+        const first = upload(t, alice.session, skill.slug, '1.0.0', lost);
+        await held.reached(first);
+        expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', won), 201);
+        held.release();
+        expectProblem(await first, 409, 'version_exists');
+
+        for (const bytes of [own, lost]) assert.ok(await services.blobs.stat(sha256(bytes)), 'left for collection');
+        assert.equal(await services.versions.collectOrphans(), 0, 'both are younger than the grace period');
+        for (const bytes of [own, lost]) await age(sha256(bytes), ORPHAN_AGE_MS + 60_000);
+        assert.equal(await services.versions.collectOrphans(), 2);
+        for (const bytes of [own, lost]) assert.equal(await services.blobs.stat(sha256(bytes)), null);
+        assert.ok(await services.blobs.stat(sha256(won)));
+      });
+    });
+  }
+
+  describe(`orphan collection [${backend.name}]`, () => {
+    let t: TestApp;
+    let alice: TestUser;
+    before(async () => {
+      t = await startApp(backend);
+      alice = await registerUser(t);
+    });
+    after(() => t.close());
+
+    const pathOf = (sha: string) => path.join(t.config.dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4), sha);
+    async function age(sha: string, ms: number): Promise<void> {
+      const when = new Date(Date.now() - ms);
+      await utimes(pathOf(sha), when, when);
+    }
+    const put = (bytes: Buffer) => t.runtime.services.blobs.put(Readable.from([bytes]));
+
+    it('collects an orphan past the grace period, and keeps a younger one and one committed again since', async () => {
+      const blobs = t.runtime.services.blobs;
+      const old = await put(randomBytes(2048));
+      const young = await put(randomBytes(2048));
+      const againBytes = randomBytes(2048);
+      const again = await put(againBytes);
+      await age(old.sha256, ORPHAN_AGE_MS + 60_000);
+      await age(young.sha256, ORPHAN_AGE_MS - 60_000);
+      await age(again.sha256, 2 * HOUR);
+      // An upload of the same bytes commits onto the old blob: from now on it is as young as that upload.
+      await put(againBytes);
+
+      assert.equal(await t.runtime.services.versions.collectOrphans(), 1);
+      assert.equal(await blobs.stat(old.sha256), null, 'the old orphan is gone');
+      assert.ok(await blobs.stat(young.sha256), 'a younger blob may be an upload in flight');
+      assert.ok(await blobs.stat(again.sha256), 'a blob committed again may be an upload in flight');
+    });
+
+    it('keeps a blob committed again after the collection found it unreferenced and before it deletes', async () => {
+      const bytes = randomBytes(2048);
+      const blob = await put(bytes);
+      await age(blob.sha256, 2 * HOUR);
+      const versions = t.runtime.services.repositories.versions;
+      const unreferenced = versions.unreferenced;
+      versions.unreferenced = async (candidates) => {
+        const found = await unreferenced(candidates);
+        // Another upload of the same bytes commits now; its version row would come next.
+        if (found.includes(blob.sha256)) await put(bytes);
+        return found;
+      };
+      try {
+        await t.runtime.services.versions.collectOrphans();
+      } finally {
+        versions.unreferenced = unreferenced;
+      }
+      assert.ok(await t.runtime.services.blobs.stat(blob.sha256), 'the blob of the upload in flight stays');
+    });
+
+    it('is safe to run on several nodes at once: each orphan is removed once, nothing referenced goes', async () => {
+      const orphans = await Promise.all([put(randomBytes(1024)), put(randomBytes(1024)), put(randomBytes(1024))]);
+      for (const orphan of orphans) await age(orphan.sha256, 2 * HOUR);
+      const used = await uniquePackage();
+      const skill = await createSkill(t, alice.session);
+      expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', used), 201);
+      await age(sha256(used), 2 * HOUR);
+      const versions = t.runtime.services.versions;
+      const removed = await Promise.all([versions.collectOrphans(), versions.collectOrphans(), versions.collectOrphans()]);
+      assert.equal(removed.reduce((a, b) => a + b, 0), orphans.length);
+      for (const orphan of orphans) assert.equal(await t.runtime.services.blobs.stat(orphan.sha256), null);
+      assert.ok(await t.runtime.services.blobs.stat(sha256(used)));
+    });
+
+    it('runs at start and then every interval, one run at a time, and close waits for the run under way', async () => {
+      mock.timers.enable({ apis: ['setInterval'] });
+      try {
+        const orphan = await put(randomBytes(1024));
+        await age(orphan.sha256, 2 * HOUR);
+        let runs = 0;
+        let hold: Promise<void> = Promise.resolve();
+        const collection = orphanCollection({
+          intervalMs: HOUR,
+          collect: async () => {
+            runs += 1;
+            await hold;
+            return t.runtime.services.versions.collectOrphans();
+          },
+        });
+        const removed: number[] = [];
+        collection.start({ onRemoved: (n) => removed.push(n), onError: (error) => assert.fail(String(error)) });
+        assert.equal(runs, 1, 'a run at start');
+        await collection.idle;
+        assert.deepEqual(removed, [1]);
+
+        let letGo!: () => void;
+        hold = new Promise((resolve) => (letGo = resolve));
+        mock.timers.tick(HOUR);
+        assert.equal(runs, 2, 'a run an interval later');
+        mock.timers.tick(HOUR);
+        assert.equal(runs, 2, 'no second run while one is under way');
+        const closed = collection.close();
+        letGo();
+        await closed;
+        mock.timers.tick(3 * HOUR);
+        assert.equal(runs, 2, 'no run after close');
+        assert.deepEqual(removed, [1], 'a run that removes nothing reports nothing');
+      } finally {
+        mock.timers.reset();
+      }
+    });
+  });
+}
