@@ -66,6 +66,7 @@ export function isSkillMdCandidate(path: string): boolean {
 export class PackageCollector {
   entries = 0;
   totalBytes = 0;
+  private declaredBytes = 0;
   private readonly files: PackageFile[] = [];
   /** pathKey → path, for files and for directories (explicit entries and parents implied by file paths). */
   private readonly fileKeys = new Map<string, string>();
@@ -120,11 +121,15 @@ export class PackageCollector {
     this.fileKeys.set(key, path);
   }
 
-  /** Refuses a file before reading it when its declared size alone breaks the total limit. */
+  /**
+   * Refuses a file before reading it when the sizes declared so far break the total limit. (The zip reader
+   * declares every entry before it reads any; real bytes are counted separately by addBytes.)
+   */
   checkDeclaredSize(label: string, declared: number): void {
-    if (this.totalBytes + declared > this.limits.maxTotalBytes) {
+    if (this.declaredBytes + declared > this.limits.maxTotalBytes) {
       throw refuse(label, `it declares ${declared} bytes, which takes the package over its limit of ${this.limits.maxTotalBytes} uncompressed bytes`);
     }
+    this.declaredBytes += declared;
   }
 
   /** Counts real bytes as they are read. */

@@ -8,8 +8,13 @@
  * - Every refusal is a PackageError: 415 unsupported_media_type, 422 invalid_archive (the rule and the entry
  *   in `problems`: { field: 'file', entry, message }) or 422 invalid_skill_md. Errors from the source itself
  *   (storage faults) are rethrown untouched: they are not the uploader's fault.
- * - Rules and limits: paths.ts (names), zip.ts and tar.ts (formats, ratios), collector.ts (counts,
- *   collisions, SKILL.md location), skill-md.ts (front matter).
+ * - What the registry lists must be exactly what unzip, GNU tar and Python's zipfile and tarfile unpack: the
+ *   readers here are strict and refuse whatever those could read differently (test/packages/differential.test.ts
+ *   extracts every accepted package with all of them and compares).
+ * - Rules and limits: paths.ts (names), zip-layout.ts (zip end records and central directory), zip.ts (zip
+ *   entries, ratios), gzip.ts (one gzip member), tar-header.ts and tar.ts (tar headers, pax, entries),
+ *   byte-reader.ts (front-to-back reading), collector.ts (counts, collisions, SKILL.md location), skill-md.ts
+ *   (front matter).
  */
 import type { Readable } from 'node:stream';
 import type { RandomAccessSource } from '../storage/blob-store.js';

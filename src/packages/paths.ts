@@ -41,12 +41,21 @@ export function checkEntryPath(name: string): PathCheck {
   return { ok: true, path: rest, isDirectory };
 }
 
+/** Code points that macOS (HFS+) ignores in names: zero-width and directional marks, the BOM. */
+const IGNORABLE = /[\u00ad\u034f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g;
+
 /**
- * The key two paths collide on: NFC-normalised and lower-cased, so `Readme.md` and `README.md`, or a composed
- * and a decomposed `é`, are one path (as they are on macOS and Windows file systems).
+ * The key two paths collide on, so that two entries that one extractor somewhere writes to the same file are
+ * refused as duplicates: NFC-normalised (a composed and a decomposed `é`), case-folded through upper and then
+ * lower case (`Readme.md` and `README.md`, `ß` and `SS`, the Kelvin sign and `K`), without the code points
+ * HFS+ ignores, and without the trailing dots and spaces Windows drops from each segment.
  */
 export function pathKey(path: string): string {
-  return path.normalize('NFC').toLowerCase();
+  const folded = path.normalize('NFC').replace(IGNORABLE, '').toUpperCase().toLowerCase().normalize('NFC');
+  return folded
+    .split('/')
+    .map((segment) => segment.replace(/[. ]+$/, ''))
+    .join('/');
 }
 
 /** Plain code-unit order, the order files are listed in. */

@@ -1,262 +1,246 @@
 /**
- * gzip-compressed tar inspection and extraction: zlib gunzip piped into tar-stream's extractor.
+ * gzip-compressed tar inspection and extraction: one gzip member (gzip.ts), read block by block here.
+ *
+ * Written here rather than on a tar library, for a security reason: libraries skip what they do not model (a pax
+ * global header, a second gzip member, bytes after the end blocks) while GNU tar and Python's tarfile act on it,
+ * so the registry would list one set of files while an extractor writes another. The archive differential test
+ * (test/packages/differential.test.ts) checks this reader against GNU tar and tarfile.
  *
  * Decisions:
  * - The decompressed stream must start with a tar header (valid checksum, ustar/GNU magic or not) or an
  *   all-zero block (an empty tar). A gzip whose content is anything else, or shorter than one 512-byte block,
  *   is a 415 unsupported_media_type: it is not a tar at all. A header that announces ustar but fails its
- *   checksum, a corrupt or truncated gzip stream, and a tar that breaks later on, are 422 invalid_archive.
- *   Old v7 headers (no magic, valid checksum) are accepted.
- * - Entry types: file and contiguous-file are files; directory is a directory (and must not carry data:
- *   tar readers disagree on whether to skip it, which could hide entries); symlinks, hard links, devices,
- *   FIFOs and every unknown type (GNU sparse, volume labels, ...) are refused. pax and GNU long-name headers
- *   are applied by tar-stream to the entry they precede.
- * - Names are decoded as UTF-8 (ustar fields, GNU long names and pax paths alike); one that contains U+FFFD
- *   is refused as "not valid UTF-8" (an invalid byte decodes to U+FFFD; a literal U+FFFD is refused too).
- * - Sizes: tar-stream delivers exactly the size a header declares or fails on truncation; the declared size
- *   is checked against the total limit before reading, real bytes are counted while reading.
+ *   checksum, a corrupt, truncated or multi-member gzip stream, and a tar that breaks later on, are 422
+ *   invalid_archive. Old v7 headers (no magic, valid checksum) are accepted.
+ * - Headers are read strictly (tar-header.ts). Entry types: file (`0`, NUL, contiguous `7`) and directory
+ *   (`5`, which must not carry data). Hard and symbolic links, devices, FIFOs, pax global headers (`g`: GNU
+ *   tar and Python apply them to every later entry, so one header could rename or resize all of them), GNU
+ *   long link names (`K`), sparse files, volume headers, multi-volume continuations and every unknown type
+ *   are refused.
+ * - A pax extended header (`x`) or a GNU long name (`L`) applies to the one entry that follows, which must
+ *   be a file or a directory; at most one of them per entry (the readers disagree on which would win). The
+ *   registry applies `path` and `size` from pax exactly as GNU tar and Python do, and refuses what it does
+ *   not model (see tar-header.ts).
+ * - Names are decoded as UTF-8 (ustar fields, GNU long names and pax paths alike); invalid UTF-8 is refused.
+ * - The archive ends with two all-zero blocks, then only zero padding (GNU tar pads to its record size). A zero
+ *   block followed by anything else (Python stops at the first zero block, GNU tar warns and reads on), or a
+ *   lone zero block at the end, is refused. A stream that simply ends after the last entry's data is accepted,
+ *   as both readers accept it silently.
+ * - Duplicate paths (a later entry would overwrite an earlier one on extraction) are refused by the collector.
+ * - Sizes: the declared size is checked against the total limit before reading, real bytes are counted while
+ *   reading; truncated data is a refusal.
  * - Bomb guards on the decompressed stream as a whole (gzip has no per-entry compressed size): it may not
  *   exceed maxRatio × the archive's size once past TAR_RATIO_FLOOR_BYTES (1 MiB: tar headers and padding
  *   compress extremely well, small archives would trip a lower floor), nor maxTotalBytes plus 8 KiB of header
  *   room per allowed entry plus 1 MiB (which also stops zero padding gzipped after the end of the archive).
  */
-import { Readable, Transform, type TransformCallback, type Writable } from 'node:stream';
-import zlib from 'node:zlib';
-import tar, { type Extract, type Header } from 'tar-stream';
+import { Readable } from 'node:stream';
 import type { RandomAccessSource } from '../storage/blob-store.js';
-import { asPackageError, PackageCollector, refuse } from './collector.js';
+import { ByteReader, EndOfStream } from './byte-reader.js';
+import { asPackageError, isSourceError, PackageCollector, refuse } from './collector.js';
+import { gunzipSingle } from './gzip.js';
 import { checkEntryPath } from './paths.js';
-import { openSource } from './source.js';
+import { BLOCK, decodeName, isUstar, isZeroBlock, looksLikeTar, nameLabel, parseHeader, parseLongName, parsePax } from './tar-header.js';
 import { PackageError, type PackageLimits } from './types.js';
+
+export { looksLikeTar } from './tar-header.js';
 
 export const TAR_RATIO_FLOOR_BYTES = 1024 * 1024;
 const TAR_HEADER_ROOM_PER_ENTRY = 8 * 1024;
 const TAR_SLACK_BYTES = 1024 * 1024;
-const BLOCK = 512;
+/** pax and GNU long name records are small; a larger one is refused before it is read into memory. */
+const MAX_META_BYTES = 64 * 1024;
 
-function tarChecksumOk(block: Buffer): boolean {
-  let unsigned = 0;
-  let signed = 0;
-  for (let i = 0; i < BLOCK; i++) {
-    const b = i >= 148 && i < 156 ? 0x20 : (block[i] ?? 0);
-    unsigned += b;
-    signed += b > 127 ? b - 256 : b;
+function notTar(): PackageError {
+  return new PackageError(415, 'unsupported_media_type', 'The upload is gzip-compressed but does not contain a tar archive; upload a zip or a .tar.gz.', [
+    { field: 'file', message: 'gzip content is not a tar archive' },
+  ]);
+}
+
+/** The decompressed stream with the ratio and size guards applied. */
+async function* guarded(source: RandomAccessSource, limits: PackageLimits | null, current: () => string | null): AsyncGenerator<Buffer> {
+  let total = 0;
+  for await (const chunk of gunzipSingle(source)) {
+    total += chunk.length;
+    if (limits !== null) {
+      if (total > TAR_RATIO_FLOOR_BYTES && total > limits.maxRatio * source.size) {
+        throw refuse(current(), `the archive decompresses to more than ${limits.maxRatio} times its size (${limits.maxRatio}:1 limit)`);
+      }
+      const cap = limits.maxTotalBytes + (limits.maxEntries + 1) * TAR_HEADER_ROOM_PER_ENTRY + TAR_SLACK_BYTES;
+      if (total > cap) throw refuse(current(), `the tar stream decompresses to more than ${cap} bytes, more than its files and headers may take`);
+    }
+    yield chunk;
   }
-  const field = block.subarray(148, 156).toString('latin1').replace(/[\0 ]+$/, '').replace(/^[\0 ]+/, '').replace(/\0.*$/, '');
-  if (!/^[0-7]+$/.test(field)) return false;
-  const stored = parseInt(field, 8);
-  return stored === unsigned || stored === signed;
 }
 
-/** True when a 512-byte block is a tar header or the all-zero end-of-archive block. */
-export function looksLikeTar(block: Buffer): boolean {
-  if (block.length < BLOCK) return false;
-  if (block.every((b) => b === 0)) return true;
-  return tarChecksumOk(block);
-}
-
-function isUstar(block: Buffer): boolean {
-  return block.subarray(257, 262).toString('latin1') === 'ustar';
+export interface TarEntry {
+  name: string;
+  path: string;
+  isDirectory: boolean;
+  size: number;
 }
 
 /**
- * Sits between gunzip and the tar extractor: checks the first block is a tar (else 415) and counts the
- * decompressed bytes against the ratio and size guards.
+ * Walks the tar: yields each file or directory entry once its name and type are settled; the caller reads
+ * `size` bytes of data from `reader` (or leaves them: they are skipped). Throws refusals naming the entry.
  */
-class TarGuard extends Transform {
-  private head: Buffer[] = [];
-  private headLength = 0;
-  private sniffed = false;
-  private total = 0;
-
-  constructor(
-    private readonly compressedSize: number,
-    private readonly limits: PackageLimits | null,
-    private readonly currentEntry: () => string | null,
-  ) {
-    super();
-  }
-
-  private notTar(): PackageError {
-    return new PackageError(415, 'unsupported_media_type', 'The upload is gzip-compressed but does not contain a tar archive; upload a zip or a .tar.gz.', [
-      { field: 'file', message: 'gzip content is not a tar archive' },
-    ]);
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.total += chunk.length;
-    const limits = this.limits;
-    if (limits !== null) {
-      if (this.total > TAR_RATIO_FLOOR_BYTES && this.total > limits.maxRatio * this.compressedSize) {
-        return callback(refuse(this.currentEntry(), `the archive decompresses to more than ${limits.maxRatio} times its size (${limits.maxRatio}:1 limit)`));
-      }
-      const cap = limits.maxTotalBytes + (limits.maxEntries + 1) * TAR_HEADER_ROOM_PER_ENTRY + TAR_SLACK_BYTES;
-      if (this.total > cap) {
-        return callback(refuse(this.currentEntry(), `the tar stream decompresses to more than ${cap} bytes, more than its files and headers may take`));
-      }
+async function* tarEntries(reader: ByteReader, setCurrent: (name: string | null) => void): AsyncGenerator<TarEntry> {
+  let first = true;
+  let previous: string | null = null;
+  let pending: { kind: 'pax' | 'longname'; label: string; path?: Buffer; data?: Buffer } | null = null;
+  for (;;) {
+    let block: Buffer;
+    try {
+      block = Buffer.from(await reader.take(BLOCK));
+    } catch (err) {
+      if (!(err instanceof EndOfStream)) throw err;
+      if (first) throw notTar();
+      if (err.got !== 0) throw refuse(pending?.label ?? null, 'the tar stream ends in the middle of a header block');
+      if (pending !== null) throw refuse(pending.label, 'the archive ends after an extended header, without the entry it belongs to');
+      return;
     }
-    if (this.sniffed) return callback(null, chunk);
-    this.head.push(chunk);
-    this.headLength += chunk.length;
-    if (this.headLength < BLOCK) return callback();
-    const all = Buffer.concat(this.head);
-    this.head = [];
-    const first = all.subarray(0, BLOCK);
-    if (!looksLikeTar(first) && !isUstar(first)) return callback(this.notTar());
-    this.sniffed = true;
-    callback(null, all);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    if (!this.sniffed) return callback(this.notTar());
-    callback();
+    if (first) {
+      first = false;
+      if (!looksLikeTar(block) && !isUstar(block)) throw notTar();
+    }
+    if (isZeroBlock(block)) {
+      if (pending !== null) throw refuse(pending.label, 'the archive ends after an extended header, without the entry it belongs to');
+      let second: Buffer;
+      try {
+        second = Buffer.from(await reader.take(BLOCK));
+      } catch (err) {
+        if (err instanceof EndOfStream) throw refuse(null, 'the archive ends with a lone zero block (the end of a tar is two zero blocks)');
+        throw err;
+      }
+      if (!isZeroBlock(second)) throw refuse(null, 'non-zero bytes follow the end-of-archive block (tar readers disagree on whether to read them)');
+      for await (const rest of reader.rest()) {
+        if (!isZeroBlock(rest)) throw refuse(null, 'non-zero bytes follow the end-of-archive block (tar readers disagree on whether to read them)');
+      }
+      return;
+    }
+    let header;
+    try {
+      header = parseHeader(block);
+    } catch (err) {
+      // A "header" that fails is often the data of the entry before, longer than it declared: name both.
+      if (err instanceof PackageError && previous !== null) {
+        throw new PackageError(422, 'invalid_archive', err.detail, [
+          ...err.problems,
+          { field: 'file', entry: previous, message: 'the block after its data is not a valid header (its data may be longer than it declares)' },
+        ]);
+      }
+      throw err;
+    }
+    const label = nameLabel(header.nameRaw);
+    setCurrent(label);
+    if (header.type === 'pax' || header.type === 'longname') {
+      if (pending !== null) throw refuse(pending.label, 'it has more than one extended header or long name record (tar readers disagree on which applies)');
+      if (header.size > MAX_META_BYTES) throw refuse(label, `its ${header.type === 'pax' ? 'pax extended header' : 'GNU long name record'} is larger than ${MAX_META_BYTES} bytes`);
+      const data = Buffer.from(await reader.take(header.size));
+      await skipPadding(reader, header.size);
+      if (header.type === 'pax') {
+        // Parsed with the entry it belongs to, so that a refusal names that entry.
+        pending = { kind: 'pax', label, data };
+      } else {
+        const name = parseLongName(data, label);
+        pending = { kind: 'longname', label: nameLabel(name), path: name };
+      }
+      continue;
+    }
+    let nameRaw = header.nameRaw;
+    let size = header.size;
+    if (pending?.kind === 'pax') {
+      const pax = parsePax(pending.data ?? Buffer.alloc(0), nameLabel(header.nameRaw));
+      nameRaw = pax.path ?? nameRaw;
+      size = pax.size ?? size;
+    } else if (pending?.kind === 'longname') {
+      nameRaw = pending.path ?? nameRaw;
+    }
+    pending = null;
+    const entryLabel = nameLabel(nameRaw);
+    setCurrent(entryLabel);
+    const name = decodeName(nameRaw);
+    if (name === null) throw refuse(entryLabel, 'its name is not valid UTF-8');
+    const checked = checkEntryPath(name);
+    if (!checked.ok) throw refuse(name, checked.rule);
+    const isDirectory = header.type === 'directory';
+    if (isDirectory && size !== 0) throw refuse(name, 'it is a directory entry with content');
+    if (!isDirectory && checked.isDirectory) throw refuse(name, 'it is a file entry whose name ends in "/"');
+    const start = reader.position;
+    previous = name;
+    yield { name, path: checked.path, isDirectory, size };
+    const left = start + size - reader.position;
+    for await (const skipped of reader.chunks(left)) void skipped;
+    await skipPadding(reader, size);
   }
 }
 
-interface Pipeline {
-  extract: Extract;
-  /** The first error any stage reported, mapped (PackageError, source error or 422). */
-  failure(): unknown;
-  destroy(): void;
+async function skipPadding(reader: ByteReader, size: number): Promise<void> {
+  const pad = (BLOCK - (size % BLOCK)) % BLOCK;
+  if (pad > 0) await reader.take(pad);
 }
 
-function buildPipeline(source: RandomAccessSource, limits: PackageLimits | null, currentEntry: () => string | null, onFail?: (err: unknown) => void): Pipeline {
-  const input = openSource(source);
-  const gunzip = zlib.createGunzip();
-  const guard = new TarGuard(source.size, limits, currentEntry);
-  // tar-stream's bundled types omit its own extract options.
-  const options: NonNullable<Parameters<typeof tar.extract>[0]> & { filenameEncoding: BufferEncoding; allowUnknownFormat: boolean } = {
-    filenameEncoding: 'utf-8',
-    allowUnknownFormat: true,
-  };
-  const extract = tar.extract(options);
-  let first: unknown = null;
-  const destroy = () => {
-    input.destroy();
-    gunzip.destroy();
-    guard.destroy();
-    extract.destroy();
-  };
-  const fail = (err: unknown, what: string) => {
-    if (first !== null) return;
-    first = asPackageError(err, currentEntry(), what);
-    extract.destroy(first instanceof Error ? first : new Error(String(first)));
-    input.destroy();
-    gunzip.destroy();
-    guard.destroy();
-    onFail?.(first);
-  };
-  input.on('error', (err) => fail(err, 'the archive could not be read'));
-  gunzip.on('error', (err) => fail(err, 'the gzip stream is corrupt or truncated'));
-  guard.on('error', (err) => fail(err, 'the archive is corrupt'));
-  extract.on('error', (err: unknown) => {
-    // tar-stream's "Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?" misleads here.
-    const invalidHeader = err instanceof Error && err.message.startsWith('Invalid tar header');
-    fail(invalidHeader ? new Error('a tar header block is invalid: bad checksum or unknown format') : err, 'the tar archive is corrupt or truncated');
-  });
-  input.pipe(gunzip).pipe(guard).pipe(extract as unknown as Writable);
-  return { extract, failure: () => first, destroy };
-}
-
-type EntryKind = 'file' | 'directory';
-
-function entryKind(name: string, type: string | null): EntryKind {
-  switch (type) {
-    case 'file':
-    case 'contiguous-file':
-      return 'file';
-    case 'directory':
-      return 'directory';
-    case 'symlink':
-      throw refuse(name, 'it is a symbolic link');
-    case 'link':
-      throw refuse(name, 'it is a hard link');
-    case 'character-device':
-    case 'block-device':
-      throw refuse(name, 'it is a device file');
-    case 'fifo':
-      throw refuse(name, 'it is a FIFO (named pipe)');
-    default:
-      throw refuse(name, 'it has an unsupported tar entry type (only files and directories are accepted)');
-  }
+function mapError(err: unknown, current: string | null): unknown {
+  if (err instanceof PackageError || isSourceError(err)) return err;
+  if (err instanceof EndOfStream) return refuse(current, 'the tar archive is corrupt or truncated (its data ends early)');
+  return asPackageError(err, current, 'the tar archive is corrupt or truncated');
 }
 
 /** Reads every entry of the tar.gz into `collector`; throws PackageError (or a source error) on the first problem. */
 export async function scanTarGz(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
   let current: string | null = null;
-  const pipe = buildPipeline(source, collector.limits, () => current);
+  const reader = new ByteReader(guarded(source, collector.limits, () => current));
   try {
-    for await (const entry of pipe.extract) {
-      const header = entry.header;
-      const name = header.name;
-      current = name;
+    for await (const entry of tarEntries(reader, (name) => (current = name))) {
+      const { name } = entry;
       collector.countEntry(name);
-      if (name.includes('\uFFFD')) throw refuse(name, 'its name is not valid UTF-8');
-      // Unknown typeflags arrive as null, whatever the bundled types say.
-      const kind = entryKind(name, header.type as string | null);
-      const path = checkEntryPath(name);
-      if (!path.ok) throw refuse(name, path.rule);
-      const declared = header.size;
-
-      if (kind === 'directory') {
-        if (declared !== 0) throw refuse(name, 'it is a directory entry with content');
-        collector.addDirectory(name, path.path);
-        entry.resume();
+      if (entry.isDirectory) {
+        collector.addDirectory(name, entry.path);
         continue;
       }
-      if (path.isDirectory) throw refuse(name, 'it is a file entry whose name ends in "/"');
-      collector.reserveFile(name, path.path);
-      collector.checkDeclaredSize(name, declared);
-      const capture = collector.captureFor(path.path);
+      collector.reserveFile(name, entry.path);
+      collector.checkDeclaredSize(name, entry.size);
+      const capture = collector.captureFor(entry.path);
       let count = 0;
-      for await (const chunk of entry as AsyncIterable<Buffer>) {
+      for await (const chunk of reader.chunks(entry.size)) {
         count += chunk.length;
         collector.addBytes(name, chunk.length);
         capture?.push(chunk);
       }
-      if (count !== declared) throw refuse(name, `it holds ${count} bytes but declares ${declared}`);
-      collector.recordFile(path.path, count);
+      collector.recordFile(entry.path, count);
     }
   } catch (err) {
-    throw pipe.failure() ?? asPackageError(err, current, 'the tar archive is corrupt or truncated');
+    throw mapError(err, current);
   } finally {
-    pipe.destroy();
+    await reader.close();
   }
-  const late = pipe.failure();
-  if (late !== null) throw late;
 }
 
 /** Streams one file of a tar.gz, or resolves null when the archive has no file at `path` (normalised). */
-export function openTarGzEntry(source: RandomAccessSource, path: string): Promise<Readable | null> {
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let current: string | null = null;
-    const pipe = buildPipeline(source, null, () => current, (err) => {
-      if (!settled) {
-        settled = true;
-        reject(err);
+export async function openTarGzEntry(source: RandomAccessSource, path: string): Promise<Readable | null> {
+  const reader = new ByteReader(guarded(source, null, () => null));
+  const entries = tarEntries(reader, () => {});
+  try {
+    for (;;) {
+      const step = await entries.next();
+      if (step.done) break;
+      const entry = step.value;
+      if (entry.isDirectory || entry.path !== path) continue;
+      const data = reader.chunks(entry.size);
+      async function* bytes(): AsyncGenerator<Buffer> {
+        try {
+          yield* data;
+        } finally {
+          await entries.return(undefined);
+          await reader.close();
+        }
       }
-    });
-    pipe.extract.on('entry', (header: Header, stream, next) => {
-      current = header.name;
-      const checked = checkEntryPath(header.name);
-      const isFile = header.type === 'file' || header.type === 'contiguous-file';
-      if (settled || !isFile || !checked.ok || checked.isDirectory || checked.path !== path) {
-        stream.on('end', () => next());
-        stream.resume();
-        return;
-      }
-      settled = true;
-      // Node stream over tar-stream's entry (a streamx stream); once it ends or is dropped, stop everything.
-      const out = Readable.from(stream as AsyncIterable<Buffer>, { objectMode: false });
-      out.once('close', () => pipe.destroy());
-      resolve(out);
-    });
-    pipe.extract.on('finish', () => {
-      if (!settled) {
-        settled = true;
-        resolve(null);
-      }
-    });
-  });
+      return Readable.from(bytes(), { objectMode: false });
+    }
+  } catch (err) {
+    await reader.close();
+    throw err;
+  }
+  await reader.close();
+  return null;
 }

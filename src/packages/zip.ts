@@ -1,124 +1,81 @@
 /**
- * Zip inspection and extraction on top of yauzl, reading through a RandomAccessSource.
+ * Zip inspection and extraction, reading through a RandomAccessSource.
+ *
+ * Written here rather than on a zip library, for a security reason: what must be refused is exactly what a
+ * library smooths over — an end record whose counts under-state the central directory, bytes no entry accounts
+ * for, a local header that disagrees with its central record. unzip and Python's zipfile each resolve those
+ * their own way, so the registry would list one set of files while an extractor writes another. The archive
+ * differential test (test/packages/differential.test.ts) checks this reader against unzip and zipfile.
+ *
+ * The structure (end records, central directory, no prefix) is read by zip-layout.ts. This module applies the
+ * per-entry rules and then walks the archive body front to back in one read, so that every byte from 0 to the
+ * central directory belongs to exactly one entry (local header, data, data descriptor): whatever an extractor
+ * could find there, the registry has read.
  *
  * Decisions:
- * - yauzl is opened with `decodeStrings: false` and `validateEntrySizes: false`: every name and size rule is
- *   checked here instead, so each refusal names the entry (yauzl's own checks fail the whole archive with a
- *   message that does not say which entry). Names are decoded from the raw bytes: with general purpose bit 11
- *   they must be valid UTF-8; without it only pure-ASCII names are accepted (anything else would be CP437,
- *   i.e. not UTF-8). yauzl's behaviour of taking a name from an Info-ZIP Unicode Path extra field (0x7075) is
- *   replaced by a check: when such a field is in force (version 1, matching CRC) it must spell the same name.
- * - Encrypted entries (bit 0; bit 6, strong encryption, makes yauzl fail the archive) and compression methods
- *   other than 0 and 8 are refused. Symlinks and other special files are found in the unix mode (high 16 bits
- *   of the external attributes, when made by Unix (3) or OS X (19)); a mode of 0 means "no information".
- * - Every local header is read and compared with the central directory: name bytes, compression method,
- *   encryption flag, the UTF-8 flag for non-ASCII names, and (unless bit 3, data descriptor, is set) CRC-32
- *   and sizes (zip64 sizes from the local zip64 extra field). Entry data may not overlap another entry or run
- *   into the central directory (overlapping entries are the classic non-recursive zip bomb).
- * - Every file is inflated and counted, whatever it declares: more bytes than declared, fewer, or a CRC-32
- *   mismatch is a refusal. Limits are enforced first on declared sizes (before inflating) and again on the
- *   real bytes as they arrive.
+ * - Names are decoded from the raw bytes: with general purpose bit 11 they must be valid UTF-8; without it only
+ *   pure-ASCII names are accepted (anything else would be CP437, i.e. not UTF-8). Non-ASCII names made by a
+ *   FAT, HPFS or NTFS host are refused: unzip reads those in an MS-DOS code page even when flagged UTF-8. An
+ *   Info-ZIP Unicode Path extra field (0x7075), which unzip uses instead of the name, is refused in the central
+ *   directory (unzip refuses an archive that has one and a data descriptor anywhere); in a local header it must
+ *   be version 1, carry the CRC-32 of the raw name, and spell the same name. A name that is only `.` (the
+ *   root) must be a directory entry (`./`).
+ * - Extra fields must tile their space exactly, and only fields known to change nothing an extractor writes
+ *   (besides times and owners) are accepted: zip64 (0x0001), NTFS times (0x000a), extended timestamp (0x5455),
+ *   Info-ZIP Unix (0x5855, 0x7855, 0x7875), Unicode Path and Comment (0x7075, 0x6375), the Java marker
+ *   (0xcafe) and zipalign padding (0xd935). Anything else (PKWARE Unix 0x000d, which can carry a link target,
+ *   AES 0x9901, ...) is refused, naming the field.
+ * - Flags: only bits 1–2 (deflate options), 3 (data descriptor) and 11 (UTF-8) are accepted; encryption
+ *   (bits 0, 6, 13) and everything else is refused. Methods: stored (0) and deflate (8) only. An entry that
+ *   needs a version above 4.5 to extract (unzip skips those) is refused.
+ * - Entry types come from the unix mode in the high 16 bits of the external attributes, whatever the
+ *   "made by" host says (unzip honours it for several hosts): the file type must be none, regular (files) or
+ *   directory (names ending in `/`). Symlinks, devices, FIFOs and sockets are refused; so are the MS-DOS
+ *   volume-label attribute and the directory attribute on a name without a trailing `/`.
+ * - Every local header must repeat the central record: name bytes, flags, method, and (without a data
+ *   descriptor) CRC-32 and sizes (zip64 sizes from the local zip64 extra field). With a data descriptor the
+ *   local values must be zero or the central ones, and the descriptor (12, 16, 20 or 24 bytes, with or
+ *   without its signature) must repeat them and fill the space up to the next entry exactly.
+ * - Entries must follow one another without a gap or an overlap, from byte 0 to the central directory.
+ * - Every file and directory entry is inflated and counted: more bytes than declared, fewer, a CRC-32
+ *   mismatch, or compressed data left over after the deflate stream ends is a refusal. Directory entries
+ *   must hold nothing. Limits are enforced first on declared sizes (before inflating) and again on the real
+ *   bytes as they arrive.
  * - Ratio: an entry is refused when uncompressed > maxRatio × compressed, but only once it is at least
  *   RATIO_FLOOR_BYTES (64 KiB) uncompressed: small files of repetitive text legitimately compress past 100:1,
  *   deflate tops out near 1032:1, and 64 KiB × maxEntries is bounded by the total limit anyway.
- * - A zip whose structure yauzl cannot read (no end of central directory, truncated, bad signatures) is a
- *   422 invalid_archive: it starts like a zip, so it is a broken zip, not an unsupported format.
  */
 import { Readable } from 'node:stream';
-import yauzl from 'yauzl';
 import type { RandomAccessSource } from '../storage/blob-store.js';
-import { asPackageError, PackageCollector, quote, refuse } from './collector.js';
+import { ByteReader, EndOfStream, inflateRaw } from './byte-reader.js';
+import { asPackageError, isSourceError, PackageCollector, quote, refuse } from './collector.js';
 import { crc32 } from './crc32.js';
 import { checkEntryPath } from './paths.js';
 import { openSource, readRange } from './source.js';
+import { PackageError } from './types.js';
+import { parseExtraFields, readZipLayout, type CentralRecord, type ExtraField } from './zip-layout.js';
 
 export const RATIO_FLOOR_BYTES = 64 * 1024;
 
-const FLAG_ENCRYPTED = 0x1;
 const FLAG_DATA_DESCRIPTOR = 0x8;
 const FLAG_UTF8 = 0x800;
+const FLAGS_ENCRYPTED = 0x1 | 0x40 | 0x2000;
+const FLAGS_ACCEPTED = 0x2 | 0x4 | FLAG_DATA_DESCRIPTOR | FLAG_UTF8;
+const MAX_VERSION_NEEDED = 45;
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
-const CACHE_WINDOW = 64 * 1024;
-const CACHE_WINDOWS = 4;
-/** Entries with at most this much compressed data are read in one go with their local header. */
-const PREFETCH_MAX = 1024 * 1024;
+const DOS_VOLUME_LABEL = 0x08;
+const DOS_DIRECTORY = 0x10;
+const SIG_LOCAL = 0x04034b50;
+const SIG_DESCRIPTOR = 0x08074b50;
+
+/** "Made by" hosts whose names unzip translates from an OEM code page: FAT, HPFS, NTFS. */
+const OEM_HOSTS = new Set([0, 6, 11]);
+const HARMLESS_EXTRA_FIELDS = new Set([0x0001, 0x000a, 0x5455, 0x5855, 0x7855, 0x7875, 0x7075, 0x6375, 0xcafe, 0xd935]);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/**
- * yauzl's reader over a RandomAccessSource. Every source.read may cost a request (a file open, an S3 GET),
- * so reads go through a few cached windows (LRU): header reads fetch at least 64 KiB, and scanZip prefetches
- * each small entry's local header and data in one read, which also serves the entry's data stream.
- */
-class SourceReader extends yauzl.RandomAccessReader {
-  private windows: { start: number; bytes: Buffer }[] = [];
-
-  constructor(private readonly source: RandomAccessSource) {
-    super();
-  }
-
-  private cached(start: number, end: number): Buffer | null {
-    const index = this.windows.findIndex((w) => start >= w.start && end <= w.start + w.bytes.length);
-    if (index === -1) return null;
-    const window = this.windows[index]!;
-    if (index !== 0) {
-      this.windows.splice(index, 1);
-      this.windows.unshift(window);
-    }
-    return window.bytes.subarray(start - window.start, end - window.start);
-  }
-
-  /** Makes [start, needed) available from memory (clamped to the source), reading at least up to `end`. */
-  async prefetch(start: number, needed: number, end = needed): Promise<void> {
-    const need = Math.min(this.source.size, needed);
-    if (start >= need || this.cached(start, need) !== null) return;
-    const bytes = await readRange(this.source, start, Math.min(this.source.size, Math.max(need, end)));
-    this.windows.unshift({ start, bytes });
-    if (this.windows.length > CACHE_WINDOWS) this.windows.length = CACHE_WINDOWS;
-  }
-
-  /** yauzl's `end` is exclusive; ByteRange.end is inclusive. */
-  override _readStreamForRange(start: number, end: number): Readable {
-    const hit = this.cached(start, end);
-    return hit !== null ? Readable.from([hit]) : openSource(this.source, start, end);
-  }
-
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
-    const end = position + length;
-    if (end > this.source.size) {
-      setImmediate(callback, new Error('unexpected EOF'));
-      return;
-    }
-    this.prefetch(position, end, position + CACHE_WINDOW).then(
-      () => {
-        const hit = this.cached(position, end);
-        if (hit === null) return callback(new Error('unexpected EOF'));
-        hit.copy(buffer, offset);
-        callback(null);
-      },
-      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
-    );
-  }
-}
-
-function openZip(source: RandomAccessSource, validateEntrySizes: boolean, reader = new SourceReader(source)): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromRandomAccessReader(
-      reader,
-      source.size,
-      { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes, strictFileNames: true },
-      (err, zipfile) => {
-        if (err) return reject(err);
-        // A late error (nobody iterating) must not crash the process; eachEntry() has its own listener.
-        zipfile.on('error', () => {});
-        resolve(zipfile);
-      },
-    );
-  });
-}
 
 function isAscii(bytes: Uint8Array): boolean {
   for (const b of bytes) if (b > 0x7f) return false;
@@ -137,11 +94,20 @@ export function decodeZipName(raw: Buffer, flags: number): string | null {
   return isAscii(raw) ? raw.toString('latin1') : null;
 }
 
-/** Checks Info-ZIP Unicode Path extra fields that readers would honour: they must agree with the name. */
-function unicodePathProblem(extraFields: yauzl.ExtraField[], raw: Buffer, name: string): string | null {
-  for (const field of extraFields) {
-    if (field.id !== 0x7075 || field.data.length < 6 || field.data[0] !== 1) continue;
-    if (field.data.readUInt32LE(1) !== crc32(raw)) continue;
+function hex(id: number): string {
+  return `0x${id.toString(16).padStart(4, '0')}`;
+}
+
+/** The problem with an entry's extra fields (central or local), or null. */
+function extraFieldProblem(fields: ExtraField[], raw: Buffer, name: string, central: boolean): string | null {
+  const seen = new Set<number>();
+  for (const field of fields) {
+    if (!HARMLESS_EXTRA_FIELDS.has(field.id)) return `it carries the extra field ${hex(field.id)}, which the registry does not accept`;
+    if (seen.has(field.id)) return `it carries the extra field ${hex(field.id)} more than once`;
+    seen.add(field.id);
+    if (field.id !== 0x7075) continue;
+    if (field.data.length < 5 || field.data[0] !== 1) return 'its Unicode Path extra field is not version 1';
+    if (field.data.readUInt32LE(1) !== crc32(raw)) return 'its Unicode Path extra field does not match its name (CRC-32)';
     let alt: string;
     try {
       alt = utf8.decode(field.data.subarray(5));
@@ -149,17 +115,15 @@ function unicodePathProblem(extraFields: yauzl.ExtraField[], raw: Buffer, name: 
       return 'its Unicode Path extra field is not valid UTF-8';
     }
     if (alt !== name) return `its Unicode Path extra field names a different path (${quote(alt)})`;
+    if (central) return 'it carries an Info-ZIP Unicode Path extra field (0x7075), which unzip mishandles (it refuses such archives when an entry has a data descriptor); name the entry with the UTF-8 flag instead';
   }
   return null;
 }
 
-type UnixKind = 'file' | 'directory' | 'symlink' | 'special' | null;
+type Kind = 'file' | 'directory' | 'symlink' | 'special' | null;
 
-function unixKind(entry: yauzl.Entry): UnixKind {
-  const host = entry.versionMadeBy >>> 8;
-  if (host !== 3 && host !== 19) return null;
-  const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
-  const type = mode & S_IFMT;
+function unixKind(record: CentralRecord): Kind {
+  const type = (record.externalAttributes >>> 16) & S_IFMT;
   if (type === 0) return null;
   if (type === S_IFREG) return 'file';
   if (type === S_IFDIR) return 'directory';
@@ -167,182 +131,253 @@ function unixKind(entry: yauzl.Entry): UnixKind {
   return 'special';
 }
 
+interface Plan {
+  record: CentralRecord;
+  name: string;
+  path: string;
+  isDirectory: boolean;
+}
+
+/** Every rule the central record alone can settle; counts, reserves and refuses before any data is read. */
+function planEntry(record: CentralRecord, collector: PackageCollector): Plan {
+  const { limits } = collector;
+  const raw = record.nameRaw;
+  const flags = record.flags;
+  const decoded = decodeZipName(raw, flags);
+  const label = decoded ?? raw.toString('utf8');
+  collector.countEntry(label);
+  if (decoded === null) {
+    throw refuse(label, flags & FLAG_UTF8 ? 'its name is flagged as UTF-8 but is not valid UTF-8' : 'its name is not UTF-8 (non-ASCII bytes without the zip UTF-8 flag)');
+  }
+  const name = decoded;
+  const extraProblem = extraFieldProblem(record.extraFields, raw, name, true);
+  if (extraProblem !== null) throw refuse(name, extraProblem);
+  const path = checkEntryPath(name);
+  if (!path.ok) throw refuse(name, path.rule);
+  if (path.isDirectory && !name.endsWith('/')) throw refuse(name, 'it names the archive root but is not a directory entry (extractors would write it as a file)');
+  const host = record.versionMadeBy >>> 8;
+  if (OEM_HOSTS.has(host) && !isAscii(raw)) {
+    throw refuse(name, `its name is not ASCII and its "made by" host (${host}) makes unzip read the name in an MS-DOS code page, whatever the UTF-8 flag says`);
+  }
+  if (flags & FLAGS_ENCRYPTED) throw refuse(name, 'it is encrypted');
+  if (flags & ~FLAGS_ACCEPTED) throw refuse(name, `it sets general purpose flags ${hex(flags & ~FLAGS_ACCEPTED)}, which the registry does not accept`);
+  if (record.method !== 0 && record.method !== 8) {
+    throw refuse(name, `it uses compression method ${record.method}; only stored (0) and deflate (8) are accepted`);
+  }
+  if ((record.versionNeeded & 0xff) > MAX_VERSION_NEEDED) {
+    throw refuse(name, `it needs zip version ${(record.versionNeeded & 0xff) / 10} to extract; at most ${MAX_VERSION_NEEDED / 10} is accepted`);
+  }
+  const kind = unixKind(record);
+  if (kind === 'symlink') throw refuse(name, 'it is a symbolic link');
+  if (kind === 'special') throw refuse(name, 'it is a special file (device, FIFO or socket), not a regular file or directory');
+  if (record.externalAttributes & DOS_VOLUME_LABEL) throw refuse(name, 'its attributes mark a volume label');
+  if ((kind === 'directory' || record.externalAttributes & DOS_DIRECTORY) && !path.isDirectory) {
+    throw refuse(name, 'its attributes mark a directory but its name does not end in "/"');
+  }
+
+  if (path.isDirectory) {
+    if (record.uncompressedSize !== 0) throw refuse(name, 'it is a directory entry with content');
+    collector.addDirectory(name, path.path);
+  } else {
+    collector.reserveFile(name, path.path);
+    collector.checkDeclaredSize(name, record.uncompressedSize);
+    if (record.uncompressedSize >= RATIO_FLOOR_BYTES && record.uncompressedSize > limits.maxRatio * record.compressedSize) {
+      throw refuse(name, `its compression ratio (${ratioText(record.uncompressedSize, record.compressedSize)}) is over the limit of ${limits.maxRatio}:1`);
+    }
+  }
+  if (record.method === 0 && record.compressedSize !== record.uncompressedSize) {
+    throw refuse(name, `it is stored uncompressed but declares ${record.compressedSize} compressed and ${record.uncompressedSize} uncompressed bytes`);
+  }
+  return { record, name, path: path.path, isDirectory: path.isDirectory };
+}
+
 function readUInt64LE(buf: Buffer, offset: number): number {
   return buf.readUInt32LE(offset + 4) * 0x100000000 + buf.readUInt32LE(offset);
 }
 
+interface LocalHeader {
+  flags: number;
+  method: number;
+  versionNeeded: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  nameRaw: Buffer;
+  extra: Buffer;
+}
+
+function parseLocalFixed(header: Buffer): { nameLength: number; extraLength: number } | null {
+  if (header.readUInt32LE(0) !== SIG_LOCAL) return null;
+  return { nameLength: header.readUInt16LE(26), extraLength: header.readUInt16LE(28) };
+}
+
+function localHeader(fixed: Buffer, nameRaw: Buffer, extra: Buffer): LocalHeader {
+  return {
+    versionNeeded: fixed.readUInt16LE(4),
+    flags: fixed.readUInt16LE(6),
+    method: fixed.readUInt16LE(8),
+    crc32: fixed.readUInt32LE(14),
+    compressedSize: fixed.readUInt32LE(18),
+    uncompressedSize: fixed.readUInt32LE(22),
+    nameRaw,
+    extra,
+  };
+}
+
 /** The ways a local header disagrees with its central directory record (empty when they agree). */
-function localHeaderMismatches(entry: yauzl.Entry, local: yauzl.LocalFileHeader, nonAsciiName: boolean): string[] {
+function localHeaderMismatches(plan: Plan, local: LocalHeader, localExtra: ExtraField[]): string[] {
+  const record = plan.record;
   const out: string[] = [];
-  if (!local.fileName.equals(entry.fileNameRaw)) out.push('file name');
-  if (local.compressionMethod !== entry.compressionMethod) out.push('compression method');
-  const flagDiff = local.generalPurposeBitFlag ^ entry.generalPurposeBitFlag;
-  if (flagDiff & FLAG_ENCRYPTED) out.push('encryption flag');
-  if (flagDiff & FLAG_UTF8 && nonAsciiName) out.push('UTF-8 flag');
-  if (!(local.generalPurposeBitFlag & FLAG_DATA_DESCRIPTOR)) {
-    if (local.crc32 >>> 0 !== entry.crc32 >>> 0) out.push('CRC-32');
-    let compressed = local.compressedSize;
-    let uncompressed = local.uncompressedSize;
-    if (compressed === 0xffffffff || uncompressed === 0xffffffff) {
-      let zip64: Buffer | null = null;
-      try {
-        zip64 = yauzl.parseExtraFields(local.extraField).find((f) => f.id === 0x0001)?.data ?? null;
-      } catch {
-        zip64 = null;
-      }
-      if (zip64 === null || zip64.length < 16) {
-        out.push('zip64 sizes');
-        return out;
-      }
-      uncompressed = readUInt64LE(zip64, 0);
-      compressed = readUInt64LE(zip64, 8);
-    }
-    if (compressed !== entry.compressedSize) out.push('compressed size');
-    if (uncompressed !== entry.uncompressedSize) out.push('uncompressed size');
+  if (!local.nameRaw.equals(record.nameRaw)) out.push('file name');
+  if (local.method !== record.method) out.push('compression method');
+  if (local.flags !== record.flags) {
+    if ((local.flags ^ record.flags) & FLAGS_ENCRYPTED) out.push('encryption flag');
+    else out.push('general purpose flags');
   }
+  if ((local.versionNeeded & 0xff) > MAX_VERSION_NEEDED) out.push('version needed to extract');
+  const deferred = (record.flags & FLAG_DATA_DESCRIPTOR) !== 0;
+  const same = (value: number, expected: number) => value === expected || (deferred && value === 0);
+  if (!same(local.crc32 >>> 0, record.crc32 >>> 0)) out.push('CRC-32');
+  let compressed = local.compressedSize;
+  let uncompressed = local.uncompressedSize;
+  if (compressed === 0xffffffff || uncompressed === 0xffffffff) {
+    const zip64 = localExtra.find((f) => f.id === 0x0001)?.data ?? null;
+    if (zip64 === null || zip64.length < 16) {
+      out.push('zip64 sizes');
+      return out;
+    }
+    uncompressed = readUInt64LE(zip64, 0);
+    compressed = readUInt64LE(zip64, 8);
+  }
+  if (!same(compressed, record.compressedSize)) out.push('compressed size');
+  if (!same(uncompressed, record.uncompressedSize)) out.push('uncompressed size');
   return out;
 }
 
-function openRaw(zipfile: yauzl.ZipFile, fileDataStart: number, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => {
-    zipfile.openReadStreamLowLevel(
-      fileDataStart,
-      entry.compressedSize,
-      0,
-      entry.compressedSize,
-      entry.compressionMethod === 8,
-      entry.uncompressedSize,
-      (err, stream) => (err ? reject(err) : resolve(stream)),
-    );
-  });
+/** Checks the data descriptor that fills `bytes`: one of the four forms, repeating the central values. */
+function descriptorProblem(bytes: Buffer, record: CentralRecord): string | null {
+  const signed = bytes.length >= 4 && bytes.readUInt32LE(0) === SIG_DESCRIPTOR;
+  let at = 0;
+  let wide: boolean;
+  if (signed && (bytes.length === 16 || bytes.length === 24)) {
+    at = 4;
+    wide = bytes.length === 24;
+  } else if (bytes.length === 12 || bytes.length === 20) {
+    wide = bytes.length === 20;
+  } else {
+    return `${bytes.length} bytes follow its data where a data descriptor (12 to 24 bytes) belongs`;
+  }
+  const crc = bytes.readUInt32LE(at);
+  const compressed = wide ? readUInt64LE(bytes, at + 4) : bytes.readUInt32LE(at + 4);
+  const uncompressed = wide ? readUInt64LE(bytes, at + 12) : bytes.readUInt32LE(at + 8);
+  if (crc !== record.crc32 >>> 0 || compressed !== record.compressedSize || uncompressed !== record.uncompressedSize) {
+    return 'its data descriptor disagrees with the central directory';
+  }
+  return null;
 }
 
-interface Range {
-  start: number;
-  end: number;
-  label: string;
+/** The entry's data, inflated when deflated; checks the deflate stream uses exactly the compressed bytes. */
+async function* entryData(reader: ByteReader, record: CentralRecord, name: string): AsyncGenerator<Buffer> {
+  const input = reader.chunks(record.compressedSize);
+  if (record.method === 0) {
+    yield* input;
+    return;
+  }
+  const ended = yield* inflateRaw(input);
+  if (ended.consumed !== record.compressedSize) {
+    throw refuse(name, `its deflate stream ends after ${ended.consumed} of its ${record.compressedSize} compressed bytes`);
+  }
+}
+
+function mapDataError(err: unknown, name: string): unknown {
+  if (err instanceof PackageError || isSourceError(err)) return err;
+  if (err instanceof EndOfStream) return refuse(name, 'its data runs into the central directory');
+  return asPackageError(err, name, 'its compressed data is corrupt');
 }
 
 /** Reads every entry of the zip into `collector`; throws PackageError (or a source error) on the first problem. */
 export async function scanZip(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
   const { limits } = collector;
-  let zipfile: yauzl.ZipFile;
-  const reader = new SourceReader(source);
+  let layout;
   try {
-    zipfile = await openZip(source, false, reader);
+    layout = await readZipLayout(source, limits.maxEntries);
   } catch (err) {
     throw asPackageError(err, null, 'it is not a readable zip archive');
   }
-  let label: string | null = null;
+  const plans = layout.records.map((record) => planEntry(record, collector));
+  const ordered = [...plans].sort((a, b) => a.record.localOffset - b.record.localOffset || a.record.index - b.record.index);
+  const end = layout.centralOffset;
+  const first = ordered[0];
+  if (first === undefined) {
+    if (end !== 0) throw refuse(null, `${end} bytes before the central directory belong to no entry`);
+    return;
+  }
+  if (first.record.localOffset !== 0) {
+    throw refuse(first.name, `${first.record.localOffset} bytes before its local header belong to no entry (a prefix, such as a self-extractor stub, is refused)`);
+  }
+
+  const reader = new ByteReader(openSource(source, 0, end));
+  let previous: Plan | null = null;
   try {
-    if (zipfile.entryCount > limits.maxEntries) {
-      throw refuse(null, `the archive holds ${zipfile.entryCount} entries, more than the limit of ${limits.maxEntries}`);
-    }
-    // Before the first readEntry, yauzl's cursor is the central directory's offset (@types/yauzl mistypes it).
-    const centralDirectoryOffset = zipfile.readEntryCursor as unknown as number;
-    const ranges: Range[] = [];
-
-    for await (const entry of zipfile.eachEntry()) {
-      // Errors reading the next central record name no entry: `label` is cleared after each one.
+    for (let i = 0; i < ordered.length; i++) {
+      const plan = ordered[i]!;
+      const { record, name } = plan;
+      if (reader.position !== record.localOffset) {
+        if (reader.position > record.localOffset) throw refuse(name, `its local header overlaps the entry ${quote(previous?.name ?? '')} (entries may not overlap or share data)`);
+        throw refuse(name, `${record.localOffset - reader.position} bytes before its local header belong to no entry`);
+      }
+      const next = ordered[i + 1]?.record.localOffset ?? end;
       try {
-        const raw = entry.fileNameRaw;
-        const flags = entry.generalPurposeBitFlag;
-        const name = decodeZipName(raw, flags);
-        const entryLabel = name ?? raw.toString('utf8');
-        label = entryLabel;
-        collector.countEntry(entryLabel);
-        if (name === null) {
-          throw refuse(entryLabel, flags & FLAG_UTF8 ? 'its name is flagged as UTF-8 but is not valid UTF-8' : 'its name is not UTF-8 (non-ASCII bytes without the zip UTF-8 flag)');
-        }
-        const unicodeProblem = unicodePathProblem(entry.extraFields, raw, name);
-        if (unicodeProblem !== null) throw refuse(name, unicodeProblem);
-        const path = checkEntryPath(name);
-        if (!path.ok) throw refuse(name, path.rule);
-        if (flags & FLAG_ENCRYPTED) throw refuse(name, 'it is encrypted');
-        if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-          throw refuse(name, `it uses compression method ${entry.compressionMethod}; only stored (0) and deflate (8) are accepted`);
-        }
-        const kind = unixKind(entry);
-        if (kind === 'symlink') throw refuse(name, 'it is a symbolic link');
-        if (kind === 'special') throw refuse(name, 'it is a special file (device, FIFO or socket), not a regular file or directory');
-        if (kind === 'directory' && !path.isDirectory) throw refuse(name, 'its attributes mark a directory but its name does not end in "/"');
-
-        if (path.isDirectory) {
-          if (entry.uncompressedSize !== 0) throw refuse(name, 'it is a directory entry with content');
-          collector.addDirectory(name, path.path);
-        } else {
-          collector.reserveFile(name, path.path);
-          if (entry.compressionMethod === 0 && entry.compressedSize !== entry.uncompressedSize) {
-            throw refuse(name, `it is stored uncompressed but declares ${entry.compressedSize} compressed and ${entry.uncompressedSize} uncompressed bytes`);
-          }
-          collector.checkDeclaredSize(name, entry.uncompressedSize);
-          if (entry.uncompressedSize >= RATIO_FLOOR_BYTES && entry.uncompressedSize > limits.maxRatio * entry.compressedSize) {
-            throw refuse(name, `its compression ratio (${ratioText(entry.uncompressedSize, entry.compressedSize)}) is over the limit of ${limits.maxRatio}:1`);
-          }
-        }
-
-        // Local header (its name and extra are usually as long as the central ones) and data in one read.
-        const headerGuess = 30 + entry.fileNameLength + entry.extraFieldLength + 64;
-        const dataToo = entry.compressedSize <= PREFETCH_MAX ? entry.compressedSize : 0;
-        const at = entry.relativeOffsetOfLocalHeader;
-        await reader.prefetch(at, at + headerGuess + dataToo, at + CACHE_WINDOW);
-        const local = await zipfile.readLocalFileHeaderPromise(entry);
-        const mismatches = localHeaderMismatches(entry, local, !isAscii(raw));
+        const fixed = await reader.take(30);
+        const sizes = parseLocalFixed(fixed);
+        if (sizes === null) throw refuse(name, 'its central record points at no local header');
+        const local = localHeader(fixed, Buffer.from(await reader.take(sizes.nameLength)), Buffer.from(await reader.take(sizes.extraLength)));
+        const localExtra = parseExtraFields(local.extra);
+        if (localExtra === null) throw refuse(name, 'its local header has a malformed extra field');
+        const mismatches = localHeaderMismatches(plan, local, localExtra);
         if (mismatches.length > 0) throw refuse(name, `its local header disagrees with the central directory (${mismatches.join(', ')})`);
-        let localExtra: yauzl.ExtraField[];
-        try {
-          localExtra = yauzl.parseExtraFields(local.extraField);
-        } catch {
-          throw refuse(name, 'its local header has a malformed extra field');
+        const extraProblem = extraFieldProblem(localExtra, record.nameRaw, name, false);
+        if (extraProblem !== null) throw refuse(name, `${extraProblem} (local header)`);
+        if (reader.position + record.compressedSize > next) {
+          if (next === end) throw refuse(name, 'its data runs into the central directory');
+          throw refuse(ordered[i + 1]!.name, `its local header overlaps the entry ${quote(name)} (entries may not overlap or share data)`);
         }
-        const localUnicodeProblem = unicodePathProblem(localExtra, raw, name);
-        if (localUnicodeProblem !== null) throw refuse(name, `${localUnicodeProblem} (local header)`);
 
-        const range: Range = { start: entry.relativeOffsetOfLocalHeader, end: local.fileDataStart + entry.compressedSize, label: name };
-        if (range.end > centralDirectoryOffset) throw refuse(name, 'its data runs into the central directory');
-        const overlapped = ranges.find((r) => range.start < r.end && r.start < range.end);
-        if (overlapped) throw refuse(name, `its data overlaps the entry ${quote(overlapped.label)}`);
-        ranges.push(range);
-
-        if (path.isDirectory) continue;
-
-        const capture = collector.captureFor(path.path);
-        const stream = await openRaw(zipfile, local.fileDataStart, entry);
+        const capture = plan.isDirectory ? null : collector.captureFor(plan.path);
         let count = 0;
         let crc = 0;
-        try {
-          for await (const chunk of stream as AsyncIterable<Buffer>) {
-            count += chunk.length;
-            if (count > entry.uncompressedSize) {
-              throw refuse(name, `it inflates to more than the ${entry.uncompressedSize} bytes it declares`);
-            }
-            collector.addBytes(name, chunk.length);
-            if (count >= RATIO_FLOOR_BYTES && count > limits.maxRatio * entry.compressedSize) {
-              throw refuse(name, `its compression ratio (over ${ratioText(count, entry.compressedSize)}) is over the limit of ${limits.maxRatio}:1`);
-            }
-            crc = crc32(chunk, crc);
-            capture?.push(chunk);
+        for await (const chunk of entryData(reader, record, name)) {
+          count += chunk.length;
+          if (count > record.uncompressedSize) {
+            throw refuse(name, plan.isDirectory ? 'it is a directory entry with content' : `it inflates to more than the ${record.uncompressedSize} bytes it declares`);
           }
-        } catch (err) {
-          throw asPackageError(err, name, 'its compressed data is corrupt');
-        } finally {
-          stream.destroy();
+          collector.addBytes(name, chunk.length);
+          if (count >= RATIO_FLOOR_BYTES && count > limits.maxRatio * record.compressedSize) {
+            throw refuse(name, `its compression ratio (over ${ratioText(count, record.compressedSize)}) is over the limit of ${limits.maxRatio}:1`);
+          }
+          crc = crc32(chunk, crc);
+          capture?.push(chunk);
         }
-        if (count !== entry.uncompressedSize) {
-          throw refuse(name, `it holds ${count} bytes but declares ${entry.uncompressedSize}`);
+        if (count !== record.uncompressedSize) throw refuse(name, `it holds ${count} bytes but declares ${record.uncompressedSize}`);
+        if (crc !== record.crc32 >>> 0) throw refuse(name, 'its data does not match its CRC-32 checksum');
+
+        if (record.flags & FLAG_DATA_DESCRIPTOR) {
+          const gap = next - reader.position;
+          if (gap < 12 || gap > 24) throw refuse(name, `${Math.max(gap, 0)} bytes follow its data where a data descriptor belongs`);
+          const problem = descriptorProblem(Buffer.from(await reader.take(gap)), record);
+          if (problem !== null) throw refuse(name, problem);
         }
-        if (crc !== entry.crc32 >>> 0) throw refuse(name, 'its data does not match its CRC-32 checksum');
-        collector.recordFile(path.path, count);
+        if (reader.position !== next) {
+          throw refuse(name, `${next - reader.position} bytes after its data belong to no entry`);
+        }
+        if (!plan.isDirectory) collector.recordFile(plan.path, count);
       } catch (err) {
-        throw asPackageError(err, label, 'the archive is corrupt or truncated');
-      } finally {
-        label = null;
+        throw mapDataError(err, name);
       }
+      previous = plan;
     }
-  } catch (err) {
-    throw asPackageError(err, label, 'the archive is corrupt or truncated');
   } finally {
-    zipfile.close();
+    await reader.close();
   }
 }
 
@@ -352,17 +387,32 @@ function ratioText(uncompressed: number, compressed: number): string {
 
 /** Streams one file of a zip, or resolves null when the archive has no file at `path` (normalised). */
 export async function openZipEntry(source: RandomAccessSource, path: string): Promise<Readable | null> {
-  const zipfile = await openZip(source, true);
-  try {
-    for await (const entry of zipfile.eachEntry()) {
-      const name = decodeZipName(entry.fileNameRaw, entry.generalPurposeBitFlag);
-      if (name === null) continue;
-      const checked = checkEntryPath(name);
-      if (!checked.ok || checked.isDirectory || checked.path !== path) continue;
-      return await zipfile.openReadStreamPromise(entry);
-    }
-    return null;
-  } finally {
-    zipfile.close();
+  const layout = await readZipLayout(source, 1_000_000);
+  for (const record of layout.records) {
+    const name = decodeZipName(record.nameRaw, record.flags);
+    if (name === null) continue;
+    const checked = checkEntryPath(name);
+    if (!checked.ok || checked.isDirectory || checked.path !== path) continue;
+    const fixed = await readRange(source, record.localOffset, record.localOffset + 30);
+    const sizes = parseLocalFixed(fixed);
+    if (sizes === null) throw new Error(`The zip entry ${quote(name)} has no local header.`);
+    const start = record.localOffset + 30 + sizes.nameLength + sizes.extraLength;
+    return Readable.from(entryBytes(source, record, start, name), { objectMode: false });
   }
+  return null;
+}
+
+async function* entryBytes(source: RandomAccessSource, record: CentralRecord, start: number, name: string): AsyncGenerator<Buffer> {
+  if (record.compressedSize === 0 && record.uncompressedSize === 0) return;
+  const reader = new ByteReader(openSource(source, start, start + record.compressedSize));
+  let count = 0;
+  try {
+    for await (const chunk of entryData(reader, record, name)) {
+      count += chunk.length;
+      yield chunk;
+    }
+  } finally {
+    await reader.close();
+  }
+  if (count !== record.uncompressedSize) throw new Error(`The zip entry ${quote(name)} holds ${count} bytes, not ${record.uncompressedSize}.`);
 }

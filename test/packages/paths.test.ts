@@ -52,6 +52,15 @@ describe('pathKey', () => {
   it('folds letter case and Unicode normalisation', () => {
     assert.equal(pathKey('Docs/README.md'), pathKey('docs/readme.md'));
     assert.equal(pathKey('caf\u00e9'), pathKey('cafe\u0301'));
+  });
+
+  it('folds what case-insensitive file systems fold: ß and SS, the Kelvin sign, ignorable code points, trailing dots', () => {
+    assert.equal(pathKey('STRASSE.md'), pathKey('stra\u00dfe.md'));
+    assert.equal(pathKey('\u212a.txt'), pathKey('k.txt'));
+    assert.equal(pathKey('.gi\u200ct/config'), pathKey('.git/config'));
+    assert.equal(pathKey('a.txt.'), pathKey('a.txt'));
+    assert.equal(pathKey('dir. /x'), pathKey('dir/x'));
+    assert.notEqual(pathKey('a.txt'), pathKey('a.txx'));
     assert.notEqual(pathKey('a.md'), pathKey('b.md'));
   });
 });

@@ -158,3 +158,17 @@ export function zip64LocalExtra(uncompressedSize: number, compressedSize: number
   field.writeUInt32LE(compressedSize, 12);
   return field;
 }
+
+/** Local header + stored data of an entry, as bytes to hide somewhere. */
+export function localEntry(name: string, data: Buffer): Buffer {
+  const n = Buffer.from(name);
+  const h = Buffer.alloc(30);
+  h.writeUInt32LE(0x04034b50, 0);
+  h.writeUInt16LE(20, 4);
+  h.writeUInt16LE(0x800, 6);
+  h.writeUInt32LE(crc32(data), 14);
+  h.writeUInt32LE(data.length, 18);
+  h.writeUInt32LE(data.length, 22);
+  h.writeUInt16LE(n.length, 26);
+  return Buffer.concat([h, n, data]);
+}

@@ -92,10 +92,27 @@ describe('zip: accepted packages', () => {
     assert.deepEqual(result.warnings.map((w) => w.code), ['skill_md_missing']);
   });
 
-  it('accepts a Unicode Path extra field that agrees with the name', async () => {
+  it('accepts a Unicode Path extra field in a local header that agrees with the name', async () => {
     const raw = Buffer.from('notes.txt');
-    const result = await inspectZip([{ name: raw, data: 'n', flags: 0, central: { extra: unicodePathExtra(raw, 'notes.txt') } }]);
+    const result = await inspectZip([{ name: raw, data: 'n', flags: 0, local: { extra: unicodePathExtra(raw, 'notes.txt') } }]);
     assert.deepEqual(result.files.map((f) => f.path), ['notes.txt']);
+  });
+
+  it('refuses a Unicode Path extra field in the central directory, even one that agrees (unzip mishandles it)', async () => {
+    const raw = Buffer.from('notes.txt');
+    await assertRefused(inspectZip([{ name: raw, data: 'n', flags: 0, central: { extra: unicodePathExtra(raw, 'notes.txt') } }]), 422, 'invalid_archive', 'notes.txt', /Unicode Path/);
+  });
+
+  it('refuses non-ASCII names made by FAT, HPFS or NTFS hosts (unzip reads them in a DOS code page)', async () => {
+    for (const host of [0, 6, 11]) {
+      await assertRefused(inspectZip([{ name: 'caf\u00e9.txt', data: 'x', versionMadeBy: (host << 8) | 20, externalAttributes: 0 }]), 422, 'invalid_archive', 'caf\u00e9.txt', /code page/);
+    }
+    const result = await inspectZip([{ name: 'caf\u00e9.txt', data: 'x', versionMadeBy: (3 << 8) | 20 }, { name: 'plain.txt', data: 'y', versionMadeBy: 20, externalAttributes: 0 }]);
+    assert.deepEqual(result.files.map((f) => f.path), ['caf\u00e9.txt', 'plain.txt']);
+  });
+
+  it('refuses a file entry named "." (extractors write it as a file over the folder)', async () => {
+    await assertRefused(inspectZip([{ name: 'SKILL.md', data: SKILL }, { name: '.', data: '', method: 0 }]), 422, 'invalid_archive', '.', /archive root/);
   });
 });
 
@@ -159,6 +176,12 @@ describe('zip: refused names', () => {
     );
   });
 
+  it('refuses names that case-insensitive file systems write to one file (ß and SS, zero-width marks, trailing dots)', async () => {
+    await assertRefused(inspectZip([{ name: 'STRASSE.md', data: '1' }, { name: 'stra\u00dfe.md', data: '2' }]), 422, 'invalid_archive', 'stra\u00dfe.md', /collides/);
+    await assertRefused(inspectZip([{ name: 'SKILL.md', data: '1' }, { name: 'SKILL\u200c.md', data: '2' }]), 422, 'invalid_archive', 'SKILL\u200c.md', /collides/);
+    await assertRefused(inspectZip([{ name: 'run.sh', data: '1' }, { name: 'run.sh.', data: '2' }]), 422, 'invalid_archive', 'run.sh.', /collides/);
+  });
+
   it('refuses a duplicate after stripping ./', async () => {
     await assertRefused(inspectZip([{ name: 'a.txt', data: '1' }, { name: './a.txt', data: '2' }]), 422, 'invalid_archive', './a.txt');
   });
@@ -219,9 +242,21 @@ describe('zip: refused entries', () => {
     });
   }
 
-  it('ignores unix-looking attributes from non-unix hosts', async () => {
-    const result = await inspectZip([{ name: 'a.txt', data: 'a', versionMadeBy: 20, externalAttributes: unixMode(0o120777) }]);
-    assert.deepEqual(result.files.map((f) => f.path), ['a.txt']);
+  for (const host of [0, 1, 2, 5, 6, 10, 11, 13, 14, 16, 18, 19, 30]) {
+    it(`refuses a symlink mode in the attributes whatever the made-by host says (host ${host})`, async () => {
+      await assertRefused(
+        inspectZip([{ name: 'a.txt', data: '/etc/passwd', method: 0, versionMadeBy: (host << 8) | 20, externalAttributes: unixMode(0o120777) }]),
+        422,
+        'invalid_archive',
+        'a.txt',
+        /symbolic link/,
+      );
+    });
+  }
+
+  it('refuses the MS-DOS volume-label attribute and the directory attribute on a file name', async () => {
+    await assertRefused(inspectZip([{ name: 'label', data: '', versionMadeBy: 20, externalAttributes: 0x08 }]), 422, 'invalid_archive', 'label', /volume label/);
+    await assertRefused(inspectZip([{ name: 'dir', data: '', versionMadeBy: 20, externalAttributes: 0x10 }]), 422, 'invalid_archive', 'dir', /directory/);
   });
 
   it('refuses directory attributes on a name without a trailing slash', async () => {
@@ -382,7 +417,7 @@ describe('zip: lying sizes and headers', () => {
       422,
       'invalid_archive',
       'b.txt',
-      /corrupt/,
+      /overlaps|no local header/,
     );
   });
 
