@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { looksLikeId, newId } from '../../src/lib/ids.js';
+import { idTime, looksLikeId, newId } from '../../src/lib/ids.js';
 
 describe('ids', () => {
   it('are UUIDv7 with the current time in their first 48 bits', () => {
@@ -9,7 +9,7 @@ describe('ids', () => {
     const after = Date.now();
     assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.ok(looksLikeId(id));
-    const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    const ms = idTime(id);
     assert.ok(ms >= before && ms <= after + 1, `${ms} within [${before}, ${after}]`);
   });
 
@@ -18,5 +18,10 @@ describe('ids', () => {
     assert.equal(new Set(ids).size, ids.length);
     const sorted = [...ids].sort();
     assert.deepEqual(sorted, ids);
+  });
+
+  it('give times that never run backwards in the order the ids were made', () => {
+    const times = Array.from({ length: 10_000 }, () => idTime(newId()));
+    for (let i = 1; i < times.length; i += 1) assert.ok(times[i]! >= times[i - 1]!, `time ${i} ran backwards`);
   });
 });

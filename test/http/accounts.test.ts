@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
+import { accountService } from '../../src/domain/accounts/accounts.js';
 import { createRuntime } from '../../src/server.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
@@ -181,7 +182,7 @@ for (const backend of backends()) {
         const body = expectProblem(await register(t, { ...newAccount(), password }), 400, 'validation_failed');
         assert.deepEqual(fieldsOf(body), ['password'], `password of ${password.length}: ${JSON.stringify(body)}`);
       }
-      expectStatus(await register(t, { ...newAccount(), password: '12345678' }), 201);
+      expectStatus(await register(t, { ...newAccount(), password: 'q7v-zl3k' }), 201);
       expectStatus(await register(t, { ...newAccount(), password: '🔑🔑🔑🔑🔑🔑🔑🔑' }), 201);
     });
 
@@ -702,6 +703,21 @@ for (const backend of backends()) {
       assert.equal(user.id, before.id);
       assert.equal(after.password_hash, before.password_hash);
       assert.equal(new Date(after.updated_at).toISOString(), new Date(before.updated_at).toISOString());
+    });
+
+    it('ensureAdmin adopts the admin another node commits between its name check and its email check', async () => {
+      const before = await adminRow();
+      const { users, sessions } = t.runtime.services.repositories;
+      // Another node starting at once: this one looks the name up before the other's insert commits (twice: in
+      // ensureAdmin, then in the create it falls back to), and finds the email taken just after.
+      let hidden = 2;
+      const racing = { ...users, findByUsername: (username: string) => (hidden-- > 0 ? Promise.resolve(undefined) : users.findByUsername(username)) };
+      const accounts = accountService({ users: racing, sessions, config: t.config, invalidation: { forgetUser: () => undefined, forgetCredential: () => undefined } });
+      const user = await accounts.ensureAdmin(ADMIN);
+      assert.equal(hidden, -1, 'the race was played out');
+      assert.equal(user.id, before.id);
+      const count = await t.runtime.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'admin').executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), 1);
     });
 
     it('a restart on the same database restores a demoted admin and applies a changed ADMIN_PASSWORD', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { parse as parseDisposition } from 'content-disposition';
 import { Writable } from 'node:stream';
 import { ConnectionError, IntegrityError, LocalFileError, RegistryError } from '../errors.js';
 import { multipartBody, resolvePackage, type PackageInput, type ProgressCallback } from '../multipart.js';
@@ -54,9 +55,14 @@ export function sha256FromReprDigest(header: string | null): string | null {
   return SHA256_HEX.test(hex) ? hex : null;
 }
 
-function filenameFrom(disposition: string | null): string | null {
-  const match = disposition === null ? null : /filename="([^"]*)"/.exec(disposition);
-  return match ? match[1]! : null;
+/** The file name a Content-Disposition header gives, from `filename*` (RFC 8187) when present; null if none or malformed. */
+export function filenameFrom(disposition: string | null): string | null {
+  if (disposition === null) return null;
+  try {
+    return parseDisposition(disposition).parameters.filename ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Versions of a skill and their packages. */

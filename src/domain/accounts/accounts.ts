@@ -6,7 +6,8 @@ import type { Role } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, nowIso } from '../../lib/time.js';
 import { isAdminSession, type Actor } from '../actor.js';
-import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { weakPasswordProblem } from './passwords.js';
 import { checkNewAccount, type NewAccount } from './rules.js';
 import { burnPasswordCheck, hashPassword, newSessionToken, verifyPassword } from './secrets.js';
 import { toUser, type User } from './views.js';
@@ -35,8 +36,14 @@ export function accountService(deps: {
 }) {
   const { users, sessions, config, invalidation } = deps;
 
-  async function create(input: NewAccount, role: Role): Promise<User> {
+  /**
+   * `weakPasswordsAllowed`: only for the bootstrap administrator, whose password the operator sets in ADMIN_PASSWORD;
+   * refusing it there would stop a registry that ran before the rule from starting.
+   */
+  async function create(input: NewAccount, role: Role, weakPasswordsAllowed = false): Promise<User> {
     const account = checkNewAccount(input);
+    const weak = weakPasswordsAllowed ? null : weakPasswordProblem(account.password, account);
+    if (weak !== null) throw validationFailed([{ field: 'password', message: weak }]);
     if (await users.findByUsername(account.username)) throw conflict('username_taken', `The username "${account.username}" is taken.`);
     if (await users.emailTaken(account.email)) throw conflict('email_taken', 'An account with this email already exists.');
     const now = nowIso();
@@ -138,10 +145,11 @@ export function accountService(deps: {
       let existing = await users.findByUsername(admin.username);
       if (!existing) {
         try {
-          return await create(admin, 'admin');
+          return await create(admin, 'admin', true);
         } catch (error) {
-          // Several nodes starting at once on an empty database: one creates the admin, the others adopt it.
-          if (!(error instanceof AppError && error.code === 'username_taken')) throw error;
+          // Several nodes starting at once on an empty database: one creates the admin, the others adopt it. Which
+          // check the others fail depends on when the first commits (the name, or the email just after it).
+          if (!(error instanceof AppError && (error.code === 'username_taken' || error.code === 'email_taken'))) throw error;
           existing = await users.findByUsername(admin.username);
           if (!existing) throw error;
         }

@@ -1,6 +1,8 @@
 import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
 import type { PendingCallLog } from '../../db/schema.js';
 import { periodicFlush } from '../../lib/periodic-flush.js';
+import { refusalSummaries } from './refusals.js';
+import { boundedEntry } from './stored-entry.js';
 
 /** How often buffered entries are written: well inside the one second within which a call must be visible. */
 export const LOG_FLUSH_INTERVAL_MS = 250;
@@ -17,10 +19,18 @@ export const LOG_BUFFER_MAX = 50_000;
  * for a log write. `flush` writes what is pending (a query on this node calls it first, so a caller sees its
  * own latest call at once); `close` stops the timer and writes the rest.
  */
-export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (error: unknown) => void; onDrop?: (count: number) => void }) {
+export function callLogRecorder(deps: {
+  logs: CallLogsRepository;
+  onError?: (error: unknown) => void;
+  onDrop?: (count: number) => void;
+  /** The clock of the windows of refused calls (tests move it). */
+  now?: () => number;
+}) {
   let pending: PendingCallLog[] = [];
+  const refusals = refusalSummaries(deps.now);
 
   async function writeOut(): Promise<void> {
+    for (const summary of refusals.due()) pending.push(boundedEntry(summary));
     const batch = pending;
     pending = [];
     try {
@@ -44,20 +54,26 @@ export function callLogRecorder(deps: { logs: CallLogsRepository; onError?: (err
 
   const flusher = periodicFlush({
     intervalMs: LOG_FLUSH_INTERVAL_MS,
-    hasPending: () => pending.length > 0,
+    hasPending: () => pending.length > 0 || refusals.hasDue(),
     writeOut,
     onError: deps.onError,
   });
 
   return {
+    /** Buffers one entry, cut to the stored lengths; a refused call (429) may only be counted (see refusals.ts). */
     record(entry: PendingCallLog): void {
-      pending.push(entry);
+      if (!refusals.admit(entry)) return;
+      pending.push(boundedEntry(entry));
       if (pending.length === LOG_EARLY_BATCH) flusher.flush().catch((error: unknown) => deps.onError?.(error));
       else trim();
     },
     flush: flusher.flush,
     start: flusher.start,
-    close: flusher.close,
+    /** Stops the timer and writes everything, the summaries of windows still open included. */
+    async close(): Promise<void> {
+      for (const summary of refusals.due(true)) pending.push(boundedEntry(summary));
+      await flusher.close();
+    },
     get pendingCount(): number {
       return pending.length;
     },

@@ -6,6 +6,7 @@ import { nowIso, toIso } from '../../lib/time.js';
 import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
 import { badRequest, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, checkName, checkSlug, normaliseTags, slugFromName, slugProblem } from './fields.js';
+import { parseTagFilter, searchWords } from './search-terms.js';
 import { checkSource } from './source.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
@@ -72,17 +73,6 @@ export interface ListQuery {
   sort: SkillSort;
   page: number;
   pageSize: number;
-}
-
-/** Splits a search string into the words that must each match; blank input means no search. */
-export function searchWords(q: string | undefined): string[] {
-  if (q === undefined) return [];
-  return q.trim().split(/\s+/u).filter((w) => w.length > 0);
-}
-
-export function parseTagFilter(tags: string | undefined): string[] {
-  if (tags === undefined) return [];
-  return [...new Set(tags.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))];
 }
 
 function optionalText(value: string | null | undefined, field: string, max: number): string | null | undefined {

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import { badRequest, validationFailed } from '../errors.js';
+import { findUnstorable, unstorableProblem } from '../storable-text.js';
 
 export const VERSION_MAX = 64;
 export const CHANGELOG_MAX = 20_000;
@@ -32,12 +33,17 @@ export function parseMetadata(raw: string | undefined): Record<string, unknown> 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw validationFailed([{ field: 'metadata', message: 'must be a JSON object' }]);
   }
+  // JSON can spell what no database stores: "\u0000", or half of a surrogate pair such as "\ud800".
+  const unstorable = findUnstorable(value, 'metadata');
+  if (unstorable !== null) throw validationFailed([unstorable]);
   return value as Record<string, unknown>;
 }
 
 export function checkChangelog(raw: string | undefined): string | null {
   if (raw === undefined || raw.trim() === '') return null;
   if (raw.length > CHANGELOG_MAX) throw validationFailed([{ field: 'changelog', message: `must be at most ${CHANGELOG_MAX} characters` }]);
+  const unstorable = unstorableProblem(raw);
+  if (unstorable !== null) throw validationFailed([{ field: 'changelog', message: unstorable }]);
   return raw;
 }
 

@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedActor } from '../../domain/actor.js';
 import type { CallLogRecorder } from '../../domain/logs/recorder.js';
-
-const USER_AGENT_MAX = 512;
-const PATH_MAX = 2048;
+import { idTime } from '../../lib/ids.js';
 
 /** One finished authenticated call, as the HTTP layer saw it. */
 export interface CallRecord {
@@ -27,7 +25,8 @@ export interface CallLogger {
 }
 
 /**
- * Records every /v1 request made with valid credentials once its response has finished. Recording is a
+ * Records every /v1 request made with valid credentials once its response has finished (a flood of refused calls
+ * is summarised by the recorder, see domain/logs/refusals.ts). Recording is a
  * push onto an in-memory buffer; the database write happens later, in a batch, off every request's path.
  */
 export function callLogger(recorder: CallLogRecorder): CallLogger {
@@ -38,16 +37,18 @@ export function callLogger(recorder: CallLogRecorder): CallLogger {
       request_id: call.id,
       user_id: actor.user.id,
       method: call.method,
-      path: call.url.slice(0, PATH_MAX),
+      path: call.url,
       route: call.route,
       status_code: call.statusCode,
       duration_ms: call.elapsedMs,
       ip: call.ip,
-      user_agent: typeof userAgent === 'string' ? userAgent.slice(0, USER_AGENT_MAX) : null,
+      // Cut to the stored lengths by the recorder (domain/logs/stored-entry.ts).
+      user_agent: typeof userAgent === 'string' ? userAgent : null,
       auth: actor.kind,
       api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null,
-      // When the call arrived: the time filters of GET /v1/logs ask when calls were made.
-      created_at: Date.now() - call.elapsedMs,
+      // When the call arrived (its request id is made then): the time filters of GET /v1/logs ask when calls were
+      // made, and calls listed newest first must follow their ids' order, a tie-break included.
+      created_at: idTime(call.id),
     });
   }
   return {

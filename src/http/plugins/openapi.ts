@@ -1,12 +1,19 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { pageSecurityHeaders } from '../page-security.js';
 import { Problem } from '../schemas/common.js';
 import { ApiKey, User } from '../schemas/accounts.js';
 import { Skill } from '../schemas/skills.js';
 import { Version } from '../schemas/versions.js';
 import { Feedback } from '../schemas/feedback.js';
 import { CallLog } from '../schemas/logs.js';
+
+/**
+ * The Swagger UI at /docs loads only its own scripts and styles from the registry and asks only the registry
+ * (the API description, "Try it out"); its stylesheet draws icons from data: URLs.
+ */
+const DOCS_HEADERS = pageSecurityHeaders({ imageSources: "'self' data:" });
 
 /**
  * Registers the shared schemas and the OpenAPI generator. It must run before any route is added:
@@ -44,5 +51,13 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json', deepLinking: true } });
+  // In a scope of its own, so the headers cost only the documentation's requests.
+  await app.register(async (docs) => {
+    docs.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(DOCS_HEADERS);
+      done();
+    });
+    // No validator badge: it would fetch from validator.swagger.io, which the policy does not allow.
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/v1/openapi.json', deepLinking: true, validatorUrl: null } });
+  });
 }

@@ -1,7 +1,8 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { validationFailed } from '../../domain/errors.js';
+import { findUnstorable } from '../../domain/storable-text.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -18,46 +19,56 @@ const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 type CompilerInput = { schema: FastifySchema; httpPart?: string };
 
 export function installValidators(app: FastifyInstance): void {
-  app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) => (httpPart === 'body' ? strict : coercing).compile(schema as object));
-  // Bodies are checked for NUL characters (see refuseNul) on the routes that take one, so no other route pays
-  // for a hook stage it does not need.
+  app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) =>
+    httpPart === 'body' ? strict.compile(schema as object) : finiteOnly(coercing.compile(schema as object)),
+  );
+  // Bodies are checked for text no database can store (domain/storable-text.ts) on the routes that take one, so no
+  // other route pays for a hook stage it does not need.
   app.addHook('onRoute', (route) => {
     if (route.schema?.body === undefined) return;
     const check = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-      const field = findNul(request.body, 'body');
-      done(field === null ? undefined : nulRefused(field));
+      const found = findUnstorable(request.body, '');
+      done(found === null ? undefined : validationFailed([{ ...found, field: found.field === '' ? 'body' : found.field }]));
     };
     const existing = route.preValidation;
     route.preValidation = existing === undefined ? [check] : [...(Array.isArray(existing) ? existing : [existing]), check];
   });
 }
 
-function nulRefused(field: string): Error {
-  return validationFailed([{ field, message: 'must not contain NUL characters' }]);
+/**
+ * Ajv coerces "Infinity" and "1e400" in a query string to Infinity and then skips `minimum`/`maximum` for it (its
+ * own bug), so a value no route can use would reach the handlers: any number a query or path parameter became
+ * must be finite.
+ */
+function finiteOnly(validate: ValidateFunction): ValidateFunction {
+  const checked = ((data: unknown) => {
+    const valid = validate(data);
+    checked.errors = validate.errors;
+    if (!valid || typeof data !== 'object' || data === null) return valid;
+    for (const [key, value] of Object.entries(data)) {
+      if (typeof value === 'number' && !Number.isFinite(value)) {
+        checked.errors = [{ instancePath: `/${key}`, schemaPath: '#/finite', keyword: 'finite', params: {}, message: 'must be a finite number' }];
+        return false;
+      }
+    }
+    return true;
+  }) as ValidateFunction;
+  return checked;
 }
 
 /**
  * PostgreSQL cannot store a NUL character in text, and no field of this API has a use for one: it is refused up
  * front for both databases alike instead of failing deep in a query. For paths and query strings this runs in
- * onRequest, and only looks further when the URL holds an encoded NUL at all.
+ * onRequest, and only looks further when the URL holds an encoded NUL at all (a URL cannot carry a lone
+ * surrogate: percent-decoding yields whole characters).
  */
 export function refuseNul(request: FastifyRequest): Error | undefined {
   const url = request.url;
   if (!url.includes('%00') && !url.includes('\u0000')) return undefined;
   // A package file path is looked up in the version's index, where such a path is simply absent (404).
-  const field = findNul(request.params, 'path', 0, '*') ?? findNul(request.query, 'query');
-  return field === null ? undefined : nulRefused(field);
-}
-
-function findNul(value: unknown, where: string, depth = 0, skip?: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? where : null;
-  if (depth > 32 || typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === skip) continue;
-    const found = findNul(inner, where === 'body' || where === 'query' || where === 'path' ? key : `${where}.${key}`, depth + 1);
-    if (found !== null) return found;
-  }
-  return null;
+  const { '*': _filePath, ...params } = (request.params ?? {}) as Record<string, unknown>;
+  const found = findUnstorable(params, '') ?? findUnstorable(request.query, '');
+  return found === null ? undefined : validationFailed([found]);
 }
 
 /**

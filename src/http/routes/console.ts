@@ -5,36 +5,23 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { VERSION } from '../../version.js';
+import { pageSecurityHeaders } from '../page-security.js';
 
 /** Paths that belong to the API and to operations: never answered with the console, whatever they accept. */
 const RESERVED_PREFIXES = ['/v1', '/docs', '/healthz', '/readyz', '/metrics'];
 
 /**
- * The console's pages run nothing but the registry's own scripts and styles, talk only to the registry,
- * and may not be framed. Package content (SKILL.md, file previews) is rendered as text by the console,
- * so a package cannot bring script, style or remote images of its own.
+ * Package content (SKILL.md, file previews) is rendered as text by the console, so a package cannot bring script,
+ * style or remote images of its own: the console's pages load images from the registry only.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CONSOLE_SECURITY = pageSecurityHeaders({ imageSources: "'self'" });
+export const CONSOLE_CSP = CONSOLE_SECURITY['content-security-policy'];
 
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   // The page names the hashed assets of the current build, so it is checked again on every visit.
   'cache-control': 'no-cache',
-  'content-security-policy': CONSOLE_CSP,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'same-origin',
+  ...CONSOLE_SECURITY,
 } as const;
 
 /** Vite names every file under assets/ by a hash of its content, so they never change and may be cached for good. */

@@ -18,7 +18,9 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         summary: 'List and search skills',
         description:
           'Published skills by default. `q` (or `keyword`, `query`, `search`) matches name or description; every word must ' +
-          'occur, case-insensitively, and `%`/`_` are literal. Sorts: latest (updated_at), downloads, featured; ties break on id.',
+          'occur, case-insensitively, and `%`/`_` are literal. Sorts: latest (updated_at), downloads, featured; ties break on id. ' +
+          'What one request may ask is bounded (400 `validation_failed` beyond): the search text at 200 characters and 8 different ' +
+          'words, `tags` at 20 different tags, and paging at the first 10,000 items (page × page_size).',
         querystring: ListSkillsQuery,
         response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
       },

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { validationFailed } from '../../domain/errors.js';
 
 export const Problem = Type.Object(
   {
@@ -31,17 +32,36 @@ export function problems(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
+/**
+ * How deep any list may be paged: the rows before a page are read and thrown away, so a page past this many
+ * items is refused (400) rather than read. Narrow the filter, or sort the other way, to reach further.
+ */
+export const MAX_PAGE_DEPTH = 10_000;
+export const MAX_PAGE_SIZE = 100;
+
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_DEPTH,
+      default: 1,
+      description: `Page number, from 1. page × page_size may not pass ${MAX_PAGE_DEPTH} items (400 above).`,
+    }),
+  ),
   page_size: Type.Optional(
-    Type.Integer({ minimum: 1, default: 20, description: 'Items per page; values above 100 are treated as 100.' }),
+    Type.Integer({ minimum: 1, default: 20, description: `Items per page; values above ${MAX_PAGE_SIZE} are treated as ${MAX_PAGE_SIZE}.` }),
   ),
 };
 
-export const MAX_PAGE_SIZE = 100;
-
 export function pageOf(query: { page?: number; page_size?: number }): { page: number; pageSize: number } {
-  return { page: query.page ?? 1, pageSize: Math.min(query.page_size ?? 20, MAX_PAGE_SIZE) };
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.page_size ?? 20, MAX_PAGE_SIZE);
+  if (page * pageSize > MAX_PAGE_DEPTH) {
+    throw validationFailed([
+      { field: 'page', message: `must keep page × page_size within the first ${MAX_PAGE_DEPTH} items (at most page ${Math.floor(MAX_PAGE_DEPTH / pageSize)} at page_size ${pageSize})` },
+    ]);
+  }
+  return { page, pageSize };
 }
 
 export function ListEnvelope<T extends TSchema>(item: T, name: string) {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, SLUG_MAX, TAGS_MAX } from '../../domain/skills/fields.js';
+import { SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX } from '../../domain/skills/search-terms.js';
 import { NullableTimestamp, PageQuery, Timestamp } from './common.js';
 
 export const SkillStatus = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')]);
@@ -63,15 +64,20 @@ export const UpdateSkillBody = Type.Object(
   { additionalProperties: false },
 );
 
-const searchText = (description: string) => Type.Optional(Type.String({ maxLength: 500, description }));
+const searchText = (description: string) => Type.Optional(Type.String({ maxLength: SEARCH_TEXT_MAX, description }));
 
 export const ListSkillsQuery = Type.Object({
-  q: searchText('Words that must each occur in the name or description (case-insensitive substring).'),
+  q: searchText(
+    'Words that must each occur in the name or description (case-insensitive substring); a repeated word counts once. ' +
+      `At most ${SEARCH_TEXT_MAX} characters and ${SEARCH_WORDS_MAX} different words (400 above).`,
+  ),
   keyword: searchText('Alias of q.'),
   query: searchText('Alias of q.'),
   search: searchText('Alias of q; the first non-blank of q, keyword, query, search is used.'),
   category: Type.Optional(Type.String({ maxLength: 200, description: 'Exact match.' })),
-  tags: Type.Optional(Type.String({ maxLength: 2000, description: 'Comma-separated; every listed tag must be present.' })),
+  tags: Type.Optional(
+    Type.String({ maxLength: 2000, description: `Comma-separated; every listed tag must be present. At most ${TAG_FILTERS_MAX} different tags (400 above).` }),
+  ),
   featured: Type.Optional(Type.Boolean({ description: 'true: only featured skills.' })),
   status: Type.Optional(
     Type.String({ description: 'draft, published, deprecated or all. Honoured for an admin session only; ignored otherwise.' }),

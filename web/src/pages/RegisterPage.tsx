@@ -89,7 +89,7 @@ export function RegisterPage() {
           onChange={set('password')}
           onBlur={blur('password')}
           error={show('password') || undefined}
-          hint="At least 8 characters."
+          hint="At least 8 characters; not a commonly used password, and not your username or email."
         />
         {error !== null && <ErrorMessage error={error} />}
         <button type="submit" className="button button-primary button-block" disabled={busy}>
