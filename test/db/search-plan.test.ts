@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { openDatabase } from '../../src/db/database.js';
+import type { Database } from '../../src/db/schema.js';
 import { skillsRepository, type SkillListFilter, type SkillsRepository } from '../../src/db/repositories/skills.js';
 import { generateSkills, matches, RARE, UNCOMMON, type GeneratedSkill } from '../../bench/lib/generate.js';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -105,8 +107,7 @@ for (const backend of backends()) {
      * this test checks the plan under the statistics a typical ANALYZE produces, so it re-samples until no
      * histogram bound contains the word. Returns how many ANALYZE runs it took.
      */
-    async function analyzeWithoutRareBound(): Promise<number> {
-      const db = t.runtime.database.db;
+    async function analyzeWithoutRareBound(db: Kysely<Database>): Promise<number> {
       for (let round = 1; round <= 10; round += 1) {
         await sql`analyze skills`.execute(db);
         const hits = await sql<{ n: number }>`
@@ -143,9 +144,10 @@ for (const backend of backends()) {
           })();
         } else {
           // One statement over parallel arrays, the same rows as the JS model holds, so the expected counts are exact.
-          // On a busy machine it can outlast the registry's statement limit, which is not what this test is about.
-          await t.runtime.database.db.transaction().execute(async (trx) => {
-            await sql`set local statement_timeout = 0`.execute(trx);
+          // On a busy machine it can outlast the registry's statement limit, which is not what this test is about:
+          // the rows go in, and are analysed, over a connection of their own without it.
+          const seeder = openDatabase({ ...t.config.database, statementTimeoutMs: 0 });
+          try {
             await sql`
               insert into skills (id, slug, name, description, category, tags, status, featured, owner_id, downloads,
                 created_at, updated_at, published_at)
@@ -157,9 +159,11 @@ for (const backend of backends()) {
                 ${rows.map((r) => r.featured)}::int[], ${rows.map((r) => r.downloads)}::bigint[],
                 ${rows.map((r) => r.updatedAt)}::timestamptz[]
               ) as d(id, slug, name, description, category, featured, downloads, updated_at)
-            `.execute(trx);
-          });
-          analyzeRounds = await analyzeWithoutRareBound();
+            `.execute(seeder.db);
+            analyzeRounds = await analyzeWithoutRareBound(seeder.db);
+          } finally {
+            await seeder.close();
+          }
         }
       });
     });
