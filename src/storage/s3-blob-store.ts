@@ -196,8 +196,9 @@ export class S3BlobStore implements BlobStore {
   /**
    * A look at the object's date, then the delete, one at a time with this process's commits of the same sha256.
    * S3 has no delete conditional on a date, so a commit of the same content by another node that lands in the
-   * milliseconds between the two is deleted with it: the one gap orphan collection leaves on a shared bucket, and
-   * only for content whose earlier copy is an orphan past its grace period.
+   * milliseconds between the two is deleted with it. Orphan collection closes that gap in the database: it deletes
+   * holding the blob's lock there, and an upload, under the same lock, checks that its blob is still stored before
+   * writing its version (and fails, writing nothing, when it is not).
    */
   async deleteIfOlder(sha256: string, cutoff: number): Promise<boolean> {
     const key = this.keyOf(sha256);

@@ -2,6 +2,8 @@
  * Package blobs are content-addressed and shared: two uploads of the same bytes, to any skills, commit onto one
  * blob. Nothing deletes a blob while something may still need it: deleting a draft or failing an upload leaves its
  * blob to orphan collection, which removes only blobs no version references and nothing has committed for an hour.
+ * Across nodes sharing a database and a bucket, the blob's lock in the database decides between a collection's delete
+ * and an upload's version row: never a version without its package.
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -9,9 +11,13 @@ import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it, mock } from 'node:test';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { orphanCollection } from '../../src/domain/versions/orphan-collection.js';
 import { ORPHAN_AGE_MS } from '../../src/domain/versions/versions.js';
+import { createRuntime } from '../../src/server.js';
+import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -71,6 +77,54 @@ function holdNextCall<T extends object, K extends keyof T>(target: T, method: K)
   };
 }
 
+/**
+ * Holds the next DeleteObject of `key` that `store` sends, after whatever it looked at before (orphan collection's
+ * look at the object's date), until released. `arrived` settles once the delete is held.
+ */
+function holdNextDelete(store: S3BlobStore, key: string) {
+  const client = store.client;
+  const send = client.send.bind(client) as (command: unknown, options?: unknown) => Promise<unknown>;
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let holding = true;
+  (client as { send: unknown }).send = async (command: unknown, options?: unknown) => {
+    if (holding && command instanceof DeleteObjectCommand && command.input.Key === key) {
+      holding = false;
+      arrive();
+      await released;
+    }
+    return send(command, options);
+  };
+  return { arrived, release };
+}
+
+/**
+ * Waits (a bounded poll of PostgreSQL) until a session named `applicationName` waits for an advisory lock: 'waiting';
+ * or until `work` settles first: 'finished'.
+ */
+async function untilWaitingForLock(url: string, applicationName: string, work: Promise<unknown>): Promise<'waiting' | 'finished'> {
+  let finished = false;
+  void work.then(() => (finished = true), () => (finished = true));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+      if (finished) return 'finished';
+      const { rows } = await client.query<{ n: string }>(
+        "select count(*) as n from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock' and wait_event = 'advisory'",
+        [applicationName],
+      );
+      if (Number(rows[0]!.n) > 0) return 'waiting';
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('Nothing waited for a blob lock within 15 s.');
+  } finally {
+    await client.end();
+  }
+}
+
 let s3: S3Server;
 before(async () => {
   s3 = await startS3Server();
@@ -128,6 +182,29 @@ for (const backend of backends()) {
         });
       }
 
+      for (const route of paths) {
+        it(`refuses ${route.name} with 503 upload_interrupted, writing nothing, when its committed blob is gone before its version row is written`, { timeout: 60_000 }, async () => {
+          const bytes = await uniquePackage();
+          const slug = route.method === 'insert' ? (await createSkill(t, alice.session)).slug : `with-${randomUUID().slice(0, 8)}`;
+          const held = holdNextCall(t.runtime.services.repositories.versions, route.method);
+          const pending = route.start(slug, bytes);
+          await held.reached(pending);
+          // What another node's orphan collection does to an old copy of the same bytes, in a shared bucket.
+          await t.runtime.services.blobs.delete(sha256(bytes));
+          held.release();
+          const res = await pending;
+          expectProblem(res, 503, 'upload_interrupted');
+          assert.equal(res.headers['retry-after'], '1');
+          const db = t.runtime.database.db;
+          assert.equal((await db.selectFrom('versions').select('id').where('sha256', '=', sha256(bytes)).execute()).length, 0, 'no version without its package');
+          assert.equal((await db.selectFrom('skills').select('id').where('slug', '=', slug).execute()).length, route.method === 'insert' ? 1 : 0, 'no skill created');
+
+          expectStatus(await route.start(slug, bytes), 201);
+          const download = expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
+          assert.equal(sha256(download.rawPayload), sha256(bytes));
+        });
+      }
+
       it('answers 404 to an upload into a draft deleted before its version row is written, and writes nothing', { timeout: 60_000 }, async () => {
         const draft = await createSkill(t, alice.session);
         const held = holdNextCall(t.runtime.services.repositories.versions, 'insert');
@@ -165,6 +242,124 @@ for (const backend of backends()) {
         for (const bytes of [own, lost]) assert.equal(await services.blobs.stat(sha256(bytes)), null);
         assert.ok(await services.blobs.stat(sha256(won)));
       });
+    });
+  }
+
+  if (backend.name === 'postgres') {
+    describe(`two nodes sharing a database and a bucket: orphan collection on one, an upload of the same bytes on the other [${backend.name}, s3]`, () => {
+      let a: TestApp;
+      let b: TestApp;
+      let alice: TestUser;
+      let admin: { cookie: string };
+      const prefix = `blob-collection-nodes-${randomUUID()}`;
+      const keyOf = (sha: string) => `${prefix}/blobs/${sha}`;
+      async function age(sha: string, ms: number): Promise<void> {
+        const when = new Date(Date.now() - ms);
+        await utimes(s3.objectFile(keyOf(sha)), when, when);
+      }
+      let appUrl: string;
+      let applicationName: string;
+      before(async () => {
+        a = await startApp(backend, s3.envFor(s3.bucket, prefix));
+        // Node B: a second registry on A's database schema, bucket and prefix.
+        const runtime = await createRuntime(a.config);
+        b = {
+          app: runtime.app,
+          runtime,
+          config: a.config,
+          request: (options) => runtime.app.inject(options),
+          restart: () => Promise.reject(new Error('not used')),
+          close: () => runtime.close(),
+        };
+        await Promise.all([a.runtime.services.orphans.idle, b.runtime.services.orphans.idle]);
+        assert.equal(a.config.database.kind, 'postgres');
+        appUrl = a.config.database.kind === 'postgres' ? a.config.database.url : '';
+        applicationName = new URL(appUrl).searchParams.get('application_name') ?? '';
+        assert.ok(applicationName, 'the test database URL names its sessions');
+        alice = await registerUser(a);
+        admin = await adminSession(a);
+      });
+      after(async () => {
+        await b.close();
+        await a.close();
+      });
+
+      /** A version's package is stored and downloads with its own bytes, from either node. */
+      async function assertDownloads(slug: string, bytes: Buffer): Promise<void> {
+        assert.ok(await a.runtime.services.blobs.stat(sha256(bytes)), 'the version\'s package is stored');
+        for (const node of [a, b]) {
+          const res = expectStatus(await call(node, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
+          assert.equal(sha256(res.rawPayload), sha256(bytes), 'the version downloads its own bytes');
+        }
+      }
+
+      /** An orphan past its grace period holding `bytes`, in the shared bucket. */
+      async function oldOrphan(bytes: Buffer): Promise<void> {
+        const draft = await createSkill(a, alice.session);
+        expectStatus(await upload(a, alice.session, draft.slug, '1.0.0', bytes), 201);
+        expectStatus(await call(a, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
+        await age(sha256(bytes), 2 * HOUR);
+      }
+
+      const paths = [
+        { name: 'an upload to an existing skill', creates: false, start: (node: TestApp, slug: string, bytes: Buffer) => upload(node, alice.session, slug, '1.0.0', bytes) },
+        { name: 'an upload that creates its skill', creates: true, start: (node: TestApp, slug: string, bytes: Buffer) => uploadWithSkill(node, alice.session, slug, '1.0.0', bytes) },
+      ];
+      for (const route of paths) {
+        const newSlug = async () => (route.creates ? `with-${randomUUID().slice(0, 8)}` : (await createSkill(a, alice.session)).slug);
+
+        it(`refuses ${route.name} on B, retryably and writing nothing, when A's collection deletes the old copy of its bytes after B committed them`, { timeout: 60_000 }, async () => {
+          const bytes = await uniquePackage();
+          await oldOrphan(bytes);
+          const slug = await newSlug();
+
+          // A looks at the orphan's date (old) and is held just before its delete.
+          const held = holdNextDelete(a.runtime.services.blobs as S3BlobStore, keyOf(sha256(bytes)));
+          const collecting = a.runtime.services.versions.collectOrphans();
+          await Promise.race([held.arrived, collecting.then((n) => assert.fail(`the collection ended (${n} removed) before deleting`))]);
+          // B commits the same bytes (its copy refreshes the object's date) and goes on to write its version row.
+          const pending = route.start(b, slug, bytes);
+          const bWaited = await untilWaitingForLock(appUrl, applicationName, pending);
+          held.release();
+          assert.equal(await collecting, 1, 'A deleted the orphan it had looked at');
+
+          const res = await pending;
+          const rows = await a.runtime.database.db.selectFrom('versions').select('id').where('sha256', '=', sha256(bytes)).execute();
+          // Never a version without its package: either it is stored, or there is no version.
+          if (res.statusCode === 201) await assertDownloads(slug, bytes);
+          else assert.equal(rows.length, 0, 'no version without its package');
+          assert.equal(bWaited, 'waiting', 'B waited for the blob A was deleting');
+          // Under the lock B finds its blob gone: the upload is refused, retryably, and writes nothing.
+          expectProblem(res, 503, 'upload_interrupted');
+          assert.ok(Number(res.headers['retry-after']) > 0, 'the refusal says when to try again');
+          if (route.creates) {
+            const skills = await a.runtime.database.db.selectFrom('skills').select('id').where('slug', '=', slug).execute();
+            assert.equal(skills.length, 0, 'no skill without its version');
+          }
+
+          // The same upload, sent again, stores the bytes anew.
+          expectStatus(await route.start(b, slug, bytes), 201);
+          await assertDownloads(slug, bytes);
+        });
+
+        it(`keeps the blob of ${route.name} on B when B writes its version first and A's collection waits for it`, { timeout: 60_000 }, async () => {
+          const bytes = await uniquePackage();
+          await oldOrphan(bytes);
+          const slug = await newSlug();
+
+          // B has committed the same bytes and, holding the blob's lock, checks that they are there.
+          const held = holdNextCall(b.runtime.services.blobs, 'stat');
+          const pending = route.start(b, slug, bytes);
+          await held.reached(pending);
+          // A collects with no grace period: B's fresh commit does not save the blob, only B's version can.
+          const collecting = a.runtime.services.versions.collectOrphans(0);
+          assert.equal(await untilWaitingForLock(appUrl, applicationName, collecting), 'waiting', 'A waits for the blob B is recording');
+          held.release();
+          expectStatus(await pending, 201);
+          await collecting;
+          await assertDownloads(slug, bytes);
+        });
+      }
     });
   }
 

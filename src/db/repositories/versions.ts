@@ -40,7 +40,28 @@ function sumBy(tallies: readonly DownloadTally[], key: (t: DownloadTally) => str
   return [...sums].map(([id, n]) => ({ id, n })).sort((a, b) => compareKeys(a.id, b.id));
 }
 
+/**
+ * Asked inside a version's transaction, holding its blob's lock: whether the blob the version names is still stored.
+ * False makes the transaction write nothing.
+ */
+export type BlobCheck = () => Promise<boolean>;
+
+/** What writing a version did: wrote it, or nothing because its skill or its blob was gone. */
+export type VersionWrite = 'written' | 'skill_gone' | 'blob_gone';
+
 export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
+  /**
+   * Holds the lock of the blob `sha256` until the transaction ends. Writing a version that names a blob and
+   * deleting that blob as an orphan both take it, so nodes sharing a database and a bucket cannot interleave the
+   * two: a collection either sees the version and keeps the blob, or deletes the blob before the upload looks for it.
+   * A 64-bit hash of the sha256 is the key; two blobs sharing one only wait for each other.
+   */
+  async function lockBlob(trx: Transaction<Database>, sha256: string): Promise<void> {
+    // SQLite's transactions begin IMMEDIATE: the database's one write lock serialises them already, across processes too.
+    if (dialect !== 'postgres') return;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`skreg-blob:${sha256}`}, 0))`.execute(trx);
+  }
+
   async function insertFiles(trx: Transaction<Database>, versionId: string, files: readonly FileEntry[]): Promise<void> {
     // Batches keep each statement well under both databases' bound-parameter limits.
     for (let i = 0; i < files.length; i += FILE_BATCH) {
@@ -107,40 +128,52 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
     /**
      * Writes a version, its file index and the skill's new summary in one transaction, so a version is
      * never visible without its files nor the skill's `latest_version` ahead of its versions.
-     * `skillChanges` may be computed from the versions that exist inside the transaction. False, writing nothing,
-     * when the skill is gone (a draft deleted while its upload was being checked): the skill's row is locked
-     * first, so a deletion either comes before (and the insert writes nothing) or after (and takes the version).
+     * `skillChanges` may be computed from the versions that exist inside the transaction. First the version's blob
+     * is locked and `blobStored` asked: 'blob_gone', writing nothing, when orphan collection on another node deleted
+     * the blob after the upload committed it. Then the skill's row is locked: 'skill_gone', writing nothing, when the
+     * skill is gone (a draft deleted while its upload was being checked), so a deletion either comes before (and the
+     * insert writes nothing) or after (and takes the version).
      */
     async insert(
       version: NewVersion,
       files: readonly FileEntry[],
       skillChanges: (existing: string[]) => SkillUpdate,
-    ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      blobStored: BlobCheck,
+    ): Promise<VersionWrite> {
+      return db.transaction().execute(async (trx): Promise<VersionWrite> => {
+        await lockBlob(trx, version.sha256);
+        if (!(await blobStored())) return 'blob_gone';
         let skill = trx.selectFrom('skills').select('id').where('id', '=', version.skill_id);
         // SQLite's transactions begin IMMEDIATE and so hold the write lock already.
         if (dialect === 'postgres') skill = skill.forUpdate();
-        if ((await skill.executeTakeFirst()) === undefined) return false;
+        if ((await skill.executeTakeFirst()) === undefined) return 'skill_gone';
         await trx.insertInto('versions').values(version).execute();
         await insertFiles(trx, version.id, files);
         const existing = await trx.selectFrom('versions').select('version').where('skill_id', '=', version.skill_id).execute();
         await trx.updateTable('skills').set(skillChanges(existing.map((r) => r.version))).where('id', '=', version.skill_id).execute();
-        return true;
+        return 'written';
       });
     },
 
-    /** Creates a skill together with its first version: both or neither. */
+    /**
+     * Creates a skill together with its first version: both or neither. Neither, 'blob_gone', when the version's
+     * blob is gone, as for insert().
+     */
     async insertWithSkill(
       skill: NewSkill,
       tags: readonly string[],
       version: Insertable<VersionsTable>,
       files: readonly FileEntry[],
-    ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      blobStored: BlobCheck,
+    ): Promise<Exclude<VersionWrite, 'skill_gone'>> {
+      return db.transaction().execute(async (trx) => {
+        await lockBlob(trx, version.sha256);
+        if (!(await blobStored())) return 'blob_gone' as const;
         await trx.insertInto('skills').values(skill).execute();
         if (tags.length > 0) await trx.insertInto('skill_tags').values(tags.map((tag) => ({ skill_id: skill.id, tag }))).execute();
         await trx.insertInto('versions').values(version).execute();
         await insertFiles(trx, version.id, files);
+        return 'written' as const;
       });
     },
 
@@ -150,6 +183,21 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       const used = await db.selectFrom('versions').select('sha256').where('sha256', 'in', candidates).execute();
       const still = new Set(used.map((r) => r.sha256));
       return [...new Set(candidates)].filter((sha) => !still.has(sha));
+    },
+
+    /**
+     * Runs `remove` (orphan collection's delete of the blob `sha256`) unless a version references the blob, holding
+     * the blob's lock from the check until `remove` has finished, so no upload can write a version naming the blob
+     * in between. `remove` talks to the blob store inside the transaction: acceptable for a background job that
+     * holds one short transaction per orphan. False, without calling `remove`, when the blob is referenced.
+     */
+    async removeIfUnreferenced(sha256: string, remove: () => Promise<boolean>): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        await lockBlob(trx, sha256);
+        const used = await trx.selectFrom('versions').select('id').where('sha256', '=', sha256).limit(1).executeTakeFirst();
+        if (used !== undefined) return false;
+        return remove();
+      });
     },
 
     /**

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { isUniqueViolation } from '../../db/database.js';
 import type { SkillRecordRow } from '../../db/repositories/skills.js';
-import type { VersionsRepository } from '../../db/repositories/versions.js';
+import type { VersionsRepository, VersionWrite } from '../../db/repositories/versions.js';
 import type { SkillStatus, SkillUpdate, VersionRow } from '../../db/schema.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import { nowIso, toIso } from '../../lib/time.js';
@@ -136,6 +136,14 @@ export function versionService(deps: {
     };
   }
 
+  /**
+   * Whether a committed blob is still in the store, as the version about to name it needs: asked under the blob's
+   * lock, after which no orphan collection can delete it until the version is written.
+   */
+  async function stillStored(staged: StagedBlob): Promise<boolean> {
+    return (await blobs.stat(staged.sha256))?.size === staged.size;
+  }
+
   /** Runs `work` with a staged blob and discards the blob if `work` fails before committing it. */
   async function withStaged<T>(staged: StagedBlob, work: () => Promise<T>): Promise<T> {
     try {
@@ -184,21 +192,22 @@ export function versionService(deps: {
         await staged.commit();
         const row = versionRow(skill.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
         const skillMdDescription = typeof inspection.skillMd?.description === 'string' ? inspection.skillMd.description : null;
-        let written: boolean;
+        let written: VersionWrite;
         try {
           written = await versions.insert(row, inspection.files, (existing): SkillUpdate => ({
             latest_version: latestOf(existing),
             updated_at: row.created_at,
             // A SKILL.md description fills a skill that has none yet.
             ...(skill.description === '' && skillMdDescription ? { description: skillMdDescription.slice(0, 1024) } : {}),
-          }));
+          }), () => stillStored(staged));
         } catch (error) {
           // The committed blob stays for orphan collection: the same bytes may be another upload's, in flight.
           if (isUniqueViolation(error)) throw versionExists(skill.slug, version);
           throw error;
         }
+        if (written === 'blob_gone') throw uploadInterrupted();
         // Deleted while the package was being checked; its blob, too, is left to collection.
-        if (!written) throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
+        if (written === 'skill_gone') throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
         changed();
         return toVersion({ ...row, downloads: 0 });
       });
@@ -220,13 +229,15 @@ export function versionService(deps: {
           latest_version: version,
           ...(prepared.row.description === '' && skillMdDescription ? { description: skillMdDescription.slice(0, 1024) } : {}),
         };
+        let written: Exclude<VersionWrite, 'skill_gone'>;
         try {
-          await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files);
+          written = await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files, () => stillStored(staged));
         } catch (error) {
           // The committed blob stays for orphan collection: the same bytes may be another upload's, in flight.
           if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${prepared.row.slug}" is taken; choose another.`);
           throw error;
         }
+        if (written === 'blob_gone') throw uploadInterrupted();
         changed();
         return { skill: await skillService.get(actor, prepared.row.id), version: toVersion({ ...row, downloads: 0 }) };
       });
@@ -314,16 +325,19 @@ export function versionService(deps: {
      * Deletes committed blobs that no version references and that nothing has committed for `olderThanMs`: what a
      * failed upload, a deleted draft or a crash between storing a package and writing its version leaves. The age
      * keeps uploads in flight (on this node or another) safe: each commit refreshes its blob's time, and the store
-     * deletes only if the blob is still that old when it deletes. Safe to run on every node at once. Returns how
-     * many were removed.
+     * deletes only if the blob is still that old when it deletes. Each delete holds the blob's lock in the database
+     * from a last look for a version naming it until the delete is done; an upload takes the same lock before
+     * writing its version and then checks that its blob is still there, so no version is ever written for a
+     * deleted blob, whatever nodes share the store. Safe to run on every node at once. Returns how many were removed.
      */
     async collectOrphans(olderThanMs = ORPHAN_AGE_MS): Promise<number> {
       const cutoff = now() - olderThanMs;
       let removed = 0;
       let batch: string[] = [];
       const flush = async () => {
+        // The batch query passes over referenced blobs cheaply; each remaining one is looked at again under its lock.
         for (const sha of await versions.unreferenced(batch)) {
-          if (await blobs.deleteIfOlder(sha, cutoff)) removed += 1;
+          if (await versions.removeIfUnreferenced(sha, () => blobs.deleteIfOlder(sha, cutoff))) removed += 1;
         }
         batch = [];
       };
@@ -357,6 +371,21 @@ function checkDownloadAccess(actor: Actor, skill: { slug: string; status: SkillS
     throw forbidden('not_published', `"${skill.slug}" is ${skill.status}; only an administrator can download it until it is published.`);
   }
   throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
+}
+
+/**
+ * Orphan collection on another node deleted the blob of these bytes between the upload's commit and its version
+ * row (an earlier copy of the same bytes had been an orphan past its grace period). Nothing was written; the same
+ * upload, sent again, stores the bytes anew.
+ */
+function uploadInterrupted(): AppError {
+  return new AppError(
+    503,
+    'upload_interrupted',
+    'The package was removed while the version was being recorded; nothing was written. Upload it again.',
+    undefined,
+    { 'retry-after': '1' },
+  );
 }
 
 function versionExists(slug: string, version: string): AppError {

@@ -250,12 +250,13 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         description:
           'multipart/form-data with `file` (zip or tar.gz), `version` (strict semver), optional `changelog` and `metadata` ' +
           '(a JSON object as text). The archive is streamed, hashed and checked; a refused archive stores nothing (422 with the ' +
-          'offending entries in `errors`). Versions are immutable (409 `version_exists`).',
+          'offending entries in `errors`). Versions are immutable (409 `version_exists`). 503 `upload_interrupted` (with ' +
+          '`Retry-After`): the stored package was removed before the version was recorded; nothing was written, send it again.',
         security: security('uploader'),
         consumes: ['multipart/form-data'],
         params: SkillRefParams,
         body: UploadBody,
-        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 507) },
+        response: { 201: VersionRef, ...problems(400, 401, 403, 404, 409, 413, 415, 422, 429, 503, 507) },
       },
     },
     async (request, reply) => {
@@ -280,13 +281,13 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         description:
           'multipart/form-data with the skill fields (`name`, `slug`, `description`, `category`, `tags` as a JSON array string, ' +
           '`source_type`, `source_url`), the version fields (`version`, `changelog`, `metadata`) and `file`. Atomic: a refused ' +
-          'package or a taken slug creates nothing.',
+          'package or a taken slug creates nothing; so does 503 `upload_interrupted` (send it again).',
         security: security('uploader'),
         consumes: ['multipart/form-data'],
         body: WithPackageBody,
         response: {
           201: Type.Object({ skill: SkillRef, version: VersionRef }),
-          ...problems(400, 401, 403, 409, 413, 415, 422, 429, 507),
+          ...problems(400, 401, 403, 409, 413, 415, 422, 429, 503, 507),
         },
       },
     },
