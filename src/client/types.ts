@@ -83,9 +83,9 @@ export type LogsQuery = Wire<typeof logs.LogsQuery>;
 export type StatsQuery = Wire<typeof versions.StatsQuery>;
 export type VersionListQuery = Wire<typeof versions.VersionListQuery>;
 /** The text fields of a version upload (the package itself is passed separately). */
-export type UploadFields = Omit<Wire<typeof versions.UploadBody>, 'file'>;
+export type UploadFields = Wire<typeof versions.UploadFields>;
 /**
  * The text fields of `POST /v1/skills/with-package`. `tags` is a list here; the client sends it as the JSON-array
  * text the endpoint expects.
  */
-export type WithPackageFields = Omit<Wire<typeof versions.WithPackageBody>, 'file' | 'tags'> & { tags?: string[] };
+export type WithPackageFields = Omit<Wire<typeof versions.WithPackageFields>, 'tags'> & { tags?: Wire<typeof versions.WithPackageJson.tags> };

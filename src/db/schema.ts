@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ArchiveFormat } from '../packages/format.js';
 
 /**
  * Timestamps are bound as ISO 8601 strings on both databases; PostgreSQL hands back `Date` objects
@@ -93,7 +94,7 @@ export interface VersionsTable {
   metadata: string | null;
   size: number;
   sha256: string;
-  archive_format: 'zip' | 'tar.gz';
+  archive_format: ArchiveFormat;
   file_count: number;
   total_size: number;
   downloads: ColumnType<number, number | undefined, number>;

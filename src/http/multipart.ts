@@ -1,5 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { Static, TObject, TSchema } from 'typebox';
 import { AppError, badRequest } from '../domain/errors.js';
 import type { StagedBlob } from '../storage/blob-store.js';
 
@@ -8,20 +9,101 @@ export const MAX_FIELD_BYTES = 64 * 1024;
 /** RFC 2046 allows a boundary of 1 to 70 characters; the parser underneath fails on longer ones with a bare error. */
 export const MAX_BOUNDARY_LENGTH = 70;
 
-export interface Upload {
-  fields: Record<string, string>;
+export interface Upload<Fields> {
+  fields: Fields;
   file: StagedBlob | null;
+}
+
+/** One issue as Ajv reports it: what the error handler turns into a problem's `errors` entry. */
+interface FieldIssue {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * A form's refusal, shaped as Fastify's own body validation failure so the error handler answers it exactly as it
+ * answers a JSON body: 400 validation_failed with one `errors` entry per field.
+ */
+class FormValidationError extends Error {
+  readonly statusCode = 400;
+  readonly code = 'FST_ERR_VALIDATION';
+  readonly validationContext = 'body';
+  constructor(readonly validation: FieldIssue[]) {
+    super('The form has invalid fields.');
+    this.name = 'FormValidationError';
+  }
+}
+
+/** The fields of a form once checked: JSON-text parts decoded to their values. */
+export type FormValues<Text extends TObject, Json extends Record<string, TSchema>> = Omit<Static<Text>, keyof Json> & {
+  [K in keyof Json]?: Static<Json[K]>;
+};
+
+/** The text parts one upload route takes, and how they are checked. */
+export interface UploadForm<Fields> {
+  /** The part names besides `file`; a part with any other name is refused as it arrives, before the package. */
+  readonly names: readonly string[];
+  /** The collected parts checked against the form's schemas; throws the same 400 a JSON body would get. */
+  check(fields: Record<string, string>): Fields;
+}
+
+/**
+ * A form from the schema of its text parts (an object of strings, unknown parts refused), compiled once with the
+ * app's body validator. `json` names the parts that carry JSON text: each is decoded and its value checked against
+ * the schema given for it (whose description completes "must be …" when the text is no JSON). A part listed in
+ * `emptyIsAbsent`, or a JSON part holding only whitespace, counts as not sent.
+ */
+export function uploadForm<Text extends TObject, Json extends Record<string, TSchema> = Record<never, TSchema>>(
+  app: FastifyInstance,
+  text: Text,
+  options: { json?: Json; emptyIsAbsent?: ReadonlyArray<keyof Static<Text> & string> } = {},
+): UploadForm<FormValues<Text, Json>> {
+  const compile = app.validatorCompiler;
+  if (compile === undefined) throw new Error('uploadForm needs the app validator compiler installed first.');
+  const validator = (schema: TSchema) => compile({ schema, method: 'POST', url: '', httpPart: 'body' }) as ((data: unknown) => boolean) & { errors?: FieldIssue[] | null };
+  const checkText = validator(text);
+  const json = Object.entries(options.json ?? {}).map(([name, schema]) => ({ name, schema, check: validator(schema) }));
+  const emptyIsAbsent = new Set<string>(options.emptyIsAbsent ?? []);
+  return {
+    names: Object.keys(text.properties),
+    check(fields) {
+      const present = Object.fromEntries(Object.entries(fields).filter(([name, value]) => !(value === '' && emptyIsAbsent.has(name))));
+      const issues: FieldIssue[] = checkText(present) ? [] : [...(checkText.errors ?? [])];
+      const values: Record<string, unknown> = { ...present };
+      for (const { name, schema, check } of json) {
+        const raw = present[name];
+        if (raw === undefined || raw.trim() === '') {
+          delete values[name];
+          continue;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          issues.push({ instancePath: `/${name}`, keyword: 'contentMediaType', params: {}, message: `must be ${(schema as { description?: string }).description ?? 'JSON'}` });
+          continue;
+        }
+        if (!check(value)) issues.push(...(check.errors ?? []).map((issue) => ({ ...issue, instancePath: `/${name}${issue.instancePath}` })));
+        values[name] = value;
+      }
+      if (issues.length > 0) throw new FormValidationError(issues);
+      return values as FormValues<Text, Json>;
+    },
+  };
 }
 
 /**
  * Reads a multipart upload part by part: text fields are collected, the one `file` part is handed to
- * `stage` as a stream as it arrives (never buffered), whatever order the client sends them in.
+ * `stage` as a stream as it arrives (never buffered), whatever order the client sends them in. The collected
+ * fields are then checked by `form`; a refused form discards the staged file.
  */
-export async function readUpload(
+export async function readUpload<Fields>(
   request: FastifyRequest,
-  allowedFields: readonly string[],
+  form: UploadForm<Fields>,
   stage: (body: Readable) => Promise<StagedBlob>,
-): Promise<Upload> {
+): Promise<Upload<Fields>> {
   if (!request.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', 'Send the package as multipart/form-data with the archive in a part named "file".');
   }
@@ -44,7 +126,7 @@ export async function readUpload(
         file = await stage(part.file);
         continue;
       }
-      if (!allowedFields.includes(part.fieldname)) {
+      if (!form.names.includes(part.fieldname)) {
         throw badRequest('validation_failed', `Unknown field "${part.fieldname}".`, [{ field: part.fieldname, message: 'is not a known field' }]);
       }
       if (part.fieldname in fields) {
@@ -59,11 +141,11 @@ export async function readUpload(
       }
       fields[part.fieldname] = value;
     }
+    return { fields: form.check(fields), file };
   } catch (error) {
     await (file as StagedBlob | null)?.discard().catch(() => undefined);
     throw translate(error);
   }
-  return { fields, file };
 }
 
 function checkBoundary(contentType: string): void {
@@ -105,7 +187,7 @@ function translate(error: unknown): unknown {
   }
 }
 
-export function requireFile(upload: Upload): StagedBlob {
+export function requireFile(upload: Upload<unknown>): StagedBlob {
   if (upload.file === null) throw badRequest('validation_failed', 'The archive is missing: send it in a part named "file".', [{ field: 'file', message: 'is required' }]);
   return upload.file;
 }

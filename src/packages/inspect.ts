@@ -2,7 +2,7 @@
  * Package inspection: what the registry knows about an uploaded archive before it stores it.
  * Pure: no HTTP, no database; reads through a RandomAccessSource.
  *
- * - Format by magic bytes, never by name: `PK\x03\x04` (or `PK\x05\x06`, an empty zip) is a zip,
+ * - Format by magic bytes, never by name (format.ts): `PK\x03\x04` (or `PK\x05\x06`, an empty zip) is a zip,
  *   `\x1f\x8b\x08` a gzip that must hold a tar (see tar.ts for when a gzip is 415 and when 422). Anything
  *   else, an empty upload included, is a 415 unsupported_media_type.
  * - Every refusal is a PackageError: 415 unsupported_media_type, 422 invalid_archive (the rule and the entry
@@ -19,6 +19,7 @@
 import type { Readable } from 'node:stream';
 import type { RandomAccessSource } from '../storage/blob-store.js';
 import { PackageCollector } from './collector.js';
+import { detectArchiveFormat, FORMAT_SNIFF_BYTES } from './format.js';
 import { readRange } from './source.js';
 import { openTarGzEntry, scanTarGz } from './tar.js';
 import { DEFAULT_LIMITS, PackageError, type ArchiveFormat, type Inspection, type PackageLimits } from './types.js';
@@ -36,12 +37,9 @@ function unsupported(detail: string): PackageError {
 /** The archive format by magic bytes; PackageError 415 when it is neither. (A gzip is only checked to be a tar later.) */
 export async function detectFormat(source: RandomAccessSource): Promise<ArchiveFormat> {
   if (source.size === 0) throw unsupported('The upload is empty; upload a zip or a .tar.gz archive.');
-  const head = await readRange(source, 0, Math.min(4, source.size));
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06))) {
-    return 'zip';
-  }
-  if (head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08) return 'tar.gz';
-  throw unsupported('The upload is not a zip or a gzip-compressed tar archive (recognised by content, not by file name).');
+  const format = detectArchiveFormat(await readRange(source, 0, Math.min(FORMAT_SNIFF_BYTES, source.size)));
+  if (format === null) throw unsupported('The upload is not a zip or a gzip-compressed tar archive (recognised by content, not by file name).');
+  return format;
 }
 
 function resolveLimits(limits: Partial<PackageLimits> | undefined): PackageLimits {

@@ -1,6 +1,7 @@
 import type { RandomAccessSource } from '../storage/blob-store.js';
+import type { ArchiveFormat } from './format.js';
 
-export type ArchiveFormat = 'zip' | 'tar.gz';
+export type { ArchiveFormat };
 
 export interface PackageLimits {
   /** Most entries (files and directories) an archive may hold. Default 2,000. */

@@ -114,3 +114,68 @@ for (const backend of backends()) {
     });
   });
 }
+
+for (const backend of backends()) {
+  describe(`upload form fields [${backend.name}]`, () => {
+    let t: TestApp;
+    let key: { key: string };
+    let slug: string;
+    let archive: Buffer;
+    before(async () => {
+      t = await startApp(backend);
+      const alice = await registerUser(t);
+      key = await createKey(t, alice.session);
+      slug = (await createSkill(t, key)).slug;
+      archive = await zip([{ path: 'SKILL.md', content: skillMd() }]);
+    });
+    after(() => t.close());
+
+    const post = (url: string, fields: Record<string, string>, withFile = true) => {
+      const form = multipart(fields, withFile ? { content: archive } : undefined);
+      return t.request({ method: 'POST', url, headers: { ...authHeaders(key), ...form.headers }, payload: form.payload });
+    };
+
+    it('reports every bad with-package field at once, as a JSON body reports them', async () => {
+      const before = blobFiles(t).length;
+      const form = expectProblem(
+        await post('/v1/skills/with-package', { slug: 'form-errors', tags: '["pdf", 1]', source_type: 'gitlab', version: '1.0.0' }),
+        400,
+        'validation_failed',
+      );
+      const errors = form.errors as Array<{ field: string; message: string }>;
+      assert.deepEqual(errors.map((e) => e.field).sort(), ['name', 'source_type', 'tags[1]']);
+      assert.deepEqual(errors.find((e) => e.field === 'name'), { field: 'name', message: 'is required' });
+      assert.deepEqual(errors.find((e) => e.field === 'source_type'), { field: 'source_type', message: 'must be one of original, github, external' });
+      assert.equal(form.detail, 'The body has 3 invalid fields; see errors.');
+      assert.equal(blobFiles(t).length, before, 'the staged package is discarded');
+
+      // The same mistakes in a JSON body: the same entries for the fields both forms share.
+      const json = expectProblem(
+        await t.request({ method: 'POST', url: '/v1/skills', headers: { ...authHeaders(key), 'content-type': 'application/json' }, payload: { slug: 'form-errors', tags: ['pdf', 1] } }),
+        400,
+        'validation_failed',
+      );
+      assert.deepEqual(json.errors, errors.filter((e) => e.field !== 'source_type'));
+    });
+
+    it('names a tags text that is no JSON, and treats empty slug, source_type and blank tags as not sent', async () => {
+      const bad = expectProblem(await post('/v1/skills/with-package', { name: 'Tags Text', tags: 'pdf,office', version: '1.0.0' }), 400, 'validation_failed');
+      assert.deepEqual(bad.errors, [{ field: 'tags', message: 'must be a JSON array of strings, e.g. ["pdf","office"]' }]);
+      assert.equal(bad.detail, 'tags must be a JSON array of strings, e.g. ["pdf","office"].');
+      const res = await post('/v1/skills/with-package', { name: 'Empty Parts', slug: '', source_type: '', source_url: '', tags: '  ', version: '1.0.0' });
+      assert.equal(res.statusCode, 201, res.body);
+      const created = JSON.parse(res.body) as { skill: { slug: string; source_type: string | null; tags: string[] } };
+      assert.equal(created.skill.slug, 'empty-parts');
+      assert.equal(created.skill.source_type, null);
+      assert.deepEqual(created.skill.tags, []);
+    });
+
+    it('refuses a version upload without its version, and a field the form does not take, per field', async () => {
+      const missing = expectProblem(await post(`/v1/skills/${slug}/versions`, { changelog: 'no version' }), 400, 'validation_failed');
+      assert.deepEqual(missing.errors, [{ field: 'version', message: 'is required' }]);
+      assert.equal(missing.detail, 'version is required.');
+      const unknown = expectProblem(await post('/v1/packages/validate', { version: '1.0.0' }), 400, 'validation_failed');
+      assert.deepEqual(unknown.errors, [{ field: 'version', message: 'is not a known field' }]);
+    });
+  });
+}

@@ -12,6 +12,7 @@ import { lstat, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RegistryClient, Version } from '../../client/index.js';
+import { ARCHIVE_EXTENSIONS } from '../../packages/format.js';
 import { extractPackage } from './extract.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
@@ -92,7 +93,7 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
 
   const work = await mkdtemp(path.join(tmpdir(), 'skill-registry-'));
   try {
-    const archive = path.join(work, `${slug}-${version.version}.${version.archive_format}`);
+    const archive = path.join(work, `${slug}-${version.version}.${ARCHIVE_EXTENSIONS[version.archive_format]}`);
     const progress = progressBar(io, `Downloading ${slug}@${version.version}`);
     try {
       await client.versions.downloadToFile(slug, version.version, archive, {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ArchiveFormat } from '../../packages/format.js';
 import { CliError } from './exit-codes.js';
 
 export const LOCK_FILE = 'skills-lock.json';
@@ -21,7 +22,7 @@ export interface InstalledSkill {
   registry: string;
   sha256: string;
   size: number;
-  archive_format: 'zip' | 'tar.gz';
+  archive_format: ArchiveFormat;
   /** The files written into the skill's folder, sorted. */
   files: string[];
   installed_at: string;

@@ -6,7 +6,7 @@ import type { SkillStatus, SkillUpdate, VersionRow } from '../../db/schema.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import { nowIso, toIso } from '../../lib/time.js';
 import { inspectPackage, openPackageEntry } from '../../packages/inspect.js';
-import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } from '../../packages/types.js';
+import { DEFAULT_LIMITS, PackageError, type ArchiveFormat, type Inspection, type PackageLimits } from '../../packages/types.js';
 import { BlobTooLargeError, type BlobStore, type RandomAccessSource, type StagedBlob } from '../../storage/blob-store.js';
 import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
 import { AppError, conflict, forbidden, notFound } from '../errors.js';
@@ -22,7 +22,7 @@ export interface Version {
   metadata: Record<string, unknown> | null;
   size: number;
   sha256: string;
-  archive_format: 'zip' | 'tar.gz';
+  archive_format: ArchiveFormat;
   file_count: number;
   downloads: number;
   skill_md: Record<string, unknown> | null;
@@ -64,7 +64,7 @@ export interface VersionFields {
 /** What a download needs: the skill's visibility facts, the version's package facts, and its bytes. */
 export interface Download {
   skill: { id: string; slug: string; status: SkillStatus; owner_id: string };
-  version: { id: string; version: string; size: number; sha256: string; archive_format: 'zip' | 'tar.gz' };
+  version: { id: string; version: string; size: number; sha256: string; archive_format: ArchiveFormat };
   source: RandomAccessSource;
 }
 

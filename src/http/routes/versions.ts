@@ -2,25 +2,25 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import type { ByteRange } from '../../storage/blob-store.js';
+import { ARCHIVE_EXTENSIONS, ARCHIVE_MEDIA_TYPES } from '../../packages/format.js';
 import { contentTypeFor } from '../../packages/inspect.js';
 import { caller } from '../plugins/auth.js';
 import { etagMatches, sendJson } from '../cached-json.js';
 import { attachment } from '../content-disposition.js';
 import { streamedBodyCompiler } from '../plugins/validation.js';
 import multipart from '@fastify/multipart';
-import { MAX_FIELD_BYTES, readUpload, requireFile } from '../multipart.js';
+import { MAX_FIELD_BYTES, readUpload, requireFile, uploadForm } from '../multipart.js';
 import { refuseWhenLow } from '../low-disk.js';
 import { uploadSlots } from '../upload-slots.js';
 import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
 import { ListEnvelope, pageOf, problems, SkillRefParams } from '../schemas/common.js';
 import { SkillRef } from '../schemas/skills.js';
 import {
-  FileList, FileParams, Stats, StatsQuery, UploadBody, Validation, VersionListQuery, VersionParams, VersionRef, WithPackageBody,
+  FileList, FileParams, Stats, StatsQuery, UploadBody, UploadFields, Validation, ValidateBody, ValidateFields, VersionListQuery, VersionParams,
+  VersionRef, WithPackageBody, WithPackageFields, WithPackageJson,
 } from '../schemas/versions.js';
 import type { RouteDeps, RoutePlugin } from '../types.js';
 import { security } from './security.js';
-
-const MEDIA_TYPES = { zip: 'application/zip', 'tar.gz': 'application/gzip' } as const;
 
 /**
  * One `bytes=` range against a body of `size` bytes: the range, `null` to serve the whole body (no header,
@@ -107,10 +107,9 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       const { skill, version, source } = download;
       const size = Number(version.size);
       const etag = `"${version.sha256}"`;
-      const extension = version.archive_format === 'zip' ? 'zip' : 'tar.gz';
       reply.headers({
-        'content-type': MEDIA_TYPES[version.archive_format],
-        'content-disposition': attachment(`${skill.slug}-${version.version}.${extension}`),
+        'content-type': ARCHIVE_MEDIA_TYPES[version.archive_format],
+        'content-disposition': attachment(`${skill.slug}-${version.version}.${ARCHIVE_EXTENSIONS[version.archive_format]}`),
         etag,
         'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
         'accept-ranges': 'bytes',
@@ -195,40 +194,6 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
 
 };
 
-function skillInputFrom(fields: Record<string, string>) {
-  let tags: string[] | undefined;
-  if (fields.tags !== undefined && fields.tags.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(fields.tags);
-    } catch {
-      parsed = null;
-    }
-    if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'string')) {
-      throw new AppError(400, 'validation_failed', 'tags must be a JSON array of strings, e.g. ["pdf","office"].', [
-        { field: 'tags', message: 'must be a JSON array of strings' },
-      ]);
-    }
-    tags = parsed;
-  }
-  const sourceType = fields.source_type === undefined || fields.source_type === '' ? null : fields.source_type;
-  if (sourceType !== null && !['original', 'github', 'external'].includes(sourceType)) {
-    throw new AppError(400, 'validation_failed', 'source_type must be one of original, github, external.', [
-      { field: 'source_type', message: 'must be one of original, github, external or empty' },
-    ]);
-  }
-  if (fields.name === undefined) throw new AppError(400, 'validation_failed', 'name is required.', [{ field: 'name', message: 'is required' }]);
-  return {
-    name: fields.name,
-    ...(fields.slug !== undefined && fields.slug !== '' ? { slug: fields.slug } : {}),
-    ...(fields.description !== undefined ? { description: fields.description } : {}),
-    ...(fields.category !== undefined ? { category: fields.category } : {}),
-    ...(tags !== undefined ? { tags } : {}),
-    source_type: sourceType as 'original' | 'github' | 'external' | null,
-    source_url: fields.source_url ?? null,
-  };
-}
-
 /** The three routes that take a package as multipart/form-data. */
 function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['services'], config: RouteDeps['config']): void {
   const versions = services.versions;
@@ -239,6 +204,9 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
     slots.acquire(request, reply);
     await refuseWhenLow(freeSpace);
   };
+  const versionForm = uploadForm(app, UploadFields);
+  const withPackageForm = uploadForm(app, WithPackageFields, { json: WithPackageJson, emptyIsAbsent: ['slug', 'source_type'] });
+  const validateForm = uploadForm(app, ValidateFields);
   app.post(
     '/v1/skills/:skillId/versions',
     {
@@ -264,7 +232,7 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
       // Ownership is settled before a single byte of the package is read.
       await services.skills.manageable(actor, request.params.skillId);
       await admit(request, reply);
-      const upload = await readUpload(request, ['version', 'changelog', 'metadata'], (body) => versions.stage(body));
+      const upload = await readUpload(request, versionForm, (body) => versions.stage(body));
       const version = await versions.publish(actor, request.params.skillId, upload.fields, requireFile(upload));
       return reply.code(201).header('location', `/v1/skills/${request.params.skillId}/versions/${version.version}`).send(version);
     },
@@ -294,21 +262,11 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
     async (request, reply) => {
       const actor = caller(request);
       await admit(request, reply);
-      const upload = await readUpload(
-        request,
-        ['name', 'slug', 'description', 'category', 'tags', 'source_type', 'source_url', 'version', 'changelog', 'metadata'],
-        (body) => versions.stage(body),
-      );
+      const upload = await readUpload(request, withPackageForm, (body) => versions.stage(body));
       const file = requireFile(upload);
-      const f = upload.fields;
-      let input: ReturnType<typeof skillInputFrom>;
-      try {
-        input = skillInputFrom(f);
-      } catch (error) {
-        await file.discard();
-        throw error;
-      }
-      const result = await versions.publishWithSkill(actor, input, { version: f.version, changelog: f.changelog, metadata: f.metadata }, file);
+      const { version, changelog, metadata, source_type, source_url, ...skill } = upload.fields;
+      const input = { ...skill, source_type: source_type ?? null, source_url: source_url ?? null };
+      const result = await versions.publishWithSkill(actor, input, { version, changelog, metadata }, file);
       return reply.code(201).header('location', `/v1/skills/${result.skill.slug}`).send(result);
     },
   );
@@ -322,13 +280,13 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         summary: 'Check a package without storing it',
         description: 'Runs every archive and SKILL.md check on `file` and reports the result; nothing is stored.',
         consumes: ['multipart/form-data'],
-        body: Type.Object({ file: Type.String({ format: 'binary' }) }),
+        body: ValidateBody,
         response: { 200: Validation, ...problems(400, 401, 413, 415, 429, 507) },
       },
     },
     async (request, reply) => {
       await admit(request, reply);
-      const upload = await readUpload(request, [], (body) => versions.stage(body));
+      const upload = await readUpload(request, validateForm, (body) => versions.stage(body));
       return versions.validate(requireFile(upload));
     },
   );

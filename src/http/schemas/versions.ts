@@ -1,5 +1,8 @@
 import { Type } from 'typebox';
+import { ARCHIVE_FORMATS } from '../../packages/format.js';
+import { CATEGORY_MAX, DESCRIPTION_MAX, TAGS_MAX } from '../../domain/skills/fields.js';
 import { PageQuery, Timestamp } from './common.js';
+import { CreateSkillBody } from './skills.js';
 
 const Warning = Type.Object({ code: Type.String(), message: Type.String() });
 const FrontMatter = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
@@ -13,7 +16,7 @@ export const Version = Type.Object(
     metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
     size: Type.Integer({ description: 'Archive size in bytes.' }),
     sha256: Type.String(),
-    archive_format: Type.Union([Type.Literal('zip'), Type.Literal('tar.gz')]),
+    archive_format: Type.Enum(ARCHIVE_FORMATS),
     file_count: Type.Integer(),
     downloads: Type.Integer(),
     skill_md: FrontMatter,
@@ -64,24 +67,47 @@ export const Stats = Type.Object({
 
 export const VersionListQuery = Type.Object({ ...PageQuery });
 
-/** Multipart bodies are documented, not validated by schema: the parts are streamed and checked as they arrive. */
-export const UploadBody = Type.Object({
-  file: Type.String({ format: 'binary', description: 'The package: a zip or a gzip-compressed tar.' }),
-  version: Type.String({ description: 'Semantic Versioning 2.0, e.g. 1.2.0.' }),
-  changelog: Type.Optional(Type.String()),
-  metadata: Type.Optional(Type.String({ description: 'A JSON object, as text.' })),
-});
+/**
+ * The text parts of the upload forms. Multipart carries only text: each schema checks the parts as they arrive
+ * (src/http/multipart.ts), and a part holding JSON text is decoded first and checked against its entry in the
+ * form's `json` schemas. Semantic rules (semver, metadata, source URLs) stay with the domain.
+ */
+export const UploadFields = Type.Object(
+  {
+    version: Type.String({ description: 'Semantic Versioning 2.0, e.g. 1.2.0.' }),
+    changelog: Type.Optional(Type.String()),
+    metadata: Type.Optional(Type.String({ description: 'A JSON object, as text.' })),
+  },
+  { additionalProperties: false },
+);
 
-export const WithPackageBody = Type.Object({
-  name: Type.String(),
-  slug: Type.Optional(Type.String()),
-  version: Type.String(),
-  description: Type.Optional(Type.String()),
-  category: Type.Optional(Type.String()),
-  tags: Type.Optional(Type.String({ description: 'A JSON array of strings, as text.' })),
-  source_type: Type.Optional(Type.String()),
-  source_url: Type.Optional(Type.String()),
-  changelog: Type.Optional(Type.String()),
-  metadata: Type.Optional(Type.String()),
-  file: Type.String({ format: 'binary' }),
-});
+const skillFields = CreateSkillBody.properties;
+
+export const WithPackageFields = Type.Object(
+  {
+    name: skillFields.name,
+    slug: skillFields.slug,
+    description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
+    category: Type.Optional(Type.String({ maxLength: CATEGORY_MAX })),
+    tags: Type.Optional(Type.String({ description: 'A JSON array of strings, as text, e.g. ["pdf","office"].' })),
+    source_type: Type.Optional(Type.Enum(['original', 'github', 'external'])),
+    source_url: Type.Optional(Type.String({ maxLength: 2048 })),
+    ...UploadFields.properties,
+  },
+  { additionalProperties: false },
+);
+
+/** The with-package parts that hold JSON text, and what their decoded values must be. */
+export const WithPackageJson = {
+  tags: Type.Array(skillFields.tags.items, { maxItems: TAGS_MAX * 2, description: 'a JSON array of strings, e.g. ["pdf","office"]' }),
+};
+
+/** The validate form takes the file alone. */
+export const ValidateFields = Type.Object({}, { additionalProperties: false });
+
+const FilePart = Type.String({ format: 'binary', description: 'The package: a zip or a gzip-compressed tar.' });
+
+/** The documented multipart bodies (OpenAPI): the text parts above and the package. */
+export const UploadBody = Type.Object({ file: FilePart, ...UploadFields.properties });
+export const WithPackageBody = Type.Object({ ...WithPackageFields.properties, file: FilePart });
+export const ValidateBody = Type.Object({ file: FilePart });

@@ -1,5 +1,8 @@
 import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
+import {
+  ARCHIVE_FILE_SUFFIXES, ARCHIVE_FORMATS, ARCHIVE_MEDIA_TYPES, detectArchiveFormat, FORMAT_SNIFF_BYTES, type ArchiveFormat,
+} from '../../../src/packages/format.js';
 import { ApiError, isAbort, type UploadProgress } from '../api/client';
 import { versions as versionApi } from '../api/endpoints';
 import type { Validation, Version } from '../api/types';
@@ -10,20 +13,18 @@ import { TextArea, TextField } from './Field';
 import { useNotify } from './Notices';
 import { ErrorMessage, FieldErrorList } from './States';
 
-type Format = 'zip' | 'tar.gz';
-
 interface ChosenFile {
   file: File;
-  format: Format | null;
+  format: ArchiveFormat | null;
   problem: string | null;
 }
 
-/** The archive's format by its first bytes, as the registry decides it (never by the file name). */
-async function sniff(file: File): Promise<Format | null> {
-  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 0x03 && head[3] === 0x04) || (head[2] === 0x05 && head[3] === 0x06))) return 'zip';
-  if (head.length >= 3 && head[0] === 0x1f && head[1] === 0x8b && head[2] === 0x08) return 'tar.gz';
-  return null;
+/** What the file picker offers: every format's usual file names and media types (only a hint; the bytes decide). */
+const ACCEPT = ARCHIVE_FORMATS.flatMap((f) => [...ARCHIVE_FILE_SUFFIXES[f], ARCHIVE_MEDIA_TYPES[f]]).join(',');
+
+/** The archive's format by its first bytes, with the registry's own detector (never by the file name). */
+async function sniff(file: File): Promise<ArchiveFormat | null> {
+  return detectArchiveFormat(new Uint8Array(await file.slice(0, FORMAT_SNIFF_BYTES).arrayBuffer()));
 }
 
 async function inspect(file: File): Promise<ChosenFile> {
@@ -194,7 +195,7 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
           id={`${id}-file`}
           className="visually-hidden-input"
           type="file"
-          accept=".zip,.tar.gz,.tgz,application/zip,application/gzip"
+          accept={ACCEPT}
           onChange={(e) => void choose(e.target.files?.[0])}
           disabled={busy}
           aria-describedby={`${id}-file-hint ${id}-file-state`}

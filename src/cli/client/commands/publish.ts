@@ -17,6 +17,7 @@ import { clientFor, resolveTarget } from '../registry.js';
 import type { Io } from '../io.js';
 
 const SOURCE_TYPES = ['original', 'github', 'external'] as const;
+const isSourceType = (value: string): value is (typeof SOURCE_TYPES)[number] => (SOURCE_TYPES as readonly string[]).includes(value);
 
 /** An AppError from a shared rule (version, changelog) as a usage error. */
 function ruleFailure(error: unknown): unknown {
@@ -123,7 +124,7 @@ ${COMMON_HELP}`,
     const dir = path.resolve(io.cwd, positionals[0] ?? '.');
     if (!(await stat(dir).then((s) => s.isDirectory(), () => false))) throw usageError(`${dir} is not a folder.`);
     const sourceType = values['source-type'];
-    if (sourceType !== undefined && !(SOURCE_TYPES as readonly string[]).includes(sourceType)) {
+    if (sourceType !== undefined && !isSourceType(sourceType)) {
       throw usageError(`--source-type must be one of ${SOURCE_TYPES.join(', ')}.`);
     }
 
