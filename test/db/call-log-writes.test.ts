@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import type { PendingCallLog } from '../../src/db/schema.js';
 import { sql } from 'kysely';
-import { callLogRecorder, LOG_BUFFER_MAX, LOG_EARLY_BATCH } from '../../src/domain/logs/recorder.js';
+import { callLogRecorder, LOG_BUFFER_MAX, LOG_EARLY_BATCH, LOG_FLUSH_INTERVAL_MS } from '../../src/domain/logs/recorder.js';
 import { newId } from '../../src/lib/ids.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { eventually } from '../helpers/process.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function entry(userId: string, overrides: Partial<PendingCallLog> = {}): PendingCallLog {
   return {
@@ -29,11 +27,19 @@ for (const backend of backends()) {
     const countFor = async (userId: string) => (await t.runtime.services.repositories.callLogs.list({ userId, limit: 1, offset: 0 })).total;
 
     it(`writes at once when ${LOG_EARLY_BATCH} entries wait, without waiting for the timer`, async () => {
-      // Not started: only the early batch can write.
-      const recorder = callLogRecorder({ logs: t.runtime.services.repositories.callLogs });
+      // Not started: only the early batch can write. Timers are mocked while the entries are recorded, so a timer
+      // the recorder set on its own would fire within the tick; a write takes what is pending as it starts.
+      mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+      let recorder: ReturnType<typeof callLogRecorder>;
       const user = newId();
-      for (let i = 0; i < LOG_EARLY_BATCH - 1; i += 1) recorder.record(entry(user));
-      await sleep(300);
+      try {
+        recorder = callLogRecorder({ logs: t.runtime.services.repositories.callLogs });
+        for (let i = 0; i < LOG_EARLY_BATCH - 1; i += 1) recorder.record(entry(user));
+        mock.timers.tick(LOG_FLUSH_INTERVAL_MS * 2);
+        assert.equal(recorder.pendingCount, LOG_EARLY_BATCH - 1, 'no write has started');
+      } finally {
+        mock.timers.reset();
+      }
       assert.equal(await countFor(user), 0);
       recorder.record(entry(user));
       await eventually('the early batch is written', async () => (await countFor(user)) === LOG_EARLY_BATCH, 5_000);
@@ -60,7 +66,8 @@ for (const backend of backends()) {
         }
         // The early batches fail and go back into the buffer; nothing else writes (the timer is not started).
         await eventually('the early batches have failed', async () => errors.length > 0, 5_000);
-        await sleep(500);
+        // A flush waits for every write queued before it, then fails on its own: all the early batches are back.
+        await assert.rejects(recorder.flush());
         // One drop, down to 90% of the bound, rather than one per entry past it.
         assert.deepEqual(drops, [LOG_BUFFER_MAX / 10 + 1]);
         assert.equal(recorder.pendingCount, LOG_BUFFER_MAX - LOG_BUFFER_MAX / 10);

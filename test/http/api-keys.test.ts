@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { AUTH_CACHE_TTL_MS } from '../../src/domain/accounts/authenticate.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { withStoppedClock } from '../helpers/clock.js';
 import {
   adminSession, call, createKey, expectProblem, expectStatus, expireApiKey, json, registerUser, uniqueName, type TestUser,
 } from '../helpers/client.js';
@@ -210,11 +211,14 @@ for (const backend of backends()) {
     describe('GET /v1/me/api-keys', () => {
       it('lists the caller’s live keys, newest first, never a secret or a hash', async () => {
         const user = await registerUser(t);
-        const first = json<CreatedKeyBody>(expectStatus(await create(user, { name: 'first', scopes: ['skill:upload'] }), 201));
-        await sleep(5);
-        const second = json<CreatedKeyBody>(expectStatus(await create(user, { name: 'second', scopes: [], expires_in_days: 30 }), 201));
-        await sleep(5);
-        const third = json<CreatedKeyBody>(expectStatus(await create(user, { name: 'third', scopes: ['skill:upload'] }), 201));
+        const [first, second, third] = await withStoppedClock(async (advance) => {
+          const first = json<CreatedKeyBody>(expectStatus(await create(user, { name: 'first', scopes: ['skill:upload'] }), 201));
+          advance(5);
+          const second = json<CreatedKeyBody>(expectStatus(await create(user, { name: 'second', scopes: [], expires_in_days: 30 }), 201));
+          advance(5);
+          const third = json<CreatedKeyBody>(expectStatus(await create(user, { name: 'third', scopes: ['skill:upload'] }), 201));
+          return [first, second, third];
+        });
         const { res, items } = await list(user);
         assert.deepEqual(items.map((k) => k.name), ['third', 'second', 'first']);
         for (const item of items) assert.deepEqual(Object.keys(item).sort(), KEY_FIELDS);
@@ -336,11 +340,13 @@ for (const backend of backends()) {
       it('notices a change made behind its back (as by another node) within the two-second memory', async () => {
         const user = await registerUser(t);
         const key = await createKey(t, user.session);
-        expectStatus(await call(t, 'GET', '/v1/me', { key: key.key }), 200);
-        // Disabled directly in the database, not through this node's admin endpoint, which would forget at once.
-        await t.runtime.database.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
-        await sleep(AUTH_CACHE_TTL_MS + 100);
-        expect401(await call(t, 'GET', '/v1/me', { key: key.key }));
+        await withStoppedClock(async (advance) => {
+          expectStatus(await call(t, 'GET', '/v1/me', { key: key.key }), 200);
+          // Disabled directly in the database, not through this node's admin endpoint, which would forget at once.
+          await t.runtime.database.db.updateTable('users').set({ disabled: 1 }).where('id', '=', user.id).execute();
+          advance(AUTH_CACHE_TTL_MS);
+          expect401(await call(t, 'GET', '/v1/me', { key: key.key }));
+        }, Date.now() - AUTH_CACHE_TTL_MS);
       });
 
       it('refuses an expired key with 401', async () => {

@@ -4,6 +4,7 @@ import type { Feedback } from '../../src/domain/feedback/feedback.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
+import { withStoppedClock } from '../helpers/clock.js';
 import {
   adminSession, authHeaders, call, createKey, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
   type SkillBody, type TestUser,
@@ -123,10 +124,13 @@ for (const backend of backends()) {
         const entries: Array<Record<string, unknown>> = [
           { rating: 5 }, { rating: 4, version: '1.0.0' }, { rating: 2, version: '1.1.0' }, { comment: 'no rating' }, { rating: 4, version: '1.1.0' },
         ];
-        for (const entry of entries) {
-          expectStatus(await call(t, 'POST', '/v1/feedback', reader.session, { skill_id: target.slug, ...entry }), 201);
-          await new Promise((r) => setTimeout(r, 2));
-        }
+        // The clock moves 2 ms between entries, so each has a later created_at.
+        await withStoppedClock(async (advance) => {
+          for (const entry of entries) {
+            expectStatus(await call(t, 'POST', '/v1/feedback', reader.session, { skill_id: target.slug, ...entry }), 201);
+            advance(2);
+          }
+        });
       });
 
       it('lists newest first with the summary, for the owner', async () => {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { withStoppedClock } from '../helpers/clock.js';
 import {
   adminSession,
   call,
@@ -43,7 +44,6 @@ function queryString(params: Params): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const slugs = (env: Envelope) => env.items.map((s) => s.slug);
 const sortedSlugs = (env: Envelope) => slugs(env).sort();
@@ -451,33 +451,36 @@ for (const backend of backends()) {
     describe('sorting', () => {
       it('latest orders by updated_at descending; metadata and status changes bump a skill', async () => {
         const tok = token();
-        const a = await skill({ name: `Latest ${tok} A`, slug: `${tok}-a` });
-        await sleep(5);
-        const b = await skill({ name: `Latest ${tok} B`, slug: `${tok}-b` });
-        await sleep(5);
-        const c = await skill({ name: `Latest ${tok} C`, slug: `${tok}-c` });
-        await sleep(5);
-        assert.deepEqual(slugs(await list({ q: tok })), [c.slug, b.slug, a.slug]);
-        assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [c.slug, b.slug, a.slug]);
+        // The clock moves 5 ms between changes, so each one stamps a later updated_at.
+        await withStoppedClock(async (advance) => {
+          const a = await skill({ name: `Latest ${tok} A`, slug: `${tok}-a` });
+          advance(5);
+          const b = await skill({ name: `Latest ${tok} B`, slug: `${tok}-b` });
+          advance(5);
+          const c = await skill({ name: `Latest ${tok} C`, slug: `${tok}-c` });
+          advance(5);
+          assert.deepEqual(slugs(await list({ q: tok })), [c.slug, b.slug, a.slug]);
+          assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [c.slug, b.slug, a.slug]);
 
-        // A metadata PATCH bumps A to the top.
-        const patched = json<SkillBody>(
-          expectStatus(await call(t, 'PATCH', `/v1/skills/${a.id}`, owner.session, { description: 'Changed' }), 200),
-        );
-        assert.ok(patched.updated_at > c.updated_at, `${patched.updated_at} > ${c.updated_at}`);
-        assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [a.slug, c.slug, b.slug]);
-        await sleep(5);
+          // A metadata PATCH bumps A to the top.
+          const patched = json<SkillBody>(
+            expectStatus(await call(t, 'PATCH', `/v1/skills/${a.id}`, owner.session, { description: 'Changed' }), 200),
+          );
+          assert.ok(patched.updated_at > c.updated_at, `${patched.updated_at} > ${c.updated_at}`);
+          assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [a.slug, c.slug, b.slug]);
+          advance(5);
 
-        // A status change bumps B: deprecated it is on top of the admin's full list, republished on top of the public one.
-        await setStatus(t, admin, b.id, 'deprecated');
-        assert.deepEqual(slugs(await list({ q: tok, status: 'all' }, admin)), [b.slug, a.slug, c.slug]);
-        assert.deepEqual(slugs(await list({ q: tok })), [a.slug, c.slug]);
-        await sleep(5);
-        await setStatus(t, admin, b.id, 'published');
-        const env = await list({ q: tok });
-        assert.deepEqual(slugs(env), [b.slug, a.slug, c.slug]);
-        const stamps = env.items.map((s) => s.updated_at);
-        assert.deepEqual([...stamps].sort().reverse(), stamps);
+          // A status change bumps B: deprecated it is on top of the admin's full list, republished on top of the public one.
+          await setStatus(t, admin, b.id, 'deprecated');
+          assert.deepEqual(slugs(await list({ q: tok, status: 'all' }, admin)), [b.slug, a.slug, c.slug]);
+          assert.deepEqual(slugs(await list({ q: tok })), [a.slug, c.slug]);
+          advance(5);
+          await setStatus(t, admin, b.id, 'published');
+          const env = await list({ q: tok });
+          assert.deepEqual(slugs(env), [b.slug, a.slug, c.slug]);
+          const stamps = env.items.map((s) => s.updated_at);
+          assert.deepEqual([...stamps].sort().reverse(), stamps);
+        });
       });
 
       it('downloads orders by total downloads descending', async () => {
@@ -498,13 +501,15 @@ for (const backend of backends()) {
 
       it('featured puts featured skills first, then latest', async () => {
         const tok = token();
-        const a = await skill({ name: `Feat ${tok} A`, slug: `${tok}-a` });
-        await sleep(5);
-        const b = await skill({ name: `Feat ${tok} B`, slug: `${tok}-b` });
-        await sleep(5);
-        const c = await skill({ name: `Feat ${tok} C`, slug: `${tok}-c` });
-        await sleep(5);
-        const d = await skill({ name: `Feat ${tok} D`, slug: `${tok}-d` });
+        // The clock moves 5 ms between creations, so each skill has a later updated_at.
+        const [a, b, c, d] = await withStoppedClock(async (advance) => {
+          const created: SkillBody[] = [];
+          for (const letter of ['A', 'B', 'C', 'D']) {
+            created.push(await skill({ name: `Feat ${tok} ${letter}`, slug: `${tok}-${letter.toLowerCase()}` }));
+            advance(5);
+          }
+          return created as [SkillBody, SkillBody, SkillBody, SkillBody];
+        });
         await feature(a.id);
         await feature(c.id);
         const env = await list({ q: tok, sort: 'featured' });

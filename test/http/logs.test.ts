@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { CallLog } from '../../src/domain/logs/call-logs.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { withStoppedClock } from '../helpers/clock.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser, type TestUser } from '../helpers/client.js';
 
 type LogBody = CallLog;
@@ -100,13 +101,18 @@ for (const backend of backends()) {
       let mark: string;
       before(async () => {
         carol = await registerUser(t);
-        expectStatus(await call(t, 'GET', '/v1/me', carol.session), 200);
-        mark = new Date().toISOString();
-        await new Promise((r) => setTimeout(r, 5));
-        expectStatus(await call(t, 'GET', '/v1/skills/missing-one', carol.session), 404);
-        expectStatus(await call(t, 'GET', '/v1/skills/missing-two', carol.session), 404);
-        expectStatus(await call(t, 'POST', '/v1/skills', carol.session, { name: 'x', slug: 'Bad Slug' }), 400);
-        expectStatus(await call(t, 'GET', '/v1/me', carol.session), 200);
+        // `mark` falls strictly between the first call and the rest (the time filters' `to` is exclusive), which a
+        // clock read between two calls made in the same millisecond would not promise.
+        await withStoppedClock(async (advance) => {
+          expectStatus(await call(t, 'GET', '/v1/me', carol.session), 200);
+          advance(1);
+          mark = new Date().toISOString();
+          advance(4);
+          expectStatus(await call(t, 'GET', '/v1/skills/missing-one', carol.session), 404);
+          expectStatus(await call(t, 'GET', '/v1/skills/missing-two', carol.session), 404);
+          expectStatus(await call(t, 'POST', '/v1/skills', carol.session, { name: 'x', slug: 'Bad Slug' }), 400);
+          expectStatus(await call(t, 'GET', '/v1/me', carol.session), 200);
+        });
       });
 
       it("lists the caller's own calls, newest first", async () => {

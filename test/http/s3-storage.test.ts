@@ -12,6 +12,7 @@ import {
   adminSession, authHeaders, call, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
   type Auth, type TestUser,
 } from '../helpers/client.js';
+import { eventually } from '../helpers/process.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
 
 /** The registry's package routes with STORAGE_URL=s3://…: uploads, downloads, files, readiness and deletion. */
@@ -152,19 +153,17 @@ for (const backend of backends()) {
       assert.ok(address && typeof address === 'object');
       const body = multipart({ version: '9.9.9' }, { content: randomBytes(12 * 1024 * 1024) });
       const before = await blobKeys();
-      await new Promise<void>((resolve) => {
-        const req = http.request({
-          host: '127.0.0.1', port: address.port, method: 'POST', path: `/v1/skills/${skill.slug}/versions`,
-          headers: { ...authHeaders(alice.session), ...body.headers, 'content-length': String(body.payload.length) },
-        });
-        req.on('error', () => resolve());
-        // Past the first 5 MiB part, so a multipart upload is under way when the client goes.
-        req.write(body.payload.subarray(0, 7 * 1024 * 1024));
-        setTimeout(() => {
-          req.destroy();
-          resolve();
-        }, 400);
+      const req = http.request({
+        host: '127.0.0.1', port: address.port, method: 'POST', path: `/v1/skills/${skill.slug}/versions`,
+        headers: { ...authHeaders(alice.session), ...body.headers, 'content-length': String(body.payload.length) },
       });
+      const refused = new Promise<void>((resolve) => req.on('error', () => resolve()));
+      // Past the first 5 MiB part; the client goes once a multipart upload is under way, not after a guessed while.
+      req.write(body.payload.subarray(0, 7 * 1024 * 1024));
+      const uploading = eventually('a multipart upload is under way', async () => (await pendingUploads()).length > 0, 10_000);
+      uploading.catch(() => undefined);
+      await Promise.race([refused, uploading]);
+      req.destroy();
       for (let i = 0; i < 100 && ((await tempKeys()).length > 0 || (await pendingUploads()).length > 0); i += 1) {
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -11,6 +11,7 @@ import {
   adminSession, authHeaders, call, createKey, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
   type Auth, type SkillBody, type TestUser,
 } from '../helpers/client.js';
+import { eventually } from '../helpers/process.js';
 
 interface VersionBody {
   version: string;
@@ -192,18 +193,17 @@ for (const backend of backends()) {
         assert.ok(address && typeof address === 'object');
         const body = multipart({ version: '9.9.9' }, { content: Buffer.alloc(2 * 1024 * 1024, 7) });
         const before = blobFiles(t).length;
-        await new Promise<void>((resolve) => {
-          const req = http.request({
-            host: '127.0.0.1', port: address.port, method: 'POST', path: `/v1/skills/${skill.slug}/versions`,
-            headers: { ...authHeaders(alice.session), ...body.headers, 'content-length': String(body.payload.length) },
-          });
-          req.on('error', () => resolve());
-          req.write(body.payload.subarray(0, 512 * 1024));
-          setTimeout(() => {
-            req.destroy();
-            resolve();
-          }, 200);
+        const req = http.request({
+          host: '127.0.0.1', port: address.port, method: 'POST', path: `/v1/skills/${skill.slug}/versions`,
+          headers: { ...authHeaders(alice.session), ...body.headers, 'content-length': String(body.payload.length) },
         });
+        const refused = new Promise<void>((resolve) => req.on('error', () => resolve()));
+        req.write(body.payload.subarray(0, 512 * 1024));
+        // Cut off once the server is storing the upload, rather than after a guessed while.
+        const storing = eventually('the upload is being stored', async () => blobFiles(t).length > before, 10_000);
+        storing.catch(() => undefined);
+        await Promise.race([refused, storing]);
+        req.destroy();
         // The server notices the abort asynchronously; give it a moment to clean up.
         for (let i = 0; i < 50 && blobFiles(t).length !== before; i += 1) await new Promise((r) => setTimeout(r, 50));
         assert.equal(blobFiles(t).length, before);

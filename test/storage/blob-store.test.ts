@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createFsBlobStore, type FsBlobStore, TEMP_DIR_NAME, TEMP_SUFFIX } from '../../src/storage/fs-blob-store.js';
+import { eventually } from '../helpers/process.js';
 import { blobStoreContract, type BlobStoreFixture } from './contract.js';
 import { bodyOf, readAll, sha256Of } from './streams.js';
 
@@ -167,7 +168,7 @@ describe('file-system blob store', () => {
       })(),
     );
     const uploading = store.put(slow);
-    while ((await listFiles(store.tempDir)).length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually('the upload has its temporary file', async () => (await listFiles(store.tempDir)).length >= 2, 10_000);
 
     assert.equal(await store.sweep(0), 0);
     release();

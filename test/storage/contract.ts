@@ -327,8 +327,13 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreFix
         const outcome = new Promise<unknown>((resolve) => {
           settle = resolve;
         });
+        let reading: () => void = () => undefined;
+        const putStarted = new Promise<void>((resolve) => {
+          reading = resolve;
+        });
         const server = createServer((request) => {
           store.put(request).then(settle, settle);
+          reading();
         });
         await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
         try {
@@ -337,7 +342,8 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreFix
           await new Promise<void>((resolve) => socket.once('connect', resolve));
           socket.write(`PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: ${MiB}\r\n\r\n`);
           socket.write(randomBytes(100 * KiB));
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          // Cut off once the store is reading the body, not after a guessed while.
+          await putStarted;
           socket.destroy();
           const result = await outcome;
           assert.ok(result instanceof Error, `put settled with ${String(result)}`);

@@ -5,7 +5,13 @@
  * that changes a skill clears everything at once; another node serving the same database sees the change
  * within 2 × `ttlMs`. Concurrent misses on one key share one load.
  */
-export function publicCache<T>(options: { ttlMs: number; maxEntries: number }) {
+export function publicCache<T>(options: {
+  ttlMs: number;
+  maxEntries: number;
+  /** The clock entries age by; tests move it rather than wait for it. */
+  now?: () => number;
+}) {
+  const now = options.now ?? Date.now;
   interface Entry {
     /** When the entry stops being fresh. */
     until: number;
@@ -18,7 +24,7 @@ export function publicCache<T>(options: { ttlMs: number; maxEntries: number }) {
   function load(key: string, loader: () => Promise<T>): Promise<T> {
     const started = generation;
     const value = loader();
-    const entry: Entry = { until: Date.now() + options.ttlMs, value, reloading: false };
+    const entry: Entry = { until: now() + options.ttlMs, value, reloading: false };
     if (entries.size >= options.maxEntries && !entries.has(key)) entries.delete(entries.keys().next().value as string);
     entries.set(key, entry);
     value.then(
@@ -36,16 +42,16 @@ export function publicCache<T>(options: { ttlMs: number; maxEntries: number }) {
   return {
     get(key: string, loader: () => Promise<T>): Promise<T> {
       const entry = entries.get(key);
-      const now = Date.now();
-      if (entry === undefined || now >= entry.until + options.ttlMs) return load(key, loader);
-      if (now >= entry.until && !entry.reloading) {
+      const at = now();
+      if (entry === undefined || at >= entry.until + options.ttlMs) return load(key, loader);
+      if (at >= entry.until && !entry.reloading) {
         entry.reloading = true;
         const started = generation;
         const next = loader();
         next.then(
           () => {
             if (generation === started && entries.get(key) === entry) {
-              entries.set(key, { until: Date.now() + options.ttlMs, value: next, reloading: false });
+              entries.set(key, { until: now() + options.ttlMs, value: next, reloading: false });
             }
           },
           () => {
