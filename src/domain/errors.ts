@@ -7,7 +7,7 @@ export interface FieldError {
 
 /**
  * A failure the caller can act on. The HTTP layer turns it into an RFC 9457 problem document;
- * nothing here knows about HTTP beyond the status number the contract assigns to each kind.
+ * nothing here knows about HTTP beyond the status number the API assigns to each kind.
  */
 export class AppError extends Error {
   constructor(

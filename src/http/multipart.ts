@@ -162,7 +162,7 @@ function checkBoundary(contentType: string): void {
 /** The parser's messages for a body that ends before its closing boundary (or a part that ends before its data). */
 const TRUNCATED = /unexpected end of (multipart data|form)|terminated early/i;
 
-/** Busboy's and the multipart plugin's errors, in the contract's terms. */
+/** Busboy's and the multipart plugin's errors, as the API's problem documents. */
 function translate(error: unknown): unknown {
   const { code, message } = error as { code?: string; message?: unknown };
   if (typeof message === 'string' && TRUNCATED.test(message)) {

@@ -1,7 +1,7 @@
 /**
  * Archive entry path rules shared by the zip and tar.gz readers, and the content types files are served with.
  *
- * Decisions (beyond the contract's list):
+ * Decisions (beyond the refusals every registry makes):
  * - One leading `./` is stripped (`tar -czf x.tgz .` writes `./SKILL.md`); `./` and `.` alone name the archive
  *   root and are accepted as directory entries (counted, never listed).
  * - `.` segments anywhere else (`a/./b`) are refused like `..`: they are not canonical and would let two

@@ -45,7 +45,7 @@ export interface Inspection {
 
 /**
  * A package refused. `status` is 415 for bytes that are no supported archive, 422 for a well-formed
- * archive that breaks a rule; `code` is the contract's error code.
+ * archive that breaks a rule; `code` is the stable error code of the API.
  */
 export class PackageError extends Error {
   constructor(

@@ -15,7 +15,7 @@ function invalidSource(detail: string): AppError {
 }
 
 /**
- * Checks a declared source against the contract's rules and returns it in canonical form
+ * Checks a declared source against the source rules (docs/api-decisions.md, "Skills") and returns it in canonical form
  * (an empty URL becomes null). Throws 400 `invalid_source` on any violation.
  */
 export function checkSource(source: SkillSource): SkillSource {

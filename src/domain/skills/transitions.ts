@@ -1,7 +1,7 @@
 import type { SkillStatus } from '../../db/schema.js';
 import { conflict } from '../errors.js';
 
-/** Exactly the seed's state machine: anything not listed here is refused. */
+/** The skill life cycle's state machine, exactly: anything not listed here is refused. */
 const ALLOWED: Record<SkillStatus, readonly SkillStatus[]> = {
   draft: ['published'],
   published: ['deprecated'],

@@ -47,7 +47,7 @@ function fieldOf(issue: AjvIssue, part: string): string {
 }
 
 /**
- * Turns ajv's findings into the contract's `errors` list, one entry per field, with dotted field names.
+ * Turns ajv's findings into the problem document's `errors` list, one entry per field, with dotted field names.
  * A failed union (`anyOf`) reports its branches together: "must be one of a, b" or "must be string or null".
  */
 function fieldErrors(issues: AjvIssue[], part: string): FieldError[] {

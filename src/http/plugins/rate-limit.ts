@@ -130,7 +130,7 @@ function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown)
 }
 
 /**
- * Rate limits per the contract's §9, on @fastify/rate-limit. One onRequest hook, added after the auth hook so
+ * Rate limits (docs/api-decisions.md, "Rate limits"), on @fastify/rate-limit. One onRequest hook, added after the auth hook so
  * it sees `request.actor`, puts each request into one bucket (login, feedback, validate, writes, reads) and
  * counts it there; health, metrics and the API description are never counted. Counters live in process, or in
  * Redis when REDIS_URL is set, so that several nodes share them. A failing Redis fails open: the request is

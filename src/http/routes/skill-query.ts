@@ -7,7 +7,7 @@ import type { ListSkillsQuery } from '../schemas/skills.js';
 
 const STATUS_FILTERS = ['draft', 'published', 'deprecated', 'all'] as const;
 
-/** The first non-blank of q, keyword, query, search: the seed's precedence for the search aliases. */
+/** The first non-blank of q, keyword, query, search: the precedence of the search aliases (docs/api-decisions.md). */
 export function searchText(query: Static<typeof ListSkillsQuery>): string | undefined {
   for (const value of [query.q, query.keyword, query.query, query.search]) {
     if (value !== undefined && value.trim() !== '') return value;
@@ -17,7 +17,7 @@ export function searchText(query: Static<typeof ListSkillsQuery>): string | unde
 
 /**
  * Reads the list query. `status` is validated only when the caller is entitled to it; for everyone
- * else the seed says it is ignored, so even a nonsense value must not cause an error.
+ * else it is ignored, so even a nonsense value must not cause an error.
  */
 export function listQuery(query: Static<typeof ListSkillsQuery>, statusHonoured: boolean): ListQuery {
   let status: SkillStatus | 'all' | undefined;
