@@ -45,7 +45,7 @@ export async function runUserCommand(config: Config, args: string[]): Promise<nu
   try {
     await database.migrate();
     const services = createServices(database, await openBlobStore(config.storage, config.s3), config);
-    const user = await services.accounts.createUser({ username, email: values.email, password, role: values.admin ? 'admin' : 'user' });
+    const user = await services.accounts.provisionUser({ username, email: values.email, password, role: values.admin ? 'admin' : 'user' });
     console.log(`Created ${user.role} ${user.username} (${user.id}).`);
     return 0;
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Role } from '../db/schema.js';
-import { forbidden, unauthenticated } from './errors.js';
+import { forbidden, unauthenticated, type AppError } from './errors.js';
 
 export const SCOPES = ['skill:upload'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -33,10 +33,18 @@ export function hasScope(actor: Actor, scope: Scope): boolean {
 }
 
 /**
- * What an operation demands of its caller, in the seed's terms. The checks below turn a requirement
- * into the contract's answer: 401 without valid credentials, 403 with credentials that are not enough.
+ * What an operation demands of its caller. The checks below turn a requirement into the API's answer: 401
+ * without valid credentials, 403 with credentials that are not enough.
  */
-export type Requirement = 'public' | 'user' | 'session' | 'uploader' | 'admin';
+export const REQUIREMENTS = ['public', 'user', 'session', 'uploader', 'admin'] as const;
+export type Requirement = (typeof REQUIREMENTS)[number];
+
+/** The refusal of an admin-only operation to a caller that is not an administrator's session. */
+export function adminSessionRequired(
+  detail = 'Admin operations need an administrator signed in with a session; API keys are not accepted.',
+): AppError {
+  return forbidden('admin_session_required', detail);
+}
 
 export function requireActor(actor: Actor, requirement: Requirement): void {
   if (requirement === 'public') return;
@@ -56,9 +64,18 @@ export function requireActor(actor: Actor, requirement: Requirement): void {
       return;
     case 'admin':
       if (actor.kind !== 'session') {
-        throw forbidden('admin_session_required', 'Admin operations need an administrator signed in with a session; API keys are not accepted.');
+        throw adminSessionRequired();
       }
       if (actor.user.role !== 'admin') throw forbidden('not_admin', 'This operation is for administrators.');
       return;
   }
+}
+
+/**
+ * The domain's own check for operations only an administrator's session may perform (moderation, user
+ * administration, other users' call logs). It gives the route layer's answers, so a route declared with a weaker
+ * access by mistake still cannot reach the operation.
+ */
+export function requireAdminSession(actor: Actor): asserts actor is AuthenticatedActor & { kind: 'session' } {
+  requireActor(actor, 'admin');
 }

@@ -5,7 +5,7 @@ import type { UsersRepository } from '../../db/repositories/users.js';
 import type { Role } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, nowIso } from '../../lib/time.js';
-import { isAdminSession, type Actor } from '../actor.js';
+import { requireAdminSession, type Actor } from '../actor.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { weakPasswordProblem } from './passwords.js';
 import { checkNewAccount, type NewAccount } from './rules.js';
@@ -77,7 +77,13 @@ export function accountService(deps: {
     },
 
     /** Admin creation of an account (the only way in while registration is closed). */
-    createUser(input: NewAccount & { role?: Role }): Promise<User> {
+    async createUser(actor: Actor, input: NewAccount & { role?: Role }): Promise<User> {
+      requireAdminSession(actor);
+      return create(input, input.role ?? 'user');
+    },
+
+    /** Creation of an account by the operator's command line, which acts with the database's own rights. */
+    provisionUser(input: NewAccount & { role?: Role }): Promise<User> {
       return create(input, input.role ?? 'user');
     },
 
@@ -107,7 +113,8 @@ export function accountService(deps: {
       return toUser(row);
     },
 
-    async listUsers(filter: { q?: string; role?: Role; disabled?: boolean } & Page) {
+    async listUsers(actor: Actor, filter: { q?: string; role?: Role; disabled?: boolean } & Page) {
+      requireAdminSession(actor);
       const { rows, total } = await users.list({
         ...filter,
         limit: filter.pageSize,
@@ -117,7 +124,7 @@ export function accountService(deps: {
     },
 
     async updateUser(actor: Actor, userId: string, changes: { role?: Role; disabled?: boolean }): Promise<User> {
-      if (!isAdminSession(actor) || actor.kind === 'anonymous') throw forbidden('not_admin', 'Only an administrator can change users.');
+      requireAdminSession(actor);
       const row = await users.findById(userId);
       if (!row) throw notFound('user_not_found', `No user has id "${userId}".`);
       const demotes = changes.role === 'user' && row.role === 'admin';

@@ -1,8 +1,8 @@
 import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
 import type { CallLogRow } from '../../db/schema.js';
 import { addDays, nowIso, toIso } from '../../lib/time.js';
-import { isAdminSession, type AuthenticatedActor } from '../actor.js';
-import { forbidden, notFound, validationFailed } from '../errors.js';
+import { adminSessionRequired, isAdminSession, type AuthenticatedActor } from '../actor.js';
+import { notFound, validationFailed } from '../errors.js';
 import type { CallLogRecorder } from './recorder.js';
 
 /** A call-log entry as the API returns it: the stored row with its time as an ISO 8601 string. */
@@ -45,7 +45,7 @@ export function callLogService(deps: { logs: CallLogsRepository; recorder: CallL
     async list(actor: AuthenticatedActor, query: LogQuery) {
       let userId = actor.user.id;
       if (query.user_id !== undefined) {
-        if (!isAdminSession(actor)) throw forbidden('admin_session_required', "Only an administrator's session can read another user's calls.");
+        if (!isAdminSession(actor)) throw adminSessionRequired("Only an administrator's session can read another user's calls.");
         userId = query.user_id;
       }
       const from = query.from !== undefined ? instant(query.from, 'from') : undefined;

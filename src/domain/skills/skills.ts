@@ -3,7 +3,7 @@ import type { SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository } fro
 import type { NewSkill, SkillStatus, SkillUpdate, SourceType } from '../../db/schema.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import { nowIso, toIso } from '../../lib/time.js';
-import { isAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
+import { isAdminSession, requireAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
 import { badRequest, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, checkName, checkSlug, normaliseTags, slugFromName, slugProblem } from './fields.js';
 import { parseTagFilter, searchWords } from './search-terms.js';
@@ -272,7 +272,9 @@ export function skillService(deps: {
       return run(filterOf(query, statuses, actor.user.id));
     },
 
-    async setStatus(actor: AuthenticatedActor, ref: string, to: SkillStatus, reason: string | undefined): Promise<Skill> {
+    /** Moderation: an administrator's session only. */
+    async setStatus(actor: Actor, ref: string, to: SkillStatus, reason: string | undefined): Promise<Skill> {
+      requireAdminSession(actor);
       const row = await visible(actor, ref);
       checkTransition(row.status, to);
       const now = nowIso();
@@ -290,7 +292,9 @@ export function skillService(deps: {
       return reload(row.id);
     },
 
-    async setFeatured(actor: AuthenticatedActor, ref: string, featured: boolean, reason: string | undefined): Promise<Skill> {
+    /** Moderation: an administrator's session only. */
+    async setFeatured(actor: Actor, ref: string, featured: boolean, reason: string | undefined): Promise<Skill> {
+      requireAdminSession(actor);
       const row = await visible(actor, ref);
       if ((row.featured === 1) !== featured) {
         await skills.updateAudited(

@@ -4,11 +4,15 @@ import { AppError, unauthenticated } from '../../domain/errors.js';
 import type { Config } from '../../config.js';
 import type { Services } from '../../services.js';
 import { clearSessionCookie, sessionCookie } from '../cookies.js';
+import { requireDeclaredAccess, type Access } from './route-access.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Who may call the route; `none` skips credential handling altogether (health, docs, disabled operations). */
-    auth?: Requirement | 'none';
+    /**
+     * Who may call the route; `none` skips credential handling altogether (health, docs, disabled operations).
+     * Every route must declare it: the app refuses to start otherwise (./route-access.ts).
+     */
+    auth?: Access;
   }
   interface FastifyRequest {
     actor: Actor;
@@ -16,6 +20,19 @@ declare module 'fastify' {
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A request no route matched goes to the not-found handler (the console's pages, the API's 404). Its credentials
+ * are read as on a public route, so a wrong key is still reported and a signed-in browser's page loads count per user.
+ */
+const NOT_FOUND_ACCESS: Access = 'public';
+
+/** The access the request's route declared, or null if it declared none (the app refuses to start with such a route). */
+function accessOf(request: FastifyRequest): Access | null {
+  const declared = request.routeOptions.config?.auth;
+  if (declared !== undefined) return declared;
+  return request.is404 ? NOT_FOUND_ACCESS : null;
+}
 
 /** The authenticated caller of a route whose requirement already excluded anonymous callers. */
 export function caller(request: FastifyRequest): AuthenticatedActor {
@@ -53,10 +70,13 @@ export function installAuth(
   config: Config,
 ): (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void {
   app.decorateRequest<Actor | null>('actor', null);
+  requireDeclaredAccess(app);
 
   return (request, reply, done) => {
     request.actor = ANONYMOUS;
-    const requirement = request.routeOptions.config?.auth ?? 'public';
+    const requirement = accessOf(request);
+    // Never reached by a started app; should it be, nothing is opened by omission.
+    if (requirement === null) return done(new Error(`${request.method} ${request.routeOptions.url} declares no access in config.auth.`));
     if (requirement === 'none') return done();
     // Most traffic is anonymous reads: settled without a promise.
     const authorization = request.headers.authorization;

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { pageSecurityHeaders } from '../page-security.js';
+import { declareAccessOfScope } from './route-access.js';
 import { Problem } from '../schemas/common.js';
 import { ApiKey, User } from '../schemas/accounts.js';
 import { Skill } from '../schemas/skills.js';
@@ -53,6 +54,9 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
   });
   // In a scope of its own, so the headers cost only the documentation's requests.
   await app.register(async (docs) => {
+    // The documentation needs no caller. @fastify/swagger-ui takes no route config, so this scope, which holds only
+    // its routes, declares their access.
+    declareAccessOfScope(docs, 'none');
     docs.addHook('onRequest', (_request, reply, done) => {
       reply.headers(DOCS_HEADERS);
       done();

@@ -31,7 +31,7 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
     async (request) => {
       const page = pageOf(request.query);
       const { q, role, disabled } = request.query;
-      const { items, total } = await services.accounts.listUsers({
+      const { items, total } = await services.accounts.listUsers(request.actor, {
         ...(q !== undefined && q.trim() !== '' ? { q: q.trim() } : {}),
         ...(role !== undefined ? { role } : {}),
         ...(disabled !== undefined ? { disabled } : {}),
@@ -54,7 +54,7 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         response: { 201: UserRef, ...problems(400, 401, 403, 409, 415) },
       },
     },
-    async (request, reply) => reply.code(201).send(await services.accounts.createUser(request.body)),
+    async (request, reply) => reply.code(201).send(await services.accounts.createUser(request.actor, request.body)),
   );
 
   app.patch(

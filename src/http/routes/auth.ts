@@ -11,6 +11,7 @@ export const authRoutes: RoutePlugin = async (app, { services, config }) => {
   app.post(
     '/v1/auth/register',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Create an account',
@@ -28,6 +29,7 @@ export const authRoutes: RoutePlugin = async (app, { services, config }) => {
   app.post(
     '/v1/auth/login',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Sign in',

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { VERSION } from '../../version.js';
 import { pageSecurityHeaders } from '../page-security.js';
+import { declareAccessOfScope } from '../plugins/route-access.js';
 
 /** Paths that belong to the API and to operations: never answered with the console, whatever they accept. */
 const RESERVED_PREFIXES = ['/v1', '/docs', '/healthz', '/readyz', '/metrics'];
@@ -101,10 +102,9 @@ export async function installConsole(
 
   if (page !== null) {
     await app.register(async (assets) => {
-      // Static files need no caller: the session cookie a browser sends along is not even looked up.
-      assets.addHook('onRoute', (route) => {
-        route.config = { ...(route.config ?? {}), auth: 'none' };
-      });
+      // Static files need no caller: the session cookie a browser sends along is not even looked up. @fastify/static
+      // takes no route config, so this scope, which holds only its routes, declares their access.
+      declareAccessOfScope(assets, 'none');
       await assets.register(fastifyStatic, {
         root: dir,
         prefix: '/',

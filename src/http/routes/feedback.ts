@@ -7,6 +7,7 @@ export const feedbackRoutes: RoutePlugin = async (app, { services }) => {
   app.post(
     '/v1/feedback',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['feedback'],
         summary: 'Leave feedback on a skill',

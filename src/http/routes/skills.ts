@@ -13,6 +13,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
   app.get(
     '/v1/skills',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['skills'],
         summary: 'List and search skills',
@@ -37,6 +38,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
   app.get(
     '/v1/skills/:skillId',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['skills'],
         summary: 'Skill detail',

@@ -56,6 +56,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   app.get(
     '/v1/skills/:skillId/versions',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['versions'],
         summary: 'List versions',
@@ -75,6 +76,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   app.get(
     '/v1/skills/:skillId/versions/:version',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['versions'],
         summary: 'One version',
@@ -93,6 +95,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/v1/skills/:skillId/versions/:version/download',
+    config: { auth: 'public' },
       schema: {
         tags: ['versions'],
         summary: 'Download a version package',
@@ -139,6 +142,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   app.get(
     '/v1/skills/:skillId/versions/:version/files',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['versions'],
         summary: 'List the files of a version',
@@ -153,6 +157,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   app.get(
     '/v1/skills/:skillId/versions/:version/files/*',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['versions'],
         summary: 'One file of a version',
@@ -180,6 +185,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
   app.get(
     '/v1/skills/:skillId/stats',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['versions'],
         summary: 'Download statistics',
@@ -274,6 +280,7 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
   app.post(
     '/v1/packages/validate',
     {
+      config: { auth: 'public' },
       validatorCompiler: streamedBodyCompiler,
       schema: {
         tags: ['versions'],
