@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { clientCommandList, findClientCommand, runClientCommand } from './client/index.js';
+import { clientCommandList, findClientCommand, runClientCommand } from './registry-commands/index.js';
 
 const USAGE = `Usage: skill-registry <command> [options]
 

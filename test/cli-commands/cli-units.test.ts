@@ -3,13 +3,13 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
-import { parseInstant } from '../../src/cli/client/commands/logs.js';
-import { parseSpec, skillsDir } from '../../src/cli/client/commands/install.js';
-import { configPath, loadConfig, saveConfig } from '../../src/cli/client/config-store.js';
-import { CliError } from '../../src/cli/client/exit-codes.js';
-import type { Io } from '../../src/cli/client/io.js';
-import { progressBar } from '../../src/cli/client/progress.js';
-import { normaliseRegistry, resolveTarget } from '../../src/cli/client/registry.js';
+import { parseInstant } from '../../src/cli/registry-commands/commands/logs.js';
+import { parseSpec, skillsDir } from '../../src/cli/registry-commands/commands/install.js';
+import { configPath, loadConfig, saveConfig } from '../../src/cli/registry-commands/config-store.js';
+import { CliError } from '../../src/cli/registry-commands/exit-codes.js';
+import type { Io } from '../../src/cli/registry-commands/io.js';
+import { progressBar } from '../../src/cli/registry-commands/progress.js';
+import { normaliseRegistry, resolveTarget } from '../../src/cli/registry-commands/registry.js';
 import { removeDir, tempDir } from './harness.js';
 
 const root = tempDir('skreg-units-');

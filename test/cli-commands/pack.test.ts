@@ -3,10 +3,10 @@ import { chmodSync, existsSync, readFileSync, symlinkSync, utimesSync, writeFile
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import yauzl from 'yauzl';
-import { CliError } from '../../src/cli/client/exit-codes.js';
-import { extractPackage } from '../../src/cli/client/extract.js';
-import { inspectLocalArchive } from '../../src/cli/client/local-package.js';
-import { collectFiles, packZip } from '../../src/cli/client/pack.js';
+import { CliError } from '../../src/cli/registry-commands/exit-codes.js';
+import { extractPackage } from '../../src/cli/registry-commands/extract.js';
+import { inspectLocalArchive } from '../../src/cli/registry-commands/local-package.js';
+import { collectFiles, packZip } from '../../src/cli/registry-commands/pack.js';
 import { tarGz, zip } from '../helpers/archives.js';
 import { buildZip } from '../packages/zip-builder.js';
 import { readTree, removeDir, skillMdText, tempDir, writeTree } from './harness.js';
