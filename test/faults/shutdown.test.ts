@@ -48,6 +48,41 @@ function slowDownload(port: number, path: string, pauseMs: number) {
   return { started, ended, socket };
 }
 
+/**
+ * A download whose client reads nothing after the first bytes until `resume()`, then reads at full speed. With a
+ * package larger than the loopback socket buffers can hold (a few MiB each way), the server cannot have sent the
+ * whole response before `resume()`: the download is certainly in flight until then.
+ */
+function heldDownload(port: number, path: string) {
+  const socket = net.connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  let firstByte: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (firstByte = resolve));
+  let held = true;
+  socket.on('error', () => undefined);
+  socket.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    firstByte();
+    if (held) socket.pause();
+  });
+  const ended = new Promise<{ head: string; body: Buffer }>((resolve) =>
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks);
+      const split = all.indexOf('\r\n\r\n');
+      resolve({ head: all.subarray(0, split).toString('latin1'), body: all.subarray(split + 4) });
+    }),
+  );
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  return {
+    started,
+    ended,
+    resume() {
+      held = false;
+      socket.resume();
+    },
+  };
+}
+
 async function publishPackage(base: string, size: number): Promise<{ slug: string; archive: Buffer }> {
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -130,11 +165,15 @@ for (const backend of backends()) {
     it('lets a download shorter than the grace period finish after SIGTERM, counts it, and exits 0', async () => {
       let registry = await startRegistryProcess({ ...env, SHUTDOWN_GRACE_MS: '20000' });
       try {
-        const { slug, archive } = await publishPackage(registry.base, 1024 * 1024);
+        const { slug, archive } = await publishPackage(registry.base, 16 * 1024 * 1024);
         const port = Number(new URL(registry.base).port);
-        const download = slowDownload(port, `/v1/skills/${slug}/versions/1.0.0/download`, 40);
+        const download = heldDownload(port, `/v1/skills/${slug}/versions/1.0.0/download`);
         await download.started;
-        const exitCode = await registry.stop();
+        const stopped = registry.stop();
+        // The shutdown has begun with the download in flight; only then does the client read the rest.
+        await eventually('the registry logs its shutdown', async () => logLines(registry).some((l) => l.msg === 'shutting down'), 10_000);
+        download.resume();
+        const exitCode = await stopped;
         const { head, body } = await download.ended;
         assert.match(head, /^HTTP\/1\.1 200 /);
         assert.equal(body.length, archive.length);
