@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
-import { createServer, type ServerOptions } from 'node:http';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerOptions } from 'node:http';
 import type { Config, Timeouts } from './config.js';
 import { AppError } from './domain/errors.js';
 import { installAuth } from './http/plugins/auth.js';
@@ -8,9 +8,8 @@ import { callLogger } from './http/plugins/call-log.js';
 import { installErrorHandling, installNotFound } from './http/plugins/errors.js';
 import { inFlightTracker, registerInFlight } from './http/in-flight.js';
 import { createMetrics } from './http/plugins/metrics.js';
-import { replayCache, type ReplayCache } from './http/replay-cache.js';
 import { installOpenApi } from './http/plugins/openapi.js';
-import { countRefused, installRateLimits, readCounter } from './http/plugins/rate-limit.js';
+import { countRefused, installRateLimits } from './http/plugins/rate-limit.js';
 import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -34,12 +33,8 @@ export interface AppOptions {
 
 /** Builds the HTTP application around ready services; listening and shutdown belong to the caller. */
 export async function buildApp({ config, services }: AppOptions): Promise<FastifyInstance> {
-  // Replayed answers are counted against the rate limits in this process's counters; limits counted in Redis, or
-  // per client address read from proxy headers, leave every request to the app.
-  const replay = !config.rateLimit || (config.redisUrl === null && !config.trustProxy) ? replayCache() : null;
   const limits = serverTimeouts(config.timeouts);
   const app = Fastify({
-    ...(replay ? { serverFactory: replayingServer(replay) } : {}),
     // A client that stalls must not hold a connection (and an upload's temporary file) for ever: Fastify's and
     // Node's own defaults let a slow body run without end.
     connectionTimeout: limits.connectionTimeout,
@@ -79,7 +74,6 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   // What a shutdown waits for, and names when its grace period runs out (src/cli/serve.ts).
   const inFlight = inFlightTracker(app);
   registerInFlight(app, inFlight);
-  app.decorateRequest('replayGeneration', 0);
   // One hook per stage, in callback style: every hook a stage holds, and every async hook, costs each request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -88,7 +82,6 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
       return done(shuttingDown());
     }
     inFlight.started(request);
-    if (replay) request.replayGeneration = replay.generation;
     // Credentials first, then the input, as for every other validation error.
     authenticate(request, reply, (error) => {
       if (error === undefined) return done(refuseNul(request));
@@ -101,10 +94,9 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     inFlight.finished(request);
     metrics.observe(request, reply);
     calls.recordReply(request, reply);
-    replay?.remember(request, reply);
   });
   // After auth: the writes bucket is counted per user, so the limiter needs request.actor.
-  const windows = await installRateLimits(app, config);
+  await installRateLimits(app, config);
   await installOpenApi(app, config.publicUrl, VERSION);
 
   const deps = { services, config };
@@ -119,23 +111,6 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   // Last: the console answers only what no API route does.
   installNotFound(app, await installConsole(app, config));
 
-  if (replay) {
-    services.skills.onChange(() => replay.clear());
-    app.addHook('preClose', (done) => {
-      replay.stop();
-      done();
-    });
-    replay.start({
-      observe: metrics.countReplayed,
-      recallApiKey: (key) => services.authenticate.recallApiKey(key),
-      recordCall: calls.record,
-      log: app.log,
-      // Fastify writes two lines per request at `info` and below; replayed answers write the same.
-      logRequests: config.logLevel === 'info' || config.logLevel === 'debug' || config.logLevel === 'trace',
-      socketIsClient: !config.trustProxy,
-      countRead: windows ? readCounter(windows, config.rateLimits) : null,
-    });
-  }
   return app;
 }
 
@@ -152,20 +127,6 @@ export function serverTimeouts(timeouts: Timeouts) {
     connectionTimeout: timeouts.bodyIdleMs,
     requestTimeout: timeouts.requestMs,
     http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checkEvery } satisfies ServerOptions,
-  };
-}
-
-/** Fastify's own HTTP/1 server, with the replay cache answering before the app's handler. */
-function replayingServer(replay: ReplayCache): FastifyServerFactory {
-  return (handler, options) => {
-    const server = createServer(options.http ?? {}, replay.wrap(handler));
-    // As Fastify sets up the server it makes itself (its defaults apply when an option is not given).
-    const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
-    if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
-    if (typeof requestTimeout === 'number') server.requestTimeout = requestTimeout;
-    if (typeof connectionTimeout === 'number') server.setTimeout(connectionTimeout);
-    if (typeof maxRequestsPerSocket === 'number' && maxRequestsPerSocket > 0) server.maxRequestsPerSocket = maxRequestsPerSocket;
-    return server;
   };
 }
 

@@ -12,8 +12,6 @@ export interface Serialized {
  * same text, so the text and its ETag are kept beside the object for as long as the object lives.
  */
 const serialized = new WeakMap<object, Serialized>();
-/** Which replies carried such an answer that every caller would get, for the replay cache to pick up once sent. */
-const sharedAnswers = new WeakMap<FastifyReply, Serialized>();
 
 /** Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for GET and HEAD). */
 export function etagMatches(header: string | undefined, etag: string): boolean {
@@ -27,23 +25,16 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 /**
  * Sends `payload` as JSON through the route's response schema, reusing the text made for the same `source`
  * object before, with a strong ETag and `304 Not Modified` for a matching `If-None-Match`. `source` must be an
- * object the domain keeps only until a change clears its caches. `shared` says that any caller but an admin
- * session asking the same URL would get this same answer (published content): it may then be replayed.
+ * object the domain keeps only until a change clears its caches.
  */
-export function sendJson(request: FastifyRequest, reply: FastifyReply, source: object, shared: boolean, payload: () => object): FastifyReply {
+export function sendJson(request: FastifyRequest, reply: FastifyReply, source: object, payload: () => object): FastifyReply {
   let entry = serialized.get(source);
   if (entry === undefined) {
     const body = Buffer.from(String(reply.serialize(payload())));
     entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
     serialized.set(source, entry);
   }
-  if (shared) sharedAnswers.set(reply, entry);
   reply.header('etag', entry.etag);
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);
-}
-
-/** The body and ETag `sendJson` sent on this reply, if it did. */
-export function sharedAnswerOf(reply: FastifyReply): Serialized | undefined {
-  return sharedAnswers.get(reply);
 }

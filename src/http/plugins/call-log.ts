@@ -4,7 +4,7 @@ import type { CallLogRecorder } from '../../domain/logs/recorder.js';
 import { idTime } from '../../lib/ids.js';
 
 /** One finished authenticated call, as the HTTP layer saw it. */
-export interface CallRecord {
+interface CallRecord {
   id: string;
   actor: AuthenticatedActor;
   method: string;
@@ -18,8 +18,6 @@ export interface CallRecord {
 }
 
 export interface CallLogger {
-  /** Records one call; only /v1 calls are logged. */
-  record(call: CallRecord): void;
   /** Records the call a finished Fastify request made, when it carried valid credentials. */
   recordReply(request: FastifyRequest, reply: FastifyReply): void;
 }
@@ -52,7 +50,6 @@ export function callLogger(recorder: CallLogRecorder): CallLogger {
     });
   }
   return {
-    record,
     recordReply(request, reply) {
       const actor = request.actor;
       if (actor === null || actor === undefined || actor.kind === 'anonymous') return;

@@ -5,8 +5,6 @@ export interface Metrics {
   registry: Registry;
   /** Counts one finished response; called from the app's single onResponse hook. */
   observe(request: FastifyRequest, reply: FastifyReply): void;
-  /** Counts one answer of the replay cache, which never enters the app's request cycle. */
-  countReplayed(method: string, route: string, statusCode: number, elapsedMs: number): void;
 }
 
 /** Prometheus metrics: one registry per application instance, so several instances in one process stay apart. */
@@ -25,12 +23,6 @@ export function createMetrics(): Metrics {
     help: 'Time from receiving a request to finishing its response.',
     labelNames,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-
-  const replayed = new Counter({
-    name: 'http_replayed_responses_total',
-    help: 'Responses written by the replay cache (public answers repeated from memory); also counted in http_requests_total.',
     registers: [registry],
   });
 
@@ -53,10 +45,6 @@ export function createMetrics(): Metrics {
   }
   return {
     registry,
-    countReplayed(method, route, statusCode, elapsedMs) {
-      replayed.inc();
-      count(method, route, statusCode, elapsedMs);
-    },
     observe: (request, reply) => count(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime),
   };
 }

@@ -1,9 +1,8 @@
-import rateLimit, { normalizeIP, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config, RateLimits } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
-import { LocalWindows, type CountedRequest } from './rate-limit-windows.js';
 
 /** Every limit counts requests in a fixed window of one minute per key. */
 const WINDOW_MS = 60_000;
@@ -95,24 +94,6 @@ function keyOf(bucket: BucketName, subject: string): string {
   return `${bucket}:${subject}`;
 }
 
-/**
- * Counts a read answered outside the app (by the replay cache) from the client address `ip`, in the same bucket
- * and counters as the app's reads; null when it would go over the limit.
- */
-export function readCounter(windows: LocalWindows, limits: RateLimits): (ip: string) => CountedRequest | null {
-  return (ip) => windows.take(keyOf('reads', normalizeIP(ip)), limits.reads);
-}
-
-/** A store "class" for the plugin whose every instance is `windows`: the plugin insists on constructing its store. */
-function storeOf(windows: LocalWindows): FastifyRateLimitStoreCtor {
-  return class {
-    constructor() {
-      // A constructor may return another object, which `new` then yields.
-      return windows;
-    }
-  } as unknown as FastifyRateLimitStoreCtor;
-}
-
 function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown) => void): Redis {
   const client = new Redis(url, {
     lazyConnect: true,
@@ -135,11 +116,10 @@ function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown)
  * counts it there; health, metrics and the API description are never counted. Counters live in process, or in
  * Redis when REDIS_URL is set, so that several nodes share them. A failing Redis fails open: the request is
  * allowed and a warning is logged (at most every 30 seconds).
- * Must be called after `installAuth` and after the error handler is installed. Returns the counters when they
- * live in this process (for the replay cache to count its answers in), null otherwise.
+ * Must be called after `installAuth` and after the error handler is installed.
  */
-export async function installRateLimits(app: FastifyInstance, config: Config): Promise<LocalWindows | null> {
-  if (!config.rateLimit) return null;
+export async function installRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+  if (!config.rateLimit) return;
   const limits = config.rateLimits;
   const assigned = new WeakMap<FastifyRequest, Assignment>();
 
@@ -167,7 +147,6 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     // Start-up does not wait for a Redis that is down: the client keeps reconnecting in the background.
     await client.connect().catch(warn);
   }
-  const windows = redis ? null : new LocalWindows(WINDOW_MS, LOCAL_KEYS_MAX);
 
   await app.register(rateLimit, {
     global: false,
@@ -180,9 +159,8 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     },
     // Failures surface in the hook below, which decides to fail open and logs.
     skipOnError: false,
-    ...(redis ? { redis, nameSpace: REDIS_KEY_PREFIX } : {}),
-    // The plugin constructs its store; ours is made above, so the replay cache can count in it too.
-    ...(windows ? { store: storeOf(windows) } : {}),
+    // Without Redis, the plugin's own store counts in process, its least recently used keys going first.
+    ...(redis ? { redis, nameSpace: REDIS_KEY_PREFIX } : { cache: LOCAL_KEYS_MAX }),
     errorResponseBuilder: (request, context) => {
       const assignment = assigned.get(request);
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
@@ -217,7 +195,6 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
   };
   refusedCounters.set(app, count);
   app.addHook('onRequest', count);
-  return windows;
 }
 
 const refusedCounters = new WeakMap<FastifyInstance, (request: FastifyRequest, reply: FastifyReply) => Promise<void>>();

@@ -31,7 +31,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       const query = listQuery(request.query, admin);
       const result = await services.skills.list(request.actor, query);
       // Only an admin session may list anything but published skills.
-      return sendJson(request, reply, result, !admin, () => ({ items: result.items, total: result.total, page: query.page, page_size: query.pageSize }));
+      return sendJson(request, reply, result, () => ({ items: result.items, total: result.total, page: query.page, page_size: query.pageSize }));
     },
   );
 
@@ -49,7 +49,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
     },
     async (request, reply) => {
       const skill = await services.skills.get(request.actor, request.params.skillId);
-      return sendJson(request, reply, skill, skill.status === 'published', () => skill);
+      return sendJson(request, reply, skill, () => skill);
     },
   );
 
