@@ -22,48 +22,29 @@ function logLines(registry: RegistryProcess): LogLine[] {
 }
 
 /**
- * A download read by a slow client: one chunk, then a pause of `pauseMs`, and so on. Resolves with the head and
- * the body once the server ends the response or closes the connection.
+ * A raw download over its own socket, read as `pace` says after each chunk: `held` stops reading after the first
+ * bytes until `resume()` and then reads at full speed; a number pauses that many ms after every chunk. Resolves
+ * `ended` with the head and the body once the server ends the response or closes the connection.
+ *
+ * Held: with a package larger than the loopback socket buffers can hold (a few MiB each way), the server cannot
+ * have sent the whole response before `resume()`, so the download is certainly in flight until then.
  */
-function slowDownload(port: number, path: string, pauseMs: number) {
+function download(port: number, path: string, pace: number | 'held') {
   const socket = net.connect(port, '127.0.0.1');
   const chunks: Buffer[] = [];
   let firstByte: () => void = () => undefined;
   const started = new Promise<void>((resolve) => (firstByte = resolve));
+  let held = pace === 'held';
   socket.on('error', () => undefined);
   socket.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
     firstByte();
-    socket.pause();
-    setTimeout(() => socket.resume(), pauseMs);
-  });
-  const ended = new Promise<{ head: string; body: Buffer }>((resolve) =>
-    socket.on('close', () => {
-      const all = Buffer.concat(chunks);
-      const split = all.indexOf('\r\n\r\n');
-      resolve({ head: all.subarray(0, split).toString('latin1'), body: all.subarray(split + 4) });
-    }),
-  );
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  return { started, ended, socket };
-}
-
-/**
- * A download whose client reads nothing after the first bytes until `resume()`, then reads at full speed. With a
- * package larger than the loopback socket buffers can hold (a few MiB each way), the server cannot have sent the
- * whole response before `resume()`: the download is certainly in flight until then.
- */
-function heldDownload(port: number, path: string) {
-  const socket = net.connect(port, '127.0.0.1');
-  const chunks: Buffer[] = [];
-  let firstByte: () => void = () => undefined;
-  const started = new Promise<void>((resolve) => (firstByte = resolve));
-  let held = true;
-  socket.on('error', () => undefined);
-  socket.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    firstByte();
-    if (held) socket.pause();
+    if (held) {
+      socket.pause();
+    } else if (typeof pace === 'number') {
+      socket.pause();
+      setTimeout(() => socket.resume(), pace);
+    }
   });
   const ended = new Promise<{ head: string; body: Buffer }>((resolve) =>
     socket.on('close', () => {
@@ -130,10 +111,10 @@ for (const backend of backends()) {
         const { slug } = await publishPackage(registry.base, 24 * 1024 * 1024);
         const port = Number(new URL(registry.base).port);
         // About 64 KiB per 200 ms: the 24 MiB package would take more than a minute.
-        const download = slowDownload(port, `/v1/skills/${slug}/versions/1.0.0/download`, 200);
-        await download.started;
+        const pending = download(port, `/v1/skills/${slug}/versions/1.0.0/download`, 200);
+        await pending.started;
         const exitCode = await registry.stop();
-        const { head, body } = await download.ended;
+        const { head, body } = await pending.ended;
         const requestId = /x-request-id: (\S+)/i.exec(head)?.[1];
         assert.ok(requestId, head);
         assert.ok(body.length < 24 * 1024 * 1024, 'the download was cut');
@@ -167,14 +148,14 @@ for (const backend of backends()) {
       try {
         const { slug, archive } = await publishPackage(registry.base, 16 * 1024 * 1024);
         const port = Number(new URL(registry.base).port);
-        const download = heldDownload(port, `/v1/skills/${slug}/versions/1.0.0/download`);
-        await download.started;
+        const pending = download(port, `/v1/skills/${slug}/versions/1.0.0/download`, 'held');
+        await pending.started;
         const stopped = registry.stop();
         // The shutdown has begun with the download in flight; only then does the client read the rest.
         await eventually('the registry logs its shutdown', async () => logLines(registry).some((l) => l.msg === 'shutting down'), 10_000);
-        download.resume();
+        pending.resume();
         const exitCode = await stopped;
-        const { head, body } = await download.ended;
+        const { head, body } = await pending.ended;
         assert.match(head, /^HTTP\/1\.1 200 /);
         assert.equal(body.length, archive.length);
         assert.equal(sha256(body), sha256(archive), 'the whole package arrived');

@@ -243,15 +243,14 @@ export function versionService(deps: {
       });
     },
 
-    /** A page of the skill's versions, and whether every caller sees that same page (the skill is published). */
+    /** A page of the skill's versions, newest first. */
     async list(actor: Actor, skillRef: string, page: { page: number; pageSize: number }) {
       const skill = await skillService.visibleForReading(actor, skillRef);
-      const found = await listCache.get(`${skill.id}|${page.page}|${page.pageSize}`, async () => {
+      return listCache.get(`${skill.id}|${page.page}|${page.pageSize}`, async () => {
         const all = newestFirst(await versions.listForSkill(skill.id));
         const start = (page.page - 1) * page.pageSize;
         return { items: all.slice(start, start + page.pageSize).map(toVersion), total: all.length };
       });
-      return { found, shared: skill.status === 'published' };
     },
 
     async get(actor: Actor, skillRef: string, versionRef: string): Promise<Version> {

@@ -68,7 +68,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { found } = await versions.list(request.actor, request.params.skillId, page);
+      const found = await versions.list(request.actor, request.params.skillId, page);
       return sendJson(request, reply, found, () => ({ items: found.items, total: found.total, page: page.page, page_size: page.pageSize }));
     },
   );
