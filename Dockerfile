@@ -2,9 +2,11 @@
 #
 # The registry as a container image: `docker build -t skill-registry .`
 #
-#   build      every dependency (dev included), then the server (tsc) and the web console (vite)
+#   build      every dependency (dev included), then the workspaces under packages/, the server (tsc) and the web
+#              console (vite)
 #   prod-deps  production dependencies only, with better-sqlite3's native module compiled
-#   runtime    the slim image: node, the production node_modules, dist/, package.json; runs as `node`, not root
+#   runtime    the slim image: node, the production node_modules, dist/, package.json, and each workspace's
+#              package.json and dist/ (node_modules/@skill-registry/* link to them); runs as `node`, not root
 #
 # Node 22 by default: Node 20 has left maintenance, and the AWS SDK's releases from 2027 need 22. The registry
 # itself supports 20.19 and newer (`--build-arg NODE_VERSION=20` builds on 20).
@@ -18,17 +20,27 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 
-FROM toolchain AS build
+# npm ci installs the workspaces (packages/*) with the rest and refuses to run without each one's package.json.
+# Listed one by one: COPY with a wildcard would flatten them into one folder.
+FROM toolchain AS manifests
 COPY package.json package-lock.json ./
+COPY packages/skill-package/package.json packages/skill-package/
+COPY packages/api-schemas/package.json packages/api-schemas/
+COPY packages/client/package.json packages/client/
+COPY packages/cli/package.json packages/cli/
+
+FROM manifests AS build
 # Scripts off while installing: `prepare` would build before the sources are here. The two packages that need their
 # install step (the SQLite binding, esbuild's binary check) get it explicitly.
 RUN npm ci --ignore-scripts --no-audit --no-fund \
  && npm rebuild better-sqlite3 esbuild
 COPY . .
-RUN npm run build
+# `npm run build` builds the workspaces first (the server loads them from their dist/), then the server and console.
+# What the runtime needs of each workspace is gathered into one folder, for one COPY below.
+RUN npm run build \
+ && for dir in packages/*/; do mkdir -p "/workspaces/$dir" && cp -R "$dir/package.json" "$dir/dist" "/workspaces/$dir"; done
 
-FROM toolchain AS prod-deps
-COPY package.json package-lock.json ./
+FROM manifests AS prod-deps
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm rebuild better-sqlite3 \
  && npm cache clean --force
@@ -41,6 +53,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
+COPY --from=build --chown=root:root /workspaces/packages ./packages
 COPY --chown=root:root package.json ./
 # The embedded default (SQLite and package files) lives in DATA_DIR; with PostgreSQL and S3 nothing is written there.
 RUN mkdir -p /data && chown node:node /data

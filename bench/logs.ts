@@ -17,7 +17,9 @@ async function main() {
   try {
     const cookie = await adminCookie(registry.url);
     await createSkill(registry.url, cookie, 'bench-logs', {
-      name: 'Bench Logs', description: 'A skill read by the call-log benchmark.', tags: ['bench', 'logs'],
+      name: 'Bench Logs',
+      description: 'A skill read by the call-log benchmark.',
+      tags: ['bench', 'logs'],
     });
     await publishSkill(registry.url, cookie, 'bench-logs');
     const key = await createApiKey(registry.url, cookie);
@@ -46,8 +48,12 @@ async function main() {
       `  ${name.padEnd(26)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2).padStart(6)} ms  p99 ${r.p99.toFixed(2).padStart(6)} ms  errors ${r.errors}`;
     console.log(row('anonymous', anonymous));
     console.log(row('API key (logged)', logged));
-    console.log(`  rounds: anonymous ${anonymousRuns.map((r) => r.rps.toFixed(0)).join(', ')}; logged ${loggedRuns.map((r) => r.rps.toFixed(0)).join(', ')}`);
-    console.log(`  ratio ${ratio.toFixed(2)} (target ≥ 0.90) → ${ratio >= 0.9 ? 'PASS' : 'FAIL'}; call-log entries for the key: ${logs.total}`);
+    console.log(
+      `  rounds: anonymous ${anonymousRuns.map((r) => r.rps.toFixed(0)).join(', ')}; logged ${loggedRuns.map((r) => r.rps.toFixed(0)).join(', ')}`,
+    );
+    console.log(
+      `  ratio ${ratio.toFixed(2)} (target ≥ 0.90) → ${ratio >= 0.9 ? 'PASS' : 'FAIL'}; call-log entries for the key: ${logs.total}`,
+    );
     await registry.stop();
 
     // With the registry stopped, so that nothing else competes for the cores.
@@ -61,7 +67,17 @@ async function main() {
     writeFileSync(
       path.join('bench', 'results', 'logs.json'),
       JSON.stringify(
-        { date: new Date().toISOString(), node: process.version, connections: CONNECTIONS, seconds: SECONDS, anonymous, logged, ratio, logEntries: logs.total, rowCost },
+        {
+          date: new Date().toISOString(),
+          node: process.version,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          anonymous,
+          logged,
+          ratio,
+          logEntries: logs.total,
+          rowCost,
+        },
         null,
         2,
       ),

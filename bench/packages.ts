@@ -15,14 +15,26 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
   const file = path.join(workDir, 'upload-50mib.zip');
   const mib = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
-  writeFileSync(file, await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(mib * 1024 * 1024) }]));
+  writeFileSync(
+    file,
+    await zipOf([
+      { path: 'SKILL.md', content: SKILL_MD },
+      { path: 'data.bin', content: randomBytes(mib * 1024 * 1024) },
+    ]),
+  );
   await createSkill(registry.url, cookie, 'bench-upload');
   // One small upload first, so loading the upload code paths once is not counted as per-upload memory.
   const warmUp = path.join(workDir, 'warm-up.zip');
-  writeFileSync(warmUp, await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(1024 * 1024) }]));
+  writeFileSync(
+    warmUp,
+    await zipOf([
+      { path: 'SKILL.md', content: SKILL_MD },
+      { path: 'data.bin', content: randomBytes(1024 * 1024) },
+    ]),
+  );
   await streamUpload(`${registry.url}/v1/skills/bench-upload/versions`, cookie, '0.0.1', warmUp);
   const pid = registry.child.pid!;
-  const runs: Array<{ baseline: number; peak: number; growth: number; status: number; seconds: number }> = [];
+  const runs: { baseline: number; peak: number; growth: number; status: number; seconds: number }[] = [];
   for (let i = 0; i < 3; i += 1) {
     await new Promise((r) => setTimeout(r, 500));
     const baseline = rssOf(pid);
@@ -37,7 +49,10 @@ async function uploadScenario(registry: Registry, cookie: string, workDir: strin
 }
 
 async function downloadScenario(registry: Registry, cookie: string, workDir: string) {
-  const pkg = await zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(1024 * 1024 - 200) }]);
+  const pkg = await zipOf([
+    { path: 'SKILL.md', content: SKILL_MD },
+    { path: 'data.bin', content: randomBytes(1024 * 1024 - 200) },
+  ]);
   const file = path.join(workDir, 'download-1mib.zip');
   writeFileSync(file, pkg);
   await createSkill(registry.url, cookie, 'bench-download');
@@ -87,11 +102,15 @@ async function main() {
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mib(os.totalmem())} MiB, Node ${process.version}`);
     console.log('\nUpload of a 50 MiB package (server RSS):');
     for (const r of upload.runs) {
-      console.log(`  status ${r.status}  ${r.seconds.toFixed(2)} s  baseline ${mib(r.baseline)} MiB  peak ${mib(r.peak)} MiB  growth ${mib(r.growth)} MiB`);
+      console.log(
+        `  status ${r.status}  ${r.seconds.toFixed(2)} s  baseline ${mib(r.baseline)} MiB  peak ${mib(r.peak)} MiB  growth ${mib(r.growth)} MiB`,
+      );
     }
     console.log(`  max growth ${mib(upload.maxGrowth)} MiB (target < 32 MiB) → ${upload.maxGrowth < 32 * 1024 * 1024 ? 'PASS' : 'FAIL'}`);
     if (download === null) return;
-    console.log(`\nDownload of a ${mib(download.size)} MiB package, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds (best round):`);
+    console.log(
+      `\nDownload of a ${mib(download.size)} MiB package, ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} rounds (best round):`,
+    );
     const row = (name: string, r: LoadResult) =>
       `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  errors ${r.errors}`;
     console.log(row('registry', download.registry));
@@ -102,7 +121,19 @@ async function main() {
     const file = path.join(out, 'packages.json');
     writeFileSync(
       file,
-      JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, connections: CONNECTIONS, seconds: SECONDS, upload, download }, null, 2),
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          node: process.version,
+          cpus: os.cpus().length,
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          upload,
+          download,
+        },
+        null,
+        2,
+      ),
     );
     console.log(`\nWritten to ${file}`);
   }

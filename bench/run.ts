@@ -8,7 +8,17 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cannon } from './lib/autocannon.js';
 import { load, type LoadResult } from './lib/client.js';
-import { ADJECTIVES, CATEGORIES, COMMON, generateSkills, generator, searchWords, TAGS, VERBS, type GeneratedSkill } from './lib/generate.js';
+import {
+  ADJECTIVES,
+  CATEGORIES,
+  COMMON,
+  generateSkills,
+  generator,
+  searchWords,
+  TAGS,
+  VERBS,
+  type GeneratedSkill,
+} from './lib/generate.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
 import { adminCookie, createApiKey, getRaw, packageOf, streamUpload, zipOf } from './lib/registry-api.js';
 import { benchDatabase, seedSkills } from './lib/seed.js';
@@ -28,13 +38,27 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) =>
  */
 const RATE_LIMIT_ENV: Record<string, string> =
   process.env.BENCH_RATE_LIMIT === 'on' ? { RATE_LIMIT: 'on', RATE_LIMIT_READS: '1000000' } : {};
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s) => s !== '');
 const MIB = 1024 * 1024;
 
 /** The scenarios, in the order they run. */
 const SCENARIOS = [
-  'list', 'filtered', 'filtered-distinct', 'search-selective', 'search-common', 'search-distinct', 'detail', 'auth',
-  'versions', 'download', 'mixed', 'upload-50mib', 'upload',
+  'list',
+  'filtered',
+  'filtered-distinct',
+  'search-selective',
+  'search-common',
+  'search-distinct',
+  'detail',
+  'auth',
+  'versions',
+  'download',
+  'mixed',
+  'upload-50mib',
+  'upload',
 ] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
@@ -97,7 +121,10 @@ type Driver = (seconds: number) => Promise<LoadResult>;
  * Both sides of a comparison: each warmed up once, then `BENCH_ROUNDS` alternating rounds (the reference
  * first); the best round of each side (its peak RSS the highest of its rounds).
  */
-async function compare(reference: { pid: number; drive: Driver }, registry: { pid: number; drive: Driver }): Promise<{ reference: Side; registry: Side }> {
+async function compare(
+  reference: { pid: number; drive: Driver },
+  registry: { pid: number; drive: Driver },
+): Promise<{ reference: Side; registry: Side }> {
   const refRounds: Side[] = [];
   const regRounds: Side[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -157,7 +184,7 @@ async function jsonScenario(
     if (res.status !== 200) throw new Error(`${id}: GET ${p} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
     const file = path.join(f.workDir, `${id}-${i}.body`);
     writeFileSync(file, res.body);
-    manifest[p] = { file, contentType: String(res.headers['content-type'] ?? 'application/json') };
+    manifest[p] = { file, contentType: res.headers['content-type'] ?? 'application/json' };
     sizes.push(res.body.length);
   }
   const manifestFile = path.join(f.workDir, `${id}.manifest.json`);
@@ -205,7 +232,13 @@ async function distinctScenario(f: Fixture, id: ScenarioId, title: string, paths
   const pick = () => paths[Math.floor(rnd() * paths.length)]!;
   const drive = (seconds: number) => cannon({ url: `${f.registry.url}${paths[0]}`, connections: CONNECTIONS, seconds, pick });
   const registry = await measure(f.registry.child.pid!, drive);
-  return { id, title, registry, target: p99Target(registry, maxP99Ms), details: { distinctPaths: paths.length, examples: paths.slice(0, 3) } };
+  return {
+    id,
+    title,
+    registry,
+    target: p99Target(registry, maxP99Ms),
+    details: { distinctPaths: paths.length, examples: paths.slice(0, 3) },
+  };
 }
 
 async function downloadScenario(f: Fixture): Promise<ScenarioResult> {
@@ -239,9 +272,10 @@ async function authScenario(f: Fixture, anonymous: Side | undefined): Promise<Sc
   const pid = f.registry.child.pid!;
   const authenticated = { pid, drive: drive({ authorization: `Bearer ${f.apiKey}` }) };
   // The anonymous detail of the detail scenario, measured just before, unless it did not run.
-  const { reference: anon, registry: logged } = anonymous && ROUNDS === 1
-    ? { reference: anonymous, registry: await measure(pid, authenticated.drive) }
-    : await compare({ pid, drive: drive({}) }, authenticated);
+  const { reference: anon, registry: logged } =
+    anonymous && ROUNDS === 1
+      ? { reference: anonymous, registry: await measure(pid, authenticated.drive) }
+      : await compare({ pid, drive: drive({}) }, authenticated);
   const ratio = logged.rps / anon.rps;
   return {
     id: 'auth',
@@ -263,7 +297,10 @@ async function settle(f: Fixture, timeoutMs = 120_000): Promise<number> {
   let fast = 0;
   while (fast < 2 && performance.now() - started < timeoutMs) {
     const t0 = performance.now();
-    const ok = await getRaw(`${f.registry.url}/healthz`).then((r) => r.status === 200, () => false);
+    const ok = await getRaw(`${f.registry.url}/healthz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     fast = ok && performance.now() - t0 < 50 ? fast + 1 : 0;
     if (fast < 2) await new Promise((r) => setTimeout(r, 100));
   }
@@ -374,7 +411,7 @@ async function uploadScenario(f: Fixture): Promise<ScenarioResult> {
 async function uploadPackages(registry: Registry, cookie: string, rows: readonly GeneratedSkill[], workDir: string) {
   const step = Math.max(1, Math.floor(rows.length / PACKAGES));
   const sample = Array.from({ length: Math.min(PACKAGES, rows.length) }, (_, i) => rows[i * step]!);
-  const jobs: Array<{ slug: string; version: string; body: Promise<Buffer> }> = [];
+  const jobs: { slug: string; version: string; body: Promise<Buffer> }[] = [];
   sample.forEach((row, i) => {
     // The first sample skill carries a longer history, for the version list.
     const count = i === 0 ? 12 : 1 + (i % 3);
@@ -420,7 +457,9 @@ async function uploadPackages(registry: Registry, cookie: string, rows: readonly
 function sourceState(): { commit: string; changedSrcFiles: number } {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const changed = execFileSync('git', ['status', '--porcelain', '--', 'src'], { encoding: 'utf8' }).split('\n').filter((l) => l.trim() !== '');
+    const changed = execFileSync('git', ['status', '--porcelain', '--', 'src'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     return { commit, changedSrcFiles: changed.length };
   } catch {
     return { commit: 'unknown', changedSrcFiles: 0 };
@@ -445,7 +484,8 @@ async function cpuBusy(): Promise<number> {
 }
 
 const fmt = {
-  n: (v: number | undefined, digits = 0) => (v === undefined ? '—' : v.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits })),
+  n: (v: number | undefined, digits = 0) =>
+    v === undefined ? '—' : v.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }),
   mib: (v: number) => (v / MIB).toFixed(0),
 };
 
@@ -464,8 +504,13 @@ function table(results: ScenarioResult[]): string {
     fmt.mib(r.registry.peakRss),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 || i === 7 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 || i === 7 || i === 8 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 || i === 7 || i === 8 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 || i === 7 || i === 8 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }
 
 async function main() {
@@ -489,7 +534,9 @@ async function main() {
     const source = sourceState();
     console.log(`Database: ${database.label}`);
     console.log(`Source: ${source.commit}${source.changedSrcFiles ? ` + ${source.changedSrcFiles} changed files under src/` : ''}`);
-    console.log(`Rate limits ${RATE_LIMIT_ENV.RATE_LIMIT ?? 'off'}; ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${ROUNDS} × ${SECONDS} s per side${ONLY.length ? `, only ${ONLY.join(',')}` : ''}\n`);
+    console.log(
+      `Rate limits ${RATE_LIMIT_ENV.RATE_LIMIT ?? 'off'}; ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${ROUNDS} × ${SECONDS} s per side${ONLY.length ? `, only ${ONLY.join(',')}` : ''}\n`,
+    );
 
     // Seeding: generate, bulk insert, start, then real packages over HTTP.
     const seedStarted = performance.now();
@@ -497,7 +544,9 @@ async function main() {
     const rows = generateSkills(SKILLS);
     const generateSeconds = (performance.now() - t) / 1000;
     const seed = await seedSkills(database, rows);
-    console.log(`Seeded ${seed.skills.toLocaleString('en')} skills and ${seed.tags.toLocaleString('en')} tags in ${seed.seconds.toFixed(1)} s (generated in ${generateSeconds.toFixed(1)} s)`);
+    console.log(
+      `Seeded ${seed.skills.toLocaleString('en')} skills and ${seed.tags.toLocaleString('en')} tags in ${seed.seconds.toFixed(1)} s (generated in ${generateSeconds.toFixed(1)} s)`,
+    );
     t = performance.now();
     // A 50 MiB package is just over the default upload limit once zip framing is added.
     const start = () => startRegistry({ ...database.env, MAX_UPLOAD_BYTES: String(128 * MIB), ...RATE_LIMIT_ENV }, NODE_ARGS, { dataDir });
@@ -509,7 +558,9 @@ async function main() {
     const packages = await uploadPackages(registry, cookie, rows, workDir);
     const packagesSeconds = (performance.now() - t) / 1000;
     const seedingSeconds = (performance.now() - seedStarted) / 1000;
-    console.log(`Registry started in ${startSeconds.toFixed(1)} s; ${packages.uploads} packages uploaded over HTTP in ${packagesSeconds.toFixed(1)} s`);
+    console.log(
+      `Registry started in ${startSeconds.toFixed(1)} s; ${packages.uploads} packages uploaded over HTTP in ${packagesSeconds.toFixed(1)} s`,
+    );
     console.log(`Seeding took ${seedingSeconds.toFixed(1)} s in all\n`);
 
     // The queries: words and filters chosen from the generated data, their expected totals from the JS model.
@@ -542,11 +593,18 @@ async function main() {
       filtered: { ...filter, count: filteredCount, registryTotal: await totalOf(f.paths.filtered) },
     };
     const pct = (share: number) => `${(share * 100).toFixed(2)}%`;
-    console.log(`Selective search word "${queries.selective.word}": ${queries.selective.count} matches (${pct(queries.selective.share)}), registry total ${queries.selective.registryTotal}`);
-    console.log(`Common search word "${queries.common.word}": ${queries.common.count} matches (${pct(queries.common.share)}), registry total ${queries.common.registryTotal}`);
-    console.log(`Filtered list category=${filter.category} tags=${filter.tags.join(',')}: ${filteredCount} matches, registry total ${queries.filtered.registryTotal}`);
+    console.log(
+      `Selective search word "${queries.selective.word}": ${queries.selective.count} matches (${pct(queries.selective.share)}), registry total ${queries.selective.registryTotal}`,
+    );
+    console.log(
+      `Common search word "${queries.common.word}": ${queries.common.count} matches (${pct(queries.common.share)}), registry total ${queries.common.registryTotal}`,
+    );
+    console.log(
+      `Filtered list category=${filter.category} tags=${filter.tags.join(',')}: ${filteredCount} matches, registry total ${queries.filtered.registryTotal}`,
+    );
     for (const [name, q] of Object.entries(queries)) {
-      if (q.registryTotal !== q.count) console.warn(`WARNING: ${name}: the registry reports ${q.registryTotal}, the generated data holds ${q.count}`);
+      if (q.registryTotal !== q.count)
+        console.warn(`WARNING: ${name}: the registry reports ${q.registryTotal}, the generated data holds ${q.count}`);
     }
     console.log(`(chosen in ${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
 
@@ -569,20 +627,38 @@ async function main() {
     const ratioOf = (min: number) => (side: Side, ratio: number) => ratioTarget(ratio, min, side.errors);
     const p99Of = (maxMs: number) => (side: Side) => p99Target(side, maxMs);
     await run('list', () => jsonScenario(f, 'list', 'default list page (20 records)', [f.paths.list], ratioOf(0.6)));
-    await run('filtered', () => jsonScenario(f, 'filtered', 'filtered list (category + tags, sort=downloads)', [f.paths.filtered], p99Of(15)));
+    await run('filtered', () =>
+      jsonScenario(f, 'filtered', 'filtered list (category + tags, sort=downloads)', [f.paths.filtered], p99Of(15)),
+    );
     const distinctFilters = CATEGORIES.flatMap((category) =>
       TAGS.flatMap((tag) => [1, 2].map((page) => `/v1/skills?category=${category}&tags=${tag}&sort=downloads&page=${page}`)),
     );
     await run('filtered-distinct', () =>
-      distinctScenario(f, 'filtered-distinct', `filtered list, ${distinctFilters.length.toLocaleString('en')} distinct category + tag queries`, distinctFilters, 15),
+      distinctScenario(
+        f,
+        'filtered-distinct',
+        `filtered list, ${distinctFilters.length.toLocaleString('en')} distinct category + tag queries`,
+        distinctFilters,
+        15,
+      ),
     );
-    await run('search-selective', () => jsonScenario(f, 'search-selective', `search, selective word "${words.selective.word}"`, [f.paths.searchSelective]));
-    await run('search-common', () => jsonScenario(f, 'search-common', `search, common word "${words.common.word}"`, [f.paths.searchCommon], p99Of(15)));
+    await run('search-selective', () =>
+      jsonScenario(f, 'search-selective', `search, selective word "${words.selective.word}"`, [f.paths.searchSelective]),
+    );
+    await run('search-common', () =>
+      jsonScenario(f, 'search-common', `search, common word "${words.common.word}"`, [f.paths.searchCommon], p99Of(15)),
+    );
     const distinctSearches = [COMMON, ...ADJECTIVES, ...VERBS].flatMap((word) =>
       Array.from({ length: 100 }, (_, i) => `/v1/skills?q=${word}&page=${1 + (i % 5)}&page_size=${10 + Math.floor(i / 5)}`),
     );
     await run('search-distinct', () =>
-      distinctScenario(f, 'search-distinct', `search, ${distinctSearches.length.toLocaleString('en')} distinct common-word queries`, distinctSearches, 15),
+      distinctScenario(
+        f,
+        'search-distinct',
+        `search, ${distinctSearches.length.toLocaleString('en')} distinct common-word queries`,
+        distinctSearches,
+        15,
+      ),
     );
     let anonymousDetail: Side | undefined;
     await run('detail', async () => {
@@ -595,7 +671,12 @@ async function main() {
     await run('download', () => downloadScenario(f));
     await run('mixed', () =>
       jsonScenario(f, 'mixed', 'mixed reads (list, filtered, 2 searches, detail, versions)', [
-        f.paths.list, f.paths.filtered, f.paths.searchSelective, f.paths.searchCommon, f.paths.detail, f.paths.versions,
+        f.paths.list,
+        f.paths.filtered,
+        f.paths.searchSelective,
+        f.paths.searchCommon,
+        f.paths.detail,
+        f.paths.versions,
       ]),
     );
     if (selected('upload-50mib') || selected('upload')) {
@@ -617,8 +698,27 @@ async function main() {
       database: database.label,
       source,
       cpuBusyBefore: busyBefore,
-      settings: { rateLimit: RATE_LIMIT_ENV.RATE_LIMIT ?? 'off', connections: CONNECTIONS, seconds: SECONDS, warmup: WARMUP, rounds: ROUNDS, skills: SKILLS, packages: PACKAGES, uploadConnections: UPLOAD_CONNECTIONS, nodeArgs: NODE_ARGS, only: ONLY },
-      seeding: { seconds: seedingSeconds, generateSeconds, bulkInsertSeconds: seed.seconds, skills: seed.skills, tags: seed.tags, packages: packages.uploads, packagesSeconds },
+      settings: {
+        rateLimit: RATE_LIMIT_ENV.RATE_LIMIT ?? 'off',
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        warmup: WARMUP,
+        rounds: ROUNDS,
+        skills: SKILLS,
+        packages: PACKAGES,
+        uploadConnections: UPLOAD_CONNECTIONS,
+        nodeArgs: NODE_ARGS,
+        only: ONLY,
+      },
+      seeding: {
+        seconds: seedingSeconds,
+        generateSeconds,
+        bulkInsertSeconds: seed.seconds,
+        skills: seed.skills,
+        tags: seed.tags,
+        packages: packages.uploads,
+        packagesSeconds,
+      },
       queries,
       paths: f.paths,
       scenarios: results,
@@ -630,7 +730,9 @@ async function main() {
     const file = path.join(out, `${date.toISOString().replace(/[:.]/g, '-')}.json`);
     writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(path.join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`Written to ${path.relative(process.cwd(), file)} and bench/results/latest.json (${report.totalSeconds.toFixed(0)} s in all)`);
+    console.log(
+      `Written to ${path.relative(process.cwd(), file)} and bench/results/latest.json (${report.totalSeconds.toFixed(0)} s in all)`,
+    );
   } finally {
     await registry?.stop();
     await database.dispose().catch((error: unknown) => console.error('could not drop the benchmark schema:', error));

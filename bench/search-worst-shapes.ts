@@ -14,12 +14,15 @@ const N = Number(process.env.BENCH_SKILLS ?? 4_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
 const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join(' ');
-const SHAPES: Array<[string, string]> = [
+const SHAPES: [string, string][] = [
   ['plain list', ''],
   [`${SEARCH_WORDS_MAX} one-letter words`, letters(SEARCH_WORDS_MAX)],
   [`${SEARCH_WORDS_MAX} two-letter words`, 'ka zen to ix ve mo ra qu'],
   [`${SEARCH_WORDS_MAX} common words`, 'is skill with and files support the a'],
-  [`${SEARCH_WORDS_MAX} long words`, Array.from({ length: SEARCH_WORDS_MAX }, (_, i) => `${'converts'.repeat(3).slice(0, 22)}${i}`).join(' ')],
+  [
+    `${SEARCH_WORDS_MAX} long words`,
+    Array.from({ length: SEARCH_WORDS_MAX }, (_, i) => `${'converts'.repeat(3).slice(0, 22)}${i}`).join(' '),
+  ],
   ['% and _ heavy words', '%% __ %_% _%_ %%%%%%%% ________ %a% _b_'],
   ['20 tags and 8 short words', `&tags=${Array.from({ length: 20 }, (_, i) => `tag${i}`).join(',')}&x=ka zen to ix ve mo ra qu`],
   ['deepest page (page 100 of 100)', '&page=100&page_size=100'],
@@ -28,7 +31,14 @@ const SHAPES: Array<[string, string]> = [
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-search-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT: 'off', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'bench-admin-password', ADMIN_EMAIL: 'admin@localhost' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT: 'off',
+    ADMIN_USERNAME: 'admin',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    ADMIN_EMAIL: 'admin@localhost',
+  });
   const runtime = await createRuntime(config);
   try {
     const sqlite = runtime.database.sqlite!;
@@ -38,7 +48,8 @@ async function main(): Promise<void> {
        values (?, ?, ?, ?, ?, '[]', 'published', ?, ?, ?, ?, ?, ?)`,
     );
     sqlite.transaction(() => {
-      for (const r of generateSkills(N)) insert.run(r.id, r.slug, r.name, r.description, r.category, r.featured, owner, r.downloads, r.updatedAt, r.updatedAt, r.updatedAt);
+      for (const r of generateSkills(N))
+        insert.run(r.id, r.slug, r.name, r.description, r.category, r.featured, owner, r.downloads, r.updatedAt, r.updatedAt, r.updatedAt);
     })();
     console.log(`search shapes over ${N} skills, SQLite, median of ${ROUNDS} uncached requests`);
     for (const [what, shape] of SHAPES) {

@@ -35,6 +35,8 @@ const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
 const result = spawnSync(
   process.execPath,
   [
+    // Workspace packages are loaded from their TypeScript sources, as tsx runs them.
+    '--conditions=source',
     '--import',
     'tsx',
     '--test',

@@ -79,12 +79,16 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     reply.header('x-request-id', request.id);
     if (closing) {
       reply.header('connection', 'close');
-      return done(shuttingDown());
+      done(shuttingDown());
+      return;
     }
     inFlight.started(request);
     // Credentials first, then the input, as for every other validation error.
     authenticate(request, reply, (error) => {
-      if (error === undefined) return done(refuseNul(request));
+      if (error === undefined) {
+        done(refuseNul(request));
+        return;
+      }
       // A refused credential is counted too (the caller is then anonymous, so per address): guessing keys is limited.
       countRefused(app, request, reply).then(() => done(error), done);
     });
@@ -126,11 +130,15 @@ export function serverTimeouts(timeouts: Timeouts) {
   return {
     connectionTimeout: timeouts.bodyIdleMs,
     requestTimeout: timeouts.requestMs,
-    http: { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: checkEvery } satisfies ServerOptions,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: checkEvery,
+    } satisfies ServerOptions,
   };
 }
 
 /** The answer to a request that reaches a node after its shutdown began: another node, or this one restarted, takes it. */
 function shuttingDown(): AppError {
-  return new AppError(503, 'shutting_down', 'This node is shutting down; send the request again.', undefined, { 'retry-after': '1' });
+  return new AppError(503, 'shutting_down', 'This node is shutting down; send the request again.', undefined, 1);
 }

@@ -13,9 +13,7 @@ export type DatabaseConfig =
       statementTimeoutMs?: number;
     };
 
-export type StorageConfig =
-  | { kind: 'file'; dir: string }
-  | { kind: 's3'; bucket: string; prefix: string };
+export type StorageConfig = { kind: 'file'; dir: string } | { kind: 's3'; bucket: string; prefix: string };
 
 /** How to reach S3-compatible storage (used when a storage URL is s3://). */
 export interface S3Settings {
@@ -151,18 +149,20 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(read('DATA_DIR') ?? './data');
 
   const databaseUrl = read('DATABASE_URL');
-  const database: DatabaseConfig =
-    (databaseUrl !== undefined ? parseDatabaseUrl(databaseUrl, 'DATABASE_URL', problems) : undefined) ??
-    { kind: 'sqlite', file: path.join(dataDir, 'registry.db') };
+  const database: DatabaseConfig = (databaseUrl !== undefined ? parseDatabaseUrl(databaseUrl, 'DATABASE_URL', problems) : undefined) ?? {
+    kind: 'sqlite',
+    file: path.join(dataDir, 'registry.db'),
+  };
 
   const connectTimeoutMs = integer('DATABASE_CONNECT_TIMEOUT_MS', 2_000, 100, 600_000);
   const statementTimeoutMs = integer('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0, 86_400_000);
   if (database.kind === 'postgres') Object.assign(database, { connectTimeoutMs, statementTimeoutMs });
 
   const storageUrl = read('STORAGE_URL');
-  const storage: StorageConfig =
-    (storageUrl !== undefined ? parseStorageUrl(storageUrl, 'STORAGE_URL', problems) : undefined) ??
-    { kind: 'file', dir: path.join(dataDir, 'blobs') };
+  const storage: StorageConfig = (storageUrl !== undefined ? parseStorageUrl(storageUrl, 'STORAGE_URL', problems) : undefined) ?? {
+    kind: 'file',
+    dir: path.join(dataDir, 'blobs'),
+  };
   const s3 = readS3Settings(env, problems);
 
   const redisUrl = read('REDIS_URL') ?? null;
@@ -242,7 +242,10 @@ export function loadConfig(env: Env = process.env): Config {
 /** A comma list of IP addresses and CIDR ranges (`10.0.0.0/8, ::1, 192.168.1.7`); problems name `name`. */
 export function addressRanges(raw: string, name: string, problems: string[]): AddressRange[] {
   const ranges: AddressRange[] = [];
-  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const [address = '', prefixText, ...rest] = entry.split('/');
     const version = isIP(address);
     const family = version === 4 ? 'ipv4' : 'ipv6';
@@ -294,7 +297,7 @@ export function parseStorageUrl(raw: string, name: string, problems: string[]): 
   }
   if (/^s3:\/\//i.test(raw)) {
     const match = /^s3:\/\/([^/?#]+)\/?([^?#]*)$/i.exec(raw);
-    if (!match || !match[1]) {
+    if (!match?.[1]) {
       problems.push(`${name} must look like s3://bucket/prefix (got "${raw}")`);
       return undefined;
     }
@@ -358,7 +361,7 @@ function readS3Settings(env: Env, problems: string[]): S3Settings {
   const secretAccessKey = read('AWS_SECRET_ACCESS_KEY');
   const sessionToken = read('AWS_SESSION_TOKEN');
   if (accessKeyId !== undefined && secretAccessKey !== undefined) {
-    credentials = { accessKeyId, secretAccessKey, ...(sessionToken !== undefined ? { sessionToken } : {}) };
+    credentials = { accessKeyId, secretAccessKey, sessionToken };
   } else if (accessKeyId !== undefined) {
     problems.push('AWS_SECRET_ACCESS_KEY is required when AWS_ACCESS_KEY_ID is set');
   } else if (secretAccessKey !== undefined) {

@@ -34,9 +34,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     // Background writers (download counts, call logs) report failures to the app's logger once it exists.
     let report: (error: unknown) => void = () => undefined;
     // Several nodes on one database tell each other what to forget from their caches; one node has no one to tell.
-    bus = config.redisUrl
-      ? await redisInvalidationBus(config.redisUrl, { onError: (error) => report(error) })
-      : localInvalidationBus();
+    bus = config.redisUrl ? await redisInvalidationBus(config.redisUrl, { onError: (error) => report(error) }) : localInvalidationBus();
     const services = createServices(database, blobs, config, (error) => report(error), bus);
     const runningBus = bus;
     if (config.admin) await services.accounts.ensureAdmin(config.admin);

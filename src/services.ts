@@ -31,7 +31,7 @@ export function createServices(
   bus: InvalidationBus = localInvalidationBus(),
 ) {
   const users = usersRepository(database.db, database.dialect);
-  const sessions = sessionsRepository(database.db, database.sqlite);
+  const sessions = sessionsRepository(database.db);
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
   const skills = skillsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db, database.dialect);
@@ -59,7 +59,11 @@ export function createServices(
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
   const versionServiceInstance = versionService({
-    skillService: skillServiceInstance, versions, blobs, downloads, maxUploadBytes: config.maxUploadBytes,
+    skillService: skillServiceInstance,
+    versions,
+    blobs,
+    downloads,
+    maxUploadBytes: config.maxUploadBytes,
   });
   return {
     database,

@@ -9,7 +9,7 @@ import { backends } from './helpers/backends.js';
 import { CLI_ENTRY, databaseUrl, freePort, runCli, type CliRun } from './helpers/process.js';
 
 function run(args: string[], env: Record<string, string>, input?: string): Promise<CliRun> {
-  return runCli(args, { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, ...(input !== undefined ? { input } : {}) });
+  return runCli(args, { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, input });
 }
 
 async function waitFor(url: string, timeoutMs = 20_000): Promise<Response> {
@@ -98,7 +98,11 @@ for (const backend of backends()) {
     });
 
     it('user create makes an account, with --admin an administrator, reading the password from stdin', async () => {
-      const created = await run(['user', 'create', 'cli-admin', '--email', 'cli-admin@example.com', '--password-stdin', '--admin'], env, 'cli-password-1\n');
+      const created = await run(
+        ['user', 'create', 'cli-admin', '--email', 'cli-admin@example.com', '--password-stdin', '--admin'],
+        env,
+        'cli-password-1\n',
+      );
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.stdout, /Created admin cli-admin/);
       const duplicate = await run(['user', 'create', 'cli-admin', '--email', 'other@example.com', '--password', 'cli-password-1'], env);
@@ -137,7 +141,7 @@ for (const backend of backends()) {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const first = serve(port);
-      let requestIds: string[] = [];
+      let requestIds: string[];
       try {
         const health = await waitFor(`${base}/healthz`);
         assert.equal(health.status, 200);

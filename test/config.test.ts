@@ -34,14 +34,30 @@ describe('configuration', () => {
 
   it('reads every variable', () => {
     const config = loadConfig({
-      PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/srv/reg', DATABASE_URL: 'postgres://u:p@db:5432/reg',
-      STORAGE_URL: 's3://bucket/some/prefix/', REDIS_URL: 'redis://cache:6379', PUBLIC_URL: 'https://skills.example.com/',
-      ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough', ADMIN_EMAIL: 'root@example.com', REGISTRATION: 'closed',
-      MAX_UPLOAD_BYTES: '1048576', RATE_LIMIT: 'off', LOG_RETENTION_DAYS: '7',
-      DATABASE_CONNECT_TIMEOUT_MS: '1500', DATABASE_STATEMENT_TIMEOUT_MS: '0',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/srv/reg',
+      DATABASE_URL: 'postgres://u:p@db:5432/reg',
+      STORAGE_URL: 's3://bucket/some/prefix/',
+      REDIS_URL: 'redis://cache:6379',
+      PUBLIC_URL: 'https://skills.example.com/',
+      ADMIN_USERNAME: 'root',
+      ADMIN_PASSWORD: 'long-enough',
+      ADMIN_EMAIL: 'root@example.com',
+      REGISTRATION: 'closed',
+      MAX_UPLOAD_BYTES: '1048576',
+      RATE_LIMIT: 'off',
+      LOG_RETENTION_DAYS: '7',
+      DATABASE_CONNECT_TIMEOUT_MS: '1500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
     });
     assert.equal(config.port, 8080);
-    assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/reg', connectTimeoutMs: 1500, statementTimeoutMs: 0 });
+    assert.deepEqual(config.database, {
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/reg',
+      connectTimeoutMs: 1500,
+      statementTimeoutMs: 0,
+    });
     assert.deepEqual(config.storage, { kind: 's3', bucket: 'bucket', prefix: 'some/prefix' });
     assert.equal(config.publicUrl, 'https://skills.example.com');
     assert.equal(config.publicOrigin, 'https://skills.example.com');
@@ -53,7 +69,7 @@ describe('configuration', () => {
     assert.equal(config.logRetentionDays, 7);
   });
 
-  const invalid: Array<[string, Record<string, string>]> = [
+  const invalid: [string, Record<string, string>][] = [
     ['PORT', { PORT: 'eighty' }],
     ['DATABASE_CONNECT_TIMEOUT_MS', { DATABASE_CONNECT_TIMEOUT_MS: '10' }],
     ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }],
@@ -109,7 +125,7 @@ describe('configuration: rate limits', () => {
     assert.equal(config.rateLimits.login, 5);
   });
 
-  const invalidLimits: Array<[string, string]> = [
+  const invalidLimits: [string, string][] = [
     ['RATE_LIMIT_LOGIN', '0'],
     ['RATE_LIMIT_LOGIN', 'ten'],
     ['RATE_LIMIT_FEEDBACK', '-1'],
@@ -121,7 +137,10 @@ describe('configuration: rate limits', () => {
     it(`names ${variable} when it is "${value}"`, () => {
       const problems = problemsOf({ [variable]: value });
       assert.equal(problems.length, 1);
-      assert.match(problems[0]!, new RegExp(`^${variable} must be a whole number from 1 to 1000000 \\(got "${value.replace('.', '\\.')}"\\)$`));
+      assert.match(
+        problems[0]!,
+        new RegExp(`^${variable} must be a whole number from 1 to 1000000 \\(got "${value.replace('.', '\\.')}"\\)$`),
+      );
     });
   }
 
@@ -143,8 +162,13 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
 
   it('reads each from its variable', () => {
     const config = loadConfig({
-      REQUEST_TIMEOUT_MS: '60000', BODY_IDLE_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '2000', UPLOADS_PER_CLIENT: '1',
-      STORAGE_MIN_FREE_BYTES: '0', SHUTDOWN_GRACE_MS: '0', METRICS_TOKEN: 'a-metrics-token-of-some-length',
+      REQUEST_TIMEOUT_MS: '60000',
+      BODY_IDLE_TIMEOUT_MS: '5000',
+      HEADERS_TIMEOUT_MS: '2000',
+      UPLOADS_PER_CLIENT: '1',
+      STORAGE_MIN_FREE_BYTES: '0',
+      SHUTDOWN_GRACE_MS: '0',
+      METRICS_TOKEN: 'a-metrics-token-of-some-length',
       METRICS_ALLOW: ' 10.0.0.0/8, 192.168.1.7 ,::1, fd00::/8',
     });
     assert.deepEqual(config.timeouts, { requestMs: 60_000, bodyIdleMs: 5_000, headersMs: 2_000 });
@@ -169,7 +193,7 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
     });
   }
 
-  const invalid: Array<[string, string]> = [
+  const invalid: [string, string][] = [
     ['REQUEST_TIMEOUT_MS', '999'],
     ['BODY_IDLE_TIMEOUT_MS', 'soon'],
     ['HEADERS_TIMEOUT_MS', '0'],
@@ -186,7 +210,9 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
   }
 
   it('refuses a headers limit longer than the request limit, and a short metrics token', () => {
-    assert.deepEqual(problemsOf({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '10000' }), ['HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS']);
+    assert.deepEqual(problemsOf({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '10000' }), [
+      'HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS',
+    ]);
     assert.deepEqual(problemsOf({ METRICS_TOKEN: 'short' }), ['METRICS_TOKEN must be at least 16 characters']);
   });
 });

@@ -13,10 +13,21 @@ import { startApp, type TestApp } from './helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from './helpers/archives.js';
 import { backends, type Backend } from './helpers/backends.js';
 import {
-  adminSession, authHeaders, call, createKey, createSkill, expectStatus, json, registerUser, setStatus, type Auth, type TestUser,
+  adminSession,
+  authHeaders,
+  call,
+  createKey,
+  createSkill,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  type Auth,
+  type TestUser,
 } from './helpers/client.js';
 import { databaseUrl, runCli, type CliRun } from './helpers/process.js';
 import { startS3Server, type S3Server } from './helpers/s3.js';
+import { ifSet } from './helpers/hooks.js';
 
 /**
  * skill-registry migrate-data, run as the real command: a registry on SQLite and a blob directory, filled through the
@@ -46,13 +57,18 @@ function tableLine(run: Run, table: string): number[] {
 }
 
 /** Every row of every table, canonical (timestamps as ISO text), sorted by key: what "the same data" means. */
-async function dump(handle: DatabaseHandle): Promise<Record<string, Array<Record<string, unknown>>>> {
-  const out: Record<string, Array<Record<string, unknown>>> = {};
+async function dump(handle: DatabaseHandle): Promise<Record<string, Record<string, unknown>[]>> {
+  const out: Record<string, Record<string, unknown>[]> = {};
   for (const spec of TABLES) {
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(spec.name)}`.execute(handle.db)).rows.map((row) => {
       const canonical: Record<string, unknown> = {};
       for (const [column, value] of Object.entries(row)) {
-        canonical[column] = value instanceof Date ? value.toISOString() : spec.timestamps.includes(column) && typeof value === 'string' ? new Date(value).toISOString() : value;
+        canonical[column] =
+          value instanceof Date
+            ? value.toISOString()
+            : spec.timestamps.includes(column) && typeof value === 'string'
+              ? new Date(value).toISOString()
+              : value;
       }
       return canonical;
     });
@@ -73,22 +89,34 @@ async function withDatabase<T>(config: DatabaseConfig, work: (handle: DatabaseHa
 
 function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
   const body = multipart({ version, changelog: `Changes in ${version}` }, { content: archive });
-  return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+  return t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /** What the API answers about everything in a registry, asked as the administrator (and alice for her own keys). */
 async function snapshot(t: TestApp, admin: Auth, alice: Auth) {
-  const skills = json<{ items: Array<{ slug: string }>; total: number }>(
+  const skills = json<{ items: { slug: string }[]; total: number }>(
     expectStatus(await call(t, 'GET', '/v1/skills?status=all&page_size=100&sort=latest', admin), 200),
   );
   const perSkill: Record<string, unknown> = {};
   for (const { slug } of skills.items) {
-    const versions = json<{ items: Array<{ version: string }> }>(expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions?page_size=100`, admin), 200));
+    const versions = json<{ items: { version: string }[] }>(
+      expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions?page_size=100`, admin), 200),
+    );
     const files: Record<string, unknown> = {};
     for (const { version } of versions.items) {
-      const list = json<{ items: Array<{ path: string }> }>(expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/${version}/files`, admin), 200));
+      const list = json<{ items: { path: string }[] }>(
+        expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/${version}/files`, admin), 200),
+      );
       const first = list.items[0]!.path;
-      files[version] = { list, first: expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/${version}/files/${first}`, admin), 200).body };
+      files[version] = {
+        list,
+        first: expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/${version}/files/${first}`, admin), 200).body,
+      };
     }
     perSkill[slug] = {
       detail: json(expectStatus(await call(t, 'GET', `/v1/skills/${slug}`, admin), 200)),
@@ -98,13 +126,17 @@ async function snapshot(t: TestApp, admin: Auth, alice: Auth) {
       feedback: json(expectStatus(await call(t, 'GET', `/v1/skills/${slug}/feedback?page_size=100`, admin), 200)),
     };
   }
-  const keys = json<{ items: Array<Record<string, unknown>> }>(expectStatus(await call(t, 'GET', '/v1/me/api-keys', alice), 200));
+  const keys = json<{ items: Record<string, unknown>[] }>(expectStatus(await call(t, 'GET', '/v1/me/api-keys', alice), 200));
   return {
     skills,
     perSkill,
     users: json(expectStatus(await call(t, 'GET', '/v1/admin/users?page_size=100', admin), 200)),
     // last_used_at is written at most once a minute, in the background: not a fact to compare at an instant.
-    keys: keys.items.map(({ last_used_at: _ignored, ...rest }) => rest),
+    keys: keys.items.map((item) => {
+      const rest = { ...item };
+      delete rest.last_used_at;
+      return rest;
+    }),
   };
 }
 
@@ -124,11 +156,12 @@ describe('migrate-data', () => {
   const aliceCalls: string[] = [];
   const archives = new Map<string, Buffer>();
   let expected: Awaited<ReturnType<typeof snapshot>>;
-  let expectedLogs: { items: Array<{ request_id: string }>; total: number };
+  let expectedLogs: { items: { request_id: string }[]; total: number };
   let logsRequestId: string;
 
   const s3Env = () => {
-    const { STORAGE_URL: _unused, ...env } = s3.env;
+    const env = { ...s3.env };
+    delete env.STORAGE_URL;
     return env;
   };
 
@@ -151,14 +184,35 @@ describe('migrate-data', () => {
     const record = (res: { headers: Record<string, unknown> }) => aliceCalls.push(String(res.headers['x-request-id']));
 
     // Skills in every state: published (featured, tagged, two versions), deprecated, draft with and without versions.
-    const published = await createSkill(source, alice.session, { name: 'PDF Tools', tags: ['pdf', 'office'], category: 'documents', source_type: 'github', source_url: 'https://github.com/acme/pdf-tools' });
+    const published = await createSkill(source, alice.session, {
+      name: 'PDF Tools',
+      tags: ['pdf', 'office'],
+      category: 'documents',
+      source_type: 'github',
+      source_url: 'https://github.com/acme/pdf-tools',
+    });
     const deprecated = await createSkill(source, asAlice, { name: 'Old Thing' });
     const draft = await createSkill(source, alice.session, { name: 'Work in Progress', tags: ['wip'] });
     const empty = await createSkill(source, { key: aliceKey.key }, { name: 'Empty Draft' });
     await createSkill(source, bob.session, { name: 'Bob Skill' });
 
-    archives.set(`${published.slug}@1.0.0`, await zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'run.py', content: 'print(1)\n' }]));
-    archives.set(`${published.slug}@1.1.0`, await tarGz([{ path: 'pkg/SKILL.md', content: skillMd() }, { path: 'pkg/data.bin', content: randomBytes(200_000) }], ['pkg/']));
+    archives.set(
+      `${published.slug}@1.0.0`,
+      await zip([
+        { path: 'SKILL.md', content: skillMd() },
+        { path: 'run.py', content: 'print(1)\n' },
+      ]),
+    );
+    archives.set(
+      `${published.slug}@1.1.0`,
+      await tarGz(
+        [
+          { path: 'pkg/SKILL.md', content: skillMd() },
+          { path: 'pkg/data.bin', content: randomBytes(200_000) },
+        ],
+        ['pkg/'],
+      ),
+    );
     archives.set(`${deprecated.slug}@0.1.0`, await zip([{ path: 'SKILL.md', content: skillMd('old-thing', 'Deprecated now.') }]));
     // The same bytes as the first package: one blob for two versions.
     archives.set(`${draft.slug}@0.0.1`, archives.get(`${published.slug}@1.0.0`)!);
@@ -173,7 +227,9 @@ describe('migrate-data', () => {
     await setStatus(source, admin, deprecated.slug, 'deprecated');
     expectStatus(await call(source, 'PATCH', `/v1/admin/skills/${published.slug}`, admin, { featured: true }), 200);
     expectStatus(await call(source, 'PATCH', `/v1/admin/users/${carol.id}`, admin, { disabled: true }), 200);
-    record(expectStatus(await call(source, 'PATCH', `/v1/skills/${published.slug}`, asAlice, { description: 'Extract text and tables.' }), 200));
+    record(
+      expectStatus(await call(source, 'PATCH', `/v1/skills/${published.slug}`, asAlice, { description: 'Extract text and tables.' }), 200),
+    );
     record(expectStatus(await call(source, 'GET', `/v1/skills/${empty.slug}`, alice.session), 200));
     record(await call(source, 'GET', '/v1/skills/no-such-skill', asAlice));
 
@@ -199,8 +255,8 @@ describe('migrate-data', () => {
   });
 
   after(async () => {
-    await source?.close();
-    await s3?.close();
+    await ifSet(source)?.close();
+    await ifSet(s3)?.close();
   });
 
   it('knows every table the migrations create, with their columns', async () => {
@@ -211,7 +267,8 @@ describe('migrate-data', () => {
         const tables = await describeTables(handle);
         assert.deepEqual([...tables.keys()].sort(), TABLES.map((t) => t.name).sort());
         for (const spec of TABLES) {
-          for (const column of [...spec.key, ...spec.timestamps]) assert.ok(tables.get(spec.name)!.includes(column), `${spec.name}.${column}`);
+          for (const column of [...spec.key, ...spec.timestamps])
+            assert.ok(tables.get(spec.name)!.includes(column), `${spec.name}.${column}`);
         }
       });
     } finally {
@@ -222,7 +279,11 @@ describe('migrate-data', () => {
   it('refuses bad arguments with usage (2) or a named problem (78)', async () => {
     expectExit(await migrateData([], s3Env()), 2, 'no arguments');
     expectExit(await migrateData(['--from', 'x.db'], s3Env()), 2, '--from alone');
-    const missing = expectExit(await migrateData(['--from', '/no/such/registry.db', '--to', 'postgres://localhost/x'], s3Env()), 78, 'missing source');
+    const missing = expectExit(
+      await migrateData(['--from', '/no/such/registry.db', '--to', 'postgres://localhost/x'], s3Env()),
+      78,
+      'missing source',
+    );
     assert.match(missing.stderr, /--from names the SQLite file \/no\/such\/registry\.db, which does not exist/);
     const same = expectExit(await migrateData(['--blobs-from', blobDir, '--blobs-to', `file://${blobDir}`], s3Env()), 78, 'same store');
     assert.match(same.stderr, /name the same store/);
@@ -239,7 +300,16 @@ describe('migrate-data', () => {
 
       before(async () => {
         prepared = await backend.create();
-        args = ['--from', sourceFile, '--to', databaseUrl(prepared.database), '--blobs-from', blobDir, '--blobs-to', `s3://${s3.bucket}/${prefix}`];
+        args = [
+          '--from',
+          sourceFile,
+          '--to',
+          databaseUrl(prepared.database),
+          '--blobs-from',
+          blobDir,
+          '--blobs-to',
+          `s3://${s3.bucket}/${prefix}`,
+        ];
       });
 
       after(async () => {
@@ -257,7 +327,12 @@ describe('migrate-data', () => {
         const blobNames = (await s3.listKeys(`${prefix}/blobs/`)).map((k) => k.slice(`${prefix}/blobs/`.length));
         const distinct = new Set([...archives.values()].map(sha256));
         assert.deepEqual(blobNames, [...distinct].sort());
-        assert.match(run.stdout, new RegExp(`blobs: ${distinct.size} in the source: ${distinct.size} copied, 0 already there, 0 repaired; ${distinct.size} read back`));
+        assert.match(
+          run.stdout,
+          new RegExp(
+            `blobs: ${distinct.size} in the source: ${distinct.size} copied, 0 already there, 0 repaired; ${distinct.size} read back`,
+          ),
+        );
         assert.match(run.stdout, /versions: 4 packages looked up in the target store, all present/);
         assert.match(run.stderr, /migrating the target schema/);
         assert.match(run.stderr, /users\s+\d+ rows: \d+ new/);
@@ -272,20 +347,26 @@ describe('migrate-data', () => {
           assert.deepEqual([targetRows, inserted, updated, unchanged, deleted], [sourceRows, 0, 0, sourceRows, 0], spec.name);
         }
         const distinct = new Set([...archives.values()].map(sha256)).size;
-        assert.match(run.stdout, new RegExp(`blobs: ${distinct} in the source: 0 copied, ${distinct} already there, 0 repaired; ${distinct} read back`));
+        assert.match(
+          run.stdout,
+          new RegExp(`blobs: ${distinct} in the source: 0 copied, ${distinct} already there, 0 repaired; ${distinct} read back`),
+        );
       });
 
       it('serves the same skills, versions, files, downloads, feedback, users and logs from the copy', async () => {
         const startedAt = new Date().toISOString();
-        target = await startApp({ name: backend.name, create: async () => prepared }, s3.envFor(s3.bucket, prefix));
+        target = await startApp({ name: backend.name, create: () => Promise.resolve(prepared) }, s3.envFor(s3.bucket, prefix));
         assert.equal(target.config.storage.kind, 's3');
         // The session and the API key made on the source work on the copy: credentials came along.
         const copied = await snapshot(target, admin, alice.session);
         assert.deepEqual(copied, expected);
-        const logs = json<{ items: Array<{ request_id: string; created_at: string }>; total: number }>(
+        const logs = json<{ items: { request_id: string; created_at: string }[]; total: number }>(
           expectStatus(await call(target, 'GET', '/v1/logs?page_size=100', { key: aliceKey.key }), 200),
         );
-        assert.ok(logs.items.some((l) => l.request_id === logsRequestId), 'the last call made on the source is in the log');
+        assert.ok(
+          logs.items.some((l) => l.request_id === logsRequestId),
+          'the last call made on the source is in the log',
+        );
         // Her log as the source showed it, plus that last call; calls made on the copy since are newer.
         const copiedLog = logs.items.filter((l) => l.created_at < startedAt && l.request_id !== logsRequestId);
         assert.deepEqual(copiedLog, expectedLogs.items);
@@ -295,12 +376,18 @@ describe('migrate-data', () => {
           const [slug, version] = ref.split('@') as [string, string];
           const res = expectStatus(await call(target, 'GET', `/v1/skills/${slug}/versions/${version}/download`, admin), 200);
           assert.equal(sha256(res.rawPayload), sha256(archive), ref);
-          const part = expectStatus(await call(target, 'GET', `/v1/skills/${slug}/versions/${version}/download`, admin, undefined, { range: 'bytes=5-14' }), 206);
+          const part = expectStatus(
+            await call(target, 'GET', `/v1/skills/${slug}/versions/${version}/download`, admin, undefined, { range: 'bytes=5-14' }),
+            206,
+          );
           assert.ok(part.rawPayload.equals(archive.subarray(5, 15)));
         }
         // New rows get fresh keys after the copied ones (the PostgreSQL identity sequence was moved).
         const created = await createSkill(target, alice.session, { name: 'Made After The Move' });
-        assert.equal(json(expectStatus(await call(target, 'GET', `/v1/skills/${created.slug}`, alice.session), 200)).name, 'Made After The Move');
+        assert.equal(
+          json(expectStatus(await call(target, 'GET', `/v1/skills/${created.slug}`, alice.session), 200)).name,
+          'Made After The Move',
+        );
         expectStatus(await call(target, 'GET', '/readyz'), 200);
         await target.runtime.close();
       });
@@ -343,7 +430,11 @@ describe('migrate-data', () => {
       writeFileSync(file, Buffer.concat([original.subarray(0, 100), Buffer.from('tampered'), original.subarray(108)]));
       try {
         const prefix = `tampered-${process.pid}`;
-        const run = expectExit(await migrateData(['--blobs-from', blobDir, '--blobs-to', `s3://${s3.bucket}/${prefix}`], s3Env()), 1, 'tampered source');
+        const run = expectExit(
+          await migrateData(['--blobs-from', blobDir, '--blobs-to', `s3://${s3.bucket}/${prefix}`], s3Env()),
+          1,
+          'tampered source',
+        );
         assert.match(run.stderr, new RegExp(`${victim}: damaged in the source`));
         const stored = (await s3.listKeys(`${prefix}/`)).map((k) => k.slice(prefix.length + 1));
         assert.ok(!stored.some((k) => k.includes(victim)), 'the damaged blob was not stored');

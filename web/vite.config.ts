@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** Where `npm start` serves the console from (src/http/routes/console.ts reads the same folder). */
@@ -11,6 +11,8 @@ const api = process.env.SKREG_API ?? 'http://127.0.0.1:3000';
 export default defineConfig({
   root,
   plugins: [react()],
+  // Workspace packages the console imports are bundled from their TypeScript sources.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: {
     outDir,
     // The folder sits outside the Vite root, where Vite would otherwise refuse to empty it.

@@ -25,7 +25,9 @@ export async function cannon(options: CannonOptions): Promise<LoadResult> {
     duration: options.seconds,
     headers: options.headers ?? {},
     ...(options.paths ? { requests: options.paths.map((path) => ({ method: 'GET' as const, path })) } : {}),
-    ...(options.pick ? { requests: [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, path: options.pick!() }) }] } : {}),
+    ...(options.pick
+      ? { requests: [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, path: options.pick!() }) }] }
+      : {}),
   });
   const ok = result['2xx'];
   return {

@@ -19,7 +19,10 @@ function percentile(sorted: number[], p: number): number {
  * A minimal keep-alive HTTP load generator that discards response bodies. Used for large downloads, where
  * a full-featured load tool's own parsing becomes the bottleneck; both sides of a comparison use it alike.
  */
-export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(url);
   const latencies: number[] = [];

@@ -45,8 +45,18 @@ export async function measureLogRowCost(rows = 300_000): Promise<RowCost> {
     const record = (count: number) => {
       for (let i = 0; i < count; i += 1) {
         recorder.record({
-          request_id: newId(), user_id: user, method: 'GET', path: '/v1/skills/bench-logs', route: '/v1/skills/:skillId',
-          status_code: 200, duration_ms: 0.12, ip: '127.0.0.1', user_agent: 'bench', auth: 'api_key', api_key_id: key, created_at: Date.now(),
+          request_id: newId(),
+          user_id: user,
+          method: 'GET',
+          path: '/v1/skills/bench-logs',
+          route: '/v1/skills/:skillId',
+          status_code: 200,
+          duration_ms: 0.12,
+          ip: '127.0.0.1',
+          user_agent: 'bench',
+          auth: 'api_key',
+          api_key_id: key,
+          created_at: Date.now(),
         });
       }
     };

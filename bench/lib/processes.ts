@@ -73,7 +73,10 @@ export async function startRegistry(
 
 export function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null) {
+      resolve();
+      return;
+    }
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
@@ -115,7 +118,7 @@ export interface Ceiling {
 export async function startCeiling(script: string, args: string[]): Promise<Ceiling> {
   const port = await freePort();
   const child = fork(path.join(import.meta.dirname, script), [...args, String(port)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=source', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {

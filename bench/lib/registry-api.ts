@@ -8,7 +8,7 @@ import yazl from 'yazl';
 export const ADMIN = { login: 'admin', password: 'bench-admin-password' };
 
 /** A zip of the given files, stored (random bytes do not compress; storing keeps the size the scenario names). */
-export function zipOf(files: Array<{ path: string; content: Buffer }>, compress = false): Promise<Buffer> {
+export function zipOf(files: { path: string; content: Buffer }[], compress = false): Promise<Buffer> {
   const archive = new yazl.ZipFile();
   for (const f of files) archive.addBuffer(f.content, f.path, { compress });
   archive.end();
@@ -24,7 +24,10 @@ export const SKILL_MD = Buffer.from('---\nname: bench-skill\ndescription: A pack
 
 /** A package of `bytes` (roughly): SKILL.md and random data, stored. */
 export function packageOf(bytes: number): Promise<Buffer> {
-  return zipOf([{ path: 'SKILL.md', content: SKILL_MD }, { path: 'data.bin', content: randomBytes(Math.max(0, bytes - 200)) }]);
+  return zipOf([
+    { path: 'SKILL.md', content: SKILL_MD },
+    { path: 'data.bin', content: randomBytes(Math.max(0, bytes - 200)) },
+  ]);
 }
 
 export async function adminCookie(url: string): Promise<string> {
@@ -88,8 +91,15 @@ export function streamUpload(url: string, cookie: string, version: string, file:
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
-        host: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-        headers: { cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + size + tail.length },
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: {
+          cookie,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + size + tail.length,
+        },
       },
       (res) => {
         res.resume();

@@ -28,7 +28,7 @@ export interface BenchDatabase {
 export async function benchDatabase(dataDir: string, databaseUrl: string | undefined): Promise<BenchDatabase> {
   if (!databaseUrl || !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
     const file = path.join(dataDir, 'registry.db');
-    return { kind: 'sqlite', config: { kind: 'sqlite', file }, env: {}, label: 'SQLite', dispose: async () => undefined };
+    return { kind: 'sqlite', config: { kind: 'sqlite', file }, env: {}, label: 'SQLite', dispose: () => Promise.resolve() };
   }
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -59,7 +59,10 @@ export async function benchDatabase(dataDir: string, databaseUrl: string | undef
     config: { kind: 'postgres', url: databaseUrl, schema },
     env: { DATABASE_URL: url.toString() },
     label: `PostgreSQL ${version} (${where}, schema ${schema})`,
-    dispose: () => admin(async (client) => void (await client.query(`drop schema if exists ${schema} cascade`))),
+    dispose: () =>
+      admin(async (client) => {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      }),
   };
 }
 
@@ -82,7 +85,16 @@ export async function seedSkills(database: BenchDatabase, rows: readonly Generat
     // The password hash is not a hash: nobody logs in as the owner; an admin session manages its skills.
     await handle.db
       .insertInto('users')
-      .values({ id: ownerId, username: 'bench-owner', email: 'bench-owner@localhost', password_hash: '!', role: 'user', disabled: 0, created_at: now, updated_at: now })
+      .values({
+        id: ownerId,
+        username: 'bench-owner',
+        email: 'bench-owner@localhost',
+        password_hash: '!',
+        role: 'user',
+        disabled: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     let tags = 0;
     if (handle.sqlite) {
@@ -96,7 +108,20 @@ export async function seedSkills(database: BenchDatabase, rows: readonly Generat
       // One transaction, two prepared statements; the FTS5 triggers fill skills_fts as rows go in.
       sqlite.transaction(() => {
         for (const r of rows) {
-          insertSkill.run(r.id, r.slug, r.name, r.description, r.category, JSON.stringify(r.tags), r.featured, ownerId, r.downloads, r.updatedAt, r.updatedAt, r.updatedAt);
+          insertSkill.run(
+            r.id,
+            r.slug,
+            r.name,
+            r.description,
+            r.category,
+            JSON.stringify(r.tags),
+            r.featured,
+            ownerId,
+            r.downloads,
+            r.updatedAt,
+            r.updatedAt,
+            r.updatedAt,
+          );
           for (const tag of r.tags) insertTag.run(r.id, tag);
           tags += r.tags.length;
         }

@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { runCommandLine, usage } from '@skill-registry/cli/command-line';
 import { ConfigError, loadConfig } from '../config.js';
-import { clientCommandList, findClientCommand, runClientCommand } from './registry-commands/index.js';
 
-const USAGE = `Usage: skill-registry <command> [options]
-
-Server commands:
+const SERVER_USAGE = `Server commands:
   serve                         Start the registry (migrations run first)
   migrate                       Bring the database schema up to date and exit
   user create <username> --email <email> [--password <pw> | --password-stdin] [--admin]
@@ -13,35 +11,31 @@ Server commands:
   migrate-data --from <db> --to <db> [--blobs-from <dir|url> --blobs-to <url>]
                                 Copy every row and package to new storage, verified (--help for details)
 
-Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.
+Configuration comes from the environment (PORT, HOST, DATA_DIR, DATABASE_URL, ...); see the README.`;
 
-Client commands (talk to a registry; \`skill-registry <command> --help\` for each, docs/cli.md for all):
-${clientCommandList()}`;
-
+/**
+ * The server's commands run here; every other command (the client commands, help, unknown names) is the
+ * command line's of @skill-registry/cli, which loads no server configuration and no server code.
+ */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    console.log(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  // Client commands talk to a registry over HTTP: no server configuration, no server code loaded.
-  const client = findClientCommand(command);
-  if (client !== undefined) return runClientCommand(client, rest);
-  const config = loadConfig();
   switch (command) {
-    case 'serve':
+    case 'serve': {
+      const config = loadConfig();
       parseArgs({ args: rest, options: {}, strict: true });
       return (await import('./serve.js')).runServe(config);
-    case 'migrate':
+    }
+    case 'migrate': {
+      const config = loadConfig();
       parseArgs({ args: rest, options: {}, strict: true });
       return (await import('./migrate.js')).runMigrate(config);
+    }
     case 'user':
-      return (await import('./user.js')).runUserCommand(config, rest);
+      return (await import('./user.js')).runUserCommand(loadConfig(), rest);
     case 'migrate-data':
-      return (await import('./migrate-data.js')).runMigrateData(config, rest);
+      return (await import('./migrate-data.js')).runMigrateData(loadConfig(), rest);
     default:
-      console.error(`Unknown command "${command}".\n\n${USAGE}`);
-      return 2;
+      return runCommandLine(argv, { serverUsage: SERVER_USAGE });
   }
 }
 
@@ -52,7 +46,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigError) console.error(error.message);
-    else if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+      console.error(`${error.message}\n\n${usage(SERVER_USAGE)}`);
     else console.error(error instanceof Error ? error.message : error);
     process.exitCode = error instanceof ConfigError ? 78 : 1;
   },

@@ -59,7 +59,8 @@ export async function runMigrateData(config: Config, args: string[]): Promise<nu
   const blobsWanted = values['blobs-from'] !== undefined || values['blobs-to'] !== undefined;
   if (!rowsWanted && !blobsWanted) return usage('Nothing to do: give --from and --to, --blobs-from and --blobs-to, or both pairs.');
   if (rowsWanted && (values.from === undefined || values.to === undefined)) return usage('--from and --to go together.');
-  if (blobsWanted && (values['blobs-from'] === undefined || values['blobs-to'] === undefined)) return usage('--blobs-from and --blobs-to go together.');
+  if (blobsWanted && (values['blobs-from'] === undefined || values['blobs-to'] === undefined))
+    return usage('--blobs-from and --blobs-to go together.');
   const batchSize = wholeNumber(values['batch-size'], '--batch-size', 500, 1, 5_000);
   const concurrency = wholeNumber(values.concurrency, '--concurrency', 4, 1, 64);
 
@@ -73,7 +74,7 @@ export async function runMigrateData(config: Config, args: string[]): Promise<nu
   if (problems.length > 0) throw new ConfigError(problems);
 
   const out = new Output();
-  const opened: Array<() => Promise<void>> = [];
+  const opened: (() => Promise<void>)[] = [];
   try {
     let tables: TableResult[] | null = null;
     let target: DatabaseHandle | null = null;
@@ -173,10 +174,15 @@ class Output {
   }
 
   rows(event: RowProgress): void {
-    if (event.kind === 'check') return this.note(event.message);
+    if (event.kind === 'check') {
+      this.note(event.message);
+      return;
+    }
     if (event.kind === 'table-done') {
       const r = event.result;
-      console.error(`  ${r.table.padEnd(16)} ${String(r.source).padStart(9)} rows: ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged`);
+      console.error(
+        `  ${r.table.padEnd(16)} ${String(r.source).padStart(9)} rows: ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged`,
+      );
       return;
     }
     // The line for a finished table follows; in between, at most one line a second for a long one.
@@ -202,7 +208,9 @@ class Output {
         );
       }
       const total = (pick: (t: TableResult) => number) => tables.reduce((sum, t) => sum + pick(t), 0);
-      lines.push(`rows: ${total((t) => t.source)} in the source, every table's count matches in the target (${total((t) => t.inserted)} new, ${total((t) => t.updated)} updated).`);
+      lines.push(
+        `rows: ${total((t) => t.source)} in the source, every table's count matches in the target (${total((t) => t.inserted)} new, ${total((t) => t.updated)} updated).`,
+      );
     }
     if (blobs !== null) {
       lines.push(
@@ -211,7 +219,9 @@ class Output {
       );
     }
     if (versions !== null) {
-      lines.push(`versions: ${versions.checked} packages looked up in the target store${versions.problems.length > 0 ? `, ${versions.problems.length} missing or wrong` : ', all present'}.`);
+      lines.push(
+        `versions: ${versions.checked} packages looked up in the target store${versions.problems.length > 0 ? `, ${versions.problems.length} missing or wrong` : ', all present'}.`,
+      );
     }
     console.log(lines.join('\n'));
   }

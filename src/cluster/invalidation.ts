@@ -2,10 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /** What one node tells the others to forget from its in-process caches. */
-export type Invalidation =
-  | { kind: 'skills' }
-  | { kind: 'user'; id: string }
-  | { kind: 'credential'; id: string };
+export type Invalidation = { kind: 'skills' } | { kind: 'user'; id: string } | { kind: 'credential'; id: string };
 
 /**
  * Tells the other nodes serving the same database that something cached changed. Delivery is best effort:
@@ -39,7 +36,8 @@ interface Envelope {
 
 function parseEnvelope(text: string): Envelope | null {
   try {
-    const value = JSON.parse(text) as Partial<Envelope>;
+    // A message from the channel may be anything: every field is checked before use.
+    const value = JSON.parse(text) as { from?: unknown; message?: { kind?: unknown; id?: unknown } | null };
     const message = value.message;
     if (typeof value.from !== 'string' || typeof message !== 'object' || message === null) return null;
     if (message.kind === 'skills') return { from: value.from, message: { kind: 'skills' } };
@@ -78,7 +76,7 @@ export async function redisInvalidationBus(
   publisher.on('error', report);
   subscriber.on('error', report);
 
-  const listeners: Array<(message: Invalidation) => void> = [];
+  const listeners: ((message: Invalidation) => void)[] = [];
   subscriber.on('message', (from: string, text: string) => {
     if (from !== channel) return;
     const envelope = parseEnvelope(text);
@@ -100,9 +98,10 @@ export async function redisInvalidationBus(
     subscribe(listener) {
       listeners.push(listener);
     },
-    async close() {
+    close(): Promise<void> {
       publisher.disconnect();
       subscriber.disconnect();
+      return Promise.resolve();
     },
   };
 }

@@ -1,8 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import {
-  CompiledQuery, Kysely, PostgresDialect, PostgresDriver, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDatabase,
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  PostgresDriver,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
@@ -14,7 +24,7 @@ import type { Database } from './schema.js';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
-  /** The raw SQLite connection, for the few hot reads that skip the query builder; null on PostgreSQL. */
+  /** The raw SQLite connection; null on PostgreSQL. */
   sqlite: SQLite.Database | null;
   /** The SQLite database file, for a second connection in a worker thread; null on PostgreSQL. */
   sqliteFile: string | null;
@@ -104,8 +114,9 @@ class ImmediateSqliteDriver extends SqliteDriver {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
-  override async rollbackTransaction(): Promise<void> {
+  override rollbackTransaction(): Promise<void> {
     if (this.connection.inTransaction) this.rollbackQuietly();
+    return Promise.resolve();
   }
 
   private rollbackQuietly(): void {
@@ -133,22 +144,19 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Kysely prepares every query it runs; on SQLite, preparing costs as much as a point lookup. The query
- * builder yields the same SQL text for the same query shape, so prepared statements are kept by their text
- * (least recently used first out). Streaming queries, which would hold a statement open, are not used.
+ * builder yields the same SQL text for the same query shape, so prepared statements are kept by their text,
+ * the least recently used making room. Streaming queries, which would hold a statement open, are not used.
  */
 function withStatementCache(connection: SQLite.Database): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+  const statements = new LRUCache<string, SQLite.Statement>({ max: STATEMENT_CACHE_SIZE });
   return {
     close: () => connection.close(),
     prepare(text: string) {
-      let statement = cache.get(text);
-      if (statement) {
-        cache.delete(text);
-      } else {
+      let statement = statements.get(text);
+      if (statement === undefined) {
         statement = connection.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        statements.set(text, statement);
       }
-      cache.set(text, statement);
       return statement;
     },
   };
@@ -205,14 +213,4 @@ class QuietRollbackPostgresDialect extends PostgresDialect {
   override createDriver(): Driver {
     return new QuietRollbackPostgresDriver(this.settings);
   }
-}
-
-/** True when an error is a unique-constraint violation, on either database. */
-export function isUniqueViolation(error: unknown, column?: string): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { code?: string; message?: string; constraint?: string; detail?: string };
-  const unique = e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-  if (!unique || column === undefined) return unique;
-  const text = `${e.message ?? ''} ${e.constraint ?? ''} ${e.detail ?? ''}`;
-  return text.includes(column);
 }

@@ -13,9 +13,6 @@ export const STATEMENT_TIMEOUT_MS = 10_000;
  */
 const DEAD_CONNECTION_GRACE_MS = 2_000;
 
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-
 export interface PostgresPoolSettings {
   url: string;
   schema?: string | undefined;
@@ -49,16 +46,18 @@ export function registryPool(settings: PostgresPoolSettings): RegistryPool {
     max: settings.max ?? 10,
     connectionTimeoutMillis: settings.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     fallback_application_name: APPLICATION_NAME,
-    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + DEAD_CONNECTION_GRACE_MS } : {}),
+    ...(statementTimeoutMs > 0
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + DEAD_CONNECTION_GRACE_MS }
+      : {}),
     // Each test run may live in its own schema; pg_trgm stays in public, so public stays on the path.
     ...(settings.schema ? { options: `-c search_path=${settings.schema},public` } : {}),
     types: {
-      getTypeParser(oid: number, format?: 'text' | 'binary') {
+      getTypeParser(oid, format) {
         // Counts and bigint counters fit comfortably in a double; strings would leak into the API.
-        if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
-        return pg.types.getTypeParser(oid, format);
+        if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+        return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
       },
-    } as pg.CustomTypesConfig,
+    },
   });
   // The pool removes an idle client that failed and then re-emits the error; the client's own listener
   // below has already reported it.
@@ -113,14 +112,14 @@ class GuardedClient implements PostgresPoolClient {
 
   constructor(private readonly client: pg.PoolClient) {}
 
-  query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
-  query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+  query<R>(sqlOrCursor: string | PostgresCursor<R>, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof sqlOrCursor !== 'string') throw new Error('cursors are not used by the registry');
     return this.run<R>(sqlOrCursor, parameters ?? []);
   }
 
-  private async run<R>(text: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+  private async run<R>(text: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>> {
     try {
       return (await this.client.query(text, [...parameters])) as unknown as PostgresQueryResult<R>;
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
-import type { ArchiveFormat } from '../packages/format.js';
+import type { ArchiveFormat } from '@skill-registry/skill-package/format';
 
 /**
  * Timestamps are bound as ISO 8601 strings on both databases; PostgreSQL hands back `Date` objects

@@ -1,8 +1,12 @@
-import type { Role } from '../db/schema.js';
+import { SCOPES } from '@skill-registry/api-schemas/limits';
 import { forbidden, unauthenticated, type AppError } from './errors.js';
 
-export const SCOPES = ['skill:upload'] as const;
+export { SCOPES };
 export type Scope = (typeof SCOPES)[number];
+
+/** What an account may be: an ordinary user, or an administrator (whose session may moderate and manage users). */
+export const ROLES = ['user', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface UserIdentity {
   id: string;

@@ -6,8 +6,9 @@ export interface FieldError {
 }
 
 /**
- * A failure the caller can act on. The HTTP layer turns it into an RFC 9457 problem document;
- * nothing here knows about HTTP beyond the status number the API assigns to each kind.
+ * A failure the caller can act on. The HTTP layer turns it into an RFC 9457 problem document, with the headers
+ * its status calls for; nothing here knows about HTTP beyond the status number the API assigns to each kind.
+ * `retryAfterSeconds` says when the same request may succeed (a transient refusal).
  */
 export class AppError extends Error {
   constructor(
@@ -15,7 +16,7 @@ export class AppError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly errors?: FieldError[],
-    readonly headers?: Record<string, string>,
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
     this.name = 'AppError';
@@ -24,9 +25,14 @@ export class AppError extends Error {
 
 export const badRequest = (code: string, detail: string, errors?: FieldError[]) => new AppError(400, code, detail, errors);
 export const validationFailed = (errors: FieldError[]) =>
-  new AppError(400, 'validation_failed', errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : 'The request has invalid fields; see errors.', errors);
+  new AppError(
+    400,
+    'validation_failed',
+    errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : 'The request has invalid fields; see errors.',
+    errors,
+  );
 export const unauthenticated = (detail = 'Sign in or send an API key in the Authorization header.') =>
-  new AppError(401, 'unauthenticated', detail, undefined, { 'www-authenticate': 'Bearer' });
+  new AppError(401, 'unauthenticated', detail);
 export const forbidden = (code: string, detail: string) => new AppError(403, code, detail);
 export const notFound = (code: string, detail: string) => new AppError(404, code, detail);
 export const conflict = (code: string, detail: string) => new AppError(409, code, detail);

@@ -1,15 +1,7 @@
-/**
- * Text every database stores unchanged. PostgreSQL refuses NUL in text, and a lone UTF-16 surrogate (a JSON
- * string such as "\ud800") cannot be encoded as UTF-8 at all, so PostgreSQL would refuse it and SQLite would
- * keep a replacement character: the registry refuses both up front, for both databases alike.
- */
-const UNSTORABLE = /[\u0000\p{Cs}]/u;
+import { unstorableProblem } from '@skill-registry/skill-package/rules';
 
-export function unstorableProblem(text: string): string | null {
-  const found = UNSTORABLE.exec(text);
-  if (found === null) return null;
-  return found[0] === '\u0000' ? 'must not contain NUL characters' : 'must not contain lone UTF-16 surrogates (invalid Unicode)';
-}
+// Text every database stores unchanged: the rule is shared with the command line, which checks before uploading.
+export { unstorableProblem };
 
 /**
  * The first string (or object key) in a JSON value that cannot be stored, as a field path like `metadata.a.b` and
@@ -21,7 +13,7 @@ export function findUnstorable(value: unknown, field: string, maxDepth = 32): { 
     return message === null ? null : { field, message };
   }
   if (maxDepth <= 0 || typeof value !== 'object' || value === null) return null;
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index) => [`[${index}]`, item]) : Object.entries(value);
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, index) => [`[${index}]`, item]) : Object.entries(value);
   for (const [key, inner] of entries) {
     const path = key.startsWith('[') ? `${field}${key}` : field === '' ? key : `${field}.${key}`;
     if (!key.startsWith('[')) {

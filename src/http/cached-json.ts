@@ -30,7 +30,8 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 export function sendJson(request: FastifyRequest, reply: FastifyReply, source: object, payload: () => object): FastifyReply {
   let entry = serialized.get(source);
   if (entry === undefined) {
-    const body = Buffer.from(String(reply.serialize(payload())));
+    // The route's response schema serialises to a string.
+    const body = Buffer.from(reply.serialize(payload()) as string);
     entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
     serialized.set(source, entry);
   }

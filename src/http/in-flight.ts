@@ -41,7 +41,7 @@ export function inFlightTracker(app: FastifyInstance) {
       const socket = request.raw.socket as TrackedSocket | null;
       if (!socket) return;
       socket[current] = {
-        id: String(request.id),
+        id: request.id,
         method: request.method,
         route: request.routeOptions.url ?? request.url.split('?')[0] ?? '',
         bytesBefore: socket.bytesWritten,
@@ -51,7 +51,7 @@ export function inFlightTracker(app: FastifyInstance) {
     /** From the app's onResponse hook: the whole answer is out. */
     finished(request: FastifyRequest): void {
       const socket = request.raw.socket as TrackedSocket | null;
-      if (socket?.[current]?.id === String(request.id)) socket[current] = undefined;
+      if (socket?.[current]?.id === request.id) socket[current] = undefined; // eslint-disable-line @typescript-eslint/no-unnecessary-condition -- a socket's slot is empty until its first request
     },
     /** The requests being answered now, oldest first. */
     list(): InFlightRequest[] {

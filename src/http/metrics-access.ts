@@ -3,6 +3,7 @@ import { BlockList } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
+import { HttpProblem } from './problem.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -22,15 +23,18 @@ export function metricsAccess(access: Config['metricsAccess']): (request: Fastif
   return (request) => {
     if (allow.length > 0 && allowed.check(request.ip, request.ip.includes(':') ? 'ipv6' : 'ipv4')) return null;
     if (expected === null) {
-      return new AppError(403, 'forbidden', `Metrics are not served to ${request.ip}; the registry's METRICS_ALLOW list does not include it.`);
+      return new AppError(
+        403,
+        'forbidden',
+        `Metrics are not served to ${request.ip}; the registry's METRICS_ALLOW list does not include it.`,
+      );
     }
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     if (presented !== undefined && timingSafeEqual(digest(presented), expected)) return null;
-    return new AppError(
+    return new HttpProblem(
       401,
       'unauthenticated',
       presented === undefined ? 'Metrics need "Authorization: Bearer <metrics token>".' : 'The metrics token is not valid.',
-      undefined,
       { 'www-authenticate': 'Bearer realm="metrics"' },
     );
   };

@@ -55,14 +55,16 @@ export interface UploadForm<Fields> {
  * the schema given for it (whose description completes "must be …" when the text is no JSON). A part listed in
  * `emptyIsAbsent`, or a JSON part holding only whitespace, counts as not sent.
  */
+// eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type -- a form without JSON parts has none
 export function uploadForm<Text extends TObject, Json extends Record<string, TSchema> = Record<never, TSchema>>(
   app: FastifyInstance,
   text: Text,
-  options: { json?: Json; emptyIsAbsent?: ReadonlyArray<keyof Static<Text> & string> } = {},
+  options: { json?: Json; emptyIsAbsent?: readonly (keyof Static<Text> & string)[] } = {},
 ): UploadForm<FormValues<Text, Json>> {
   const compile = app.validatorCompiler;
   if (compile === undefined) throw new Error('uploadForm needs the app validator compiler installed first.');
-  const validator = (schema: TSchema) => compile({ schema, method: 'POST', url: '', httpPart: 'body' }) as ((data: unknown) => boolean) & { errors?: FieldIssue[] | null };
+  const validator = (schema: TSchema) =>
+    compile({ schema, method: 'POST', url: '', httpPart: 'body' }) as ((data: unknown) => boolean) & { errors?: FieldIssue[] | null };
   const checkText = validator(text);
   const json = Object.entries(options.json ?? {}).map(([name, schema]) => ({ name, schema, check: validator(schema) }));
   const emptyIsAbsent = new Set<string>(options.emptyIsAbsent ?? []);
@@ -75,6 +77,7 @@ export function uploadForm<Text extends TObject, Json extends Record<string, TSc
       for (const { name, schema, check } of json) {
         const raw = present[name];
         if (raw === undefined || raw.trim() === '') {
+          // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- the parsed form is a plain object, as Ajv reads it
           delete values[name];
           continue;
         }
@@ -82,10 +85,16 @@ export function uploadForm<Text extends TObject, Json extends Record<string, TSc
         try {
           value = JSON.parse(raw);
         } catch {
-          issues.push({ instancePath: `/${name}`, keyword: 'contentMediaType', params: {}, message: `must be ${(schema as { description?: string }).description ?? 'JSON'}` });
+          issues.push({
+            instancePath: `/${name}`,
+            keyword: 'contentMediaType',
+            params: {},
+            message: `must be ${(schema as { description?: string }).description ?? 'JSON'}`,
+          });
           continue;
         }
-        if (!check(value)) issues.push(...(check.errors ?? []).map((issue) => ({ ...issue, instancePath: `/${name}${issue.instancePath}` })));
+        if (!check(value))
+          issues.push(...(check.errors ?? []).map((issue) => ({ ...issue, instancePath: `/${name}${issue.instancePath}` })));
         values[name] = value;
       }
       if (issues.length > 0) throw new FormValidationError(issues);
@@ -119,31 +128,42 @@ export async function readUpload<Fields>(
             { field: part.fieldname, message: 'is not a known file part' },
           ]);
         }
-        if (file !== null) throw badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
+        if (file !== null)
+          throw badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
         // Past the limit the parser quietly drops the rest of the part and ends the stream only when the whole body
         // has arrived: a 413 would wait for every byte a client chose to send. Ending the part at once answers now.
-        part.file.once('limit', () => part.file.destroy(Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })));
+        part.file.once('limit', () =>
+          part.file.destroy(Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })),
+        );
         file = await stage(part.file);
         continue;
       }
       if (!form.names.includes(part.fieldname)) {
-        throw badRequest('validation_failed', `Unknown field "${part.fieldname}".`, [{ field: part.fieldname, message: 'is not a known field' }]);
+        throw badRequest('validation_failed', `Unknown field "${part.fieldname}".`, [
+          { field: part.fieldname, message: 'is not a known field' },
+        ]);
       }
       if (part.fieldname in fields) {
-        throw badRequest('validation_failed', `Field "${part.fieldname}" appears more than once.`, [{ field: part.fieldname, message: 'appears more than once' }]);
+        throw badRequest('validation_failed', `Field "${part.fieldname}" appears more than once.`, [
+          { field: part.fieldname, message: 'appears more than once' },
+        ]);
       }
       if (part.valueTruncated) {
-        throw badRequest('validation_failed', `Field "${part.fieldname}" is too long.`, [{ field: part.fieldname, message: `must be at most ${MAX_FIELD_BYTES} bytes` }]);
+        throw badRequest('validation_failed', `Field "${part.fieldname}" is too long.`, [
+          { field: part.fieldname, message: `must be at most ${MAX_FIELD_BYTES} bytes` },
+        ]);
       }
       const value = String(part.value);
       if (value.includes('\u0000')) {
-        throw badRequest('validation_failed', `Field "${part.fieldname}" contains a NUL character.`, [{ field: part.fieldname, message: 'must not contain NUL characters' }]);
+        throw badRequest('validation_failed', `Field "${part.fieldname}" contains a NUL character.`, [
+          { field: part.fieldname, message: 'must not contain NUL characters' },
+        ]);
       }
       fields[part.fieldname] = value;
     }
     return { fields: form.check(fields), file };
   } catch (error) {
-    await (file as StagedBlob | null)?.discard().catch(() => undefined);
+    await file?.discard().catch(() => undefined);
     throw translate(error);
   }
 }
@@ -152,10 +172,16 @@ function checkBoundary(contentType: string): void {
   const match = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
   const boundary = match?.[1] ?? match?.[2] ?? '';
   if (boundary === '') {
-    throw badRequest('invalid_multipart', 'The Content-Type multipart/form-data needs its boundary parameter, e.g. "multipart/form-data; boundary=x1y2".');
+    throw badRequest(
+      'invalid_multipart',
+      'The Content-Type multipart/form-data needs its boundary parameter, e.g. "multipart/form-data; boundary=x1y2".',
+    );
   }
   if (boundary.length > MAX_BOUNDARY_LENGTH) {
-    throw badRequest('invalid_multipart', `The multipart boundary is ${boundary.length} characters long; at most ${MAX_BOUNDARY_LENGTH} are allowed.`);
+    throw badRequest(
+      'invalid_multipart',
+      `The multipart boundary is ${boundary.length} characters long; at most ${MAX_BOUNDARY_LENGTH} are allowed.`,
+    );
   }
 }
 
@@ -166,7 +192,10 @@ const TRUNCATED = /unexpected end of (multipart data|form)|terminated early/i;
 function translate(error: unknown): unknown {
   const { code, message } = error as { code?: string; message?: unknown };
   if (typeof message === 'string' && TRUNCATED.test(message)) {
-    return badRequest('invalid_multipart', 'The multipart body ends before its closing boundary; send the whole form, ending with --<boundary>--.');
+    return badRequest(
+      'invalid_multipart',
+      'The multipart body ends before its closing boundary; send the whole form, ending with --<boundary>--.',
+    );
   }
   switch (code) {
     case 'FST_MP_PREMATURE_CLOSE':
@@ -188,6 +217,9 @@ function translate(error: unknown): unknown {
 }
 
 export function requireFile(upload: Upload<unknown>): StagedBlob {
-  if (upload.file === null) throw badRequest('validation_failed', 'The archive is missing: send it in a part named "file".', [{ field: 'file', message: 'is required' }]);
+  if (upload.file === null)
+    throw badRequest('validation_failed', 'The archive is missing: send it in a part named "file".', [
+      { field: 'file', message: 'is required' },
+    ]);
   return upload.file;
 }

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
-import type { Services } from '../services.js';
+import type { RouteServices } from './route-services.js';
 
 export interface RouteDeps {
-  services: Services;
+  services: RouteServices;
   config: Config;
 }
 

@@ -20,7 +20,7 @@ export function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): 
   const raw = request.raw;
   // `complete` is false only on a real socket's request whose body has not all arrived; injected requests and
   // bodies read to the end have nothing left in front of the next request.
-  if (raw.complete !== false || raw.readableEnded || raw.destroyed) return;
+  if (raw.complete || raw.readableEnded || raw.destroyed) return;
   const declared = Number(raw.headers['content-length']);
   if (!(Number.isSafeInteger(declared) && declared <= DRAIN_LIMIT_BYTES) && !reply.sent) reply.header('connection', 'close');
   // Whatever was reading the body (the multipart parser) has given up on it; the rest goes nowhere.

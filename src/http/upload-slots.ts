@@ -25,7 +25,7 @@ export function uploadSlots(perClient: number) {
           'too_many_uploads',
           `This client already has ${held} uploads in progress, the most the registry takes at once (UPLOADS_PER_CLIENT); wait for one to finish.`,
           undefined,
-          { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          RETRY_AFTER_SECONDS,
         );
       }
       inFlight.set(client, held + 1);

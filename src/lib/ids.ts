@@ -54,4 +54,4 @@ export function idTime(id: string): number {
   return Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 }
 
-export { looksLikeId } from './id-shape.js';
+export { looksLikeId } from '@skill-registry/skill-package/rules';

@@ -1,17 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { ByteRange, RandomAccessSource } from '@skill-registry/skill-package/source';
 
-/** An inclusive byte range, as HTTP `Range: bytes=start-end` names it. */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/** Random access to one blob's bytes: what a zip reader needs, and what a ranged download reads. */
-export interface RandomAccessSource {
-  size: number;
-  /** A stream of the whole blob, or of one inclusive range of it. */
-  read(range?: ByteRange): Readable;
-}
+export type { ByteRange, RandomAccessSource };
 
 /**
  * A blob whose bytes are durably written and hashed but not yet visible under its sha256.

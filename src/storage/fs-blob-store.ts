@@ -362,7 +362,5 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 function isErrno(error: unknown, ...codes: string[]): boolean {
-  return (
-    error instanceof Error && 'code' in error && typeof error.code === 'string' && codes.includes(error.code)
-  );
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' && codes.includes(error.code);
 }

@@ -14,13 +14,7 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import {
-  BlobNotFoundError,
-  type BlobStore,
-  BlobTooLargeError,
-  type RandomAccessSource,
-  type StagedBlob,
-} from './blob-store.js';
+import { BlobNotFoundError, type BlobStore, BlobTooLargeError, type RandomAccessSource, type StagedBlob } from './blob-store.js';
 import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
@@ -143,7 +137,12 @@ export class S3BlobStore implements BlobStore {
     }
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: key, Body: Readable.from(hashed(), { objectMode: false }), ContentType: 'application/octet-stream' },
+      params: {
+        Bucket: this.bucket,
+        Key: key,
+        Body: Readable.from(hashed(), { objectMode: false }),
+        ContentType: 'application/octet-stream',
+      },
       partSize: this.partSize ?? partSizeFor(maxBytes),
       queueSize: this.queueSize,
       leavePartsOnError: false,
@@ -331,11 +330,11 @@ export class S3BlobStore implements BlobStore {
     if (uploadId === undefined) throw new Error(`The object store started a multipart copy to ${target} without an upload id.`);
     this.activeCopies.add(uploadId);
     try {
-      const ranges: Array<{ partNumber: number; start: number; end: number }> = [];
+      const ranges: { partNumber: number; start: number; end: number }[] = [];
       for (let start = 0, partNumber = 1; start < size; start += partSize, partNumber += 1) {
         ranges.push({ partNumber, start, end: Math.min(size, start + partSize) - 1 });
       }
-      const parts: Array<{ PartNumber: number; ETag: string }> = [];
+      const parts: { PartNumber: number; ETag: string }[] = [];
       let next = 0;
       const worker = async () => {
         while (next < ranges.length) {
@@ -389,9 +388,7 @@ export class S3BlobStore implements BlobStore {
     do {
       let page;
       try {
-        page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) }),
-        );
+        page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
       } catch (error) {
         throw new Error(`Listing s3://${this.bucket}/${prefix} failed: ${describeS3Error(error)}`, { cause: error });
       }
@@ -413,14 +410,16 @@ export class S3BlobStore implements BlobStore {
           new ListMultipartUploadsCommand({
             Bucket: this.bucket,
             ...(this.keyPrefix !== '' ? { Prefix: this.keyPrefix } : {}),
-            ...(keyMarker !== undefined ? { KeyMarker: keyMarker } : {}),
-            ...(uploadIdMarker !== undefined ? { UploadIdMarker: uploadIdMarker } : {}),
+            KeyMarker: keyMarker,
+            UploadIdMarker: uploadIdMarker,
           }),
         );
       } catch (error) {
         // A server without this listing cannot show abandoned uploads; its own expiry (or a lifecycle rule) has to.
         if (isS3NotImplemented(error)) return;
-        throw new Error(`Listing the multipart uploads of s3://${this.bucket}/${this.keyPrefix} failed: ${describeS3Error(error)}`, { cause: error });
+        throw new Error(`Listing the multipart uploads of s3://${this.bucket}/${this.keyPrefix} failed: ${describeS3Error(error)}`, {
+          cause: error,
+        });
       }
       for (const upload of page.Uploads ?? []) {
         if (upload.Key === undefined || upload.UploadId === undefined) continue;

@@ -64,7 +64,7 @@ export function blockCachedSource(inner: RandomAccessSource, options: BlockCache
     loading.catch(() => {
       if (blocks.get(index) === loading) blocks.delete(index);
     });
-    while (blocks.size > maxBlocks) blocks.delete(blocks.keys().next().value as number);
+    while (blocks.size > maxBlocks) blocks.delete(blocks.keys().next().value!);
     return loading;
   }
 
@@ -133,7 +133,7 @@ class ObjectReadStream extends Readable {
     const command = new GetObjectCommand({
       Bucket: this.ref.bucket,
       Key: key,
-      ...(this.range !== undefined ? { Range: `bytes=${this.range.start}-${this.range.end}` } : {}),
+      Range: this.range === undefined ? undefined : `bytes=${this.range.start}-${this.range.end}`,
     });
     this.ref.client.send(command, { abortSignal: this.controller.signal }).then(
       (output) => {

@@ -31,7 +31,15 @@ export interface BlobResult {
   failures: string[];
 }
 
-export type BlobProgress = { kind: 'blobs'; done: number; total: number; copied: number; present: number; repaired: number; failed: number };
+export interface BlobProgress {
+  kind: 'blobs';
+  done: number;
+  total: number;
+  copied: number;
+  present: number;
+  repaired: number;
+  failed: number;
+}
 
 export interface BlobCopyOptions {
   /** Blobs copied at once. Default 4. */
@@ -41,7 +49,8 @@ export interface BlobCopyOptions {
 
 export async function copyBlobs(source: BlobStore, target: BlobStore, options: BlobCopyOptions = {}): Promise<BlobResult> {
   const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new RangeError('concurrency must be a whole number from 1 to 64.');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    throw new RangeError('concurrency must be a whole number from 1 to 64.');
   const progress = options.onProgress ?? (() => undefined);
   await Promise.all([source.ping(), target.ping()]);
 
@@ -54,7 +63,15 @@ export async function copyBlobs(source: BlobStore, target: BlobStore, options: B
   let done = 0;
   let next = 0;
   const report = () =>
-    progress({ kind: 'blobs', done, total: names.length, copied: result.copied, present: result.present, repaired: result.repaired, failed: result.failures.length });
+    progress({
+      kind: 'blobs',
+      done,
+      total: names.length,
+      copied: result.copied,
+      present: result.present,
+      repaired: result.repaired,
+      failed: result.failures.length,
+    });
 
   const worker = async () => {
     while (next < names.length) {
@@ -154,7 +171,8 @@ export async function checkVersionBlobs(database: DatabaseHandle, blobs: BlobSto
     if (!sizes.has(row.sha256)) sizes.set(row.sha256, (await blobs.stat(row.sha256))?.size ?? null);
     const size = sizes.get(row.sha256) ?? null;
     if (size === null) problems.push(`${row.slug} ${row.version}: its package ${row.sha256} is not in the target blob store`);
-    else if (size !== Number(row.size)) problems.push(`${row.slug} ${row.version}: its package ${row.sha256} has ${size} bytes, the version says ${Number(row.size)}`);
+    else if (size !== row.size)
+      problems.push(`${row.slug} ${row.version}: its package ${row.sha256} has ${size} bytes, the version says ${row.size}`);
   }
   return { checked: rows.length, problems };
 }

@@ -59,7 +59,8 @@ const DEFAULT_BATCH = 500;
 
 export async function copyRows(source: DatabaseHandle, target: DatabaseHandle, options: RowCopyOptions = {}): Promise<TableResult[]> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 5_000) throw new RangeError('batchSize must be a whole number from 1 to 5000.');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 5_000)
+    throw new RangeError('batchSize must be a whole number from 1 to 5000.');
   const progress = options.onProgress ?? (() => undefined);
 
   progress({ kind: 'check', message: 'migrating the target schema' });
@@ -84,7 +85,8 @@ export async function copyRows(source: DatabaseHandle, target: DatabaseHandle, o
     const spec = TABLES.find((t) => t.name === result.table)!;
     result.source = await count(source.db, spec);
     result.target = await count(target.db, spec);
-    if (result.source !== result.target) mismatches.push(`${result.table}: ${result.source} rows in the source, ${result.target} in the target`);
+    if (result.source !== result.target)
+      mismatches.push(`${result.table}: ${result.source} rows in the source, ${result.target} in the target`);
   }
   if (mismatches.length > 0) {
     throw new TransferError(
@@ -117,7 +119,9 @@ async function checkSchemas(source: DatabaseHandle, target: DatabaseHandle): Pro
   const known = new Set(TABLES.map((t) => t.name as string));
   const unlisted = [...targetTables.keys()].filter((name) => !known.has(name));
   if (unlisted.length > 0) {
-    throw new TransferError(`migrate-data does not know the table(s) ${unlisted.join(', ')} of the current schema; it would not copy them.`);
+    throw new TransferError(
+      `migrate-data does not know the table(s) ${unlisted.join(', ')} of the current schema; it would not copy them.`,
+    );
   }
   for (const spec of TABLES) {
     const wanted = targetTables.get(spec.name);
@@ -138,7 +142,12 @@ async function columnsOf(target: DatabaseHandle): Promise<Map<string, string[]>>
  * Target rows whose key is not in the source. Refused (with every table's count and a few keys) unless
  * `deleteExtra`, which deletes them, children before parents. Returns how many were deleted per table.
  */
-async function handleExtraRows(source: DatabaseHandle, target: DatabaseHandle, batchSize: number, deleteExtra: boolean): Promise<Map<string, number>> {
+async function handleExtraRows(
+  source: DatabaseHandle,
+  target: DatabaseHandle,
+  batchSize: number,
+  deleteExtra: boolean,
+): Promise<Map<string, number>> {
   const found: string[] = [];
   const deleted = new Map<string, number>();
   for (const spec of [...TABLES].reverse()) {
@@ -192,7 +201,7 @@ async function copyTable(
       }),
     );
     const inserts: Row[] = [];
-    const updates: Array<{ row: Row; changed: string[] }> = [];
+    const updates: { row: Row; changed: string[] }[] = [];
     for (const row of rows) {
       const current = existing.get(keyString(spec, row));
       if (current === undefined) {
@@ -225,7 +234,15 @@ async function copyTable(
     result.inserted += inserts.length;
     result.updated += updates.length;
     done += rows.length;
-    progress({ kind: 'table', table: spec.name, done, total, inserted: result.inserted, updated: result.updated, unchanged: result.unchanged });
+    progress({
+      kind: 'table',
+      table: spec.name,
+      done,
+      total,
+      inserted: result.inserted,
+      updated: result.updated,
+      unchanged: result.unchanged,
+    });
   }
   result.target = await count(target.db, spec);
   progress({ kind: 'table-done', result });
@@ -270,7 +287,13 @@ function keyValues(spec: TableSpec, row: Row): RawBuilder<unknown> {
 }
 
 /** One page of `columns` in primary-key order, after the row `after` (keyset paging: no OFFSET scans). */
-async function selectPage(db: QueryExecutorProvider, spec: TableSpec, columns: readonly string[], after: Row | null, limit: number): Promise<Row[]> {
+async function selectPage(
+  db: QueryExecutorProvider,
+  spec: TableSpec,
+  columns: readonly string[],
+  after: Row | null,
+  limit: number,
+): Promise<Row[]> {
   const where = after === null ? sql`` : sql`where ${keyTuple(spec)} > ${keyValues(spec, after)}`;
   const order = sql.join(spec.key.map((column) => sql.ref(column)));
   const query = sql<Row>`select ${columnList(columns)} from ${sql.table(spec.name)} ${where} order by ${order} limit ${limit}`;
@@ -289,7 +312,13 @@ async function deleteByKeys(db: QueryExecutorProvider, spec: TableSpec, keys: Ro
   await sql`delete from ${sql.table(spec.name)} where ${keyTuple(spec)} in (${list})`.execute(db);
 }
 
-async function insertRows(db: QueryExecutorProvider, dialect: DatabaseHandle['dialect'], spec: TableSpec, columns: readonly string[], rows: Row[]): Promise<void> {
+async function insertRows(
+  db: QueryExecutorProvider,
+  dialect: DatabaseHandle['dialect'],
+  spec: TableSpec,
+  columns: readonly string[],
+  rows: Row[],
+): Promise<void> {
   // PostgreSQL refuses a value for an identity column GENERATED ALWAYS unless told that it is meant.
   const overriding = dialect === 'postgres' && spec.identity !== undefined ? sql`overriding system value` : sql``;
   const values = sql.join(rows.map((row) => sql`(${sql.join(columns.map((column) => row[column]))})`));

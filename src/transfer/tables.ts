@@ -8,7 +8,7 @@ import type { Database } from '../db/schema.js';
  * refuses a schema holding a table this list does not name, and a test checks the list against the migrations.
  */
 export interface TableSpec {
-  name: keyof Database & string;
+  name: keyof Database;
   /** The primary key: rows are matched, ordered and paged by it. */
   key: readonly string[];
   /** Timestamp columns: ISO text on SQLite, timestamptz on PostgreSQL; compared as instants. */

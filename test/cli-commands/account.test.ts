@@ -4,9 +4,21 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '@skill-registry/client';
 import { uniqueName } from '../helpers/client.js';
-import { cli, cliBackend, closedAddress, parsed, publishAsAdmin, removeDir, skillMdText, startRegistry, tempDir, uploader, type Registry } from './harness.js';
+import {
+  cli,
+  cliBackend,
+  closedAddress,
+  parsed,
+  publishAsAdmin,
+  removeDir,
+  skillMdText,
+  startRegistry,
+  tempDir,
+  uploader,
+  type Registry,
+} from './harness.js';
 import { zip } from '../helpers/archives.js';
 
 type Uploader = Awaited<ReturnType<typeof uploader>>;
@@ -30,7 +42,14 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
     const client = createClient({ baseUrl: registry.url, apiKey: alice.key });
     const pkg = (description: string) => zip([{ path: 'SKILL.md', content: skillMdText(skill, description) }]);
     await client.versions.createSkill(
-      { name: 'Browse Tools', slug: skill, version: '1.0.0', description: 'Find zebras in spreadsheets', tags: ['zebra', 'sheets'], category: 'data' },
+      {
+        name: 'Browse Tools',
+        slug: skill,
+        version: '1.0.0',
+        description: 'Find zebras in spreadsheets',
+        tags: ['zebra', 'sheets'],
+        category: 'data',
+      },
       await pkg('First.'),
     );
     await client.versions.upload(skill, { version: '1.1.0', changelog: 'Faster zebras' }, await pkg('Second.'));
@@ -69,7 +88,10 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       const file = configFile(home);
       assert.equal(statSync(file).mode & 0o777, 0o600);
       assert.equal(statSync(path.dirname(file)).mode & 0o777, 0o700);
-      const stored = JSON.parse(readFileSync(file, 'utf8')) as { registry: string; credentials: Record<string, { api_key: string; username: string }> };
+      const stored = JSON.parse(readFileSync(file, 'utf8')) as {
+        registry: string;
+        credentials: Record<string, { api_key: string; username: string }>;
+      };
       assert.equal(stored.registry, registry.url);
       assert.equal(stored.credentials[registry.url]?.api_key, alice.key);
       assert.equal(stored.credentials[registry.url]?.username, alice.username);
@@ -112,7 +134,10 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
   it('login --username signs in with the password, creates a key for this machine, and stores it', async () => {
     const home = tempDir();
     try {
-      const result = await cli(['login', '--registry', registry.url, '--username', alice.username, '--json'], { home, input: `${alice.password}\n` });
+      const result = await cli(['login', '--registry', registry.url, '--username', alice.username, '--json'], {
+        home,
+        input: `${alice.password}\n`,
+      });
       assert.equal(result.code, 0, result.stderr);
       const body = parsed<{ auth: { kind: string; scopes: string[]; api_key_id: string } }>(result);
       assert.equal(body.auth.kind, 'api_key');
@@ -120,7 +145,7 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
 
       const keys = await cli(['keys', 'list', '--json'], { home, env: { SKILL_REGISTRY_PASSWORD: alice.password } });
       assert.equal(keys.code, 0, keys.stderr);
-      const created = parsed<{ items: Array<{ id: string; name: string }> }>(keys).items.find((k) => k.id === body.auth.api_key_id);
+      const created = parsed<{ items: { id: string; name: string }[] }>(keys).items.find((k) => k.id === body.auth.api_key_id);
       assert.equal(created?.name, `skill-registry CLI on ${hostname()}`.slice(0, 100));
 
       const wrong = await cli(['login', '--registry', registry.url, '--username', alice.username], { home, input: 'not-the-password\n' });
@@ -135,7 +160,10 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
     const home = tempDir();
     const env = { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_PASSWORD: alice.password };
     try {
-      const created = await cli(['keys', 'create', 'ci', '--scope', 'skill:upload', '--expires-days', '30', '--username', alice.username, '--json'], { home, env });
+      const created = await cli(
+        ['keys', 'create', 'ci', '--scope', 'skill:upload', '--expires-days', '30', '--username', alice.username, '--json'],
+        { home, env },
+      );
       assert.equal(created.code, 0, created.stderr);
       const key = parsed<{ id: string; key: string; scopes: string[]; expires_at: string }>(created);
       assert.match(key.key, /^skreg_/);
@@ -160,7 +188,7 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       assert.equal(revoked.code, 0, revoked.stderr);
       assert.deepEqual(parsed(revoked), { revoked: key.id });
       const listed = await cli(['keys', 'list', '--username', alice.username, '--json'], { home, env });
-      assert.ok(!parsed<{ items: Array<{ id: string }> }>(listed).items.some((k) => k.id === key.id));
+      assert.ok(!parsed<{ items: { id: string }[] }>(listed).items.some((k) => k.id === key.id));
       // Revoking through the registry forgets the remembered key at once; no need to outlive its memory.
       const refused = await cli(['whoami'], { home, env: { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: key.key } });
       assert.equal(refused.code, 3);
@@ -183,8 +211,11 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
     try {
       const found = await cli(['search', 'zebras', 'spreadsheets', '--json'], { home, env });
       assert.equal(found.code, 0, found.stderr);
-      const list = parsed<{ items: Array<{ slug: string; latest_version: string }>; total: number }>(found);
-      assert.deepEqual(list.items.map((s) => [s.slug, s.latest_version]), [[skill, '1.1.0']]);
+      const list = parsed<{ items: { slug: string; latest_version: string }[]; total: number }>(found);
+      assert.deepEqual(
+        list.items.map((s) => [s.slug, s.latest_version]),
+        [[skill, '1.1.0']],
+      );
 
       const human = await cli(['search', 'zebras', '--tags', 'zebra', '--category', 'data', '--sort', 'downloads'], { home, env });
       assert.equal(human.code, 0, human.stderr);
@@ -209,7 +240,10 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
 
       const versions = await cli(['versions', skill, '--json'], { home, env });
       assert.equal(versions.code, 0, versions.stderr);
-      assert.deepEqual(parsed<{ items: Array<{ version: string }> }>(versions).items.map((v) => v.version), ['1.1.0', '1.0.0']);
+      assert.deepEqual(
+        parsed<{ items: { version: string }[] }>(versions).items.map((v) => v.version),
+        ['1.1.0', '1.0.0'],
+      );
       const versionsHuman = await cli(['versions', skill], { home, env });
       assert.match(versionsHuman.stdout, /^VERSION\s+PUBLISHED\s+SIZE\s+FILES\s+DOWNLOADS\s+CHANGELOG$/m);
       assert.match(versionsHuman.stdout, /^1\.1\.0\s.*Faster zebras$/m);
@@ -236,7 +270,10 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       });
       assert.equal(given.code, 0, given.stderr);
       const feedback = parsed<{ rating: number; comment: string; version: string; author: { username: string } }>(given);
-      assert.deepEqual([feedback.rating, feedback.comment, feedback.version, feedback.author.username], [5, 'Found every zebra', '1.1.0', bob.username]);
+      assert.deepEqual(
+        [feedback.rating, feedback.comment, feedback.version, feedback.author.username],
+        [5, 'Found every zebra', '1.1.0', bob.username],
+      );
 
       const anonymous = await cli(['feedback', skill, '--rating', '3'], { home, env: { SKILL_REGISTRY_URL: registry.url } });
       assert.equal(anonymous.code, 0, anonymous.stderr);
@@ -248,18 +285,24 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       assert.equal(outOfRange.code, 2);
       assert.match(outOfRange.stderr, /--rating must be a whole number from 1 to 5/);
 
-      const listed = await cli(['feedback', skill, '--list', '--json'], { home, env: { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: alice.key } });
+      const listed = await cli(['feedback', skill, '--list', '--json'], {
+        home,
+        env: { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: alice.key },
+      });
       assert.equal(listed.code, 0, listed.stderr);
-      const received = parsed<{ summary: { count: number; average_rating: number }; items: Array<{ comment: string | null }> }>(listed);
+      const received = parsed<{ summary: { count: number; average_rating: number }; items: { comment: string | null }[] }>(listed);
       assert.deepEqual(received.summary, { count: 2, average_rating: 4 });
-      const notOwner = await cli(['feedback', skill, '--list'], { home, env: { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: bob.key } });
+      const notOwner = await cli(['feedback', skill, '--list'], {
+        home,
+        env: { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: bob.key },
+      });
       assert.equal(notOwner.code, 3);
     } finally {
       removeDir(home);
     }
   });
 
-  it('logs --status 4xx --since 1h lists the caller\'s failed calls', async () => {
+  it("logs --status 4xx --since 1h lists the caller's failed calls", async () => {
     const home = tempDir();
     const carol = await uploader(registry.t);
     const env = { SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: carol.key };
@@ -267,14 +310,17 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       const missing = await cli(['info', 'no-such-skill-for-logs'], { home, env });
       assert.equal(missing.code, 4);
       await cli(['whoami'], { home, env });
-      let items: Array<{ status_code: number; path: string; method: string }> = [];
+      let items: { status_code: number; path: string; method: string }[] = [];
       for (let attempt = 0; attempt < 20 && !items.some((c) => c.path === '/v1/skills/no-such-skill-for-logs'); attempt++) {
         const result = await cli(['logs', '--status', '4xx', '--since', '1h', '--json'], { home, env });
         assert.equal(result.code, 0, result.stderr);
         items = parsed<{ items: typeof items }>(result).items;
         if (items.length === 0) await sleep(250);
       }
-      assert.ok(items.some((c) => c.path === '/v1/skills/no-such-skill-for-logs' && c.status_code === 404), JSON.stringify(items));
+      assert.ok(
+        items.some((c) => c.path === '/v1/skills/no-such-skill-for-logs' && c.status_code === 404),
+        JSON.stringify(items),
+      );
       assert.ok(items.every((c) => c.status_code >= 400 && c.status_code < 500));
 
       const all = await cli(['logs', '--method', 'get', '--limit', '5'], { home, env });

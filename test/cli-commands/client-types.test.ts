@@ -7,13 +7,27 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Static } from 'typebox';
 import type {
-  ApiKeyCreated, CallLog, FeedbackList, ListSkillsQuery, Me, PackageValidation, Problem, RegistryClient, Skill, SkillList, Stats, UploadFields,
-  Version, WithPackageFields,
-} from '../../src/client/index.js';
-import type { Skill as SkillSchema } from '../../src/http/schemas/skills.js';
+  ApiKeyCreated,
+  CallLog,
+  FeedbackList,
+  ListSkillsQuery,
+  Me,
+  PackageValidation,
+  Problem,
+  RegistryClient,
+  Skill,
+  SkillList,
+  Stats,
+  UploadFields,
+  Version,
+  WithPackageFields,
+} from '@skill-registry/client';
+import type { Skill as SkillSchema } from '@skill-registry/api-schemas/skills';
 
 /** True exactly when A and B are the same type. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the generic signatures compare A and B strictly (any and unions included)
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- T is there only to be checked against `true` by tsc
 function expectType<T extends true>(): T | undefined {
   return undefined;
 }
@@ -44,18 +58,18 @@ expectType<Equals<Resolved<ReturnType<RegistryClient['me']['get']>>, Me>>();
 expectType<Equals<UploadFields, { version: string; changelog?: string; metadata?: string }>>();
 expectType<Equals<WithPackageFields['tags'], string[] | undefined>>();
 
-export function wrongUses(client: RegistryClient, skill: Skill): void {
+export function wrongUses(client: RegistryClient, skill: Skill): unknown[] {
   // @ts-expect-error the skill record has no such field
-  void skill.stars;
+  const stars: unknown = skill.stars;
   // @ts-expect-error sort is one of latest, downloads, featured
   const query: ListSkillsQuery = { sort: 'stars' };
   // @ts-expect-error a version upload needs its version
   void client.versions.upload('pdf-tools', { changelog: 'no version' }, new Uint8Array());
   // @ts-expect-error ratings are numbers
   void client.feedback.submit({ skill_id: 'pdf-tools', rating: 'five' });
-  void query;
+  return [stars, query];
 }
 
-it('the typed client exposes the schemas\' types (checked by tsc)', () => {
+it("the typed client exposes the schemas' types (checked by tsc)", () => {
   assert.equal(typeof wrongUses, 'function');
 });

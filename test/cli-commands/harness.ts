@@ -11,7 +11,6 @@ import { backends, type Backend } from '../helpers/backends.js';
 import { adminSession, createKey, registerUser, setStatus, type TestUser } from '../helpers/client.js';
 import { runCli, type CliRun } from '../helpers/process.js';
 
-
 /**
  * The backend the command line is run against. What the command line does does not depend on the registry's
  * database (the HTTP suites and the typed client's test cover both), and each run is a process start, so its
@@ -65,10 +64,11 @@ export function cli(args: string[], options: CliOptions): Promise<CliResult> {
     NODE_ENV: 'test',
     ...options.env,
   };
-  return runCli(args, { env, cwd: options.cwd ?? options.home, ...(options.input !== undefined ? { input: options.input } : {}) });
+  return runCli(args, { env, cwd: options.cwd ?? options.home, input: options.input });
 }
 
 /** Parses `--json` output, failing with the whole output when it is not one JSON document. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- callers name the shape they expect; JSON.parse checks nothing, so this is the one place that cast is written
 export function parsed<T = Record<string, unknown>>(result: CliResult): T {
   try {
     return JSON.parse(result.stdout) as T;

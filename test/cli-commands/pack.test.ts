@@ -3,10 +3,10 @@ import { chmodSync, existsSync, readFileSync, symlinkSync, utimesSync, writeFile
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import yauzl from 'yauzl';
-import { CliError } from '../../src/cli/registry-commands/exit-codes.js';
-import { extractPackage } from '../../src/cli/registry-commands/extract.js';
-import { inspectLocalArchive } from '../../src/cli/registry-commands/local-package.js';
-import { collectFiles, packZip } from '../../src/cli/registry-commands/pack.js';
+import { CliError } from '@skill-registry/cli/exit-codes';
+import { extractPackage } from '@skill-registry/cli/extract';
+import { inspectLocalArchive } from '@skill-registry/cli/local-package';
+import { collectFiles, packZip } from '@skill-registry/cli/pack';
 import { tarGz, zip } from '../helpers/archives.js';
 import { buildZip } from '../packages/zip-builder.js';
 import { readTree, removeDir, skillMdText, tempDir, writeTree } from './harness.js';
@@ -23,13 +23,22 @@ async function pack(dir: string): Promise<{ file: string; sha256: string; size: 
 }
 
 /** Entry names, times and modes as the zip's central directory lists them. */
-function zipEntries(file: string): Promise<Array<{ name: string; time: number; date: number; mode: number; method: number }>> {
+function zipEntries(file: string): Promise<{ name: string; time: number; date: number; mode: number; method: number }[]> {
   return new Promise((resolve, reject) => {
     yauzl.open(file, { lazyEntries: true }, (err, zipfile) => {
-      if (err) return reject(err);
-      const out: Array<{ name: string; time: number; date: number; mode: number; method: number }> = [];
+      if (err) {
+        reject(err);
+        return;
+      }
+      const out: { name: string; time: number; date: number; mode: number; method: number }[] = [];
       zipfile.on('entry', (entry: yauzl.Entry) => {
-        out.push({ name: entry.fileName, time: entry.lastModFileTime, date: entry.lastModFileDate, mode: entry.externalFileAttributes >>> 16, method: entry.compressionMethod });
+        out.push({
+          name: entry.fileName,
+          time: entry.lastModFileTime,
+          date: entry.lastModFileDate,
+          mode: entry.externalFileAttributes >>> 16,
+          method: entry.compressionMethod,
+        });
         zipfile.readEntry();
       });
       zipfile.on('end', () => resolve(out));
@@ -59,8 +68,15 @@ describe('publish packing: file selection and deterministic zips', () => {
       else process.env.TZ = zone;
     }
     const entries = await zipEntries((await pack(first)).file);
-    assert.deepEqual(entries.map((e) => e.name), ['SKILL.md', 'a/one.txt', 'b/two.txt', 'z.md'], 'sorted, no directory entries');
-    assert.ok(entries.every((e) => e.date === ((0 << 9) | (1 << 5) | 2) && e.time === 0), 'every entry at 1980-01-02 00:00');
+    assert.deepEqual(
+      entries.map((e) => e.name),
+      ['SKILL.md', 'a/one.txt', 'b/two.txt', 'z.md'],
+      'sorted, no directory entries',
+    );
+    assert.ok(
+      entries.every((e) => e.date === ((0 << 9) | (1 << 5) | 2) && e.time === 0),
+      'every entry at 1980-01-02 00:00',
+    );
     assert.ok(entries.every((e) => e.mode === 0o100644));
 
     const changed = writeTree(fresh('det'), { ...files, 'z.md': '# changed\n' });
@@ -86,35 +102,73 @@ describe('publish packing: file selection and deterministic zips', () => {
       '.github/workflows/ci.yml': 'kept: only .git itself is skipped\n',
     });
     const { files, skipped } = await collectFiles(dir);
-    assert.deepEqual(files.map((f) => f.path), ['.envrc', '.github/workflows/ci.yml', 'SKILL.md', 'keep.log', 'sub/build/kept.js']);
-    assert.deepEqual(skipped, ['.env', '.git/', '.skillignore', 'build/', 'debug.log', 'sub/.env.production', 'sub/node_modules/', 'sub/tmp', 'sub/trace.log', 'tmp/']);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['.envrc', '.github/workflows/ci.yml', 'SKILL.md', 'keep.log', 'sub/build/kept.js'],
+    );
+    assert.deepEqual(skipped, [
+      '.env',
+      '.git/',
+      '.skillignore',
+      'build/',
+      'debug.log',
+      'sub/.env.production',
+      'sub/node_modules/',
+      'sub/tmp',
+      'sub/trace.log',
+      'tmp/',
+    ]);
   });
 
   it('refuses symbolic links unless .skillignore excludes them', async () => {
     const dir = writeTree(fresh('link'), { 'SKILL.md': skillMdText('link'), 'real.txt': 'x' });
     symlinkSync('real.txt', path.join(dir, 'alias.txt'));
-    await assert.rejects(collectFiles(dir), (error: unknown) => error instanceof CliError && error.exitCode === 8 && /alias\.txt is a symbolic link/.test(error.message));
+    await assert.rejects(
+      collectFiles(dir),
+      (error: unknown) => error instanceof CliError && error.exitCode === 8 && error.message.includes('alias.txt is a symbolic link'),
+    );
     writeFileSync(path.join(dir, '.skillignore'), 'alias.txt\n');
-    assert.deepEqual((await collectFiles(dir)).files.map((f) => f.path), ['SKILL.md', 'real.txt']);
+    assert.deepEqual(
+      (await collectFiles(dir)).files.map((f) => f.path),
+      ['SKILL.md', 'real.txt'],
+    );
   });
 
-  it('stores a large, very compressible file uncompressed, so the registry\'s ratio limit accepts it', async () => {
+  it("stores a large, very compressible file uncompressed, so the registry's ratio limit accepts it", async () => {
     const dir = writeTree(fresh('ratio'), { 'SKILL.md': skillMdText('ratio'), 'data/zeros.csv': Buffer.alloc(1024 * 1024, '0,') });
     const packed = await pack(dir);
     const entries = await zipEntries(packed.file);
-    assert.deepEqual(entries.map((e) => [e.name, e.method]), [['SKILL.md', 8], ['data/zeros.csv', 0]]);
+    assert.deepEqual(
+      entries.map((e) => [e.name, e.method]),
+      [
+        ['SKILL.md', 8],
+        ['data/zeros.csv', 0],
+      ],
+    );
     const { inspection } = await inspectLocalArchive(packed.file);
-    assert.deepEqual(inspection.files.map((f) => [f.path, f.size]), [['SKILL.md', skillMdText('ratio').length], ['data/zeros.csv', 1024 * 1024]]);
+    assert.deepEqual(
+      inspection.files.map((f) => [f.path, f.size]),
+      [
+        ['SKILL.md', skillMdText('ratio').length],
+        ['data/zeros.csv', 1024 * 1024],
+      ],
+    );
   });
 });
 
-describe('install extraction: the registry\'s package rules before any byte is written', () => {
-  it('writes exactly the package\'s files, and strips a single top-level folder holding SKILL.md', async () => {
+describe("install extraction: the registry's package rules before any byte is written", () => {
+  it("writes exactly the package's files, and strips a single top-level folder holding SKILL.md", async () => {
     const archive = fresh('nested.tgz');
-    writeFileSync(archive, await tarGz([
-      { path: 'pdf-tools/SKILL.md', content: skillMdText('pdf-tools') },
-      { path: 'pdf-tools/scripts/run.py', content: 'print(1)\n' },
-    ], ['pdf-tools/', 'pdf-tools/scripts/']));
+    writeFileSync(
+      archive,
+      await tarGz(
+        [
+          { path: 'pdf-tools/SKILL.md', content: skillMdText('pdf-tools') },
+          { path: 'pdf-tools/scripts/run.py', content: 'print(1)\n' },
+        ],
+        ['pdf-tools/', 'pdf-tools/scripts/'],
+      ),
+    );
     const dir = fresh('out');
     const result = await extractPackage(archive, dir);
     assert.equal(result.stripped, 'pdf-tools/');
@@ -123,17 +177,47 @@ describe('install extraction: the registry\'s package rules before any byte is w
 
     // Files beside the folder: nothing is stripped, nothing is dropped.
     const mixed = fresh('mixed.zip');
-    writeFileSync(mixed, await zip([{ path: 'x/SKILL.md', content: skillMdText('x') }, { path: 'README.md', content: 'r' }]));
+    writeFileSync(
+      mixed,
+      await zip([
+        { path: 'x/SKILL.md', content: skillMdText('x') },
+        { path: 'README.md', content: 'r' },
+      ]),
+    );
     const out = fresh('out');
     assert.equal((await extractPackage(mixed, out)).stripped, null);
     assert.deepEqual(Object.keys(readTree(out)), ['README.md', 'x/SKILL.md']);
   });
 
   for (const [label, entries] of [
-    ['a ".." path', [{ name: 'SKILL.md', data: skillMdText('evil') }, { name: '../evil.txt', data: 'x' }]],
-    ['an absolute path', [{ name: 'SKILL.md', data: skillMdText('evil') }, { name: '/tmp/evil.txt', data: 'x' }]],
-    ['a backslash path', [{ name: 'SKILL.md', data: skillMdText('evil') }, { name: '..\\evil.txt', data: 'x' }]],
-    ['a symbolic link', [{ name: 'SKILL.md', data: skillMdText('evil') }, { name: 'link', data: '/etc/passwd', externalAttributes: (0o120777 << 16) >>> 0, versionMadeBy: (3 << 8) | 20 }]],
+    [
+      'a ".." path',
+      [
+        { name: 'SKILL.md', data: skillMdText('evil') },
+        { name: '../evil.txt', data: 'x' },
+      ],
+    ],
+    [
+      'an absolute path',
+      [
+        { name: 'SKILL.md', data: skillMdText('evil') },
+        { name: '/tmp/evil.txt', data: 'x' },
+      ],
+    ],
+    [
+      'a backslash path',
+      [
+        { name: 'SKILL.md', data: skillMdText('evil') },
+        { name: '..\\evil.txt', data: 'x' },
+      ],
+    ],
+    [
+      'a symbolic link',
+      [
+        { name: 'SKILL.md', data: skillMdText('evil') },
+        { name: 'link', data: '/etc/passwd', externalAttributes: (0o120777 << 16) >>> 0, versionMadeBy: (3 << 8) | 20 },
+      ],
+    ],
   ] as const) {
     it(`refuses a package with ${label} and writes nothing`, async () => {
       const archive = fresh('evil.zip');

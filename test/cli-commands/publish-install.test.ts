@@ -4,7 +4,18 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, expectStatus, json, uniqueName } from '../helpers/client.js';
 import {
-  cli, cliBackend, parsed, publishAsAdmin, readTree, removeDir, skillMdText, startRegistry, tempDir, uploader, writeTree, type Registry,
+  cli,
+  cliBackend,
+  parsed,
+  publishAsAdmin,
+  readTree,
+  removeDir,
+  skillMdText,
+  startRegistry,
+  tempDir,
+  uploader,
+  writeTree,
+  type Registry,
 } from './harness.js';
 
 interface PublishJson {
@@ -15,7 +26,7 @@ interface PublishJson {
 
 interface InstallJson {
   dir: string;
-  installed: Array<{ skill: string; version: string; previous: string | null; action: string; path: string; files: string[] }>;
+  installed: { skill: string; version: string; previous: string | null; action: string; path: string; files: string[] }[];
   failed: unknown[];
 }
 
@@ -85,8 +96,14 @@ describe(`command line: publish and install (${backend.name})`, () => {
     assert.equal(created.version.file_count, SHIPPED.length);
 
     const auth = { key };
-    const files = json<{ items: Array<{ path: string }> }>(expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}/versions/1.0.0/files`, auth), 200));
-    assert.deepEqual(files.items.map((f) => f.path), SHIPPED, '.git, node_modules, .env, .env.* and .skillignore patterns stay out');
+    const files = json<{ items: { path: string }[] }>(
+      expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}/versions/1.0.0/files`, auth), 200),
+    );
+    assert.deepEqual(
+      files.items.map((f) => f.path),
+      SHIPPED,
+      '.git, node_modules, .env, .env.* and .skillignore patterns stay out',
+    );
     const v1 = json<{ changelog: string }>(expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}/versions/1.0.0`, auth), 200));
     assert.equal(v1.changelog, 'First release');
 
@@ -96,8 +113,13 @@ describe(`command line: publish and install (${backend.name})`, () => {
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, new RegExp(`Published ${slug} 1\\.1\\.0 .*status: draft`));
     assert.match(second.stdout, /administrator publishes it/);
-    const list = json<{ items: Array<{ version: string }> }>(expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}/versions`, auth), 200));
-    assert.deepEqual(list.items.map((v) => v.version), ['1.1.0', '1.0.0']);
+    const list = json<{ items: { version: string }[] }>(
+      expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}/versions`, auth), 200),
+    );
+    assert.deepEqual(
+      list.items.map((v) => v.version),
+      ['1.1.0', '1.0.0'],
+    );
 
     // The same version again: the registry's 409, its detail on stderr, exit code 5.
     const again = await cli(['publish', dir, '--version', '1.1.0'], { home, env });
@@ -110,7 +132,9 @@ describe(`command line: publish and install (${backend.name})`, () => {
   it('takes the slug from --slug and the version from SKILL.md metadata.version', async () => {
     const name = uniqueName('meta-');
     const slug = `${name}-renamed`;
-    const dir = writeTree(path.join(home, 'src', name), { 'SKILL.md': skillMdText(name, 'Versioned in its metadata.', 'metadata:\n  version: 2.3.4\n') });
+    const dir = writeTree(path.join(home, 'src', name), {
+      'SKILL.md': skillMdText(name, 'Versioned in its metadata.', 'metadata:\n  version: 2.3.4\n'),
+    });
     const result = await cli(['publish', dir, '--slug', slug, '--json'], { home, env });
     assert.equal(result.code, 0, result.stderr);
     const body = parsed<PublishJson>(result);
@@ -134,11 +158,22 @@ describe(`command line: publish and install (${backend.name})`, () => {
     const dir = skillFolder(slug);
     const dry = await cli(['publish', dir, '--version', '1.0.0', '--dry-run', '--json'], { home, env });
     assert.equal(dry.code, 0, dry.stderr);
-    const body = parsed<{ action: string; sha256: string; files: Array<{ path: string }>; validation: { valid: boolean; files: Array<{ path: string }> } }>(dry);
+    const body = parsed<{
+      action: string;
+      sha256: string;
+      files: { path: string }[];
+      validation: { valid: boolean; files: { path: string }[] };
+    }>(dry);
     assert.equal(body.action, 'create');
     assert.equal(body.validation.valid, true);
-    assert.deepEqual(body.files.map((f) => f.path), SHIPPED);
-    assert.deepEqual(body.validation.files.map((f) => f.path), SHIPPED);
+    assert.deepEqual(
+      body.files.map((f) => f.path),
+      SHIPPED,
+    );
+    assert.deepEqual(
+      body.validation.files.map((f) => f.path),
+      SHIPPED,
+    );
     expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}`, { key }), 404);
 
     // The dry run packs the very bytes a publish uploads.
@@ -168,7 +203,10 @@ describe(`command line: publish and install (${backend.name})`, () => {
     assert.equal(result.code, 0, result.stderr);
     const body = parsed<InstallJson>(result);
     assert.equal(body.dir, skills);
-    assert.deepEqual(body.installed.map((i) => [i.skill, i.version, i.action]), [[slug, '1.0.0', 'installed']]);
+    assert.deepEqual(
+      body.installed.map((i) => [i.skill, i.version, i.action]),
+      [[slug, '1.0.0', 'installed']],
+    );
 
     const source = readTree(path.join(home, 'src', slug));
     const installed = readTree(path.join(skills, slug));
@@ -178,8 +216,8 @@ describe(`command line: publish and install (${backend.name})`, () => {
     const lock = JSON.parse(readFileSync(path.join(skills, 'skills-lock.json'), 'utf8')) as LockJson;
     assert.equal(lock.lockfile_version, 1);
     assert.equal(lock.skills[slug]?.version, '1.0.0');
-    assert.equal(lock.skills[slug]?.registry, registry.url);
-    assert.deepEqual(lock.skills[slug]?.files, SHIPPED);
+    assert.equal(lock.skills[slug].registry, registry.url);
+    assert.deepEqual(lock.skills[slug].files, SHIPPED);
 
     const again = await cli(['install', slug, '--dir', skills], { home, env });
     assert.equal(again.code, 0, again.stderr);
@@ -205,20 +243,28 @@ describe(`command line: publish and install (${backend.name})`, () => {
 
     const listed = await cli(['list', '--dir', skills, '--json'], { home, env });
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(parsed<{ skills: Array<{ skill: string; version: string; state: string }> }>(listed).skills.map((s) => [s.skill, s.version, s.state]), [
-      [slug, '1.0.0', 'installed'],
-    ]);
+    assert.deepEqual(
+      parsed<{ skills: { skill: string; version: string; state: string }[] }>(listed).skills.map((s) => [s.skill, s.version, s.state]),
+      [[slug, '1.0.0', 'installed']],
+    );
 
     const updated = await cli(['update', '--dir', skills, '--json'], { home, env });
     assert.equal(updated.code, 0, updated.stderr);
-    const update = parsed<{ updated: Array<{ skill: string; previous: string; version: string; action: string }> }>(updated);
-    assert.deepEqual(update.updated.map((u) => [u.skill, u.previous, u.version, u.action]), [[slug, '1.0.0', '2.0.0', 'replaced']]);
+    const update = parsed<{ updated: { skill: string; previous: string; version: string; action: string }[] }>(updated);
+    assert.deepEqual(
+      update.updated.map((u) => [u.skill, u.previous, u.version, u.action]),
+      [[slug, '1.0.0', '2.0.0', 'replaced']],
+    );
     assert.equal(readFileSync(path.join(skills, slug, 'reference/forms.md'), 'utf8'), '# Forms v2\n');
     assert.ok(existsSync(path.join(skills, slug, 'NEW.md')));
 
     const upToDate = await cli(['update', '--dir', skills, '--json'], { home, env });
     assert.equal(upToDate.code, 0, upToDate.stderr);
-    assert.deepEqual(parsed<{ updated: Array<{ action: string }> }>(upToDate).updated.map((u) => u.action), ['unchanged'], 'an up-to-date skill is not downloaded again');
+    assert.deepEqual(
+      parsed<{ updated: { action: string }[] }>(upToDate).updated.map((u) => u.action),
+      ['unchanged'],
+      'an up-to-date skill is not downloaded again',
+    );
     const upToDateHuman = await cli(['update', slug, '--dir', skills], { home, env });
     assert.equal(upToDateHuman.stdout, `${slug} 2.0.0 is up to date.\n`);
 
@@ -226,7 +272,11 @@ describe(`command line: publish and install (${backend.name})`, () => {
     assert.equal(forced.code, 0, forced.stderr);
     assert.match(forced.stdout, new RegExp(`Replaced ${slug} 2\\.0\\.0 with 1\\.0\\.0`));
     assert.ok(!existsSync(path.join(skills, slug, 'NEW.md')), 'a replaced folder keeps nothing of the old version');
-    assert.deepEqual(Object.keys(readTree(skills)).filter((f) => !f.startsWith(`${slug}/`)), ['skills-lock.json'], 'no temporary folders left behind');
+    assert.deepEqual(
+      Object.keys(readTree(skills)).filter((f) => !f.startsWith(`${slug}/`)),
+      ['skills-lock.json'],
+      'no temporary folders left behind',
+    );
 
     const humanList = await cli(['list', '--dir', skills], { home, env });
     assert.match(humanList.stdout, new RegExp(`${slug}\\s+1\\.0\\.0\\s+installed`));
@@ -253,7 +303,10 @@ describe(`command line: publish and install (${backend.name})`, () => {
     const skills = path.join(parent, 'skills');
     const fresh = await cli(['install', slug, '--dir', skills], { home, env });
     assert.equal(fresh.code, 7);
-    assert.match(fresh.stderr, new RegExp(`error: The package of ${slug}@1\\.0\\.0 does not match its published sha256 \\(expected ${sha}, got [0-9a-f]{64}\\)`));
+    assert.match(
+      fresh.stderr,
+      new RegExp(`error: The package of ${slug}@1\\.0\\.0 does not match its published sha256 \\(expected ${sha}, got [0-9a-f]{64}\\)`),
+    );
     assert.ok(!existsSync(skills), 'the skills directory was not even created');
 
     // With an existing installation, nothing in the directory changes either.

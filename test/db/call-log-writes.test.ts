@@ -10,8 +10,18 @@ import { eventually } from '../helpers/process.js';
 
 function entry(userId: string, overrides: Partial<PendingCallLog> = {}): PendingCallLog {
   return {
-    request_id: newId(), user_id: userId, method: 'GET', path: '/v1/skills?q=x', route: '/v1/skills', status_code: 200,
-    duration_ms: 1.25, ip: '203.0.113.9', user_agent: 'writer-test', auth: 'api_key', api_key_id: 'key-1', created_at: Date.now(),
+    request_id: newId(),
+    user_id: userId,
+    method: 'GET',
+    path: '/v1/skills?q=x',
+    route: '/v1/skills',
+    status_code: 200,
+    duration_ms: 1.25,
+    ip: '203.0.113.9',
+    user_agent: 'writer-test',
+    auth: 'api_key',
+    api_key_id: 'key-1',
+    created_at: Date.now(),
     ...overrides,
   };
 }
@@ -65,7 +75,7 @@ for (const backend of backends()) {
           recorder.record(e);
         }
         // The early batches fail and go back into the buffer; nothing else writes (the timer is not started).
-        await eventually('the early batches have failed', async () => errors.length > 0, 5_000);
+        await eventually('the early batches have failed', () => errors.length > 0, 5_000);
         // A flush waits for every write queued before it, then fails on its own: all the early batches are back.
         await assert.rejects(recorder.flush());
         // One drop, down to 90% of the bound, rather than one per entry past it.
@@ -88,7 +98,15 @@ for (const backend of backends()) {
       const user = newId();
       const at = Date.parse('2026-03-04T05:06:07.089Z');
       const full = entry(user, { created_at: at });
-      const sparse = entry(user, { route: null, ip: null, user_agent: null, api_key_id: null, auth: 'session', method: 'POST', status_code: 503 });
+      const sparse = entry(user, {
+        route: null,
+        ip: null,
+        user_agent: null,
+        api_key_id: null,
+        auth: 'session',
+        method: 'POST',
+        status_code: 503,
+      });
       recorder.record(full);
       recorder.record(sparse);
       await recorder.flush();
@@ -98,14 +116,17 @@ for (const backend of backends()) {
       assert.equal(stored.path, '/v1/skills?q=x');
       assert.equal(stored.route, '/v1/skills');
       assert.equal(stored.status_code, 200);
-      assert.equal(Number(stored.duration_ms), 1.25);
+      assert.equal(stored.duration_ms, 1.25);
       assert.equal(stored.ip, '203.0.113.9');
       assert.equal(stored.user_agent, 'writer-test');
       assert.equal(stored.api_key_id, 'key-1');
       assert.equal(new Date(stored.created_at).toISOString(), '2026-03-04T05:06:07.089Z');
       const other = await t.runtime.services.repositories.callLogs.find(sparse.request_id);
       assert.ok(other);
-      assert.deepEqual([other.route, other.ip, other.user_agent, other.api_key_id, other.auth, other.method, other.status_code], [null, null, null, null, 'session', 'POST', 503]);
+      assert.deepEqual(
+        [other.route, other.ip, other.user_agent, other.api_key_id, other.auth, other.method, other.status_code],
+        [null, null, null, null, 'session', 'POST', 503],
+      );
       // A batch written twice (a retry after a lost answer) stores each entry once.
       await t.runtime.services.repositories.callLogs.insertMany([full, sparse]);
       assert.equal(await countFor(user), 2);

@@ -8,13 +8,14 @@ import { ANNOUNCE_INTERVAL_MS, downloadCounter, FLUSH_INTERVAL_MS } from '../../
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
+import { ifSet } from '../helpers/hooks.js';
 import { adminSession, authHeaders, createKey, createSkill, expectStatus } from '../helpers/client.js';
 
 for (const backend of backends()) {
   describe(`download flushes of two nodes at once [${backend.name}]`, { timeout: 180_000 }, () => {
     let t: TestApp;
-    let nodes: DatabaseHandle[];
-    const versions: Array<{ versionId: string; skillId: string }> = [];
+    let nodes: DatabaseHandle[] = [];
+    const versions: { versionId: string; skillId: string }[] = [];
 
     before(async () => {
       t = await startApp(backend);
@@ -25,7 +26,12 @@ for (const backend of backends()) {
         for (let v = 0; v < 6; v += 1) {
           const body = multipart({ version: `1.0.${v}` }, { content: archive });
           expectStatus(
-            await t.request({ method: 'POST', url: `/v1/skills/${skill.slug}/versions`, headers: { ...authHeaders({ key }), ...body.headers }, payload: body.payload }),
+            await t.request({
+              method: 'POST',
+              url: `/v1/skills/${skill.slug}/versions`,
+              headers: { ...authHeaders({ key }), ...body.headers },
+              payload: body.payload,
+            }),
             201,
           );
         }
@@ -39,8 +45,8 @@ for (const backend of backends()) {
     });
     const flushers = () => (nodes.length > 0 ? nodes : [t.runtime.database, t.runtime.database]);
     after(async () => {
-      for (const node of nodes ?? []) await node.close();
-      await t?.close();
+      for (const node of nodes) await node.close();
+      await ifSet(t)?.close();
     });
 
     test('overlapping tallies in opposite orders, many rounds: no deadlock, exact totals', async () => {
@@ -62,29 +68,49 @@ for (const backend of backends()) {
         'no flush failed (40P01 is a deadlock)',
       );
       const db = t.runtime.database.db;
-      const rows = await db.selectFrom('versions').select(['id', 'skill_id', 'downloads']).where('id', 'in', versions.map((v) => v.versionId)).execute();
+      const rows = await db
+        .selectFrom('versions')
+        .select(['id', 'skill_id', 'downloads'])
+        .where(
+          'id',
+          'in',
+          versions.map((v) => v.versionId),
+        )
+        .execute();
       assert.equal(rows.length, versions.length);
-      for (const row of rows) assert.equal(Number(row.downloads), expected.get(row.id), `version ${row.id}`);
+      for (const row of rows) assert.equal(row.downloads, expected.get(row.id), `version ${row.id}`);
       const perSkill = new Map<string, number>();
       for (const { versionId, skillId } of versions) perSkill.set(skillId, (perSkill.get(skillId) ?? 0) + expected.get(versionId)!);
       for (const [skillId, total] of perSkill) {
         const skill = await db.selectFrom('skills').select('downloads').where('id', '=', skillId).executeTakeFirstOrThrow();
-        assert.equal(Number(skill.downloads), total, `skill ${skillId}`);
-        const days = await db.selectFrom('download_counts').select((eb) => eb.fn.sum<number>('downloads').as('n')).where('skill_id', '=', skillId).executeTakeFirstOrThrow();
-        assert.equal(Number(days.n), total, `daily rows of skill ${skillId}`);
+        assert.equal(skill.downloads, total, `skill ${skillId}`);
+        const days = await db
+          .selectFrom('download_counts')
+          .select((eb) => eb.fn.sum<number>('downloads').as('n'))
+          .where('skill_id', '=', skillId)
+          .executeTakeFirstOrThrow();
+        assert.equal(days.n, total, `daily rows of skill ${skillId}`);
       }
     });
 
     test('tallies of a version deleted meanwhile are dropped, the rest are written', async () => {
       const repo = versionsRepository(flushers()[0]!.db, flushers()[0]!.dialect);
       const [first] = versions;
-      const before = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', first!.versionId).executeTakeFirstOrThrow();
+      const before = await t.runtime.database.db
+        .selectFrom('versions')
+        .select('downloads')
+        .where('id', '=', first!.versionId)
+        .executeTakeFirstOrThrow();
       await repo.addDownloads([
         { versionId: 'gone-version', skillId: first!.skillId, day: '2026-01-03', count: 5 },
         { versionId: first!.versionId, skillId: first!.skillId, day: '2026-01-03', count: 2 },
       ]);
-      const afterwards = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', first!.versionId).executeTakeFirstOrThrow();
-      assert.equal(Number(afterwards.downloads), Number(before.downloads) + 2);
+      const afterwards = await t.runtime.database.db
+        .selectFrom('versions')
+        .select('downloads')
+        .where('id', '=', first!.versionId)
+        .executeTakeFirstOrThrow();
+      assert.equal(afterwards.downloads, before.downloads + 2);
     });
   });
 }
@@ -94,12 +120,13 @@ describe('the download counter writes within its interval', () => {
     const batches: DownloadTally[][] = [];
     let failNext = false;
     const repository = {
-      async addDownloads(tallies: readonly DownloadTally[]) {
+      addDownloads(tallies: readonly DownloadTally[]) {
         if (failNext) {
           failNext = false;
-          throw new Error('database away');
+          return Promise.reject(new Error('database away'));
         }
         batches.push(tallies.map((t) => ({ ...t })));
+        return Promise.resolve();
       },
     } as unknown as VersionsRepository;
     return { repository, batches, failOnce: () => (failNext = true) };

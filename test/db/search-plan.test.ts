@@ -8,6 +8,7 @@ import { generateSkills, matches, RARE, UNCOMMON, type GeneratedSkill } from '..
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { call, expectStatus, json, registerUser, type SkillBody } from '../helpers/client.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /**
  * The contract's promise that search "must stay fast with 100,000 skills (an index, not a full scan)",
@@ -66,10 +67,12 @@ for (const backend of backends()) {
       const { sqlite, db } = t.runtime.database;
       if (backend.name === 'sqlite') {
         assert.ok(sqlite);
-        const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.parameters) as Array<{ detail: string }>;
+        const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(...compiled.parameters) as { detail: string }[];
         return plan.map((step) => step.detail).join('\n');
       }
-      const result = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
+      const result = await db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+      );
       return result.rows.map((r) => r['QUERY PLAN']).join('\n');
     }
 
@@ -91,7 +94,11 @@ for (const backend of backends()) {
      */
     function assertSearchDrivenByMatches(plan: string, what: string): void {
       if (backend.name === 'sqlite') {
-        assert.match(plan, /SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)/, `${what}: skills are not fetched by the FTS rowids:\n${plan}`);
+        assert.match(
+          plan,
+          /SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)/,
+          `${what}: skills are not fetched by the FTS rowids:\n${plan}`,
+        );
       } else {
         assert.match(plan, /Bitmap Heap Scan on skills\b/, `${what}: skills are not fetched from the trigram bitmap:\n${plan}`);
       }
@@ -139,7 +146,19 @@ for (const backend of backends()) {
           // One transaction, one prepared statement; the FTS5 triggers fill skills_fts as rows go in.
           sqlite.transaction(() => {
             for (const r of rows) {
-              insert.run(r.id, r.slug, r.name, r.description, r.category, r.featured, owner.id, r.downloads, r.updatedAt, r.updatedAt, r.updatedAt);
+              insert.run(
+                r.id,
+                r.slug,
+                r.name,
+                r.description,
+                r.category,
+                r.featured,
+                owner.id,
+                r.downloads,
+                r.updatedAt,
+                r.updatedAt,
+                r.updatedAt,
+              );
             }
           })();
         } else {
@@ -167,11 +186,14 @@ for (const backend of backends()) {
         }
       });
     });
-    after(() => t?.close());
+    after(() => ifSet(t)?.close());
 
     it('holds the generated registry', async () => {
-      const count = await t.runtime.database.db.selectFrom('skills').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      assert.equal(Number(count.n), N);
+      const count = await t.runtime.database.db
+        .selectFrom('skills')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      assert.equal(count.n, N);
       const rare = rows.filter((r) => matches(r, [RARE])).length;
       const uncommon = rows.filter((r) => matches(r, [UNCOMMON])).length;
       assert.ok(rare >= 10 && rare <= 100, `the rare word should be selective, is in ${rare} rows`);
@@ -198,7 +220,7 @@ for (const backend of backends()) {
       const pageFor = (f: typeof filter) => repo.pageQuery(f, repo.matchesFirst(f, expected));
       assert.equal(repo.matchesFirst(filter, expected), true, 'a selective search is fetched from its matches');
       const problems: string[] = [];
-      const queries: Array<[string, Compilable]> = [
+      const queries: [string, Compilable][] = [
         ['page query', pageFor(filter)],
         ['count query', repo.countQuery(filter)],
         ['page query sort=downloads', pageFor({ ...filter, sort: 'downloads' })],
@@ -230,18 +252,25 @@ for (const backend of backends()) {
       ];
       for (const words of cases) {
         const expected = rows.filter((r) => matches(r, words)).sort(byLatest);
-        const { rows: page, total } = await timed(`repository list ${words.join(' ')}`, () =>
-          repo.list(baseFilter({ words, limit: 20 })),
-        );
+        const { rows: page, total } = await timed(`repository list ${words.join(' ')}`, () => repo.list(baseFilter({ words, limit: 20 })));
         assert.equal(total, expected.length, `total for ${words.join(' ')}`);
-        assert.deepEqual(page.map((r) => r.id), expected.slice(0, 20).map((r) => r.id), `first page for ${words.join(' ')}`);
+        assert.deepEqual(
+          page.map((r) => r.id),
+          expected.slice(0, 20).map((r) => r.id),
+          `first page for ${words.join(' ')}`,
+        );
       }
       // Through HTTP, as a client sees it: the words, the total and the order.
       const expected = rows.filter((r) => matches(r, [UNCOMMON, 'pdf'])).sort(byLatest);
-      const res = await timed('HTTP search', () => call(t, 'GET', `/v1/skills?q=${encodeURIComponent(`${UNCOMMON.toUpperCase()} PDF`)}&page=2&page_size=5`));
+      const res = await timed('HTTP search', () =>
+        call(t, 'GET', `/v1/skills?q=${encodeURIComponent(`${UNCOMMON.toUpperCase()} PDF`)}&page=2&page_size=5`),
+      );
       const body = json<{ items: SkillBody[]; total: number }>(expectStatus(res, 200));
       assert.equal(body.total, expected.length);
-      assert.deepEqual(body.items.map((s) => s.slug), expected.slice(5, 10).map((r) => r.slug));
+      assert.deepEqual(
+        body.items.map((s) => s.slug),
+        expected.slice(5, 10).map((r) => r.slug),
+      );
     });
 
     it('serves a category listing sorted by downloads from an index', async () => {
@@ -251,7 +280,11 @@ for (const backend of backends()) {
       const plan = await explain(repo.pageQuery(filter), `category=${category} sort=downloads, page`);
       const countPlan = await explain(repo.countQuery(filter), `category=${category} sort=downloads, count`);
       const tagPlan = await explain(repo.pageQuery(withTag), `category=${category} tags=agents sort=downloads, page`);
-      for (const [what, p] of [['page query', plan], ['count query', countPlan], ['page query with a tag', tagPlan]] as const) {
+      for (const [what, p] of [
+        ['page query', plan],
+        ['count query', countPlan],
+        ['page query with a tag', tagPlan],
+      ] as const) {
         if (backend.name === 'sqlite') {
           assert.match(p, /USING (COVERING )?INDEX/, `${what}: no index used:\n${p}`);
           assert.doesNotMatch(p, /^SCAN s$/m, `${what}: full scan of skills:\n${p}`);
@@ -261,20 +294,32 @@ for (const backend of backends()) {
       }
       if (backend.name === 'sqlite') {
         // Only the category's rows are read, already in order: not the whole downloads index, probed row by row.
-        for (const [what, p] of [['page query', plan], ['page query with a tag', tagPlan]] as const) {
+        for (const [what, p] of [
+          ['page query', plan],
+          ['page query with a tag', tagPlan],
+        ] as const) {
           assert.match(p, /skills_category_downloads \(category=\? AND status=\?\)/, `${what}:\n${p}`);
         }
       }
       const expected = rows.filter((r) => r.category === category).sort(byDownloads);
       const { rows: page, total } = await timed('repository category list', () => repo.list(filter));
       assert.equal(total, expected.length);
-      assert.deepEqual(page.map((r) => r.id), expected.slice(0, 20).map((r) => r.id));
+      assert.deepEqual(
+        page.map((r) => r.id),
+        expected.slice(0, 20).map((r) => r.id),
+      );
     });
 
     it('reports its timings and plans', (ctx) => {
       for (const [label, ms] of Object.entries(timings)) ctx.diagnostic(`${label}: ${ms} ms`);
       if (backend.name === 'postgres') ctx.diagnostic(`ANALYZE runs until no histogram bound held ${RARE}: ${analyzeRounds}`);
-      for (const [label, plan] of Object.entries(plans)) ctx.diagnostic(`plan, ${label}: ${plan.split('\n').map((l) => l.trim()).join(' | ')}`);
+      for (const [label, plan] of Object.entries(plans))
+        ctx.diagnostic(
+          `plan, ${label}: ${plan
+            .split('\n')
+            .map((l) => l.trim())
+            .join(' | ')}`,
+        );
     });
   });
 }

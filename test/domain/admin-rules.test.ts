@@ -8,11 +8,21 @@ import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 
 function sessionOf(user: User): Extract<Actor, { kind: 'session' }> {
-  return { kind: 'session', user: { id: user.id, username: user.username, role: user.role }, sessionId: `session-of-${user.id}`, scopes: SESSION_SCOPES };
+  return {
+    kind: 'session',
+    user: { id: user.id, username: user.username, role: user.role },
+    sessionId: `session-of-${user.id}`,
+    scopes: SESSION_SCOPES,
+  };
 }
 
 function keyOf(user: User): Extract<Actor, { kind: 'api_key' }> {
-  return { kind: 'api_key', user: { id: user.id, username: user.username, role: user.role }, apiKeyId: `key-of-${user.id}`, scopes: SESSION_SCOPES };
+  return {
+    kind: 'api_key',
+    user: { id: user.id, username: user.username, role: user.role },
+    apiKeyId: `key-of-${user.id}`,
+    scopes: SESSION_SCOPES,
+  };
 }
 
 async function refused(operation: Promise<unknown>, status: number, code: string): Promise<void> {
@@ -36,7 +46,7 @@ for (const backend of backends()) {
     let admin: User;
     let owner: User;
     let skillId: string;
-    let callers: Array<{ name: string; actor: Actor; status: number; code: string }>;
+    let callers: { name: string; actor: Actor; status: number; code: string }[];
 
     before(async () => {
       t = await startApp(backend);
@@ -55,8 +65,8 @@ for (const backend of backends()) {
 
     it('refuses a status change (moderation) to anyone but an admin session, and the status stays', async () => {
       for (const { name, actor, status, code } of callers) {
-        await refused(services.skills.setStatus(actor, skillId, 'published', 'by mistake'), status, code).catch((error: Error) => {
-          throw new Error(`${name}: ${error.message}`);
+        await refused(services.skills.setStatus(actor, skillId, 'published', 'by mistake'), status, code).catch((error: unknown) => {
+          throw new Error(`${name}: ${(error as Error).message}`);
         });
       }
       assert.equal((await services.skills.get(sessionOf(admin), skillId)).status, 'draft');
@@ -65,8 +75,8 @@ for (const backend of backends()) {
 
     it('refuses featuring (moderation) to anyone but an admin session, and the flag stays', async () => {
       for (const { name, actor, status, code } of callers) {
-        await refused(services.skills.setFeatured(actor, skillId, true, undefined), status, code).catch((error: Error) => {
-          throw new Error(`${name}: ${error.message}`);
+        await refused(services.skills.setFeatured(actor, skillId, true, undefined), status, code).catch((error: unknown) => {
+          throw new Error(`${name}: ${(error as Error).message}`);
         });
       }
       assert.equal((await services.skills.get(sessionOf(admin), skillId)).featured, false);
@@ -75,8 +85,8 @@ for (const backend of backends()) {
 
     it('refuses listing users to anyone but an admin session', async () => {
       for (const { name, actor, status, code } of callers) {
-        await refused(services.accounts.listUsers(actor, { page: 1, pageSize: 10 }), status, code).catch((error: Error) => {
-          throw new Error(`${name}: ${error.message}`);
+        await refused(services.accounts.listUsers(actor, { page: 1, pageSize: 10 }), status, code).catch((error: unknown) => {
+          throw new Error(`${name}: ${(error as Error).message}`);
         });
       }
       assert.ok((await services.accounts.listUsers(sessionOf(admin), { page: 1, pageSize: 10 })).total >= 2);
@@ -85,19 +95,23 @@ for (const backend of backends()) {
     it('refuses creating a user to anyone but an admin session, and no account appears', async () => {
       for (const [i, { name, actor, status, code }] of callers.entries()) {
         const input = { username: `made-${i}`, email: `made-${i}@example.com`, password: 'made-password-1', role: 'admin' as const };
-        await refused(services.accounts.createUser(actor, input), status, code).catch((error: Error) => {
-          throw new Error(`${name}: ${error.message}`);
+        await refused(services.accounts.createUser(actor, input), status, code).catch((error: unknown) => {
+          throw new Error(`${name}: ${(error as Error).message}`);
         });
         await assert.rejects(services.accounts.login(input.username, input.password), { code: 'invalid_credentials' });
       }
-      const made = await services.accounts.createUser(sessionOf(admin), { username: 'made', email: 'made@example.com', password: 'made-password-1' });
+      const made = await services.accounts.createUser(sessionOf(admin), {
+        username: 'made',
+        email: 'made@example.com',
+        password: 'made-password-1',
+      });
       assert.equal(made.role, 'user');
     });
 
     it('refuses changing a user to anyone but an admin session, and the account stays as it was', async () => {
       for (const { name, actor, status, code } of callers) {
-        await refused(services.accounts.updateUser(actor, owner.id, { role: 'admin' }), status, code).catch((error: Error) => {
-          throw new Error(`${name}: ${error.message}`);
+        await refused(services.accounts.updateUser(actor, owner.id, { role: 'admin' }), status, code).catch((error: unknown) => {
+          throw new Error(`${name}: ${(error as Error).message}`);
         });
       }
       assert.equal((await services.accounts.getUser(owner.id)).role, 'user');
@@ -107,14 +121,9 @@ for (const backend of backends()) {
 
     it("refuses another user's call log to anyone but an admin session", async () => {
       for (const actor of [sessionOf(owner), keyOf(owner), keyOf(admin)]) {
-        await refused(
-          services.logs.list(actor, { user_id: admin.id, page: 1, pageSize: 10 }),
-          403,
-          'admin_session_required',
-        );
+        await refused(services.logs.list(actor, { user_id: admin.id, page: 1, pageSize: 10 }), 403, 'admin_session_required');
       }
-      const own = await services.logs.list(sessionOf(owner), { user_id: owner.id, page: 1, pageSize: 10 })
-        .catch((error: unknown) => error);
+      const own = await services.logs.list(sessionOf(owner), { user_id: owner.id, page: 1, pageSize: 10 }).catch((error: unknown) => error);
       // Naming oneself in the filter is still naming a user: the filter is an admin-session privilege.
       assert.ok(own instanceof AppError && own.code === 'admin_session_required');
       assert.equal((await services.logs.list(sessionOf(admin), { user_id: owner.id, page: 1, pageSize: 10 })).total, 0);

@@ -15,14 +15,22 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { orphanCollection } from '../../src/domain/versions/orphan-collection.js';
-import { ORPHAN_AGE_MS } from '../../src/domain/versions/versions.js';
+import { ORPHAN_AGE_MS } from '../../src/domain/versions/blob-collection.js';
 import { createRuntime } from '../../src/server.js';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
-  adminSession, authHeaders, call, createSkill, expectProblem, expectStatus, registerUser, type Auth, type TestUser,
+  adminSession,
+  authHeaders,
+  call,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  registerUser,
+  type Auth,
+  type TestUser,
 } from '../helpers/client.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
 
@@ -34,12 +42,22 @@ function sha256(bytes: Buffer): string {
 
 function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
   const body = multipart({ version }, { content: archive });
-  return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+  return t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 function uploadWithSkill(t: TestApp, auth: Auth, slug: string, version: string, archive: Buffer) {
   const body = multipart({ name: `Skill ${slug}`, slug, version }, { content: archive });
-  return t.request({ method: 'POST', url: '/v1/skills/with-package', headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+  return t.request({
+    method: 'POST',
+    url: '/v1/skills/with-package',
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /** A package no other test uploads: its blob is this test's alone. */
@@ -51,14 +69,14 @@ function uniquePackage(): Promise<Buffer> {
  * Holds the next call of `target[method]` before it runs, until released; later calls pass straight through.
  * `arrived` settles once the call is held.
  */
-function holdNextCall<T extends object, K extends keyof T>(target: T, method: K) {
+function holdNextCall<T extends object>(target: T, method: keyof T) {
   const original = target[method] as unknown as (...args: unknown[]) => Promise<unknown>;
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  (target as Record<K, unknown>)[method] = async (...args: unknown[]) => {
-    (target as Record<K, unknown>)[method] = original;
+  (target as Record<keyof T, unknown>)[method] = async (...args: unknown[]) => {
+    (target as Record<keyof T, unknown>)[method] = original;
     arrive();
     await released;
     return original.apply(target, args);
@@ -105,8 +123,12 @@ function holdNextDelete(store: S3BlobStore, key: string) {
  * or until `work` settles first: 'finished'.
  */
 async function untilWaitingForLock(url: string, applicationName: string, work: Promise<unknown>): Promise<'waiting' | 'finished'> {
-  let finished = false;
-  void work.then(() => (finished = true), () => (finished = true));
+  // Set by the callbacks below, while the loop polls.
+  let finished = false as boolean;
+  void work.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -143,9 +165,10 @@ for (const backend of backends()) {
       /** Makes a committed blob look `ms` old, as time would: the file's mtime, or (s3rver) the object file's. */
       async function age(sha: string, ms: number): Promise<void> {
         const when = new Date(Date.now() - ms);
-        const file = storage === 's3'
-          ? s3.objectFile(`${prefix}/blobs/${sha}`)
-          : path.join(t.config.dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4), sha);
+        const file =
+          storage === 's3'
+            ? s3.objectFile(`${prefix}/blobs/${sha}`)
+            : path.join(t.config.dataDir, 'blobs', sha.slice(0, 2), sha.slice(2, 4), sha);
         await utimes(file, when, when);
       }
       before(async () => {
@@ -156,92 +179,124 @@ for (const backend of backends()) {
       after(() => t.close());
 
       const paths = [
-        { name: 'an upload to an existing skill', method: 'insert' as const, start: (slug: string, bytes: Buffer) => upload(t, alice.session, slug, '1.0.0', bytes) },
-        { name: 'an upload that creates its skill', method: 'insertWithSkill' as const, start: (slug: string, bytes: Buffer) => uploadWithSkill(t, alice.session, slug, '1.0.0', bytes) },
+        {
+          name: 'an upload to an existing skill',
+          method: 'insert' as const,
+          start: (slug: string, bytes: Buffer) => upload(t, alice.session, slug, '1.0.0', bytes),
+        },
+        {
+          name: 'an upload that creates its skill',
+          method: 'insertWithSkill' as const,
+          start: (slug: string, bytes: Buffer) => uploadWithSkill(t, alice.session, slug, '1.0.0', bytes),
+        },
       ];
       for (const route of paths) {
-        it(`keeps ${route.name} its package when a draft with the same bytes is deleted between its blob commit and its version row`, { timeout: 60_000 }, async () => {
-          const shared = await uniquePackage();
-          const draft = await createSkill(t, alice.session);
-          expectStatus(await upload(t, alice.session, draft.slug, '1.0.0', shared), 201);
-          const slug = route.method === 'insert' ? (await createSkill(t, alice.session)).slug : `with-${randomUUID().slice(0, 8)}`;
+        it(
+          `keeps ${route.name} its package when a draft with the same bytes is deleted between its blob commit and its version row`,
+          { timeout: 60_000 },
+          async () => {
+            const shared = await uniquePackage();
+            const draft = await createSkill(t, alice.session);
+            expectStatus(await upload(t, alice.session, draft.slug, '1.0.0', shared), 201);
+            const slug = route.method === 'insert' ? (await createSkill(t, alice.session)).slug : `with-${randomUUID().slice(0, 8)}`;
 
-          const held = holdNextCall(t.runtime.services.repositories.versions, route.method);
-          const pending = route.start(slug, shared);
-          // The second upload has committed its blob (onto the draft's) and waits to write its version row.
+            const held = holdNextCall(t.runtime.services.repositories.versions, route.method);
+            const pending = route.start(slug, shared);
+            // The second upload has committed its blob (onto the draft's) and waits to write its version row.
+            await held.reached(pending);
+            expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
+            held.release();
+            expectStatus(await pending, 201);
+
+            const res = expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
+            assert.equal(sha256(res.rawPayload), sha256(shared), 'the version downloads its own bytes');
+            // Collection does not take it either: it is referenced now.
+            await t.runtime.services.versions.collectOrphans(0);
+            assert.ok(await t.runtime.services.blobs.stat(sha256(shared)));
+          },
+        );
+      }
+
+      for (const route of paths) {
+        it(
+          `refuses ${route.name} with 503 upload_interrupted, writing nothing, when its committed blob is gone before its version row is written`,
+          { timeout: 60_000 },
+          async () => {
+            const bytes = await uniquePackage();
+            const slug = route.method === 'insert' ? (await createSkill(t, alice.session)).slug : `with-${randomUUID().slice(0, 8)}`;
+            const held = holdNextCall(t.runtime.services.repositories.versions, route.method);
+            const pending = route.start(slug, bytes);
+            await held.reached(pending);
+            // What another node's orphan collection does to an old copy of the same bytes, in a shared bucket.
+            await t.runtime.services.blobs.delete(sha256(bytes));
+            held.release();
+            const res = await pending;
+            expectProblem(res, 503, 'upload_interrupted');
+            assert.equal(res.headers['retry-after'], '1');
+            const db = t.runtime.database.db;
+            assert.equal(
+              (await db.selectFrom('versions').select('id').where('sha256', '=', sha256(bytes)).execute()).length,
+              0,
+              'no version without its package',
+            );
+            assert.equal(
+              (await db.selectFrom('skills').select('id').where('slug', '=', slug).execute()).length,
+              route.method === 'insert' ? 1 : 0,
+              'no skill created',
+            );
+
+            expectStatus(await route.start(slug, bytes), 201);
+            const download = expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
+            assert.equal(sha256(download.rawPayload), sha256(bytes));
+          },
+        );
+      }
+
+      it(
+        'answers 404 to an upload into a draft deleted before its version row is written, and writes nothing',
+        { timeout: 60_000 },
+        async () => {
+          const draft = await createSkill(t, alice.session);
+          const held = holdNextCall(t.runtime.services.repositories.versions, 'insert');
+          const pending = upload(t, alice.session, draft.slug, '1.0.0', await uniquePackage());
           await held.reached(pending);
           expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
           held.release();
-          expectStatus(await pending, 201);
+          expectProblem(await pending, 404, 'skill_not_found');
+          const rows = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', draft.id).execute();
+          assert.equal(rows.length, 0);
+        },
+      );
 
-          const res = expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
-          assert.equal(sha256(res.rawPayload), sha256(shared), 'the version downloads its own bytes');
-          // Collection does not take it either: it is referenced now.
-          await t.runtime.services.versions.collectOrphans(0);
-          assert.ok(await t.runtime.services.blobs.stat(sha256(shared)));
-        });
-      }
+      it(
+        "leaves a deleted draft's blob and a failed upload's blob to collection, which removes them only past the grace period",
+        { timeout: 60_000 },
+        async () => {
+          const services = t.runtime.services;
+          const own = await uniquePackage();
+          const draft = await createSkill(t, alice.session);
+          expectStatus(await upload(t, alice.session, draft.slug, '1.0.0', own), 201);
+          expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
 
-      for (const route of paths) {
-        it(`refuses ${route.name} with 503 upload_interrupted, writing nothing, when its committed blob is gone before its version row is written`, { timeout: 60_000 }, async () => {
-          const bytes = await uniquePackage();
-          const slug = route.method === 'insert' ? (await createSkill(t, alice.session)).slug : `with-${randomUUID().slice(0, 8)}`;
-          const held = holdNextCall(t.runtime.services.repositories.versions, route.method);
-          const pending = route.start(slug, bytes);
-          await held.reached(pending);
-          // What another node's orphan collection does to an old copy of the same bytes, in a shared bucket.
-          await t.runtime.services.blobs.delete(sha256(bytes));
+          // Two uploads of one version: the first is held before its version row, so the second gets past the
+          // version check, commits and wins; the first then fails after its commit.
+          const skill = await createSkill(t, alice.session);
+          const [lost, won] = [await uniquePackage(), await uniquePackage()];
+          const held = holdNextCall(services.repositories.versions, 'insert');
+          const first = upload(t, alice.session, skill.slug, '1.0.0', lost);
+          await held.reached(first);
+          expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', won), 201);
           held.release();
-          const res = await pending;
-          expectProblem(res, 503, 'upload_interrupted');
-          assert.equal(res.headers['retry-after'], '1');
-          const db = t.runtime.database.db;
-          assert.equal((await db.selectFrom('versions').select('id').where('sha256', '=', sha256(bytes)).execute()).length, 0, 'no version without its package');
-          assert.equal((await db.selectFrom('skills').select('id').where('slug', '=', slug).execute()).length, route.method === 'insert' ? 1 : 0, 'no skill created');
+          expectProblem(await first, 409, 'version_exists');
 
-          expectStatus(await route.start(slug, bytes), 201);
-          const download = expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
-          assert.equal(sha256(download.rawPayload), sha256(bytes));
-        });
-      }
-
-      it('answers 404 to an upload into a draft deleted before its version row is written, and writes nothing', { timeout: 60_000 }, async () => {
-        const draft = await createSkill(t, alice.session);
-        const held = holdNextCall(t.runtime.services.repositories.versions, 'insert');
-        const pending = upload(t, alice.session, draft.slug, '1.0.0', await uniquePackage());
-        await held.reached(pending);
-        expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
-        held.release();
-        expectProblem(await pending, 404, 'skill_not_found');
-        const rows = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', draft.id).execute();
-        assert.equal(rows.length, 0);
-      });
-
-      it('leaves a deleted draft\'s blob and a failed upload\'s blob to collection, which removes them only past the grace period', { timeout: 60_000 }, async () => {
-        const services = t.runtime.services;
-        const own = await uniquePackage();
-        const draft = await createSkill(t, alice.session);
-        expectStatus(await upload(t, alice.session, draft.slug, '1.0.0', own), 201);
-        expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.slug}`, alice.session), 204);
-
-        // Two uploads of one version: the first is held before its version row, so the second gets past the
-        // version check, commits and wins; the first then fails after its commit.
-        const skill = await createSkill(t, alice.session);
-        const [lost, won] = [await uniquePackage(), await uniquePackage()];
-        const held = holdNextCall(services.repositories.versions, 'insert');
-        const first = upload(t, alice.session, skill.slug, '1.0.0', lost);
-        await held.reached(first);
-        expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', won), 201);
-        held.release();
-        expectProblem(await first, 409, 'version_exists');
-
-        for (const bytes of [own, lost]) assert.ok(await services.blobs.stat(sha256(bytes)), 'left for collection');
-        assert.equal(await services.versions.collectOrphans(), 0, 'both are younger than the grace period');
-        for (const bytes of [own, lost]) await age(sha256(bytes), ORPHAN_AGE_MS + 60_000);
-        assert.equal(await services.versions.collectOrphans(), 2);
-        for (const bytes of [own, lost]) assert.equal(await services.blobs.stat(sha256(bytes)), null);
-        assert.ok(await services.blobs.stat(sha256(won)));
-      });
+          for (const bytes of [own, lost]) assert.ok(await services.blobs.stat(sha256(bytes)), 'left for collection');
+          assert.equal(await services.versions.collectOrphans(), 0, 'both are younger than the grace period');
+          for (const bytes of [own, lost]) await age(sha256(bytes), ORPHAN_AGE_MS + 60_000);
+          assert.equal(await services.versions.collectOrphans(), 2);
+          for (const bytes of [own, lost]) assert.equal(await services.blobs.stat(sha256(bytes)), null);
+          assert.ok(await services.blobs.stat(sha256(won)));
+        },
+      );
     });
   }
 
@@ -273,7 +328,7 @@ for (const backend of backends()) {
         };
         await Promise.all([a.runtime.services.orphans.idle, b.runtime.services.orphans.idle]);
         assert.equal(a.config.database.kind, 'postgres');
-        appUrl = a.config.database.kind === 'postgres' ? a.config.database.url : '';
+        appUrl = a.config.database.url;
         applicationName = new URL(appUrl).searchParams.get('application_name') ?? '';
         assert.ok(applicationName, 'the test database URL names its sessions');
         alice = await registerUser(a);
@@ -286,7 +341,7 @@ for (const backend of backends()) {
 
       /** A version's package is stored and downloads with its own bytes, from either node. */
       async function assertDownloads(slug: string, bytes: Buffer): Promise<void> {
-        assert.ok(await a.runtime.services.blobs.stat(sha256(bytes)), 'the version\'s package is stored');
+        assert.ok(await a.runtime.services.blobs.stat(sha256(bytes)), "the version's package is stored");
         for (const node of [a, b]) {
           const res = expectStatus(await call(node, 'GET', `/v1/skills/${slug}/versions/1.0.0/download`, admin), 200);
           assert.equal(sha256(res.rawPayload), sha256(bytes), 'the version downloads its own bytes');
@@ -302,63 +357,80 @@ for (const backend of backends()) {
       }
 
       const paths = [
-        { name: 'an upload to an existing skill', creates: false, start: (node: TestApp, slug: string, bytes: Buffer) => upload(node, alice.session, slug, '1.0.0', bytes) },
-        { name: 'an upload that creates its skill', creates: true, start: (node: TestApp, slug: string, bytes: Buffer) => uploadWithSkill(node, alice.session, slug, '1.0.0', bytes) },
+        {
+          name: 'an upload to an existing skill',
+          creates: false,
+          start: (node: TestApp, slug: string, bytes: Buffer) => upload(node, alice.session, slug, '1.0.0', bytes),
+        },
+        {
+          name: 'an upload that creates its skill',
+          creates: true,
+          start: (node: TestApp, slug: string, bytes: Buffer) => uploadWithSkill(node, alice.session, slug, '1.0.0', bytes),
+        },
       ];
       for (const route of paths) {
         const newSlug = async () => (route.creates ? `with-${randomUUID().slice(0, 8)}` : (await createSkill(a, alice.session)).slug);
 
-        it(`refuses ${route.name} on B, retryably and writing nothing, when A's collection deletes the old copy of its bytes after B committed them`, { timeout: 60_000 }, async () => {
-          const bytes = await uniquePackage();
-          await oldOrphan(bytes);
-          const slug = await newSlug();
+        it(
+          `refuses ${route.name} on B, retryably and writing nothing, when A's collection deletes the old copy of its bytes after B committed them`,
+          { timeout: 60_000 },
+          async () => {
+            const bytes = await uniquePackage();
+            await oldOrphan(bytes);
+            const slug = await newSlug();
 
-          // A looks at the orphan's date (old) and is held just before its delete.
-          const held = holdNextDelete(a.runtime.services.blobs as S3BlobStore, keyOf(sha256(bytes)));
-          const collecting = a.runtime.services.versions.collectOrphans();
-          await Promise.race([held.arrived, collecting.then((n) => assert.fail(`the collection ended (${n} removed) before deleting`))]);
-          // B commits the same bytes (its copy refreshes the object's date) and goes on to write its version row.
-          const pending = route.start(b, slug, bytes);
-          const bWaited = await untilWaitingForLock(appUrl, applicationName, pending);
-          held.release();
-          assert.equal(await collecting, 1, 'A deleted the orphan it had looked at');
+            // A looks at the orphan's date (old) and is held just before its delete.
+            assert.ok(a.runtime.services.blobs instanceof S3BlobStore);
+            const held = holdNextDelete(a.runtime.services.blobs, keyOf(sha256(bytes)));
+            const collecting = a.runtime.services.versions.collectOrphans();
+            await Promise.race([held.arrived, collecting.then((n) => assert.fail(`the collection ended (${n} removed) before deleting`))]);
+            // B commits the same bytes (its copy refreshes the object's date) and goes on to write its version row.
+            const pending = route.start(b, slug, bytes);
+            const bWaited = await untilWaitingForLock(appUrl, applicationName, pending);
+            held.release();
+            assert.equal(await collecting, 1, 'A deleted the orphan it had looked at');
 
-          const res = await pending;
-          const rows = await a.runtime.database.db.selectFrom('versions').select('id').where('sha256', '=', sha256(bytes)).execute();
-          // Never a version without its package: either it is stored, or there is no version.
-          if (res.statusCode === 201) await assertDownloads(slug, bytes);
-          else assert.equal(rows.length, 0, 'no version without its package');
-          assert.equal(bWaited, 'waiting', 'B waited for the blob A was deleting');
-          // Under the lock B finds its blob gone: the upload is refused, retryably, and writes nothing.
-          expectProblem(res, 503, 'upload_interrupted');
-          assert.ok(Number(res.headers['retry-after']) > 0, 'the refusal says when to try again');
-          if (route.creates) {
-            const skills = await a.runtime.database.db.selectFrom('skills').select('id').where('slug', '=', slug).execute();
-            assert.equal(skills.length, 0, 'no skill without its version');
-          }
+            const res = await pending;
+            const rows = await a.runtime.database.db.selectFrom('versions').select('id').where('sha256', '=', sha256(bytes)).execute();
+            // Never a version without its package: either it is stored, or there is no version.
+            if (res.statusCode === 201) await assertDownloads(slug, bytes);
+            else assert.equal(rows.length, 0, 'no version without its package');
+            assert.equal(bWaited, 'waiting', 'B waited for the blob A was deleting');
+            // Under the lock B finds its blob gone: the upload is refused, retryably, and writes nothing.
+            expectProblem(res, 503, 'upload_interrupted');
+            assert.ok(Number(res.headers['retry-after']) > 0, 'the refusal says when to try again');
+            if (route.creates) {
+              const skills = await a.runtime.database.db.selectFrom('skills').select('id').where('slug', '=', slug).execute();
+              assert.equal(skills.length, 0, 'no skill without its version');
+            }
 
-          // The same upload, sent again, stores the bytes anew.
-          expectStatus(await route.start(b, slug, bytes), 201);
-          await assertDownloads(slug, bytes);
-        });
+            // The same upload, sent again, stores the bytes anew.
+            expectStatus(await route.start(b, slug, bytes), 201);
+            await assertDownloads(slug, bytes);
+          },
+        );
 
-        it(`keeps the blob of ${route.name} on B when B writes its version first and A's collection waits for it`, { timeout: 60_000 }, async () => {
-          const bytes = await uniquePackage();
-          await oldOrphan(bytes);
-          const slug = await newSlug();
+        it(
+          `keeps the blob of ${route.name} on B when B writes its version first and A's collection waits for it`,
+          { timeout: 60_000 },
+          async () => {
+            const bytes = await uniquePackage();
+            await oldOrphan(bytes);
+            const slug = await newSlug();
 
-          // B has committed the same bytes and, holding the blob's lock, checks that they are there.
-          const held = holdNextCall(b.runtime.services.blobs, 'stat');
-          const pending = route.start(b, slug, bytes);
-          await held.reached(pending);
-          // A collects with no grace period: B's fresh commit does not save the blob, only B's version can.
-          const collecting = a.runtime.services.versions.collectOrphans(0);
-          assert.equal(await untilWaitingForLock(appUrl, applicationName, collecting), 'waiting', 'A waits for the blob B is recording');
-          held.release();
-          expectStatus(await pending, 201);
-          await collecting;
-          await assertDownloads(slug, bytes);
-        });
+            // B has committed the same bytes and, holding the blob's lock, checks that they are there.
+            const held = holdNextCall(b.runtime.services.blobs, 'stat');
+            const pending = route.start(b, slug, bytes);
+            await held.reached(pending);
+            // A collects with no grace period: B's fresh commit does not save the blob, only B's version can.
+            const collecting = a.runtime.services.versions.collectOrphans(0);
+            assert.equal(await untilWaitingForLock(appUrl, applicationName, collecting), 'waiting', 'A waits for the blob B is recording');
+            held.release();
+            expectStatus(await pending, 201);
+            await collecting;
+            await assertDownloads(slug, bytes);
+          },
+        );
       }
     });
   }
@@ -402,7 +474,7 @@ for (const backend of backends()) {
       const blob = await put(bytes);
       await age(blob.sha256, 2 * HOUR);
       const versions = t.runtime.services.repositories.versions;
-      const unreferenced = versions.unreferenced;
+      const unreferenced = versions.unreferenced.bind(versions);
       versions.unreferenced = async (candidates) => {
         const found = await unreferenced(candidates);
         // Another upload of the same bytes commits now; its version row would come next.
@@ -426,7 +498,10 @@ for (const backend of backends()) {
       await age(sha256(used), 2 * HOUR);
       const versions = t.runtime.services.versions;
       const removed = await Promise.all([versions.collectOrphans(), versions.collectOrphans(), versions.collectOrphans()]);
-      assert.equal(removed.reduce((a, b) => a + b, 0), orphans.length);
+      assert.equal(
+        removed.reduce((a, b) => a + b, 0),
+        orphans.length,
+      );
       for (const orphan of orphans) assert.equal(await t.runtime.services.blobs.stat(orphan.sha256), null);
       assert.ok(await t.runtime.services.blobs.stat(sha256(used)));
     });

@@ -13,7 +13,7 @@ function manualClock(start = 1_000_000) {
  * once, or, when `held`, only once the test calls `release()`, so a test sees a load still running.
  */
 function counter(value: () => string, options: { held?: boolean } = {}) {
-  const waiting: Array<() => void> = [];
+  const waiting: (() => void)[] = [];
   const loader = async () => {
     loader.calls += 1;
     const read = value();
@@ -90,18 +90,74 @@ describe('public cache', () => {
     cache.clear();
     slow.release();
     assert.equal(await pending, 'before', 'the waiter gets what its load found');
-    assert.equal(await cache.get('k', counter(() => current)), 'after', 'but the next caller does not');
+    assert.equal(
+      await cache.get(
+        'k',
+        counter(() => current),
+      ),
+      'after',
+      'but the next caller does not',
+    );
+  });
+
+  it('never keeps a background reload begun before a clear', async () => {
+    let current = 'old';
+    const clock = manualClock();
+    const cache = publicCache<string>({ ttlMs: 100, maxEntries: 10, now: clock.now });
+    const load = counter(() => current, { held: true });
+    const first = cache.get('k', load);
+    load.release();
+    assert.equal(await first, 'old');
+    clock.advance(150);
+    // The background reload reads 'old' and is held; then the skill changes and this node clears.
+    assert.equal(await answeredAtOnce(cache.get('k', load)), 'old');
+    assert.equal(load.calls, 2);
+    current = 'new';
+    cache.clear();
+    load.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    const fresh = counter(() => current);
+    assert.equal(await cache.get('k', fresh), 'new', 'the reload from before the clear was not kept');
+    assert.equal(fresh.calls, 1);
+  });
+
+  it('keeps serving the stale answer when a reload fails, until it is too old', async () => {
+    const clock = manualClock();
+    const cache = publicCache<string>({ ttlMs: 100, maxEntries: 10, now: clock.now });
+    assert.equal(await cache.get('k', () => Promise.resolve('kept')), 'kept');
+    clock.advance(150);
+    assert.equal(await cache.get('k', async () => Promise.reject(new Error('down'))), 'kept');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await cache.get('k', async () => Promise.reject(new Error('still down'))), 'kept');
+    await new Promise((resolve) => setImmediate(resolve));
+    clock.advance(50);
+    await assert.rejects(
+      cache.get('k', async () => Promise.reject(new Error('down for good'))),
+      /down for good/,
+    );
+  });
+
+  it('remembers that there was nothing to find', async () => {
+    const cache = publicCache<string | undefined>({ ttlMs: 1000, maxEntries: 10, now: manualClock().now });
+    const load = () => {
+      load.calls += 1;
+      return Promise.resolve(undefined);
+    };
+    load.calls = 0;
+    assert.equal(await cache.get('missing', load), undefined);
+    assert.equal(await cache.get('missing', load), undefined);
+    assert.equal(load.calls, 1);
   });
 
   it('does not keep failures', async () => {
     const cache = publicCache<string>({ ttlMs: 1000, maxEntries: 10 });
     await assert.rejects(cache.get('k', async () => Promise.reject(new Error('down'))));
-    assert.equal(await cache.get('k', async () => 'up'), 'up');
+    assert.equal(await cache.get('k', () => Promise.resolve('up')), 'up');
   });
 
-  it('holds at most maxEntries, dropping the oldest', async () => {
+  it('holds at most maxEntries, dropping the least recently used', async () => {
     const cache = publicCache<string>({ ttlMs: 1000, maxEntries: 2 });
-    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => key);
+    for (const key of ['a', 'b', 'c']) await cache.get(key, () => Promise.resolve(key));
     assert.equal(cache.size, 2);
     const load = counter(() => 'again');
     assert.equal(await cache.get('a', load), 'again');

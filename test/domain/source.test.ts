@@ -3,20 +3,50 @@ import { describe, it } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
 import { checkSource, type SkillSource } from '../../src/domain/skills/source.js';
 
-const accepted: Array<[SkillSource, SkillSource]> = [
-  [{ source_type: 'github', source_url: 'https://github.com/acme/pdf-tools' }, { source_type: 'github', source_url: 'https://github.com/acme/pdf-tools' }],
-  [{ source_type: 'github', source_url: 'https://github.com/acme/pdf-tools/' }, { source_type: 'github', source_url: 'https://github.com/acme/pdf-tools/' }],
-  [{ source_type: 'github', source_url: 'https://github.com/acme/skills/tree/main/pdf' }, { source_type: 'github', source_url: 'https://github.com/acme/skills/tree/main/pdf' }],
-  [{ source_type: 'github', source_url: 'https://github.com/Acme-Co/repo.name_x' }, { source_type: 'github', source_url: 'https://github.com/Acme-Co/repo.name_x' }],
-  [{ source_type: 'external', source_url: 'https://example.com/skills/pdf' }, { source_type: 'external', source_url: 'https://example.com/skills/pdf' }],
-  [{ source_type: 'external', source_url: 'http://example.com:8080/x?y=1#z' }, { source_type: 'external', source_url: 'http://example.com:8080/x?y=1#z' }],
-  [{ source_type: 'original', source_url: null }, { source_type: 'original', source_url: null }],
-  [{ source_type: 'original', source_url: '' }, { source_type: 'original', source_url: null }],
-  [{ source_type: null, source_url: null }, { source_type: null, source_url: null }],
-  [{ source_type: null, source_url: '   ' }, { source_type: null, source_url: null }],
+const accepted: [SkillSource, SkillSource][] = [
+  [
+    { source_type: 'github', source_url: 'https://github.com/acme/pdf-tools' },
+    { source_type: 'github', source_url: 'https://github.com/acme/pdf-tools' },
+  ],
+  [
+    { source_type: 'github', source_url: 'https://github.com/acme/pdf-tools/' },
+    { source_type: 'github', source_url: 'https://github.com/acme/pdf-tools/' },
+  ],
+  [
+    { source_type: 'github', source_url: 'https://github.com/acme/skills/tree/main/pdf' },
+    { source_type: 'github', source_url: 'https://github.com/acme/skills/tree/main/pdf' },
+  ],
+  [
+    { source_type: 'github', source_url: 'https://github.com/Acme-Co/repo.name_x' },
+    { source_type: 'github', source_url: 'https://github.com/Acme-Co/repo.name_x' },
+  ],
+  [
+    { source_type: 'external', source_url: 'https://example.com/skills/pdf' },
+    { source_type: 'external', source_url: 'https://example.com/skills/pdf' },
+  ],
+  [
+    { source_type: 'external', source_url: 'http://example.com:8080/x?y=1#z' },
+    { source_type: 'external', source_url: 'http://example.com:8080/x?y=1#z' },
+  ],
+  [
+    { source_type: 'original', source_url: null },
+    { source_type: 'original', source_url: null },
+  ],
+  [
+    { source_type: 'original', source_url: '' },
+    { source_type: 'original', source_url: null },
+  ],
+  [
+    { source_type: null, source_url: null },
+    { source_type: null, source_url: null },
+  ],
+  [
+    { source_type: null, source_url: '   ' },
+    { source_type: null, source_url: null },
+  ],
 ];
 
-const refused: Array<[string, SkillSource]> = [
+const refused: [string, SkillSource][] = [
   ['github over http', { source_type: 'github', source_url: 'http://github.com/acme/pdf-tools' }],
   ['github on another host', { source_type: 'github', source_url: 'https://gitlab.com/acme/pdf-tools' }],
   ['github look-alike host', { source_type: 'github', source_url: 'https://github.com.evil.example/acme/pdf-tools' }],

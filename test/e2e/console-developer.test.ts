@@ -7,6 +7,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { escapingPackage, pdfToolsPackage } from './fixtures.js';
 import { closeLeftovers, eventually, finish, launchBrowser, openSession, screenshot, startRegistry, type Registry } from './harness.js';
+import { ifSet } from '../helpers/hooks.js';
 
 describe('web console: developer', () => {
   let registry: Registry;
@@ -20,8 +21,8 @@ describe('web console: developer', () => {
   afterEach(async (t) => closeLeftovers(t.name));
 
   after(async () => {
-    await browser?.close();
-    await registry?.close();
+    await ifSet(browser)?.close();
+    await ifSet(registry)?.close();
   });
 
   test('a developer registers, creates a skill, uploads a package and sees its files and SKILL.md', async () => {
@@ -69,7 +70,12 @@ describe('web console: developer', () => {
     // A package big enough, and a network slow enough, for the progress bar to show real progress.
     const pkg = await pdfToolsPackage({ padding: 400 * 1024 });
     const cdp = await session.context.newCDPSession(page);
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
     await page.locator('input[type=file]').setInputFiles({ name: 'pdf-tools.zip', mimeType: 'application/zip', buffer: pkg.archive });
     await page.getByText('pdf-tools.zip').waitFor();
     await page.getByLabel('Version', { exact: true }).fill('v1');
@@ -94,7 +100,10 @@ describe('web console: developer', () => {
     await markdown.getByRole('table').waitFor();
     // The package's script is shown as text and never runs; its javascript: link has no target.
     await markdown.getByText('<script>window.__skillScriptRan = true</script>').waitFor();
-    assert.equal(await markdown.getByText('A link that must not run').evaluate((el) => el.closest('a')), null);
+    assert.equal(
+      await markdown.getByText('A link that must not run').evaluate((el: { closest(selector: string): unknown }) => el.closest('a')),
+      null,
+    );
     assert.equal(await page.evaluate('typeof window.__skillScriptRan'), 'undefined');
     // Front matter beyond name and description is shown as facts.
     assert.match(await page.locator('.front-matter').innerText(), /allowed-tools\s+Bash Read/);
@@ -130,14 +139,18 @@ describe('web console: developer', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST' && request.url().includes('/versions')) uploads += 1;
     });
-    await page.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some notes\n') });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some notes\n') });
     await page.getByText('This is not a zip or a gzip-compressed tar archive.').waitFor();
     await page.getByLabel('Version', { exact: true }).fill('1.0.0');
     await page.getByRole('button', { name: 'Upload version' }).click();
     assert.equal(uploads, 0);
 
     // Refused by the registry: every problem is listed with the archive entry at fault.
-    await page.locator('input[type=file]').setInputFiles({ name: 'escape.tar.gz', mimeType: 'application/gzip', buffer: await escapingPackage() });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'escape.tar.gz', mimeType: 'application/gzip', buffer: await escapingPackage() });
     await page.getByText(/escape\.tar\.gz.*tar\.gz/).waitFor();
     await page.getByRole('button', { name: 'Check package only' }).click();
     await page.getByText('This package would be refused').waitFor();
@@ -146,7 +159,9 @@ describe('web console: developer', () => {
     await alert.waitFor();
     assert.match(await alert.locator('code.entry').first().innerText(), /\.\.\/escape\.txt/);
     assert.equal(uploads, 1);
-    const versions = await registry.api.expect<{ total: number }>(200, 'GET', '/v1/skills/escape-artist/versions', { cookie: owner.cookie });
+    const versions = await registry.api.expect<{ total: number }>(200, 'GET', '/v1/skills/escape-artist/versions', {
+      cookie: owner.cookie,
+    });
     assert.equal(versions.total, 0);
     await screenshot(page, 'refused-upload');
 
@@ -196,7 +211,9 @@ describe('web console: developer', () => {
     // The key works, and it never reached the browser's storage.
     const me = await registry.api.expect<{ user: { username: string }; auth: { kind: string } }>(200, 'GET', '/v1/me', { key: secret });
     assert.equal(me.user.username, 'kai');
-    const stored = await page.evaluate<string>('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie');
+    const stored = await page.evaluate<string>(
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie',
+    );
     assert.ok(!stored.includes(secret), 'the secret must not be stored by the console');
 
     const row = page.getByRole('row', { name: /ci-release/ });
@@ -218,7 +235,10 @@ describe('web console: developer', () => {
 
   test('a developer reads their call logs, filters them and looks up one call', async () => {
     const owner = await registry.api.user('lou');
-    const key = await registry.api.expect<{ key: string }>(201, 'POST', '/v1/me/api-keys', { cookie: owner.cookie, json: { name: 'laptop', scopes: ['skill:upload'] } });
+    const key = await registry.api.expect<{ key: string }>(201, 'POST', '/v1/me/api-keys', {
+      cookie: owner.cookie,
+      json: { name: 'laptop', scopes: ['skill:upload'] },
+    });
     await registry.api.expect(200, 'GET', '/v1/me', { key: key.key });
     const missing = await registry.api.call('GET', '/v1/skills/no-such-skill', { key: key.key });
     assert.equal(missing.status, 404);
@@ -248,7 +268,10 @@ describe('web console: developer', () => {
 
     await page.getByRole('textbox', { name: 'Request id' }).fill('0190aaaa-0000-7000-8000-000000000000');
     await page.getByRole('button', { name: 'Look up' }).click();
-    await page.getByRole('alert').filter({ hasText: /0190aaaa|not found|No call/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /0190aaaa|not found|No call/i })
+      .waitFor();
 
     await finish(session, 'call-logs');
   });

@@ -10,7 +10,18 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ADMIN } from '../helpers/app.js';
 import { CATALOG, pdfToolsPackage, seedCatalog } from './fixtures.js';
-import { closeLeftovers, eventually, finish, launchBrowser, openSession, screenshot, startRegistry, type Registry, type SeedUser } from './harness.js';
+import {
+  closeLeftovers,
+  eventually,
+  finish,
+  launchBrowser,
+  openSession,
+  screenshot,
+  startRegistry,
+  type Registry,
+  type SeedUser,
+} from './harness.js';
+import { ifSet } from '../helpers/hooks.js';
 
 describe('web console: visitors and administrators', () => {
   let registry: Registry;
@@ -29,8 +40,8 @@ describe('web console: visitors and administrators', () => {
   afterEach(async (t) => closeLeftovers(t.name));
 
   after(async () => {
-    await browser?.close();
-    await registry?.close();
+    await ifSet(browser)?.close();
+    await ifSet(registry)?.close();
   });
 
   test('a visitor searches, shares the search, and downloads a package', async () => {
@@ -57,7 +68,10 @@ describe('web console: visitors and administrators', () => {
     await page.getByRole('heading', { name: `${CATALOG.length} skills` }).waitFor();
     await page.getByLabel('Sort').selectOption('downloads');
     await page.waitForURL(/sort=downloads/);
-    await eventually(async () => (await page.locator('.skill-card h3').first().innerText()) === 'PDF Tools', 'the most downloaded skill comes first');
+    await eventually(
+      async () => (await page.locator('.skill-card h3').first().innerText()) === 'PDF Tools',
+      'the most downloaded skill comes first',
+    );
 
     // A shared link reproduces the search, filters included.
     const shared = await session.context.newPage();
@@ -72,16 +86,20 @@ describe('web console: visitors and administrators', () => {
     await page.waitForURL('**/skills/pdf-tools');
     await page.locator('.markdown').getByRole('heading', { name: 'Quick start' }).waitFor();
     assert.match(await page.locator('.facts').innerText(), /GitHub repository\s+github\.com\/acme\/pdf-tools/);
-    const before = Number((await registry.api.expect<{ total_downloads: number }>(200, 'GET', '/v1/skills/pdf-tools/stats')).total_downloads);
+    const before = (await registry.api.expect<{ total_downloads: number }>(200, 'GET', '/v1/skills/pdf-tools/stats')).total_downloads;
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^Download v1\.0\.0/ }).click()]);
     assert.equal(download.suggestedFilename(), 'pdf-tools-1.0.0.zip');
-    const bytes = await readFile((await download.path())!);
+    const bytes = await readFile(await download.path());
     assert.equal(createHash('sha256').update(bytes).digest('hex'), sha256['pdf-tools']);
 
     await page.getByRole('link', { name: 'Downloads' }).click();
     const caption = page.locator('.chart-caption');
-    await eventually(async () => (await caption.innerText()).startsWith(`${before + 1} downloads`), 'the download shows in the chart', 15_000);
+    await eventually(
+      async () => (await caption.innerText()).startsWith(`${before + 1} downloads`),
+      'the download shows in the chart',
+      15_000,
+    );
     assert.equal(await page.locator('.chart-bar').count(), 30);
     await page.getByRole('button', { name: 'Last 90 days' }).click();
     await page.waitForURL(/days=90/);
@@ -117,8 +135,18 @@ describe('web console: visitors and administrators', () => {
   test('the admin publishes a draft from the review queue, and it appears in public search', async () => {
     const api = registry.api;
     const maya = await api.user('maya');
-    await api.skill(maya.cookie, { name: 'Meeting Notes', slug: 'meeting-notes', description: 'Summarise meeting transcripts into decisions and action items.', tags: ['meetings', 'summary'] });
-    await api.upload(maya.cookie, 'meeting-notes', '0.9.0', (await pdfToolsPackage({ name: 'meeting-notes', title: 'Meeting Notes', description: 'Summarise meeting transcripts.' })).archive);
+    await api.skill(maya.cookie, {
+      name: 'Meeting Notes',
+      slug: 'meeting-notes',
+      description: 'Summarise meeting transcripts into decisions and action items.',
+      tags: ['meetings', 'summary'],
+    });
+    await api.upload(
+      maya.cookie,
+      'meeting-notes',
+      '0.9.0',
+      (await pdfToolsPackage({ name: 'meeting-notes', title: 'Meeting Notes', description: 'Summarise meeting transcripts.' })).archive,
+    );
 
     const visitor = await openSession(browser, registry);
     await visitor.page.goto('/?q=meeting');
@@ -131,7 +159,10 @@ describe('web console: visitors and administrators', () => {
     await page.getByLabel('Password').fill('wrong-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     // The problem's detail, as the API words it.
-    await page.getByRole('alert').filter({ hasText: /password/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /password/i })
+      .waitFor();
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Admin' }).click();
@@ -144,7 +175,10 @@ describe('web console: visitors and administrators', () => {
     await page.locator('.markdown').getByRole('heading', { name: 'Quick start' }).waitFor();
     await page.goBack();
     await entry.getByRole('link', { name: 'Browse files' }).click();
-    await page.getByRole('link', { name: /SKILL\.md/ }).first().waitFor();
+    await page
+      .getByRole('link', { name: /SKILL\.md/ })
+      .first()
+      .waitFor();
     await page.goBack();
 
     await entry.getByRole('button', { name: /Publish/ }).click();
@@ -154,7 +188,12 @@ describe('web console: visitors and administrators', () => {
     await dialog.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('“Meeting Notes” is now published.').waitFor();
     await page.getByText('The queue is empty').waitFor();
-    const audit = await registry.app.runtime.database.db.selectFrom('admin_audit').selectAll().where('action', '=', 'skill.status').orderBy('created_at', 'desc').executeTakeFirst();
+    const audit = await registry.app.runtime.database.db
+      .selectFrom('admin_audit')
+      .selectAll()
+      .where('action', '=', 'skill.status')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
     assert.equal(audit?.reason, 'Reviewed: instructions are clear.');
 
     await visitor.page.reload();
@@ -194,7 +233,13 @@ describe('web console: visitors and administrators', () => {
     await page.goto('/admin/users');
     await page.getByRole('row', { name: /admin@example\.com/ }).waitFor();
     // An administrator cannot lock themselves out from here.
-    assert.equal(await page.getByRole('row', { name: /admin@example\.com/ }).getByRole('button', { name: /Disable/ }).isDisabled(), true);
+    assert.equal(
+      await page
+        .getByRole('row', { name: /admin@example\.com/ })
+        .getByRole('button', { name: /Disable/ })
+        .isDisabled(),
+      true,
+    );
 
     await page.getByRole('searchbox', { name: 'Search users' }).fill('nico');
     await page.waitForURL(/q=nico/);
@@ -203,7 +248,10 @@ describe('web console: visitors and administrators', () => {
     await row.getByRole('button', { name: /Disable/ }).click();
     await page.getByRole('dialog', { name: 'Disable nico?' }).getByRole('button', { name: 'Disable' }).click();
     await row.getByText('disabled', { exact: true }).waitFor();
-    await eventually(async () => (await api.call('GET', '/v1/me', { cookie: nico.cookie })).status === 401, "the disabled user's session stops working");
+    await eventually(
+      async () => (await api.call('GET', '/v1/me', { cookie: nico.cookie })).status === 401,
+      "the disabled user's session stops working",
+    );
 
     await row.getByRole('button', { name: /Enable/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Enable' }).click();
@@ -239,8 +287,12 @@ describe('web console: visitors and administrators', () => {
     await page.locator('.markdown').waitFor();
     assert.equal(await noHorizontalScroll(), true, 'the skill page fits the phone');
     // The facts and the download button come before the long SKILL.md on a narrow screen.
-    const asideTop = await page.locator('.skill-aside').evaluate((el) => el.getBoundingClientRect().top);
-    const mainTop = await page.locator('.skill-main').evaluate((el) => el.getBoundingClientRect().top);
+    const asideTop = await page
+      .locator('.skill-aside')
+      .evaluate((el: { getBoundingClientRect(): { top: number } }) => el.getBoundingClientRect().top);
+    const mainTop = await page
+      .locator('.skill-main')
+      .evaluate((el: { getBoundingClientRect(): { top: number } }) => el.getBoundingClientRect().top);
     assert.ok(asideTop < mainTop);
     await screenshot(page, 'phone-skill');
 

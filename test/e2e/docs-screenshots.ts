@@ -36,12 +36,29 @@ try {
   const adminCookie = await api.admin();
   const { owner } = await seedCatalog(api, adminCookie);
   for (const comment of ['Saved me an afternoon of copy and paste from invoices.', 'Tables come out clean; scanned PDFs need OCR first.']) {
-    await api.expect(201, 'POST', '/v1/feedback', { json: { skill_id: 'pdf-tools', rating: comment.startsWith('Saved') ? 5 : 4, comment } });
+    await api.expect(201, 'POST', '/v1/feedback', {
+      json: { skill_id: 'pdf-tools', rating: comment.startsWith('Saved') ? 5 : 4, comment },
+    });
   }
   const maya = await api.user('maya');
-  await api.skill(maya.cookie, { name: 'Meeting Notes', slug: 'meeting-notes', description: 'Summarise meeting transcripts into decisions and action items.', tags: ['meetings', 'summary'] });
-  await api.upload(maya.cookie, 'meeting-notes', '0.9.0', (await pdfToolsPackage({ name: 'meeting-notes', title: 'Meeting Notes', description: 'Summarise meeting transcripts.' })).archive);
-  await api.skill(maya.cookie, { name: 'Invoice Reader', slug: 'invoice-reader', description: 'Pull totals, dates and line items out of invoices.', tags: ['pdf', 'finance'] });
+  await api.skill(maya.cookie, {
+    name: 'Meeting Notes',
+    slug: 'meeting-notes',
+    description: 'Summarise meeting transcripts into decisions and action items.',
+    tags: ['meetings', 'summary'],
+  });
+  await api.upload(
+    maya.cookie,
+    'meeting-notes',
+    '0.9.0',
+    (await pdfToolsPackage({ name: 'meeting-notes', title: 'Meeting Notes', description: 'Summarise meeting transcripts.' })).archive,
+  );
+  await api.skill(maya.cookie, {
+    name: 'Invoice Reader',
+    slug: 'invoice-reader',
+    description: 'Pull totals, dates and line items out of invoices.',
+    tags: ['pdf', 'finance'],
+  });
 
   const visitor = await openSession(browser, registry, { viewport: { width: 1280, height: 900 } });
   await visitor.page.goto('/');
@@ -67,7 +84,10 @@ try {
   await developer.page.getByText('This package passes every check').waitFor();
   await shoot(developer.page, 'upload', true);
   // A few calls that went wrong, as a real log has them.
-  const key = await api.expect<{ key: string }>(201, 'POST', '/v1/me/api-keys', { cookie: owner.cookie, json: { name: 'ci-release', scopes: ['skill:upload'] } });
+  const key = await api.expect<{ key: string }>(201, 'POST', '/v1/me/api-keys', {
+    cookie: owner.cookie,
+    json: { name: 'ci-release', scopes: ['skill:upload'] },
+  });
   await api.call('GET', '/v1/skills/pdf-tool', { key: key.key });
   await api.call('POST', '/v1/skills/pdf-tools/versions', { key: key.key, form: await versionForm('1.0.0') });
   await api.call('GET', '/v1/skills?sort=popular', { key: key.key });

@@ -42,8 +42,20 @@ export async function pdfToolsPackage(
 ): Promise<Package> {
   const name = options.name ?? 'pdf-tools';
   const files: ArchiveFile[] = [
-    { path: 'SKILL.md', content: richSkillMd(name, options.title ?? 'PDF Tools', options.description ?? 'Extract text and tables from PDF files.', options.hostile ?? true) },
-    { path: 'scripts/extract.py', content: 'import sys\n\n\ndef extract(path):\n    """Return the text of every page."""\n    return open(path, "rb").read()\n\n\nif __name__ == "__main__":\n    print(extract(sys.argv[1]))\n' },
+    {
+      path: 'SKILL.md',
+      content: richSkillMd(
+        name,
+        options.title ?? 'PDF Tools',
+        options.description ?? 'Extract text and tables from PDF files.',
+        options.hostile ?? true,
+      ),
+    },
+    {
+      path: 'scripts/extract.py',
+      content:
+        'import sys\n\n\ndef extract(path):\n    """Return the text of every page."""\n    return open(path, "rb").read()\n\n\nif __name__ == "__main__":\n    print(extract(sys.argv[1]))\n',
+    },
     { path: 'scripts/tables.py', content: 'def tables(path):\n    return []\n' },
     { path: 'reference/forms.md', content: '# Filling forms\n\nFields are listed in page order.\n' },
     { path: 'LICENSE.txt', content: 'MIT License\n' },
@@ -73,12 +85,60 @@ export interface CatalogEntry {
 
 /** A small, plausible catalogue, so that pages (and the screenshots in the docs) look like real use. */
 export const CATALOG: CatalogEntry[] = [
-  { slug: 'pdf-tools', name: 'PDF Tools', description: 'Extract text and tables from PDF files, fill forms and merge documents.', category: 'documents', tags: ['pdf', 'office', 'forms'], source_type: 'github', source_url: 'https://github.com/acme/pdf-tools' },
-  { slug: 'spreadsheet-wizard', name: 'Spreadsheet Wizard', description: 'Read, clean and chart spreadsheets; formulas explained in plain words.', category: 'documents', tags: ['xlsx', 'csv', 'office'], source_type: 'external', source_url: 'https://sheets.example.com/wizard' },
-  { slug: 'slide-deck-builder', name: 'Slide Deck Builder', description: 'Turn an outline into a clean presentation with speaker notes.', category: 'documents', tags: ['pptx', 'office'], source_type: 'original', source_url: null },
-  { slug: 'changelog-writer', name: 'Changelog Writer', description: 'Draft release notes from commit history, grouped by kind of change.', category: 'development', tags: ['git', 'release'], source_type: 'github', source_url: 'https://github.com/acme/changelog-writer' },
-  { slug: 'sql-helper', name: 'SQL Helper', description: 'Explain, format and optimise SQL queries for PostgreSQL and SQLite.', category: 'development', tags: ['sql', 'postgres', 'sqlite'], source_type: null, source_url: null },
-  { slug: 'alt-text', name: 'Alt Text Writer', description: 'Describe images for screen readers in a sentence or two.', category: 'accessibility', tags: ['images', 'a11y'], source_type: 'original', source_url: null },
+  {
+    slug: 'pdf-tools',
+    name: 'PDF Tools',
+    description: 'Extract text and tables from PDF files, fill forms and merge documents.',
+    category: 'documents',
+    tags: ['pdf', 'office', 'forms'],
+    source_type: 'github',
+    source_url: 'https://github.com/acme/pdf-tools',
+  },
+  {
+    slug: 'spreadsheet-wizard',
+    name: 'Spreadsheet Wizard',
+    description: 'Read, clean and chart spreadsheets; formulas explained in plain words.',
+    category: 'documents',
+    tags: ['xlsx', 'csv', 'office'],
+    source_type: 'external',
+    source_url: 'https://sheets.example.com/wizard',
+  },
+  {
+    slug: 'slide-deck-builder',
+    name: 'Slide Deck Builder',
+    description: 'Turn an outline into a clean presentation with speaker notes.',
+    category: 'documents',
+    tags: ['pptx', 'office'],
+    source_type: 'original',
+    source_url: null,
+  },
+  {
+    slug: 'changelog-writer',
+    name: 'Changelog Writer',
+    description: 'Draft release notes from commit history, grouped by kind of change.',
+    category: 'development',
+    tags: ['git', 'release'],
+    source_type: 'github',
+    source_url: 'https://github.com/acme/changelog-writer',
+  },
+  {
+    slug: 'sql-helper',
+    name: 'SQL Helper',
+    description: 'Explain, format and optimise SQL queries for PostgreSQL and SQLite.',
+    category: 'development',
+    tags: ['sql', 'postgres', 'sqlite'],
+    source_type: null,
+    source_url: null,
+  },
+  {
+    slug: 'alt-text',
+    name: 'Alt Text Writer',
+    description: 'Describe images for screen readers in a sentence or two.',
+    category: 'accessibility',
+    tags: ['images', 'a11y'],
+    source_type: 'original',
+    source_url: null,
+  },
 ];
 
 /**

@@ -65,7 +65,8 @@ export async function ensureConsoleBuilt(): Promise<void> {
       mkdirSync(lock);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`Waited 3 minutes for another console build to finish; remove ${lock} if no build is running.`);
+      if (Date.now() > deadline)
+        throw new Error(`Waited 3 minutes for another console build to finish; remove ${lock} if no build is running.`);
       await sleep(250);
     }
   }
@@ -73,10 +74,14 @@ export async function ensureConsoleBuilt(): Promise<void> {
     if (consoleIsCurrent(consoleDir)) return;
     const staging = path.join(ROOT, 'dist', `.console-build-${process.pid}`);
     const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-    const result = spawnSync(process.execPath, [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', '--outDir', staging, '--emptyOutDir'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', '--outDir', staging, '--emptyOutDir'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     try {
       if (result.status !== 0) throw new Error(`Building the web console failed (vite build):\n${result.stdout}\n${result.stderr}`);
       mkdirSync(consoleDir, { recursive: true });
@@ -96,7 +101,10 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      if (address === null || typeof address === 'string') return reject(new Error('no port'));
+      if (address === null || typeof address === 'string') {
+        reject(new Error('no port'));
+        return;
+      }
       server.close(() => resolve(address.port));
     });
   });
@@ -178,7 +186,11 @@ export async function openSession(
  * page stood when it failed, and the next test starts clean.
  */
 export async function closeLeftovers(testName: string): Promise<void> {
-  const slug = testName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  const slug = testName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
   let index = 0;
   for (const session of [...open]) {
     open.delete(session);
@@ -219,7 +231,11 @@ export interface SeedUser {
 export class Api {
   constructor(readonly baseUrl: string) {}
 
-  async call<T = unknown>(method: string, pathname: string, options: { cookie?: string; key?: string; json?: unknown; form?: FormData } = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  async call(
+    method: string,
+    pathname: string,
+    options: { cookie?: string; key?: string; json?: unknown; form?: FormData } = {},
+  ): Promise<{ status: number; body: unknown; headers: Headers }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (options.cookie) headers.cookie = `session_token=${options.cookie}`;
     if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -230,16 +246,16 @@ export class Api {
     } else if (options.form) {
       body = options.form;
     }
-    const res = await fetch(this.baseUrl + pathname, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const isJson = /json/.test(res.headers.get('content-type') ?? '');
+    const res = await fetch(this.baseUrl + pathname, { method, headers, body });
+    const isJson = (res.headers.get('content-type') ?? '').includes('json');
     const text = isJson ? await res.text() : (await res.arrayBuffer(), '');
-    return { status: res.status, body: (text === '' ? null : JSON.parse(text)) as T, headers: res.headers };
+    return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown), headers: res.headers };
   }
 
   async expect<T = unknown>(status: number, method: string, pathname: string, options: Parameters<Api['call']>[2] = {}): Promise<T> {
-    const res = await this.call<T>(method, pathname, options);
+    const res = await this.call(method, pathname, options);
     assert.equal(res.status, status, `${method} ${pathname}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+    return res.body as T;
   }
 
   async login(login: string, password: string): Promise<string> {
@@ -260,7 +276,9 @@ export class Api {
 
   async user(username: string): Promise<SeedUser> {
     const password = `${username}-password`;
-    const { id } = await this.expect<{ id: string }>(201, 'POST', '/v1/auth/register', { json: { username, email: `${username}@example.com`, password } });
+    const { id } = await this.expect<{ id: string }>(201, 'POST', '/v1/auth/register', {
+      json: { username, email: `${username}@example.com`, password },
+    });
     return { id, username, password, cookie: await this.login(username, password) };
   }
 
@@ -268,7 +286,13 @@ export class Api {
     return this.expect(201, 'POST', '/v1/skills', { cookie, json: fields });
   }
 
-  async upload(cookie: string, slug: string, version: string, archive: Buffer, fields: Record<string, string> = {}): Promise<{ version: string; sha256: string }> {
+  async upload(
+    cookie: string,
+    slug: string,
+    version: string,
+    archive: Buffer,
+    fields: Record<string, string> = {},
+  ): Promise<{ version: string; sha256: string }> {
     const form = new FormData();
     form.append('version', version);
     for (const [name, value] of Object.entries(fields)) form.append(name, value);

@@ -15,6 +15,7 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { adminSession, call, expectProblem, json } from '../helpers/client.js';
 import { ensureConsoleBuilt } from './harness.js';
+import { ifSet } from '../helpers/hooks.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 
@@ -26,7 +27,7 @@ for (const backend of backends()) {
       await ensureConsoleBuilt();
       t = await startApp(backend, { MAX_UPLOAD_BYTES: '1234567', REGISTRATION: 'closed' });
     });
-    after(() => t?.close());
+    after(() => ifSet(t)?.close());
 
     test('every console path a browser opens gets the page, with a strict CSP and no caching', async () => {
       for (const url of ['/', '/skills/pdf-tools?tab=files&file=SKILL.md', '/me/keys', '/admin/users', '/no/such/page']) {
@@ -80,7 +81,10 @@ for (const backend of backends()) {
       const metrics = await call(t, 'GET', '/metrics', null, undefined, HTML);
       assert.match(String(metrics.headers['content-type']), /^text\/plain/);
       const openapi = json<{ paths: Record<string, unknown> }>(await call(t, 'GET', '/v1/openapi.json'));
-      assert.deepEqual(Object.keys(openapi.paths).filter((p) => !p.startsWith('/v1/') && !['/healthz', '/readyz', '/metrics'].includes(p)), []);
+      assert.deepEqual(
+        Object.keys(openapi.paths).filter((p) => !p.startsWith('/v1/') && !['/healthz', '/readyz', '/metrics'].includes(p)),
+        [],
+      );
       const docs = await call(t, 'GET', '/docs/', null, undefined, HTML);
       assert.equal(docs.statusCode, 200);
       assert.notEqual(docs.headers['content-security-policy'], CONSOLE_CSP);
@@ -98,8 +102,11 @@ for (const backend of backends()) {
       const stale = await call(t, 'GET', script, { cookie: 'not-a-session' });
       assert.equal(stale.headers['set-cookie'], undefined);
       assert.equal((await call(t, 'GET', '/v1/me', session)).statusCode, 200);
-      const logs = json<{ items: Array<{ path: string }> }>(await call(t, 'GET', '/v1/logs?page_size=100', session));
-      assert.deepEqual(logs.items.map((entry) => entry.path), ['/v1/me']);
+      const logs = json<{ items: { path: string }[] }>(await call(t, 'GET', '/v1/logs?page_size=100', session));
+      assert.deepEqual(
+        logs.items.map((entry) => entry.path),
+        ['/v1/me'],
+      );
     });
   });
 }
@@ -111,13 +118,13 @@ describe('console serving without a built console', () => {
   test('pages answer 503 saying how to build it, and the API is untouched', async () => {
     const app = Fastify();
     installErrorHandling(app);
-    app.get('/v1/ping', async () => ({ ok: true }));
+    app.get('/v1/ping', () => ({ ok: true }));
     installNotFound(app, await installConsole(app, loadConfig({ LOG_LEVEL: 'silent' }), { dir: empty }));
     const page = await app.inject({ method: 'GET', url: '/skills/x', headers: HTML });
     assert.equal(page.statusCode, 503);
     assert.match(String(page.headers['content-type']), /^text\/plain/);
     assert.match(page.body, /npm run build/);
-    assert.equal((await app.inject({ method: 'GET', url: '/v1/ping', headers: HTML })).json().ok, true);
+    assert.equal((await app.inject({ method: 'GET', url: '/v1/ping', headers: HTML })).json<{ ok: boolean }>().ok, true);
     const missing = await app.inject({ method: 'GET', url: '/v1/nope', headers: HTML });
     assert.equal(missing.statusCode, 404);
     assert.match(String(missing.headers['content-type']), /^application\/problem\+json/);

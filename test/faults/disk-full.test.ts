@@ -10,6 +10,7 @@ import type { DatabaseConfig } from '../../src/config.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { keepAliveClient, serveRegistry, type RawResponse, type ServedRegistry } from './harness.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /**
  * A real full disk: a small tmpfs mounted for the test (the tests run as root), holding the registry's files.
@@ -24,6 +25,7 @@ function mountSmallDisk(sizeMiB: number): { dir: string; unmount(): void } {
     throw new Error(
       `The disk-full tests mount a ${sizeMiB} MiB tmpfs and need root (or CAP_SYS_ADMIN) to do it; mount failed: ` +
         String((error as { stderr?: Buffer }).stderr ?? error),
+      { cause: error },
     );
   }
   return {
@@ -81,7 +83,10 @@ const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('h
 
 /** A zip whose size is about `bytes`: random content does not compress. */
 function bigPackage(bytes: number): Promise<Buffer> {
-  return zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'data.bin', content: randomBytes(bytes) }]);
+  return zip([
+    { path: 'SKILL.md', content: skillMd() },
+    { path: 'data.bin', content: randomBytes(bytes) },
+  ]);
 }
 
 interface Setup {
@@ -94,13 +99,24 @@ interface Setup {
 /** An account with an upload key, and the admin's session, over real HTTP. */
 async function accounts(registry: ServedRegistry): Promise<Pick<Setup, 'key' | 'admin'>> {
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${registry.base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${registry.base}${url}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const name = `user${randomBytes(4).toString('hex')}`;
-  assert.equal((await post('/v1/auth/register', { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` })).status, 201);
+  assert.equal(
+    (await post('/v1/auth/register', { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` })).status,
+    201,
+  );
   const login = await post('/v1/auth/login', { login: name, password: `pw-${name}-secret` });
   const cookie = /session_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   assert.ok(cookie);
-  const keyRes = await post('/v1/me/api-keys', { name: 'ci', scopes: ['skill:upload'] }, { cookie: `session_token=${cookie}`, origin: registry.config.publicOrigin });
+  const keyRes = await post(
+    '/v1/me/api-keys',
+    { name: 'ci', scopes: ['skill:upload'] },
+    { cookie: `session_token=${cookie}`, origin: registry.config.publicOrigin },
+  );
   assert.equal(keyRes.status, 201, await keyRes.clone().text());
   const { key } = (await keyRes.json()) as { key: string };
   const adminLogin = await post('/v1/auth/login', { login: 'admin', password: 'admin-password-1' });
@@ -127,24 +143,28 @@ for (const backend of backends()) {
       disk = mountSmallDisk(8);
       store = await backend.create();
       // On SQLite the database lives on the small disk too, as it does under DATA_DIR by default.
-      const database: DatabaseConfig = store.database.kind === 'sqlite' ? { kind: 'sqlite', file: path.join(disk.dir, 'registry.db') } : store.database;
+      const database: DatabaseConfig =
+        store.database.kind === 'sqlite' ? { kind: 'sqlite', file: path.join(disk.dir, 'registry.db') } : store.database;
       const registry = await serveRegistry(database, { DATA_DIR: disk.dir, STORAGE_MIN_FREE_BYTES: String(512 * 1024) });
       s = { registry, client: keepAliveClient(registry.base), ...(await accounts(registry)) };
     });
     after(async () => {
       try {
-        s?.client.close();
-        await s?.registry.closeWithin(10_000);
+        ifSet(s)?.client.close();
+        await ifSet(s)?.registry.closeWithin(10_000);
       } finally {
-        disk?.unmount();
-        await store?.dispose();
+        ifSet(disk)?.unmount();
+        await ifSet(store)?.dispose();
       }
     });
 
     it('answers 507 on the same connection, keeps reads, /readyz says so, and takes uploads again once there is room', async () => {
       const { client, key, admin, registry } = s;
       const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-      const created = await client.request('POST', '/v1/skills', { headers: auth, body: JSON.stringify({ name: 'Full Disk', slug: `full-${backend.name}` }) });
+      const created = await client.request('POST', '/v1/skills', {
+        headers: auth,
+        body: JSON.stringify({ name: 'Full Disk', slug: `full-${backend.name}` }),
+      });
       assert.equal(created.status, 201, created.body.toString());
       const slug = `full-${backend.name}`;
       const first = await zip([{ path: 'SKILL.md', content: skillMd() }]);
@@ -172,7 +192,10 @@ for (const backend of backends()) {
       assert.equal(download.status, 200);
       assert.equal(sha256(download.body), sha256(first), 'what was stored is served unchanged');
       const versions = await client.request('GET', `/v1/skills/${slug}/versions`);
-      assert.deepEqual(versions.json<{ items: Array<{ version: string }> }>().items.map((v) => v.version), ['1.0.0']);
+      assert.deepEqual(
+        versions.json<{ items: { version: string }[] }>().items.map((v) => v.version),
+        ['1.0.0'],
+      );
 
       // Below the floor: /readyz names the store, and an upload is refused before its body is read.
       const deeper = fill(disk.dir, 128 * 1024, 'filler-2');
@@ -222,10 +245,10 @@ describe('a full disk under the SQLite database', { timeout: 120_000 }, () => {
   });
   after(async () => {
     try {
-      s?.client.close();
-      await s?.registry.closeWithin(10_000);
+      ifSet(s)?.client.close();
+      await ifSet(s)?.registry.closeWithin(10_000);
     } finally {
-      disk?.unmount();
+      ifSet(disk)?.unmount();
       rmSync(blobs, { recursive: true, force: true });
     }
   });

@@ -61,6 +61,7 @@ export interface RawResponse {
   socket: number;
   /** Set when the request's own stream failed after (or instead of) the answer, e.g. a reset while still sending. */
   requestError?: Error;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- callers name the shape they expect; JSON.parse checks nothing, so this is the one place that cast is written
   json<T = Record<string, unknown>>(): T;
 }
 
@@ -114,7 +115,8 @@ export function keepAliveClient(base: string) {
               headers: res.headers,
               body,
               socket: socketId,
-              ...(requestError ? { requestError } : {}),
+              requestError,
+              // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- as RawResponse.json: the caller names the shape
               json: <T>() => JSON.parse(body.toString()) as T,
             });
           });

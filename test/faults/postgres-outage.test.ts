@@ -14,6 +14,7 @@ import { backends } from '../helpers/backends.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, uniqueName } from '../helpers/client.js';
 import { freePort } from '../helpers/process.js';
 import { countSessions, databaseProxy, requirePostgresUrl, terminateSessions, type DatabaseProxy } from './postgres-sessions.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /**
  * How soon a request is answered while the database is away: the connect limit (2 s), or the statement limit set
@@ -62,7 +63,7 @@ describe('PostgreSQL sessions terminated under a running registry', { timeout: 1
     key = (await createKey(t, await adminSession(t))).key;
   });
   after(async () => {
-    await t?.close();
+    await ifSet(t)?.close();
   });
 
   test('the registry names its sessions, so they can be told apart', async () => {
@@ -112,7 +113,8 @@ describe('PostgreSQL sessions terminated under a running registry', { timeout: 1
         await trx.selectFrom('skills').select('id').limit(1).execute();
         // Terminated from outside while this transaction holds its connection and runs nothing.
         await terminateSessions(adminUrl, applicationName, 'all');
-        for (let i = 0; i < 100 && (await countSessions(adminUrl, applicationName)) > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 100 && (await countSessions(adminUrl, applicationName)) > 0; i += 1)
+          await new Promise((r) => setTimeout(r, 20));
         await trx.selectFrom('skills').select('id').limit(1).execute();
       })
       .then(
@@ -133,7 +135,7 @@ describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000 }, () =>
 
   before(async () => {
     const store = await postgres.create();
-    dispose = store.dispose;
+    dispose = () => store.dispose();
     const direct = store.database as Extract<DatabaseConfig, { kind: 'postgres' }>;
     proxy = await databaseProxy(direct.url);
     // A short statement limit, so that a request on a connection into the void gives up well within the bound.
@@ -159,10 +161,10 @@ describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000 }, () =>
     key = (await createKey(t, await adminSession(t))).key;
   });
   after(async () => {
-    await proxy?.restore();
-    await t?.close();
-    await proxy?.close();
-    await dispose?.();
+    await ifSet(proxy)?.restore();
+    await ifSet(t)?.close();
+    await ifSet(proxy)?.close();
+    await ifSet(dispose)?.();
   });
 
   async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -213,7 +215,10 @@ describe("pg's own failures read as the database being unavailable", { timeout: 
     const pool = registryPool({ url: adminUrl });
     try {
       const client = await pool.kysely.connect();
-      const { rows } = await client.query<{ name: string }>('select application_name as name from pg_stat_activity where pid = pg_backend_pid()', []);
+      const { rows } = await client.query<{ name: string }>(
+        'select application_name as name from pg_stat_activity where pid = pg_backend_pid()',
+        [],
+      );
       client.release();
       assert.equal(rows[0]?.name, 'skill-registry');
     } finally {

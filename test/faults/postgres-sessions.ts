@@ -33,7 +33,9 @@ export async function countSessions(adminUrl: string, applicationName: string): 
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const result = await client.query<{ n: string }>('select count(*) as n from pg_stat_activity where application_name = $1', [applicationName]);
+    const result = await client.query<{ n: string }>('select count(*) as n from pg_stat_activity where application_name = $1', [
+      applicationName,
+    ]);
     return Number(result.rows[0]!.n);
   } finally {
     await client.end();

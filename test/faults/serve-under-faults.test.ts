@@ -7,7 +7,7 @@ import type { DatabaseConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { ADMIN } from '../helpers/app.js';
-import { backends, type Backend } from '../helpers/backends.js';
+import { backends } from '../helpers/backends.js';
 import { databaseUrl, startRegistryProcess, type RegistryProcess } from '../helpers/process.js';
 import { requirePostgresUrl, terminateSessions } from './postgres-sessions.js';
 
@@ -58,7 +58,11 @@ async function seed(base: string): Promise<{ key: string; download: string }> {
   assert.equal(created.status, 201, await created.text());
   const archive = await zip([{ path: 'SKILL.md', content: skillMd() }]);
   const body = multipart({ version: '1.0.0' }, { content: archive });
-  const uploaded = await fetch(`${base}/v1/skills/${slug}/versions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, ...body.headers }, body: body.payload });
+  const uploaded = await fetch(`${base}/v1/skills/${slug}/versions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, ...body.headers },
+    body: body.payload,
+  });
   assert.equal(uploaded.status, 201, await uploaded.text());
   const published = await fetch(`${base}/v1/admin/skills/${slug}/status`, {
     method: 'PATCH',
@@ -153,7 +157,11 @@ async function stored(database: DatabaseConfig, slugs: string[], download: strin
   try {
     const present = new Set<string>();
     for (let i = 0; i < slugs.length; i += 500) {
-      const rows = await handle.db.selectFrom('skills').select('slug').where('slug', 'in', slugs.slice(i, i + 500)).execute();
+      const rows = await handle.db
+        .selectFrom('skills')
+        .select('slug')
+        .where('slug', 'in', slugs.slice(i, i + 500))
+        .execute();
       for (const row of rows) present.add(row.slug);
     }
     const slug = download.split('/')[3]!;
@@ -163,7 +171,7 @@ async function stored(database: DatabaseConfig, slugs: string[], download: strin
       .select('versions.downloads')
       .where('skills.slug', '=', slug)
       .executeTakeFirstOrThrow();
-    return { missing: slugs.filter((s) => !present.has(s)), downloads: Number(row.downloads) };
+    return { missing: slugs.filter((s) => !present.has(s)), downloads: row.downloads };
   } finally {
     await handle.close();
   }
@@ -214,7 +222,11 @@ describe('a serve process while its PostgreSQL sessions are terminated under loa
       await new Promise((r) => setTimeout(r, 300));
       const calm = await after.stop();
       assert.deepEqual(calm.wrong, []);
-      assert.deepEqual([...calm.statuses.keys()].filter((s) => s >= 300), [], 'no failures once the database is left alone');
+      assert.deepEqual(
+        [...calm.statuses.keys()].filter((s) => s >= 300),
+        [],
+        'no failures once the database is left alone',
+      );
 
       assert.equal(await registry.stop(), 0, registry.stderr());
       const result = await stored(store.database, [...tally.created, ...calm.created], auth.download);
@@ -230,7 +242,7 @@ describe('a serve process while its PostgreSQL sessions are terminated under loa
   });
 });
 
-for (const backend of backends() as Backend[]) {
+for (const backend of backends()) {
   describe(`a serve process restarted with SIGTERM under load [${backend.name}]`, { timeout: 180_000 }, () => {
     test('no acknowledged write is lost, download counts included', async () => {
       const store = await backend.create();

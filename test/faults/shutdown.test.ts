@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { databaseUrl, eventually, startRegistryProcess, type RegistryProcess } from '../helpers/process.js';
+import { ifSet } from '../helpers/hooks.js';
 
 const sha256 = (buffer: Buffer) => createHash('sha256').update(buffer).digest('hex');
 
@@ -70,13 +71,23 @@ async function publishPackage(base: string, size: number): Promise<{ slug: strin
   const login = async (name: string, password: string) =>
     `session_token=${/session_token=([^;]+)/.exec((await post('/v1/auth/login', { login: name, password })).headers.get('set-cookie') ?? '')?.[1]}`;
   const name = `u${randomBytes(4).toString('hex')}`;
-  assert.equal((await post('/v1/auth/register', { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` })).status, 201);
+  assert.equal(
+    (await post('/v1/auth/register', { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` })).status,
+    201,
+  );
   const cookie = await login(name, `pw-${name}-secret`);
   const slug = `big-${randomBytes(3).toString('hex')}`;
   assert.equal((await post('/v1/skills', { name: 'Big', slug }, { cookie })).status, 201);
-  const archive = await zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'data.bin', content: randomBytes(size) }]);
+  const archive = await zip([
+    { path: 'SKILL.md', content: skillMd() },
+    { path: 'data.bin', content: randomBytes(size) },
+  ]);
   const form = multipart({ version: '1.0.0' }, { content: archive });
-  const uploaded = await fetch(`${base}/v1/skills/${slug}/versions`, { method: 'POST', headers: { ...form.headers, cookie }, body: form.payload });
+  const uploaded = await fetch(`${base}/v1/skills/${slug}/versions`, {
+    method: 'POST',
+    headers: { ...form.headers, cookie },
+    body: form.payload,
+  });
   assert.equal(uploaded.status, 201, await uploaded.text());
   const admin = await login('admin', 'admin-password-1');
   const published = await fetch(`${base}/v1/admin/skills/${slug}/status`, {
@@ -103,7 +114,7 @@ for (const backend of backends()) {
         ADMIN_PASSWORD: 'admin-password-1',
       };
     });
-    after(() => store?.dispose());
+    after(() => ifSet(store)?.dispose());
 
     it('cuts a download longer than the grace period, naming it in the log, and still exits cleanly', async () => {
       const registry = await startRegistryProcess({ ...env, SHUTDOWN_GRACE_MS: '1500' });
@@ -129,10 +140,10 @@ for (const backend of backends()) {
         assert.equal(cut.graceMs, 1500);
         assert.equal(cut.inFlight, 1);
         assert.equal(cut.downloads, 1);
-        const [named] = cut.cut as Array<{ id: string; method: string; route: string; bytesSent: number }>;
+        const [named] = cut.cut as { id: string; method: string; route: string; bytesSent: number }[];
         assert.equal(named?.id, requestId);
-        assert.equal(named?.method, 'GET');
-        assert.equal(named?.route, '/v1/skills/:skillId/versions/:version/download');
+        assert.equal(named.method, 'GET');
+        assert.equal(named.route, '/v1/skills/:skillId/versions/:version/download');
         assert.ok(named.bytesSent >= body.length, `${named.bytesSent} bytes sent, ${body.length} received`);
         assert.ok((cut.bytesSent as number) === named.bytesSent);
         // What was buffered is written and the database closed: the shutdown itself went well.
@@ -152,7 +163,7 @@ for (const backend of backends()) {
         await pending.started;
         const stopped = registry.stop();
         // The shutdown has begun with the download in flight; only then does the client read the rest.
-        await eventually('the registry logs its shutdown', async () => logLines(registry).some((l) => l.msg === 'shutting down'), 10_000);
+        await eventually('the registry logs its shutdown', () => logLines(registry).some((l) => l.msg === 'shutting down'), 10_000);
         pending.resume();
         const exitCode = await stopped;
         const { head, body } = await pending.ended;

@@ -8,6 +8,7 @@ import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends, type Backend } from '../helpers/backends.js';
 import { eventually } from '../helpers/process.js';
 import { keepAliveClient, serveRegistry, type ServedRegistry } from './harness.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /** A client on a raw socket: it writes what the test says, when the test says, and records what comes back. */
 function rawClient(registry: ServedRegistry) {
@@ -38,7 +39,9 @@ function rawClient(registry: ServedRegistry) {
 /** The start of a multipart upload of `declared` bytes: the request head and the file part's head. */
 function uploadHead(url: string, declared: number, headers: Record<string, string> = {}): string {
   const boundary = 'slowboundary';
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return (
     `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
     `Content-Length: ${declared}\r\n${extra}\r\n` +
@@ -78,7 +81,7 @@ for (const backend of backends()) {
       before(async () => {
         r = await withRegistry(backend, { ...TINY, ...serverEnv });
       });
-      after(() => r?.close());
+      after(() => ifSet(r)?.close());
 
       it('cuts a body that trickles in slower than the request time limit, and removes its temporary file', async () => {
         const client = rawClient(r.registry);
@@ -88,7 +91,7 @@ for (const backend of backends()) {
         await eventually('the temporary file appears', async () => (await temporaryFiles(r.registry)).length === 1, 5_000);
         client.trickle(200);
         // The limit is 2 s; a body that keeps coming, byte by byte, is still cut then (never: before the fix).
-        await eventually('the server closes the slow request', async () => client.closed(), 8_000);
+        await eventually('the server closes the slow request', () => client.closed(), 8_000);
         await eventually('the temporary file is removed', async () => (await temporaryFiles(r.registry)).length === 0, 5_000);
       });
 
@@ -97,7 +100,7 @@ for (const backend of backends()) {
         await client.write(uploadHead('/v1/packages/validate', 10_000_000));
         await client.write(randomBytes(4096));
         await eventually('the temporary file appears', async () => (await temporaryFiles(r.registry)).length === 1, 5_000);
-        await eventually('the server closes the idle request', async () => client.closed(), 6_000);
+        await eventually('the server closes the idle request', () => client.closed(), 6_000);
         await eventually('the temporary file is removed', async () => (await temporaryFiles(r.registry)).length === 0, 5_000);
       });
 
@@ -105,7 +108,7 @@ for (const backend of backends()) {
         const client = rawClient(r.registry);
         await client.write('GET /v1/skills HTTP/1.1\r\nHost: 127.0.0.1\r\n');
         client.trickle(200);
-        await eventually('the server closes the connection', async () => client.closed(), 6_000);
+        await eventually('the server closes the connection', () => client.closed(), 6_000);
       });
 
       it('removes the temporary file of a client that goes away mid-upload, and frees its upload slot', async () => {
@@ -131,7 +134,7 @@ for (const backend of backends()) {
     before(async () => {
       r = await withRegistry(backend, { RATE_LIMIT: 'off', MAX_UPLOAD_BYTES: '65536' });
     });
-    after(() => r?.close());
+    after(() => ifSet(r)?.close());
 
     /** Sends `body` with the client's one keep-alive connection, then a read on the same client. */
     async function refusedThenRead(method: string, url: string, headers: Record<string, string>, body: Buffer) {
@@ -149,7 +152,7 @@ for (const backend of backends()) {
     it('keeps the connection of an upload refused for its credentials (401) answering', async () => {
       const form = multipart({ version: '1.0.0' }, { content: randomBytes(512 * 1024) });
       for (const url of ['/v1/skills/anything/versions', '/v1/skills/with-package']) {
-        for (const auth of [{}, { authorization: 'Bearer skreg_not_a_real_key' }] as Array<Record<string, string>>) {
+        for (const auth of [{}, { authorization: 'Bearer skreg_not_a_real_key' }] as Record<string, string>[]) {
           const { refused, next } = await refusedThenRead('POST', url, { ...form.headers, ...auth }, form.payload);
           assert.equal(refused.status, 401, refused.body.toString());
           assert.equal(next.socket, refused.socket, 'a body under the drain limit is read on, and the connection kept');
@@ -159,10 +162,20 @@ for (const backend of backends()) {
 
     it('keeps the connection of a JSON write refused before its body was read, and of an unknown route', async () => {
       const json = Buffer.from(JSON.stringify({ name: 'x'.repeat(600 * 1024) }));
-      const refused = await refusedThenRead('POST', '/v1/skills', { 'content-type': 'application/json', authorization: 'Bearer skreg_nope' }, json);
+      const refused = await refusedThenRead(
+        'POST',
+        '/v1/skills',
+        { 'content-type': 'application/json', authorization: 'Bearer skreg_nope' },
+        json,
+      );
       assert.equal(refused.refused.status, 401);
       assert.equal(refused.next.socket, refused.refused.socket);
-      const unknown = await refusedThenRead('POST', '/v1/no-such-route', { 'content-type': 'application/octet-stream' }, randomBytes(256 * 1024));
+      const unknown = await refusedThenRead(
+        'POST',
+        '/v1/no-such-route',
+        { 'content-type': 'application/octet-stream' },
+        randomBytes(256 * 1024),
+      );
       assert.equal(unknown.refused.status, 404);
       assert.equal(unknown.next.socket, unknown.refused.socket);
     });
@@ -172,12 +185,12 @@ for (const backend of backends()) {
       // 6 MB declared, 128 KiB sent: the limit (64 KiB) is passed, and the rest is more than is worth reading.
       await client.write(uploadHead('/v1/packages/validate', 6 * 1024 * 1024));
       await client.write(randomBytes(128 * 1024));
-      await eventually('the 413 arrives', async () => client.received().includes('\r\n\r\n{'), 5_000);
+      await eventually('the 413 arrives', () => client.received().includes('\r\n\r\n{'), 5_000);
       const [head = ''] = client.received().split('\r\n\r\n');
       assert.match(head, /^HTTP\/1\.1 413 /);
       assert.match(head, /\r\nconnection: close/i);
       assert.match(client.received(), /"code":"payload_too_large"/);
-      await eventually('the server closes the connection after its answer', async () => client.closed(), 5_000);
+      await eventually('the server closes the connection after its answer', () => client.closed(), 5_000);
       await eventually('no temporary file is left', async () => (await temporaryFiles(r.registry)).length === 0, 5_000);
     });
 
@@ -186,12 +199,12 @@ for (const backend of backends()) {
       const head = uploadHead('/v1/packages/validate', 200 * 1024);
       await client.write(head);
       await client.write(randomBytes(100 * 1024));
-      await eventually('the 413 arrives', async () => client.received().includes('"code":"payload_too_large"'), 5_000);
+      await eventually('the 413 arrives', () => client.received().includes('"code":"payload_too_large"'), 5_000);
       assert.doesNotMatch(client.received(), /connection: close/i);
       // The rest of the declared body, then a second request on the same connection.
       await client.write(randomBytes(200 * 1024 - 100 * 1024 - Buffer.byteLength(head.slice(head.indexOf('\r\n\r\n') + 4))));
       await client.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-      await eventually('the next request is answered', async () => /\{"status":"ok"\}/.test(client.received()), 5_000);
+      await eventually('the next request is answered', () => client.received().includes('{"status":"ok"}'), 5_000);
       assert.equal(client.closed(), false);
       client.destroy();
     });
@@ -207,7 +220,10 @@ for (const backend of backends()) {
       const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
         fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       const name = `u${randomBytes(4).toString('hex')}`;
-      assert.equal((await post('/v1/auth/register', { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` })).status, 201);
+      assert.equal(
+        (await post('/v1/auth/register', { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` })).status,
+        201,
+      );
       const login = await post('/v1/auth/login', { login: name, password: `pw-${name}-secret` });
       const cookie = `session_token=${/session_token=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1]}`;
       keys = [];
@@ -219,7 +235,7 @@ for (const backend of backends()) {
       const created = await post('/v1/skills', { name: 'Slots', slug }, { authorization: `Bearer ${keys[0]}` });
       assert.equal(created.status, 201);
     });
-    after(() => r?.close());
+    after(() => ifSet(r)?.close());
 
     it('refuses a third upload of one user (across keys) with 429 and Retry-After, and takes it once one ends', async () => {
       const held = [rawClient(r.registry), rawClient(r.registry)];
@@ -245,7 +261,11 @@ for (const backend of backends()) {
         assert.ok(Number(refused.headers['retry-after']) > 0);
         // Another client (an anonymous validation from the same address) is not held up by this user's uploads.
         const other = multipart({}, { content: archive });
-        const validated = await fetch(`${r.registry.base}/v1/packages/validate`, { method: 'POST', headers: other.headers, body: other.payload });
+        const validated = await fetch(`${r.registry.base}/v1/packages/validate`, {
+          method: 'POST',
+          headers: other.headers,
+          body: other.payload,
+        });
         assert.equal(validated.status, 200);
 
         held[0]!.destroy();

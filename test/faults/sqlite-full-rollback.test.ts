@@ -7,6 +7,7 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { authHeaders, createKey, createSkill, adminSession, expectProblem, expectStatus } from '../helpers/client.js';
+import { ifSet } from '../helpers/hooks.js';
 
 const sqlite = backends().find((b) => b.name === 'sqlite')!;
 
@@ -18,7 +19,7 @@ describe('SQLite full in the middle of a transaction', { timeout: 120_000 }, () 
     t = await startApp(sqlite);
     key = (await createKey(t, await adminSession(t))).key;
   });
-  after(() => t?.close());
+  after(() => ifSet(t)?.close());
 
   /** Leaves the registry's connection `pages` pages of room (the call-log writer's own connection is not limited). */
   function limitRoom(pages: number): void {
@@ -58,7 +59,12 @@ describe('SQLite full in the middle of a transaction', { timeout: 120_000 }, () 
     const archive = await zip([{ path: 'SKILL.md', content: skillMd() }, ...files]);
     const upload = () => {
       const body = multipart({ version: '1.0.0' }, { content: archive });
-      return t.request({ method: 'POST', url: `/v1/skills/${skill.slug}/versions`, headers: { ...authHeaders({ key }), ...body.headers }, payload: body.payload });
+      return t.request({
+        method: 'POST',
+        url: `/v1/skills/${skill.slug}/versions`,
+        headers: { ...authHeaders({ key }), ...body.headers },
+        payload: body.payload,
+      });
     };
     limitRoom(4);
     expectProblem(await upload(), 507, 'insufficient_storage');

@@ -44,7 +44,7 @@ export async function tarBytes(entries: TarInput[]): Promise<Buffer> {
   });
   for (const e of entries) {
     const data = typeof e.data === 'string' ? Buffer.from(e.data) : e.data;
-    const header = { name: e.name, type: e.type ?? 'file', ...(e.linkname !== undefined ? { linkname: e.linkname } : {}) };
+    const header = { name: e.name, type: e.type ?? 'file', linkname: e.linkname };
     if (data !== undefined) pack.entry(header, data);
     else pack.entry(header);
   }
@@ -69,7 +69,11 @@ export interface MultipartFile {
 }
 
 /** A multipart/form-data body, built by hand so tests control every part and its order. */
-export function multipart(fields: Record<string, string>, file?: MultipartFile, fileFirst = false): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  fields: Record<string, string>,
+  file?: MultipartFile,
+  fileFirst = false,
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----skreg${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
   const fieldParts = Object.entries(fields).map(([name, value]) =>

@@ -18,15 +18,16 @@ export interface Backend {
 
 const sqlite: Backend = {
   name: 'sqlite',
-  async create() {
+  create() {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-test-'));
-    return {
+    return Promise.resolve({
       dataDir,
       database: { kind: 'sqlite', file: path.join(dataDir, 'registry.db') },
-      async dispose() {
+      dispose() {
         rmSync(dataDir, { recursive: true, force: true });
+        return Promise.resolve();
       },
-    };
+    });
   },
 };
 

@@ -20,6 +20,7 @@ export function call(t: TestApp, method: Method, url: string, auth: Auth = null,
   return t.request(options);
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- callers name the shape they expect; JSON.parse checks nothing, so this is the one place that cast is written
 export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): T {
   return JSON.parse(res.body) as T;
 }

@@ -7,7 +7,12 @@ import type { DatabaseConfig } from '../../src/config.js';
  * Runs the registry's command line from the sources, as `skill-registry` would run from dist/. Absolute, so the
  * child may run in any working directory.
  */
-export const CLI_ENTRY = ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+export const CLI_ENTRY = [
+  '--conditions=source',
+  '--import',
+  import.meta.resolve('tsx'),
+  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
+];
 
 /** The DATABASE_URL an operator would give to reach the test's database (and, on PostgreSQL, its own schema). */
 export function databaseUrl(database: DatabaseConfig): string {
@@ -28,9 +33,12 @@ export interface CliRun {
  * Runs `skill-registry ARGS` from the sources as a child process and collects its exit code and output. `env` is
  * the child's whole environment (callers spread `process.env` in when they want it); stdin gets `input`, then closes.
  */
-export function runCli(args: string[], options: { env: Record<string, string | undefined>; cwd?: string; input?: string }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env: Record<string, string | undefined>; cwd?: string; input?: string },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { env: options.env, cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -84,13 +92,20 @@ process.once('exit', () => {
 export async function startRegistryProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<RegistryProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI_ENTRY, 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'silent', HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: String(TEST_SHUTDOWN_GRACE_MS), ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      SHUTDOWN_GRACE_MS: String(TEST_SHUTDOWN_GRACE_MS),
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   let stdout = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   running.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.on('close', (code) => {
@@ -134,7 +149,7 @@ export async function startRegistryProcess(env: Record<string, string>, timeoutM
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns how long it took, or throws with `what`. */
-export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
+export async function eventually(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await check()) return Date.now() - started;

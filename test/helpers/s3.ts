@@ -46,7 +46,7 @@ export interface S3Server {
   /** Every object key in a bucket (default: `bucket`) under a prefix, sorted. */
   listKeys(prefix?: string, bucketName?: string): Promise<string[]>;
   /** Multipart uploads started and neither completed nor aborted, in a bucket (default: `bucket`). */
-  pendingUploads(bucketName?: string): Promise<Array<{ key: string; uploadId: string }>>;
+  pendingUploads(bucketName?: string): Promise<{ key: string; uploadId: string }[]>;
   /** The file holding an object's bytes (to damage it on purpose in a test). */
   objectFile(key: string, bucketName?: string): string;
   /** Stops the server, closes every connection to it and removes its directory. Safe to call twice. */
@@ -133,7 +133,10 @@ function extension(directory: string, req: IncomingMessage, res: ServerResponse)
       const prefix = query.get('prefix') ?? '';
       const uploads = (await readUploads(directory, bucket)).filter((u) => u.key.startsWith(prefix));
       const items = uploads
-        .map((u) => `<Upload><Key>${xmlEscape(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated></Upload>`)
+        .map(
+          (u) =>
+            `<Upload><Key>${xmlEscape(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated></Upload>`,
+        )
         .join('');
       sendXml(
         res,
@@ -152,7 +155,10 @@ function extension(directory: string, req: IncomingMessage, res: ServerResponse)
   if (req.method === 'DELETE') {
     return (async () => {
       const recorded = await readFile(path.join(uploadDir, 'key'), 'utf8').catch(() => null);
-      if (recorded !== key) return sendError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+      if (recorded !== key) {
+        sendError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+        return;
+      }
       await rm(uploadDir, { recursive: true, force: true });
       res.writeHead(204).end();
     })();
@@ -164,16 +170,25 @@ function extension(directory: string, req: IncomingMessage, res: ServerResponse)
   if (req.method === 'PUT' && typeof copySource === 'string' && Number.isInteger(partNumber) && partNumber >= 1) {
     return (async () => {
       const recorded = await readFile(path.join(uploadDir, 'key'), 'utf8').catch(() => null);
-      if (recorded !== key) return sendError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+      if (recorded !== key) {
+        sendError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+        return;
+      }
       const [sourceBucket, ...sourceKey] = decodeURIComponent(copySource.replace(/^\//, '').split('?')[0] ?? '').split('/');
       const sourceFile = resourcePath(directory, sourceBucket ?? '', sourceKey.join('/'), 'object');
       const size = (await stat(sourceFile).catch(() => null))?.size;
-      if (size === undefined) return sendError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
+      if (size === undefined) {
+        sendError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
+        return;
+      }
       const rangeHeader = req.headers['x-amz-copy-source-range'];
       const match = typeof rangeHeader === 'string' ? /^bytes=(\d+)-(\d+)$/.exec(rangeHeader) : null;
       const start = match ? Number(match[1]) : 0;
       const end = match ? Number(match[2]) : size - 1;
-      if (start > end || end >= size) return sendError(res, 416, 'InvalidRange', 'The requested range is not satisfiable.');
+      if (start > end || end >= size) {
+        sendError(res, 416, 'InvalidRange', 'The requested range is not satisfiable.');
+        return;
+      }
       const partFile = path.join(uploadDir, String(partNumber));
       const md5 = createHash('md5');
       const source = createReadStream(sourceFile, { start, end });
@@ -192,7 +207,7 @@ function extension(directory: string, req: IncomingMessage, res: ServerResponse)
  * stream of reads cannot starve a write).
  */
 class KeyLocks {
-  private readonly locks = new Map<string, { readers: number; writer: boolean; waiting: Array<{ write: boolean; grant: () => void }> }>();
+  private readonly locks = new Map<string, { readers: number; writer: boolean; waiting: { write: boolean; grant: () => void }[] }>();
 
   acquire(key: string, write: boolean): Promise<() => void> {
     let lock = this.locks.get(key);
@@ -212,7 +227,7 @@ class KeyLocks {
     });
   }
 
-  private admit(key: string, state: { readers: number; writer: boolean; waiting: Array<{ write: boolean; grant: () => void }> }): void {
+  private admit(key: string, state: { readers: number; writer: boolean; waiting: { write: boolean; grant: () => void }[] }): void {
     while (state.waiting.length > 0 && !state.writer) {
       const next = state.waiting[0]!;
       if (next.write && state.readers > 0) break;
@@ -252,8 +267,8 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
   (s3rver as unknown as S3rverInternals).store.deleteObject = async (bucketName, key) => {
     await Promise.all(
       ['object', 'object.md5', 'metadata.json'].map((resource) =>
-        unlink(resourcePath(directory, bucketName, key, resource)).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error;
+        unlink(resourcePath(directory, bucketName, key, resource)).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         }),
       ),
     );
@@ -322,9 +337,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucketName, Prefix: keyPrefix, ...(token ? { ContinuationToken: token } : {}) }),
-        );
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: keyPrefix, ContinuationToken: token }));
         for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token !== undefined);

@@ -51,7 +51,7 @@ function sha256(value: string): string {
 function setCookies(res: LightMyRequestResponse): string[] {
   const raw = res.headers['set-cookie'];
   if (raw === undefined) return [];
-  return Array.isArray(raw) ? raw : [String(raw)];
+  return Array.isArray(raw) ? raw : [raw];
 }
 
 interface ParsedCookie {
@@ -108,7 +108,7 @@ function newAccount(name = uniqueName('acct')): { username: string; email: strin
   return { username: name, email: `${name}@example.com`, password: `pw-${name}-secret` };
 }
 
-async function expect401(res: LightMyRequestResponse): Promise<Record<string, unknown>> {
+function expect401(res: LightMyRequestResponse): Record<string, unknown> {
   const body = expectProblem(res, 401, 'unauthenticated');
   assert.equal(res.headers['www-authenticate'], 'Bearer');
   return body;
@@ -125,7 +125,7 @@ for (const backend of backends()) {
     it('creates a user and answers 201 with the user, never the password or its hash', async () => {
       const account = newAccount();
       const res = expectStatus(await register(t, account), 201);
-      const user = json<Record<string, unknown>>(res);
+      const user = json(res);
       expectUserShape(user);
       assert.equal(user.username, account.username);
       assert.equal(user.email, account.email);
@@ -168,7 +168,16 @@ for (const backend of backends()) {
     });
 
     it('refuses emails that are not email addresses and accepts name@localhost', async () => {
-      for (const email of ['not-an-email', 'a@b', '@example.com', 'a@', 'a b@example.com', 'a@@example.com', '', `${'x'.repeat(65)}@example.com`]) {
+      for (const email of [
+        'not-an-email',
+        'a@b',
+        '@example.com',
+        'a@',
+        'a b@example.com',
+        'a@@example.com',
+        '',
+        `${'x'.repeat(65)}@example.com`,
+      ]) {
         const body = expectProblem(await register(t, { ...newAccount(), email }), 400, 'validation_failed');
         assert.deepEqual(fieldsOf(body), ['email'], `email ${JSON.stringify(email)}: ${JSON.stringify(body)}`);
       }
@@ -203,7 +212,11 @@ for (const backend of backends()) {
       body = expectProblem(await register(t, { ...account, usename: 'typo' }), 400, 'validation_failed');
       assert.deepEqual(fieldsOf(body), ['usename']);
       // None of these created the account.
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: account.username, password: account.password }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, { login: account.username, password: account.password }),
+        401,
+        'invalid_credentials',
+      );
     });
 
     it('refuses a taken username with 409 username_taken', async () => {
@@ -244,7 +257,11 @@ for (const backend of backends()) {
       const account = newAccount();
       const body = expectProblem(await register(t, account), 403, 'registration_closed');
       assert.match(String(body.detail), /administrator/);
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: account.username, password: account.password }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, { login: account.username, password: account.password }),
+        401,
+        'invalid_credentials',
+      );
     });
 
     it('still lets existing users sign in', async () => {
@@ -362,7 +379,7 @@ for (const backend of backends()) {
       expectStatus(await call(t, 'GET', '/v1/me', second), 200);
       // Signing one out leaves the other alone.
       expectStatus(await call(t, 'POST', '/v1/auth/logout', second), 204);
-      await expect401(await call(t, 'GET', '/v1/me', second));
+      expect401(await call(t, 'GET', '/v1/me', second));
       expectStatus(await call(t, 'GET', '/v1/me', user.session), 200);
     });
 
@@ -373,14 +390,14 @@ for (const backend of backends()) {
       assert.equal(res.body, '');
       expectCookieCleared(res);
       const me = await call(t, 'GET', '/v1/me', user.session);
-      await expect401(me);
+      expect401(me);
       expectCookieCleared(me);
       // Logging out again with the dead cookie is a 401 as well.
-      await expect401(await call(t, 'POST', '/v1/auth/logout', user.session));
+      expect401(await call(t, 'POST', '/v1/auth/logout', user.session));
     });
 
     it('refuses an anonymous logout with 401 and a logout by API key with 403', async () => {
-      await expect401(await call(t, 'POST', '/v1/auth/logout'));
+      expect401(await call(t, 'POST', '/v1/auth/logout'));
       const user = await registerUser(t);
       const key = await createKey(t, user.session);
       expectProblem(await call(t, 'POST', '/v1/auth/logout', { key: key.key }), 403, 'session_required');
@@ -465,8 +482,8 @@ for (const backend of backends()) {
     });
 
     it('answers 401 with WWW-Authenticate without credentials', async () => {
-      await expect401(await call(t, 'GET', '/v1/me'));
-      await expect401(await call(t, 'GET', '/v1/me', null, undefined, { cookie: 'session_token=' }));
+      expect401(await call(t, 'GET', '/v1/me'));
+      expect401(await call(t, 'GET', '/v1/me', null, undefined, { cookie: 'session_token=' }));
     });
   });
 
@@ -482,7 +499,14 @@ for (const backend of backends()) {
     const skillBody = () => ({ name: uniqueName('Csrf Skill '), slug: uniqueName('csrf-') });
 
     it('refuses cookie-authenticated writes that name a foreign origin', async () => {
-      for (const origin of [EVIL, 'http://evil.example', 'null', `${t.config.publicOrigin}.evil.example`, 'http://127.0.0.1:3001', `https://${new URL(t.config.publicOrigin).host}x`]) {
+      for (const origin of [
+        EVIL,
+        'http://evil.example',
+        'null',
+        `${t.config.publicOrigin}.evil.example`,
+        'http://127.0.0.1:3001',
+        `https://${new URL(t.config.publicOrigin).host}x`,
+      ]) {
         const headers = { origin };
         const create = await call(t, 'POST', '/v1/skills', user.session, skillBody(), headers);
         const body = expectProblem(create, 403, 'csrf_rejected');
@@ -510,7 +534,9 @@ for (const backend of backends()) {
       const headers = { origin: t.config.publicOrigin };
       expectStatus(await call(t, 'POST', '/v1/skills', user.session, skillBody(), headers), 201);
       expectProblem(await call(t, 'DELETE', '/v1/me/api-keys/x', user.session, undefined, headers), 404, 'api_key_not_found');
-      const key = json<{ id: string }>(expectStatus(await call(t, 'POST', '/v1/me/api-keys', user.session, { name: 'k', scopes: [] }, headers), 201));
+      const key = json<{ id: string }>(
+        expectStatus(await call(t, 'POST', '/v1/me/api-keys', user.session, { name: 'k', scopes: [] }, headers), 201),
+      );
       expectStatus(await call(t, 'DELETE', `/v1/me/api-keys/${key.id}`, user.session, undefined, headers), 204);
     });
 
@@ -533,14 +559,19 @@ for (const backend of backends()) {
 
     it('refuses login from a foreign origin, allows it from the own origin', async () => {
       const creds = { login: user.username, password: user.password };
-      const foreign: Array<Record<string, string>> = [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }];
+      const foreign: Record<string, string>[] = [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }];
       for (const headers of foreign) {
         const res = await call(t, 'POST', '/v1/auth/login', null, creds, headers);
         expectProblem(res, 403, 'csrf_rejected');
         assert.equal(sessionSetCookie(res), undefined, 'no session may be planted from another site');
       }
       sessionFrom(expectStatus(await call(t, 'POST', '/v1/auth/login', null, creds, { origin: t.config.publicOrigin }), 200));
-      sessionFrom(expectStatus(await call(t, 'POST', '/v1/auth/login', null, creds, { host: 'registry.local:8080', origin: 'http://registry.local:8080' }), 200));
+      sessionFrom(
+        expectStatus(
+          await call(t, 'POST', '/v1/auth/login', null, creds, { host: 'registry.local:8080', origin: 'http://registry.local:8080' }),
+          200,
+        ),
+      );
     });
 
     it('allows an API-key write with a foreign Origin: a key is not ambient authority', async () => {
@@ -549,7 +580,10 @@ for (const backend of backends()) {
       expectStatus(await call(t, 'POST', '/v1/skills', { key: key.key }, skillBody(), headers), 201);
       expectProblem(await call(t, 'DELETE', '/v1/me/api-keys/x', { key: key.key }, undefined, headers), 403, 'session_required');
       // Even when a browser adds the cookie as well, the Authorization header decides.
-      const both = await call(t, 'POST', '/v1/skills', { key: key.key }, skillBody(), { ...headers, cookie: `session_token=${user.session.cookie}` });
+      const both = await call(t, 'POST', '/v1/skills', { key: key.key }, skillBody(), {
+        ...headers,
+        cookie: `session_token=${user.session.cookie}`,
+      });
       expectStatus(both, 201);
     });
 
@@ -562,7 +596,7 @@ for (const backend of backends()) {
     });
 
     it('leaves anonymous non-auth writes to the normal 401', async () => {
-      await expect401(await call(t, 'POST', '/v1/skills', null, skillBody(), { origin: EVIL }));
+      expect401(await call(t, 'POST', '/v1/skills', null, skillBody(), { origin: EVIL }));
     });
   });
 
@@ -579,7 +613,7 @@ for (const backend of backends()) {
       assert.equal(typeof json<{ total: number }>(res).total, 'number');
       expectCookieCleared(res);
       const me = await call(t, 'GET', '/v1/me', stale);
-      await expect401(me);
+      expect401(me);
       expectCookieCleared(me);
     });
 
@@ -588,9 +622,9 @@ for (const backend of backends()) {
       expectStatus(await call(t, 'GET', '/v1/me', user.session), 200);
       assert.equal(await expireSession(t, sha256(user.session.cookie)), 1);
       const me = await call(t, 'GET', '/v1/me', user.session);
-      await expect401(me);
+      expect401(me);
       expectCookieCleared(me);
-      await expect401(await call(t, 'GET', '/v1/me/api-keys', user.session));
+      expect401(await call(t, 'GET', '/v1/me/api-keys', user.session));
       // A public page still works, anonymously.
       expectStatus(await call(t, 'GET', '/v1/skills', user.session), 200);
       // A fresh sign-in gets a working session again.
@@ -608,10 +642,18 @@ for (const backend of backends()) {
 
     it('stores passwords as argon2id hashes', async () => {
       const user = await registerUser(t);
-      const row = await t.runtime.database.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+      const row = await t.runtime.database.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       assert.match(row.password_hash, /^\$argon2id\$/);
       assert.ok(!row.password_hash.includes(user.password));
-      const admin = await t.runtime.database.db.selectFrom('users').select('password_hash').where('username', '=', ADMIN.username).executeTakeFirstOrThrow();
+      const admin = await t.runtime.database.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('username', '=', ADMIN.username)
+        .executeTakeFirstOrThrow();
       assert.match(admin.password_hash, /^\$argon2id\$/);
       // The same password gets a different salt, so equal passwords do not show as equal hashes.
       const a = newAccount();
@@ -662,18 +704,29 @@ for (const backend of backends()) {
       assert.equal(row.email, ADMIN.email);
       const me = json<MeBody>(expectStatus(await call(t, 'GET', '/v1/me', await adminSession(t)), 200));
       assert.equal(me.user.role, 'admin');
-      const count = await t.runtime.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      assert.equal(Number(count.n), 1);
+      const count = await t.runtime.database.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      assert.equal(count.n, 1);
     });
 
     it('ensureAdmin promotes, re-enables and resets the password of a tampered admin', async () => {
       const original = await adminRow();
       await t.runtime.database.db
         .updateTable('users')
-        .set({ role: 'user', disabled: 1, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$bm90LWEtcmVhbA$bm90LWEtcmVhbC1oYXNoLW5vdC1hLXJlYWwtaGFzaA' })
+        .set({
+          role: 'user',
+          disabled: 1,
+          password_hash: '$argon2id$v=19$m=19456,t=2,p=1$bm90LWEtcmVhbA$bm90LWEtcmVhbC1oYXNoLW5vdC1hLXJlYWwtaGFzaA',
+        })
         .where('id', '=', original.id)
         .execute();
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: ADMIN.password }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: ADMIN.password }),
+        401,
+        'invalid_credentials',
+      );
 
       const user = await t.runtime.services.accounts.ensureAdmin(ADMIN);
       assert.equal(user.id, original.id);
@@ -689,11 +742,19 @@ for (const backend of backends()) {
 
     it('ensureAdmin sets the configured password, so the old one stops working', async () => {
       await t.runtime.services.accounts.ensureAdmin({ ...ADMIN, password: 'rotated-password-2' });
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: ADMIN.password }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: ADMIN.password }),
+        401,
+        'invalid_credentials',
+      );
       await login(t, ADMIN.username, 'rotated-password-2');
       await t.runtime.services.accounts.ensureAdmin(ADMIN);
       await login(t, ADMIN.username, ADMIN.password);
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: 'rotated-password-2' }), 401, 'invalid_credentials');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: 'rotated-password-2' }),
+        401,
+        'invalid_credentials',
+      );
     });
 
     it('ensureAdmin leaves a healthy admin untouched', async () => {
@@ -711,13 +772,25 @@ for (const backend of backends()) {
       // Another node starting at once: this one looks the name up before the other's insert commits (twice: in
       // ensureAdmin, then in the create it falls back to), and finds the email taken just after.
       let hidden = 2;
-      const racing = { ...users, findByUsername: (username: string) => (hidden-- > 0 ? Promise.resolve(undefined) : users.findByUsername(username)) };
-      const accounts = accountService({ users: racing, sessions, config: t.config, invalidation: { forgetUser: () => undefined, forgetCredential: () => undefined } });
+      const racing = {
+        ...users,
+        findByUsername: (username: string) => (hidden-- > 0 ? Promise.resolve(undefined) : users.findByUsername(username)),
+      };
+      const accounts = accountService({
+        users: racing,
+        sessions,
+        config: t.config,
+        invalidation: { forgetUser: () => undefined, forgetCredential: () => undefined },
+      });
       const user = await accounts.ensureAdmin(ADMIN);
       assert.equal(hidden, -1, 'the race was played out');
       assert.equal(user.id, before.id);
-      const count = await t.runtime.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'admin').executeTakeFirstOrThrow();
-      assert.equal(Number(count.n), 1);
+      const count = await t.runtime.database.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'admin')
+        .executeTakeFirstOrThrow();
+      assert.equal(count.n, 1);
     });
 
     it('a restart on the same database restores a demoted admin and applies a changed ADMIN_PASSWORD', async () => {
@@ -728,7 +801,11 @@ for (const backend of backends()) {
       expectStatus(await call(t, 'PATCH', `/v1/admin/users/${helper.id}`, admin, { role: 'admin' }), 200);
       const helperSession = await login(t, helper.username, helper.password);
       expectStatus(await call(t, 'PATCH', `/v1/admin/users/${original.id}`, helperSession, { role: 'user', disabled: true }), 200);
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: ADMIN.password }), 403, 'account_disabled');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, { login: ADMIN.username, password: ADMIN.password }),
+        403,
+        'account_disabled',
+      );
 
       // A second registry process on the same database, as after a restart with a rotated password.
       const second = await createRuntime({ ...t.config, admin: { ...ADMIN, password: 'restarted-password-3' } });
@@ -738,7 +815,11 @@ for (const backend of backends()) {
         assert.equal(row.role, 'admin');
         assert.equal(row.disabled, 0);
         const res = expectStatus(
-          await second.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { login: ADMIN.username, password: 'restarted-password-3' } }),
+          await second.app.inject({
+            method: 'POST',
+            url: '/v1/auth/login',
+            payload: { login: ADMIN.username, password: 'restarted-password-3' },
+          }),
           200,
         );
         assert.equal(json<{ user: UserBody }>(res).user.role, 'admin');
@@ -752,7 +833,7 @@ for (const backend of backends()) {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('username', '=', ADMIN.username)
         .executeTakeFirstOrThrow();
-      assert.equal(Number(count.n), 1);
+      assert.equal(count.n, 1);
       await t.runtime.services.accounts.ensureAdmin(ADMIN);
     });
   });

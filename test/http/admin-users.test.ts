@@ -39,7 +39,9 @@ interface FieldErrorBody {
   message: string;
 }
 
-type Session = { cookie: string };
+interface Session {
+  cookie: string;
+}
 
 const USER_FIELDS = ['created_at', 'disabled', 'email', 'id', 'role', 'updated_at', 'username'];
 
@@ -56,7 +58,9 @@ function expect401(res: LightMyRequestResponse): Record<string, unknown> {
 /** One line for a PATCH outcome: the status with the problem code, or the resulting role and flag. */
 function brief(res: LightMyRequestResponse): string {
   const body = json(res);
-  return res.statusCode === 200 ? `200 (role ${String(body.role)}, disabled ${String(body.disabled)})` : `${res.statusCode} ${String(body.code)}`;
+  return res.statusCode === 200
+    ? `200 (role ${String(body.role)}, disabled ${String(body.disabled)})`
+    : `${res.statusCode} ${String(body.code)}`;
 }
 
 function newAccount(name = uniqueName('adm')): { username: string; email: string; password: string } {
@@ -123,7 +127,7 @@ for (const backend of backends()) {
       it('is for an admin session only: anonymous 401, a user 403 not_admin, an admin key 403 admin_session_required', async () => {
         const user = await registerUser(t);
         const adminKey = await createKey(t, admin);
-        const requests: Array<[ 'GET' | 'POST' | 'PATCH', string, unknown]> = [
+        const requests: ['GET' | 'POST' | 'PATCH', string, unknown][] = [
           ['GET', '/v1/admin/users', undefined],
           ['POST', '/v1/admin/users', newAccount()],
           ['PATCH', `/v1/admin/users/${user.id}`, { role: 'admin' }],
@@ -159,13 +163,22 @@ for (const backend of backends()) {
 
         let body = await listUsers(`?q=${k}`);
         assert.equal(body.total, 2);
-        assert.deepEqual(body.items.map((u) => u.id), [byName.id, byMail.id]);
+        assert.deepEqual(
+          body.items.map((u) => u.id),
+          [byName.id, byMail.id],
+        );
 
         body = await listUsers(`?q=${k.toUpperCase()}-ALPHA`);
-        assert.deepEqual(body.items.map((u) => u.id), [byName.id]);
+        assert.deepEqual(
+          body.items.map((u) => u.id),
+          [byName.id],
+        );
 
         body = await listUsers(`?q=someone.${k}@`);
-        assert.deepEqual(body.items.map((u) => u.id), [byMail.id]);
+        assert.deepEqual(
+          body.items.map((u) => u.id),
+          [byMail.id],
+        );
 
         body = await listUsers(`?q=%20%20${k}%20`);
         assert.equal(body.total, 2, 'q is trimmed');
@@ -183,9 +196,18 @@ for (const backend of backends()) {
         const backslash = await created({ ...newAccount(), email: `b${k}\\q@example.com` });
         await created({ ...newAccount(), email: `b${k}q@example.com` });
 
-        assert.deepEqual((await listUsers(`?q=${encodeURIComponent(`${k}a_b`)}`)).items.map((u) => u.id), [underscore.id]);
-        assert.deepEqual((await listUsers(`?q=${encodeURIComponent(`${k}%q`)}`)).items.map((u) => u.id), [percent.id]);
-        assert.deepEqual((await listUsers(`?q=${encodeURIComponent(`${k}\\q`)}`)).items.map((u) => u.id), [backslash.id]);
+        assert.deepEqual(
+          (await listUsers(`?q=${encodeURIComponent(`${k}a_b`)}`)).items.map((u) => u.id),
+          [underscore.id],
+        );
+        assert.deepEqual(
+          (await listUsers(`?q=${encodeURIComponent(`${k}%q`)}`)).items.map((u) => u.id),
+          [percent.id],
+        );
+        assert.deepEqual(
+          (await listUsers(`?q=${encodeURIComponent(`${k}\\q`)}`)).items.map((u) => u.id),
+          [backslash.id],
+        );
         assert.equal((await listUsers(`?q=${encodeURIComponent(`${k}%`)}`)).total, 1);
         assert.equal((await listUsers(`?q=${encodeURIComponent('%%%')}`)).total, 0);
         assert.equal((await listUsers(`?q=${encodeURIComponent('___')}`)).total, 0);
@@ -202,8 +224,14 @@ for (const backend of backends()) {
         assert.ok(admins.items.some((u) => u.id === boss.id));
         assert.ok(!admins.items.some((u) => u.id === plain.id));
 
-        assert.deepEqual((await listUsers(`?q=${k}&role=user`)).items.map((u) => u.id), [plain.id]);
-        assert.deepEqual((await listUsers(`?q=${k}&role=admin`)).items.map((u) => u.id), [boss.id]);
+        assert.deepEqual(
+          (await listUsers(`?q=${k}&role=user`)).items.map((u) => u.id),
+          [plain.id],
+        );
+        assert.deepEqual(
+          (await listUsers(`?q=${k}&role=admin`)).items.map((u) => u.id),
+          [boss.id],
+        );
 
         const body = expectProblem(await call(t, 'GET', '/v1/admin/users?role=root', admin), 400, 'validation_failed');
         assert.deepEqual(fieldsOf(body), ['role']);
@@ -215,9 +243,18 @@ for (const backend of backends()) {
         const off = await created(newAccount(`${k}-off`));
         expectStatus(await patchUser(off.id, { disabled: true }), 200);
 
-        assert.deepEqual((await listUsers(`?q=${k}&disabled=true`)).items.map((u) => u.id), [off.id]);
-        assert.deepEqual((await listUsers(`?q=${k}&disabled=false`)).items.map((u) => u.id), [active.id]);
-        assert.deepEqual((await listUsers(`?q=${k}`)).items.map((u) => u.id), [active.id, off.id]);
+        assert.deepEqual(
+          (await listUsers(`?q=${k}&disabled=true`)).items.map((u) => u.id),
+          [off.id],
+        );
+        assert.deepEqual(
+          (await listUsers(`?q=${k}&disabled=false`)).items.map((u) => u.id),
+          [active.id],
+        );
+        assert.deepEqual(
+          (await listUsers(`?q=${k}`)).items.map((u) => u.id),
+          [active.id, off.id],
+        );
         const all = await listUsers('?disabled=true&page_size=100');
         assert.ok(all.items.length >= 1 && all.items.every((u) => u.disabled));
 
@@ -229,7 +266,11 @@ for (const backend of backends()) {
         const k = tag();
         const names = await insertUsers(k, 5);
         const seen: string[] = [];
-        for (const [page, size] of [[1, 2], [2, 2], [3, 1]] as const) {
+        for (const [page, size] of [
+          [1, 2],
+          [2, 2],
+          [3, 1],
+        ] as const) {
           const body = await listUsers(`?q=${k}&page=${page}&page_size=2`);
           assert.equal(body.page, page);
           assert.equal(body.page_size, 2);
@@ -258,7 +299,17 @@ for (const backend of backends()) {
       });
 
       it('refuses a page or page_size that is not a positive integer with 400', async () => {
-        for (const query of ['page=0', 'page=-1', 'page=abc', 'page=1.5', 'page=', 'page_size=0', 'page_size=-5', 'page_size=ten', 'page_size=2.5']) {
+        for (const query of [
+          'page=0',
+          'page=-1',
+          'page=abc',
+          'page=1.5',
+          'page=',
+          'page_size=0',
+          'page_size=-5',
+          'page_size=ten',
+          'page_size=2.5',
+        ]) {
           const res = await call(t, 'GET', `/v1/admin/users?${query}`, admin);
           const body = expectProblem(res, 400, 'validation_failed');
           assert.deepEqual(fieldsOf(body), [query.split('=')[0]!], `${query}: ${res.body}`);
@@ -295,12 +346,15 @@ for (const backend of backends()) {
         assert.equal(user.role, 'admin');
         const session = await login(t, account.username, account.password);
         const body = await listUsers(`?q=${account.username}`, session);
-        assert.deepEqual(body.items.map((u) => u.id), [user.id]);
+        assert.deepEqual(
+          body.items.map((u) => u.id),
+          [user.id],
+        );
         assert.equal(json<UserBody>(expectStatus(await createUser({ ...newAccount(), role: 'user' }, session), 201)).role, 'user');
       });
 
       it('applies the account rules: 400 validation_failed per field', async () => {
-        const cases: Array<[Record<string, unknown>, string[]]> = [
+        const cases: [Record<string, unknown>, string[]][] = [
           [{ ...newAccount(), username: 'Upper' }, ['username']],
           [{ ...newAccount(), username: 'x' }, ['username']],
           [{ ...newAccount(), username: `a${'b'.repeat(39)}` }, ['username']],
@@ -364,7 +418,11 @@ for (const backend of backends()) {
         expect401(await call(t, 'GET', '/v1/me', otherSession));
         expect401(await call(t, 'GET', '/v1/me', { key: key.key }));
         expect401(await call(t, 'POST', '/v1/skills', { key: key.key }, { name: uniqueName('Blocked ') }));
-        expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: user.username, password: user.password }), 403, 'account_disabled');
+        expectProblem(
+          await call(t, 'POST', '/v1/auth/login', null, { login: user.username, password: user.password }),
+          403,
+          'account_disabled',
+        );
         assert.equal((await listUsers(`?q=${user.username}`)).items[0]!.disabled, true);
         // Disabling twice is harmless.
         assert.equal(json<UserBody>(expectStatus(await patchUser(user.id, { disabled: true }), 200)).disabled, true);
@@ -401,7 +459,7 @@ for (const backend of backends()) {
 
       it('refuses invalid bodies with 400 validation_failed', async () => {
         const user = await registerUser(t);
-        const cases: Array<[unknown, string[]]> = [
+        const cases: [unknown, string[]][] = [
           [{ role: 'root' }, ['role']],
           [{ disabled: 'true' }, ['disabled']],
           [{ disabled: 1 }, ['disabled']],
@@ -443,7 +501,11 @@ for (const backend of backends()) {
         const session = await login(t, account.username, account.password);
         expectStatus(await patchUser(other.id, { disabled: true }), 200);
         expect401(await call(t, 'GET', '/v1/admin/users', session));
-        expectProblem(await call(t, 'POST', '/v1/auth/login', null, { login: account.username, password: account.password }), 403, 'account_disabled');
+        expectProblem(
+          await call(t, 'POST', '/v1/auth/login', null, { login: account.username, password: account.password }),
+          403,
+          'account_disabled',
+        );
       });
     });
   });
@@ -456,7 +518,12 @@ for (const backend of backends()) {
     let aId: string;
 
     async function activeAdmins(): Promise<string[]> {
-      const rows = await t.runtime.database.db.selectFrom('users').select('username').where('role', '=', 'admin').where('disabled', '=', 0).execute();
+      const rows = await t.runtime.database.db
+        .selectFrom('users')
+        .select('username')
+        .where('role', '=', 'admin')
+        .where('disabled', '=', 0)
+        .execute();
       return rows.map((r) => r.username).sort();
     }
 

@@ -7,7 +7,16 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
-  adminSession, call, createKey, expectProblem, expectStatus, expireApiKey, json, registerUser, uniqueName, type TestUser,
+  adminSession,
+  call,
+  createKey,
+  expectProblem,
+  expectStatus,
+  expireApiKey,
+  json,
+  registerUser,
+  uniqueName,
+  type TestUser,
 } from '../helpers/client.js';
 
 interface ApiKeyBody {
@@ -125,7 +134,9 @@ for (const backend of backends()) {
       it('sets expires_at to now + expires_in_days', async () => {
         const user = await registerUser(t);
         for (const days of [1, 7, 3650]) {
-          const body = json<CreatedKeyBody>(expectStatus(await create(user, { name: `exp ${days}`, scopes: [], expires_in_days: days }), 201));
+          const body = json<CreatedKeyBody>(
+            expectStatus(await create(user, { name: `exp ${days}`, scopes: [], expires_in_days: days }), 201),
+          );
           assert.ok(body.expires_at);
           assert.equal(Date.parse(body.expires_at) - Date.parse(body.created_at), days * DAY_MS, `${days} days`);
           expectStatus(await call(t, 'GET', '/v1/me', { key: body.key }), 200);
@@ -142,7 +153,7 @@ for (const backend of backends()) {
 
       it('refuses invalid bodies with 400 validation_failed, naming the field', async () => {
         const user = await registerUser(t);
-        const cases: Array<[unknown, string[]]> = [
+        const cases: [unknown, string[]][] = [
           [{ scopes: ['skill:upload'] }, ['name']],
           [{ name: '', scopes: ['skill:upload'] }, ['name']],
           [{ name: 'x'.repeat(101), scopes: [] }, ['name']],
@@ -220,8 +231,12 @@ for (const backend of backends()) {
           return [first, second, third];
         });
         const { res, items } = await list(user);
-        assert.deepEqual(items.map((k) => k.name), ['third', 'second', 'first']);
+        assert.deepEqual(
+          items.map((k) => k.name),
+          ['third', 'second', 'first'],
+        );
         for (const item of items) assert.deepEqual(Object.keys(item).sort(), KEY_FIELDS);
+
         const { key: _secret, ...withoutSecret } = second;
         assert.deepEqual(items[1], withoutSecret);
         for (const created of [first, second, third]) {
@@ -237,7 +252,10 @@ for (const backend of backends()) {
         const keep = await createKey(t, user.session);
         const drop = await createKey(t, user.session);
         expectStatus(await call(t, 'DELETE', `/v1/me/api-keys/${drop.id}`, user.session), 204);
-        assert.deepEqual((await list(user)).items.map((k) => k.id), [keep.id]);
+        assert.deepEqual(
+          (await list(user)).items.map((k) => k.id),
+          [keep.id],
+        );
       });
 
       it('shows only the caller’s keys', async () => {
@@ -245,8 +263,14 @@ for (const backend of backends()) {
         const bob = await registerUser(t);
         const aliceKey = await createKey(t, alice.session);
         const bobKey = await createKey(t, bob.session);
-        assert.deepEqual((await list(alice)).items.map((k) => k.id), [aliceKey.id]);
-        assert.deepEqual((await list(bob)).items.map((k) => k.id), [bobKey.id]);
+        assert.deepEqual(
+          (await list(alice)).items.map((k) => k.id),
+          [aliceKey.id],
+        );
+        assert.deepEqual(
+          (await list(bob)).items.map((k) => k.id),
+          [bobKey.id],
+        );
         const admin = await adminSession(t);
         const adminKeys = json<{ items: ApiKeyBody[] }>(expectStatus(await call(t, 'GET', '/v1/me/api-keys', admin), 200)).items;
         assert.ok(!adminKeys.some((k) => k.id === aliceKey.id || k.id === bobKey.id), 'not even an admin sees other users’ keys here');
@@ -365,7 +389,11 @@ for (const backend of backends()) {
         for (const param of ['api_key', 'key', 'token', 'access_token']) {
           expect401(await call(t, 'GET', `/v1/me?${param}=${encodeURIComponent(key.key)}`));
         }
-        expectProblem(await call(t, 'POST', `/v1/skills?api_key=${encodeURIComponent(key.key)}`, null, { name: uniqueName('Q ') }), 401, 'unauthenticated');
+        expectProblem(
+          await call(t, 'POST', `/v1/skills?api_key=${encodeURIComponent(key.key)}`, null, { name: uniqueName('Q ') }),
+          401,
+          'unauthenticated',
+        );
       });
 
       it('refuses malformed or unknown Authorization headers with 401 and WWW-Authenticate: Bearer', async () => {

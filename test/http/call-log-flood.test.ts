@@ -8,6 +8,7 @@ import { newId } from '../../src/lib/ids.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { call, createKey, registerUser } from '../helpers/client.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /** A flood of refused calls adds a bounded number of call-log rows, each of bounded size, and says how many it stood for. */
 
@@ -17,8 +18,18 @@ const SUMMARY = /^\[(\d+) calls? refused with 429 from (\S+) to (\S+)\] /;
 
 function entry(userId: string, at: number, overrides: Partial<PendingCallLog> = {}): PendingCallLog {
   return {
-    request_id: newId(), user_id: userId, method: 'GET', path: '/v1/skills', route: '/v1/skills', status_code: 429,
-    duration_ms: 0.5, ip: '203.0.113.9', user_agent: 'flood', auth: 'api_key', api_key_id: 'key-1', created_at: at,
+    request_id: newId(),
+    user_id: userId,
+    method: 'GET',
+    path: '/v1/skills',
+    route: '/v1/skills',
+    status_code: 429,
+    duration_ms: 0.5,
+    ip: '203.0.113.9',
+    user_agent: 'flood',
+    auth: 'api_key',
+    api_key_id: 'key-1',
+    created_at: at,
     ...overrides,
   };
 }
@@ -35,10 +46,12 @@ for (const backend of backends()) {
       before(async () => {
         t = await startApp(backend, { RATE_LIMIT: 'on', RATE_LIMIT_READS: '5' });
       });
-      after(() => t?.close());
+      after(() => ifSet(t)?.close());
 
       const rowsOf = async (keyId: string) => {
-        const user = (await t.runtime.database.db.selectFrom('api_keys').select('user_id').where('id', '=', keyId).executeTakeFirstOrThrow()).user_id;
+        const user = (
+          await t.runtime.database.db.selectFrom('api_keys').select('user_id').where('id', '=', keyId).executeTakeFirstOrThrow()
+        ).user_id;
         const { rows } = await t.runtime.services.repositories.callLogs.list({ userId: user, limit: 100, offset: 0 });
         return rows.filter((r) => r.api_key_id === keyId);
       };
@@ -81,10 +94,12 @@ for (const backend of backends()) {
       before(async () => {
         t = await startApp(backend);
       });
-      after(() => t?.close());
+      after(() => ifSet(t)?.close());
 
       const rowsFor = async (userId: string) =>
-        (await t.runtime.services.repositories.callLogs.list({ userId, limit: 100, offset: 0 })).rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
+        (await t.runtime.services.repositories.callLogs.list({ userId, limit: 100, offset: 0 })).rows.sort(
+          (a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime(),
+        );
 
       it('keeps the first refusal of each window, counts the rest into one row per window and user, and logs accepted calls as before', async () => {
         let now = Date.parse('2026-11-24T10:00:00.000Z');
@@ -96,7 +111,10 @@ for (const backend of backends()) {
         recorder.record(entry(alice, now + 1_000, { status_code: 200 }));
         recorder.record(entry(bob, now + 1_000));
         await recorder.flush();
-        assert.deepEqual((await rowsFor(alice)).map((r) => r.status_code), [429, 200]);
+        assert.deepEqual(
+          (await rowsFor(alice)).map((r) => r.status_code),
+          [429, 200],
+        );
         assert.equal((await rowsFor(bob)).length, 1);
 
         // Within the window nothing more is written, however often the buffer is written out.

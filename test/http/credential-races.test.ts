@@ -11,21 +11,32 @@ import { MAX_ACTIVE_KEYS } from '../../src/domain/accounts/api-keys.js';
 import { sha256Hex } from '../../src/domain/accounts/secrets.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { adminSession, call, createKey, expectProblem, expectStatus, json, login, registerUser, type Auth, type TestUser } from '../helpers/client.js';
+import {
+  adminSession,
+  call,
+  createKey,
+  expectProblem,
+  expectStatus,
+  json,
+  login,
+  registerUser,
+  type Auth,
+  type TestUser,
+} from '../helpers/client.js';
 
 /**
  * Lets the next call of a credential lookup read its row, then holds its answer until released; later calls pass
  * straight through. So a request can be made to have read a credential before a change and to finish after it.
  */
-function holdNextLookup<T extends { findByHash(hash: string): Promise<unknown> }>(repository: T) {
-  const original = repository.findByHash;
+function holdNextLookup(repository: { findByHash(hash: string): Promise<unknown> }) {
+  const original = repository.findByHash.bind(repository);
   let arrive!: () => void;
   const arrived = new Promise<void>((resolve) => (arrive = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   repository.findByHash = async (hash: string) => {
     repository.findByHash = original;
-    const row = await original.call(repository, hash);
+    const row = await original(hash);
     arrive();
     await released;
     return row;
@@ -143,44 +154,52 @@ for (const backend of backends()) {
     }
 
     const liveKeys = async (userId: string) =>
-      Number(
-        (
-          await t.runtime.database.db
-            .selectFrom('api_keys')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('user_id', '=', userId)
-            .where('revoked_at', 'is', null)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+      (
+        await t.runtime.database.db
+          .selectFrom('api_keys')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n;
 
-    it(`never lets concurrent creates pass ${MAX_ACTIVE_KEYS} live keys; the rest get 409 too_many_keys`, { timeout: 120_000 }, async () => {
-      const user = await registerUser(t);
-      const room = 5;
-      await seedKeys(user, MAX_ACTIVE_KEYS - room);
-      const attempts = 40;
-      const results = await Promise.all(
-        Array.from({ length: attempts }, (_, i) => call(t, 'POST', '/v1/me/api-keys', user.session, { name: `racer ${i}`, scopes: [] })),
-      );
-      const created = results.filter((r) => r.statusCode === 201);
-      const refused = results.filter((r) => r.statusCode !== 201);
-      for (const res of refused) expectProblem(res, 409, 'too_many_keys');
-      assert.equal(created.length, room, 'exactly the room that was left');
-      assert.equal(await liveKeys(user.id), MAX_ACTIVE_KEYS);
-      // Every key handed out works.
-      for (const res of created) expectStatus(await me(t, { key: json<{ key: string }>(res).key }), 200);
-    });
+    it(
+      `never lets concurrent creates pass ${MAX_ACTIVE_KEYS} live keys; the rest get 409 too_many_keys`,
+      { timeout: 120_000 },
+      async () => {
+        const user = await registerUser(t);
+        const room = 5;
+        await seedKeys(user, MAX_ACTIVE_KEYS - room);
+        const attempts = 40;
+        const results = await Promise.all(
+          Array.from({ length: attempts }, (_, i) => call(t, 'POST', '/v1/me/api-keys', user.session, { name: `racer ${i}`, scopes: [] })),
+        );
+        const created = results.filter((r) => r.statusCode === 201);
+        const refused = results.filter((r) => r.statusCode !== 201);
+        for (const res of refused) expectProblem(res, 409, 'too_many_keys');
+        assert.equal(created.length, room, 'exactly the room that was left');
+        assert.equal(await liveKeys(user.id), MAX_ACTIVE_KEYS);
+        // Every key handed out works.
+        for (const res of created) expectStatus(await me(t, { key: json<{ key: string }>(res).key }), 200);
+      },
+    );
 
-    it('counts per account: concurrent creates by two accounts at the limit\'s edge do not take each other\'s room', { timeout: 120_000 }, async () => {
-      const [a, b] = [await registerUser(t), await registerUser(t)];
-      await seedKeys(a, MAX_ACTIVE_KEYS - 1);
-      await seedKeys(b, MAX_ACTIVE_KEYS - 1);
-      const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => call(t, 'POST', '/v1/me/api-keys', i % 2 === 0 ? a.session : b.session, { name: `edge ${i}`, scopes: [] })),
-      );
-      assert.equal(results.filter((r) => r.statusCode === 201).length, 2);
-      assert.equal(await liveKeys(a.id), MAX_ACTIVE_KEYS);
-      assert.equal(await liveKeys(b.id), MAX_ACTIVE_KEYS);
-    });
+    it(
+      "counts per account: concurrent creates by two accounts at the limit's edge do not take each other's room",
+      { timeout: 120_000 },
+      async () => {
+        const [a, b] = [await registerUser(t), await registerUser(t)];
+        await seedKeys(a, MAX_ACTIVE_KEYS - 1);
+        await seedKeys(b, MAX_ACTIVE_KEYS - 1);
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            call(t, 'POST', '/v1/me/api-keys', i % 2 === 0 ? a.session : b.session, { name: `edge ${i}`, scopes: [] }),
+          ),
+        );
+        assert.equal(results.filter((r) => r.statusCode === 201).length, 2);
+        assert.equal(await liveKeys(a.id), MAX_ACTIVE_KEYS);
+        assert.equal(await liveKeys(b.id), MAX_ACTIVE_KEYS);
+      },
+    );
   });
 }

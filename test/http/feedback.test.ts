@@ -6,8 +6,18 @@ import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
-  adminSession, authHeaders, call, createKey, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
-  type SkillBody, type TestUser,
+  adminSession,
+  authHeaders,
+  call,
+  createKey,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  type SkillBody,
+  type TestUser,
 } from '../helpers/client.js';
 
 type FeedbackBody = Feedback;
@@ -32,7 +42,12 @@ for (const backend of backends()) {
       const created = await createSkill(t, owner.session);
       const body = multipart({ version: '1.0.0' }, { content: await zip([{ path: 'SKILL.md', content: skillMd() }]) });
       expectStatus(
-        await t.request({ method: 'POST', url: `/v1/skills/${created.slug}/versions`, headers: { ...authHeaders(owner.session), ...body.headers }, payload: body.payload }),
+        await t.request({
+          method: 'POST',
+          url: `/v1/skills/${created.slug}/versions`,
+          headers: { ...authHeaders(owner.session), ...body.headers },
+          payload: body.payload,
+        }),
         201,
       );
       await setStatus(t, admin, created.slug, 'published');
@@ -62,21 +77,31 @@ for (const backend of backends()) {
       });
 
       it('records a signed-in caller (session or key) as the author', async () => {
-        const bySession = json<FeedbackBody>(expectStatus(await call(t, 'POST', '/v1/feedback', reader.session, { skill_id: skill.id, rating: 5 }), 201));
+        const bySession = json<FeedbackBody>(
+          expectStatus(await call(t, 'POST', '/v1/feedback', reader.session, { skill_id: skill.id, rating: 5 }), 201),
+        );
         assert.deepEqual(bySession.author, { id: reader.id, username: reader.username });
         const { key } = await createKey(t, reader.session, []);
-        const byKey = json<FeedbackBody>(expectStatus(await call(t, 'POST', '/v1/feedback', { key }, { skill_id: skill.id, comment: 'via key' }), 201));
+        const byKey = json<FeedbackBody>(
+          expectStatus(await call(t, 'POST', '/v1/feedback', { key }, { skill_id: skill.id, comment: 'via key' }), 201),
+        );
         assert.deepEqual(byKey.author, { id: reader.id, username: reader.username });
         assert.equal(byKey.rating, null);
       });
 
       it('accepts a version that exists and refuses one that does not', async () => {
-        const ok = json<FeedbackBody>(expectStatus(await call(t, 'POST', '/v1/feedback', null, { skill_id: skill.slug, rating: 3, version: '1.0.0' }), 201));
+        const ok = json<FeedbackBody>(
+          expectStatus(await call(t, 'POST', '/v1/feedback', null, { skill_id: skill.slug, rating: 3, version: '1.0.0' }), 201),
+        );
         assert.equal(ok.version, '1.0.0');
-        expectProblem(await call(t, 'POST', '/v1/feedback', null, { skill_id: skill.slug, rating: 3, version: '9.9.9' }), 404, 'version_not_found');
+        expectProblem(
+          await call(t, 'POST', '/v1/feedback', null, { skill_id: skill.slug, rating: 3, version: '9.9.9' }),
+          404,
+          'version_not_found',
+        );
       });
 
-      const invalid: Array<[string, Record<string, unknown>, string]> = [
+      const invalid: [string, Record<string, unknown>, string][] = [
         ['neither rating nor comment', {}, 'rating'],
         ['a blank comment and no rating', { comment: '   ' }, 'rating'],
         ['a rating of 0', { rating: 0 }, 'rating'],
@@ -88,8 +113,15 @@ for (const backend of backends()) {
       ];
       for (const [what, extra, field] of invalid) {
         it(`refuses ${what} with 400 validation_failed`, async () => {
-          const problem = expectProblem(await call(t, 'POST', '/v1/feedback', null, { skill_id: skill.slug, ...extra }), 400, 'validation_failed');
-          assert.ok((problem.errors as Array<{ field: string }>).some((e) => e.field === field), JSON.stringify(problem.errors));
+          const problem = expectProblem(
+            await call(t, 'POST', '/v1/feedback', null, { skill_id: skill.slug, ...extra }),
+            400,
+            'validation_failed',
+          );
+          assert.ok(
+            (problem.errors as { field: string }[]).some((e) => e.field === field),
+            JSON.stringify(problem.errors),
+          );
         });
       }
 
@@ -118,11 +150,20 @@ for (const backend of backends()) {
         const other = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'second') }]);
         const body = multipart({ version: '1.1.0' }, { content: other });
         expectStatus(
-          await t.request({ method: 'POST', url: `/v1/skills/${target.slug}/versions`, headers: { ...authHeaders(owner.session), ...body.headers }, payload: body.payload }),
+          await t.request({
+            method: 'POST',
+            url: `/v1/skills/${target.slug}/versions`,
+            headers: { ...authHeaders(owner.session), ...body.headers },
+            payload: body.payload,
+          }),
           201,
         );
-        const entries: Array<Record<string, unknown>> = [
-          { rating: 5 }, { rating: 4, version: '1.0.0' }, { rating: 2, version: '1.1.0' }, { comment: 'no rating' }, { rating: 4, version: '1.1.0' },
+        const entries: Record<string, unknown>[] = [
+          { rating: 5 },
+          { rating: 4, version: '1.0.0' },
+          { rating: 2, version: '1.1.0' },
+          { comment: 'no rating' },
+          { rating: 4, version: '1.1.0' },
         ];
         // The clock moves 2 ms between entries, so each has a later created_at.
         await withStoppedClock(async (advance) => {
@@ -138,7 +179,10 @@ for (const backend of backends()) {
         assert.equal(list.total, 5);
         assert.equal(list.page, 1);
         assert.equal(list.page_size, 20);
-        assert.deepEqual(list.items.map((f) => f.rating), [4, null, 2, 4, 5]);
+        assert.deepEqual(
+          list.items.map((f) => f.rating),
+          [4, null, 2, 4, 5],
+        );
         assert.deepEqual(list.summary, { count: 5, average_rating: 3.75 });
         assert.equal(list.items[0]!.author?.username, reader.username);
       });

@@ -51,9 +51,15 @@ for (const backend of backends()) {
     });
 
     it('refuses a body that is not JSON with 415', async () => {
-      const res = await call(t, 'POST', '/v1/auth/login', null, 'login=a&password=b', { 'content-type': 'application/x-www-form-urlencoded' });
+      const res = await call(t, 'POST', '/v1/auth/login', null, 'login=a&password=b', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       expectProblem(res, 415, 'unsupported_media_type');
-      expectProblem(await call(t, 'POST', '/v1/auth/login', null, 'hello', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+      expectProblem(
+        await call(t, 'POST', '/v1/auth/login', null, 'hello', { 'content-type': 'text/plain' }),
+        415,
+        'unsupported_media_type',
+      );
     });
 
     it('refuses a JSON body over 1 MiB with 413', async () => {
@@ -64,7 +70,7 @@ for (const backend of backends()) {
     it('reports schema violations field by field', async () => {
       const res = await call(t, 'POST', '/v1/auth/register', null, { username: 5, email: 'a@b.co', password: 'password', extra: true });
       const body = expectProblem(res, 400, 'validation_failed');
-      const fields = (body.errors as Array<{ field: string }>).map((e) => e.field).sort();
+      const fields = (body.errors as { field: string }[]).map((e) => e.field).sort();
       assert.deepEqual(fields, ['extra', 'username']);
     });
 
@@ -97,7 +103,10 @@ for (const backend of backends()) {
       const res = expectStatus(await call(t, 'GET', '/metrics'), 200);
       assert.match(String(res.headers['content-type']), /^text\/plain/);
       assert.match(res.body, /http_requests_total\{method="GET",route="\/v1\/skills\/:skillId",status_code="404"\} \d+/);
-      assert.match(res.body, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v1\/skills\/:skillId",status_code="404"\}/);
+      assert.match(
+        res.body,
+        /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v1\/skills\/:skillId",status_code="404"\}/,
+      );
       assert.match(res.body, /process_cpu_user_seconds_total/);
     });
 
@@ -108,18 +117,41 @@ for (const backend of backends()) {
         components: { schemas: Record<string, unknown> };
       }>(expectStatus(await call(t, 'GET', '/v1/openapi.json'), 200));
       assert.equal(doc.openapi, '3.1.0');
-      const expected: Array<[string, string]> = [
-        ['get', '/v1/skills'], ['post', '/v1/skills'], ['get', '/v1/skills/{skillId}'], ['patch', '/v1/skills/{skillId}'],
-        ['delete', '/v1/skills/{skillId}'], ['post', '/v1/skills/{skillId}/publish'], ['post', '/v1/skills/{skillId}/deprecate'],
-        ['post', '/v1/auth/register'], ['post', '/v1/auth/login'], ['post', '/v1/auth/logout'], ['get', '/v1/me'],
-        ['get', '/v1/me/skills'], ['get', '/v1/me/api-keys'], ['post', '/v1/me/api-keys'], ['delete', '/v1/me/api-keys/{keyId}'],
-        ['get', '/v1/admin/users'], ['post', '/v1/admin/users'], ['patch', '/v1/admin/users/{userId}'],
-        ['patch', '/v1/admin/skills/{skillId}/status'], ['patch', '/v1/admin/skills/{skillId}'],
-        ['get', '/healthz'], ['get', '/readyz'], ['get', '/metrics'], ['get', '/v1/openapi.json'],
-        ['get', '/v1/skills/{skillId}/versions'], ['post', '/v1/skills/{skillId}/versions'], ['post', '/v1/skills/with-package'],
-        ['get', '/v1/skills/{skillId}/versions/{version}'], ['get', '/v1/skills/{skillId}/versions/{version}/download'],
-        ['head', '/v1/skills/{skillId}/versions/{version}/download'], ['get', '/v1/skills/{skillId}/versions/{version}/files'],
-        ['get', '/v1/skills/{skillId}/versions/{version}/files/{*}'], ['get', '/v1/skills/{skillId}/stats'], ['post', '/v1/packages/validate'],
+      const expected: [string, string][] = [
+        ['get', '/v1/skills'],
+        ['post', '/v1/skills'],
+        ['get', '/v1/skills/{skillId}'],
+        ['patch', '/v1/skills/{skillId}'],
+        ['delete', '/v1/skills/{skillId}'],
+        ['post', '/v1/skills/{skillId}/publish'],
+        ['post', '/v1/skills/{skillId}/deprecate'],
+        ['post', '/v1/auth/register'],
+        ['post', '/v1/auth/login'],
+        ['post', '/v1/auth/logout'],
+        ['get', '/v1/me'],
+        ['get', '/v1/me/skills'],
+        ['get', '/v1/me/api-keys'],
+        ['post', '/v1/me/api-keys'],
+        ['delete', '/v1/me/api-keys/{keyId}'],
+        ['get', '/v1/admin/users'],
+        ['post', '/v1/admin/users'],
+        ['patch', '/v1/admin/users/{userId}'],
+        ['patch', '/v1/admin/skills/{skillId}/status'],
+        ['patch', '/v1/admin/skills/{skillId}'],
+        ['get', '/healthz'],
+        ['get', '/readyz'],
+        ['get', '/metrics'],
+        ['get', '/v1/openapi.json'],
+        ['get', '/v1/skills/{skillId}/versions'],
+        ['post', '/v1/skills/{skillId}/versions'],
+        ['post', '/v1/skills/with-package'],
+        ['get', '/v1/skills/{skillId}/versions/{version}'],
+        ['get', '/v1/skills/{skillId}/versions/{version}/download'],
+        ['head', '/v1/skills/{skillId}/versions/{version}/download'],
+        ['get', '/v1/skills/{skillId}/versions/{version}/files'],
+        ['get', '/v1/skills/{skillId}/versions/{version}/files/{*}'],
+        ['get', '/v1/skills/{skillId}/stats'],
+        ['post', '/v1/packages/validate'],
       ];
       for (const [method, path] of expected) {
         const op = doc.paths[path]?.[method];
@@ -127,7 +159,8 @@ for (const backend of backends()) {
       }
       const upload = doc.paths['/v1/skills/{skillId}/versions']!.post! as { requestBody?: { content?: Record<string, unknown> } };
       assert.ok(upload.requestBody?.content?.['multipart/form-data'], 'uploads are documented as multipart/form-data');
-      for (const name of ['Skill', 'User', 'ApiKey', 'Problem', 'Version']) assert.ok(doc.components.schemas[name], `schema ${name} missing`);
+      for (const name of ['Skill', 'User', 'ApiKey', 'Problem', 'Version'])
+        assert.ok(doc.components.schemas[name], `schema ${name} missing`);
       const create = doc.paths['/v1/skills']!.post!;
       assert.ok(create.requestBody, 'POST /v1/skills documents its body');
       assert.ok(create.responses['201'] && create.responses['409'], 'POST /v1/skills documents 201 and 409');
@@ -142,14 +175,17 @@ for (const backend of backends()) {
     it('supports the newcomer path: register, create, admin publishes, search finds it', async () => {
       const alice = await registerUser(t);
       const created = json<{ slug: string; status: string }>(
-        expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Zebra Stripes', description: 'Paints zebra stripes on charts' }), 201),
+        expectStatus(
+          await call(t, 'POST', '/v1/skills', alice.session, { name: 'Zebra Stripes', description: 'Paints zebra stripes on charts' }),
+          201,
+        ),
       );
       assert.equal(created.slug, 'zebra-stripes');
       assert.equal(created.status, 'draft');
       assert.equal(json<{ total: number }>(await call(t, 'GET', '/v1/skills?q=zebra')).total, 0);
       const admin = await adminSession(t);
       expectStatus(await call(t, 'PATCH', '/v1/admin/skills/zebra-stripes/status', admin, { status: 'published' }), 200);
-      const found = json<{ items: Array<{ slug: string }>; total: number }>(await call(t, 'GET', '/v1/skills?q=ZEBRA%20charts'));
+      const found = json<{ items: { slug: string }[]; total: number }>(await call(t, 'GET', '/v1/skills?q=ZEBRA%20charts'));
       assert.equal(found.total, 1);
       assert.equal(found.items[0]!.slug, 'zebra-stripes');
     });

@@ -44,7 +44,6 @@ function queryString(params: Params): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-
 const slugs = (env: Envelope) => env.items.map((s) => s.slug);
 const sortedSlugs = (env: Envelope) => slugs(env).sort();
 
@@ -203,7 +202,21 @@ for (const backend of backends()) {
         assert.deepEqual(slugs(await list({ q: `y "h ${tok}` })), [quoted.slug]);
         assert.deepEqual(slugs(await list({ q: `he"llo ${tok}` })), []);
         assert.deepEqual(slugs(await list({ q: `"${tok}` })), []);
-        for (const q of ['"', '""', '"""', `"${tok}"`, `${tok}"`, 'AND', 'OR NOT', 'a* NEAR(b)', '(politely)', 'name:hello', '^hello', '-', '*']) {
+        for (const q of [
+          '"',
+          '""',
+          '"""',
+          `"${tok}"`,
+          `${tok}"`,
+          'AND',
+          'OR NOT',
+          'a* NEAR(b)',
+          '(politely)',
+          'name:hello',
+          '^hello',
+          '-',
+          '*',
+        ]) {
           expectStatus(await call(t, 'GET', `/v1/skills${queryString({ q })}`), 200);
         }
         assert.deepEqual(slugs(await list({ q: `(politely) ${tok}` })), [quoted.slug]);
@@ -250,7 +263,10 @@ for (const backend of backends()) {
         const s = await skill({ name: `Rename ${before}`, slug: `${before}-rename`, description: `Old text ${before}` });
         assert.deepEqual(slugs(await list({ q: before })), [s.slug]);
         expectStatus(
-          await call(t, 'PATCH', `/v1/skills/${s.id}`, owner.session, { name: `Renamed ${afterName}`, description: `New text ${afterDesc}` }),
+          await call(t, 'PATCH', `/v1/skills/${s.id}`, owner.session, {
+            name: `Renamed ${afterName}`,
+            description: `New text ${afterDesc}`,
+          }),
           200,
         );
         assert.deepEqual(slugs(await list({ q: before })), []);
@@ -295,7 +311,13 @@ for (const backend of backends()) {
         await skill({ name: `Blank ${tok}`, slug: `${tok}-blank` });
         const all = await list({ page_size: 100 });
         assert.ok(all.total >= 1);
-        const blanks: Params[] = [{ q: '' }, { q: '   ' }, { q: ' \t ' }, { keyword: '' }, { q: '', keyword: ' ', query: '', search: '  ' }];
+        const blanks: Params[] = [
+          { q: '' },
+          { q: '   ' },
+          { q: ' \t ' },
+          { keyword: '' },
+          { q: '', keyword: ' ', query: '', search: '  ' },
+        ];
         for (const params of blanks) {
           const env = await list({ ...params, page_size: 100 });
           assert.equal(env.total, all.total, JSON.stringify(params));
@@ -404,7 +426,7 @@ for (const backend of backends()) {
         const user = await registerUser(t);
         const userKey = await createKey(t, user.session);
         const adminKey = await createKey(t, admin);
-        const callers: Array<[string, Auth]> = [
+        const callers: [string, Auth][] = [
           ['anonymous', null],
           ['user session', user.session],
           ['user key', userKey],
@@ -430,10 +452,11 @@ for (const backend of backends()) {
         assert.deepEqual(slugs(await list({ q: tok, status: 'deprecated' }, admin)), [deprecated.slug]);
         const all = await list({ q: tok, status: 'all' }, admin);
         assert.deepEqual(sortedSlugs(all), [draft.slug, published.slug, deprecated.slug].sort());
-        assert.deepEqual(
-          Object.fromEntries(all.items.map((s) => [s.slug, s.status])),
-          { [draft.slug]: 'draft', [published.slug]: 'published', [deprecated.slug]: 'deprecated' },
-        );
+        assert.deepEqual(Object.fromEntries(all.items.map((s) => [s.slug, s.status])), {
+          [draft.slug]: 'draft',
+          [published.slug]: 'published',
+          [deprecated.slug]: 'deprecated',
+        });
       });
 
       it('refuses an unknown status from an admin session', async () => {
@@ -494,7 +517,10 @@ for (const backend of backends()) {
         await setDownloads(most.id, 1_000_000);
         const env = await list({ q: tok, sort: 'downloads' });
         assert.deepEqual(slugs(env), [most.slug, many.slug, few.slug, none.slug]);
-        assert.deepEqual(env.items.map((s) => s.downloads), [1_000_000, 250, 3, 0]);
+        assert.deepEqual(
+          env.items.map((s) => s.downloads),
+          [1_000_000, 250, 3, 0],
+        );
         // latest is unaffected by download counts.
         assert.deepEqual(slugs(await list({ q: tok, sort: 'latest' })), [most.slug, none.slug, many.slug, few.slug]);
       });
@@ -514,7 +540,10 @@ for (const backend of backends()) {
         await feature(c.id);
         const env = await list({ q: tok, sort: 'featured' });
         assert.deepEqual(slugs(env), [c.slug, a.slug, d.slug, b.slug]);
-        assert.deepEqual(env.items.map((s) => s.featured), [true, true, false, false]);
+        assert.deepEqual(
+          env.items.map((s) => s.featured),
+          [true, true, false, false],
+        );
         await feature(c.id, false);
         assert.deepEqual(slugs(await list({ q: tok, sort: 'featured' })), [a.slug, d.slug, c.slug, b.slug]);
       });
@@ -591,8 +620,16 @@ for (const backend of backends()) {
 
       it('refuses a page or page_size that is not a positive integer', async () => {
         const bad: Params[] = [
-          { page: 0 }, { page: -1 }, { page: 1.5 }, { page: 'abc' }, { page: '' }, { page: '1e3x' },
-          { page_size: 0 }, { page_size: -5 }, { page_size: 2.5 }, { page_size: 'ten' },
+          { page: 0 },
+          { page: -1 },
+          { page: 1.5 },
+          { page: 'abc' },
+          { page: '' },
+          { page: '1e3x' },
+          { page_size: 0 },
+          { page_size: -5 },
+          { page_size: 2.5 },
+          { page_size: 'ten' },
         ];
         for (const params of bad) {
           const body = expectProblem(await call(t, 'GET', `/v1/skills${queryString(params)}`), 400, 'validation_failed');
@@ -632,8 +669,22 @@ for (const backend of backends()) {
         assert.equal(env.items.length, 1);
         const s = env.items[0]!;
         assert.deepEqual(Object.keys(s).sort(), [
-          'category', 'created_at', 'description', 'downloads', 'featured', 'id', 'latest_version', 'name', 'owner',
-          'published_at', 'slug', 'source_type', 'source_url', 'status', 'tags', 'updated_at',
+          'category',
+          'created_at',
+          'description',
+          'downloads',
+          'featured',
+          'id',
+          'latest_version',
+          'name',
+          'owner',
+          'published_at',
+          'slug',
+          'source_type',
+          'source_url',
+          'status',
+          'tags',
+          'updated_at',
         ]);
         assert.equal(s.id, created.id);
         assert.equal(s.slug, `${tok}-record`);
@@ -670,9 +721,18 @@ for (const backend of backends()) {
         me = await registerUser(t);
         other = await registerUser(t);
         tok = token();
-        const draft = await skill({ name: `Mine ${tok} draft`, slug: `${tok}-draft`, description: 'Unfinished work' }, { by: me.session, publish: false });
-        const published = await skill({ name: `Mine ${tok} published`, slug: `${tok}-published`, description: 'Shipped' }, { by: me.session });
-        const deprecated = await skill({ name: `Mine ${tok} deprecated`, slug: `${tok}-deprecated`, description: 'Old' }, { by: me.session });
+        const draft = await skill(
+          { name: `Mine ${tok} draft`, slug: `${tok}-draft`, description: 'Unfinished work' },
+          { by: me.session, publish: false },
+        );
+        const published = await skill(
+          { name: `Mine ${tok} published`, slug: `${tok}-published`, description: 'Shipped' },
+          { by: me.session },
+        );
+        const deprecated = await skill(
+          { name: `Mine ${tok} deprecated`, slug: `${tok}-deprecated`, description: 'Old' },
+          { by: me.session },
+        );
         await setStatus(t, admin, deprecated.id, 'deprecated');
         mine = { draft, published, deprecated };
         await skill({ name: `Theirs ${tok} draft`, slug: `${tok}-theirs-draft` }, { by: other.session, publish: false });

@@ -119,9 +119,16 @@ for (const backend of backends()) {
         const list = json<LogList>(expectStatus(await call(t, 'GET', '/v1/logs', carol.session), 200));
         assert.ok(list.items.every((l) => l.user_id === carol.id));
         // The login itself is anonymous, so the first recorded call is the first GET /v1/me.
-        assert.deepEqual(list.items.slice(0, 5).map((l) => [l.method, l.status_code]), [
-          ['GET', 200], ['POST', 400], ['GET', 404], ['GET', 404], ['GET', 200],
-        ]);
+        assert.deepEqual(
+          list.items.slice(0, 5).map((l) => [l.method, l.status_code]),
+          [
+            ['GET', 200],
+            ['POST', 400],
+            ['GET', 404],
+            ['GET', 404],
+            ['GET', 200],
+          ],
+        );
         assert.equal(list.page, 1);
         assert.equal(list.page_size, 20);
         const times = list.items.map((l) => l.created_at);
@@ -134,7 +141,10 @@ for (const backend of backends()) {
         const clientErrors = json<LogList>(await call(t, 'GET', '/v1/logs?status_code=4xx', carol.session));
         assert.equal(clientErrors.total, 3);
         const posts = json<LogList>(await call(t, 'GET', '/v1/logs?method=post', carol.session));
-        assert.deepEqual(posts.items.map((l) => l.status_code), [400]);
+        assert.deepEqual(
+          posts.items.map((l) => l.status_code),
+          [400],
+        );
         const since = json<LogList>(await call(t, 'GET', `/v1/logs?from=${encodeURIComponent(mark)}`, carol.session));
         assert.ok(since.items.every((l) => l.created_at >= mark));
         assert.ok(since.total >= 4);
@@ -149,13 +159,26 @@ for (const backend of backends()) {
         const all = json<LogList>(await call(t, 'GET', '/v1/logs', carol.session));
         const page2 = json<LogList>(await call(t, 'GET', '/v1/logs?page=2&page_size=2', carol.session));
         // The first listing is itself recorded, as the newest call, so everything moves down by one.
-        assert.deepEqual(page2.items.map((l) => l.request_id), all.items.slice(1, 3).map((l) => l.request_id));
+        assert.deepEqual(
+          page2.items.map((l) => l.request_id),
+          all.items.slice(1, 3).map((l) => l.request_id),
+        );
         assert.equal(page2.total, all.total + 1);
         const clamped = json<LogList>(await call(t, 'GET', '/v1/logs?page_size=1000', carol.session));
         assert.equal(clamped.page_size, 100);
       });
 
-      const badFilters = ['status_code=abc', 'status_code=6xx', 'status_code=4x', 'from=yesterday', 'to=2026-13-40', 'from=2026-11-21T10:00:00', 'method=FETCH', 'page=0', 'page_size=-1'];
+      const badFilters = [
+        'status_code=abc',
+        'status_code=6xx',
+        'status_code=4x',
+        'from=yesterday',
+        'to=2026-13-40',
+        'from=2026-11-21T10:00:00',
+        'method=FETCH',
+        'page=0',
+        'page_size=-1',
+      ];
       for (const filter of badFilters) {
         it(`refuses ${filter} with 400`, async () => {
           expectProblem(await call(t, 'GET', `/v1/logs?${filter}`, carol.session), 400, 'validation_failed');
@@ -183,8 +206,17 @@ for (const backend of backends()) {
         return entryAt(ids.get(name)!, at);
       };
       const entryAt = (id: string, at: number) => ({
-        request_id: id, user_id: alice.id, method: 'GET', path: '/v1/me', route: '/v1/me', status_code: 200, duration_ms: 1,
-        ip: '127.0.0.1', user_agent: null, auth: 'session' as const, api_key_id: null,
+        request_id: id,
+        user_id: alice.id,
+        method: 'GET',
+        path: '/v1/me',
+        route: '/v1/me',
+        status_code: 200,
+        duration_ms: 1,
+        ip: '127.0.0.1',
+        user_agent: null,
+        auth: 'session' as const,
+        api_key_id: null,
         created_at: at,
       });
       await t.runtime.services.repositories.callLogs.insertMany([entry('prune-old', 8), entry('prune-edge', 6.9), entry('prune-new', 0)]);

@@ -3,8 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import {
-  adminSession, call, createKey, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
-  type SkillBody, type TestUser,
+  adminSession,
+  call,
+  createKey,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  type SkillBody,
+  type TestUser,
 } from '../helpers/client.js';
 
 for (const backend of backends()) {
@@ -34,21 +43,29 @@ for (const backend of backends()) {
       it('walks draft → published → deprecated → published, recording each change', async () => {
         const skill = await createSkill(t, alice.session);
         const published = json<SkillBody>(
-          expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'looks good' }), 200),
+          expectStatus(
+            await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'looks good' }),
+            200,
+          ),
         );
         assert.equal(published.status, 'published');
         assert.ok(published.published_at);
         assert.ok(published.updated_at >= skill.updated_at);
         expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}`), 200);
 
-        const deprecated = json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.id}/status`, admin, { status: 'deprecated' }), 200));
+        const deprecated = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.id}/status`, admin, { status: 'deprecated' }), 200),
+        );
         assert.equal(deprecated.status, 'deprecated');
         expectProblem(await call(t, 'GET', `/v1/skills/${skill.slug}`), 404, 'skill_not_found');
         expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}`, alice.session), 200);
         expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}`, admin), 200);
 
         const republished = json<SkillBody>(
-          expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'fixed' }), 200),
+          expectStatus(
+            await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'fixed' }),
+            200,
+          ),
         );
         assert.equal(republished.status, 'published');
         expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}`), 200);
@@ -65,7 +82,7 @@ for (const backend of backends()) {
         for (const row of audit) assert.ok(!Number.isNaN(new Date(row.created_at).getTime()));
       });
 
-      const refused: Array<[string, string[], string]> = [
+      const refused: [string, string[], string][] = [
         ['draft → deprecated', [], 'deprecated'],
         ['draft → draft', [], 'draft'],
         ['published → published', ['published'], 'published'],
@@ -78,7 +95,11 @@ for (const backend of backends()) {
           const skill = await createSkill(t, alice.session);
           for (const step of path) await setStatus(t, admin, skill.slug, step);
           const before = await auditOf(skill.id);
-          const problem = expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: target }), 409, 'invalid_transition');
+          const problem = expectProblem(
+            await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: target }),
+            409,
+            'invalid_transition',
+          );
           const current = path.at(-1) ?? 'draft';
           const allowed = current === 'published' ? 'deprecated' : 'published';
           assert.match(String(problem.detail), new RegExp(`allowed from ${current}: ${allowed}`));
@@ -90,15 +111,31 @@ for (const backend of backends()) {
 
       it('validates the body', async () => {
         const skill = await createSkill(t, alice.session);
-        expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'archived' }), 400, 'validation_failed');
+        expectProblem(
+          await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'archived' }),
+          400,
+          'validation_failed',
+        );
         expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, {}), 400, 'validation_failed');
-        expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'r'.repeat(501) }), 400, 'validation_failed');
-        expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', extra: 1 }), 400, 'validation_failed');
+        expectProblem(
+          await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'r'.repeat(501) }),
+          400,
+          'validation_failed',
+        );
+        expectProblem(
+          await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', extra: 1 }),
+          400,
+          'validation_failed',
+        );
         assert.equal(json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`, admin)).status, 'draft');
       });
 
       it('answers 404 for an unknown skill', async () => {
-        expectProblem(await call(t, 'PATCH', '/v1/admin/skills/no-such-skill/status', admin, { status: 'published' }), 404, 'skill_not_found');
+        expectProblem(
+          await call(t, 'PATCH', '/v1/admin/skills/no-such-skill/status', admin, { status: 'published' }),
+          404,
+          'skill_not_found',
+        );
       });
 
       it('applies exactly one of two concurrent identical transitions', async () => {
@@ -115,12 +152,16 @@ for (const backend of backends()) {
     describe('PATCH /v1/admin/skills/:skillId (featured)', () => {
       it('features and unfeatures, with an audit row per real change, without bumping updated_at', async () => {
         const skill = await createSkill(t, alice.session);
-        const featured = json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, { featured: true, reason: 'staff pick' }), 200));
+        const featured = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, { featured: true, reason: 'staff pick' }), 200),
+        );
         assert.equal(featured.featured, true);
         assert.equal(featured.updated_at, skill.updated_at);
         // Setting the same value again is not a change and leaves no audit row.
         expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, { featured: true }), 200);
-        const unfeatured = json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.id}`, admin, { featured: false }), 200));
+        const unfeatured = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill.id}`, admin, { featured: false }), 200),
+        );
         assert.equal(unfeatured.featured, false);
         const audit = await auditOf(skill.id);
         assert.deepEqual(
@@ -136,7 +177,11 @@ for (const backend of backends()) {
         const skill = await createSkill(t, alice.session);
         expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, { featured: 'yes' }), 400, 'validation_failed');
         expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, {}), 400, 'validation_failed');
-        expectProblem(await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, { featured: true, status: 'published' }), 400, 'validation_failed');
+        expectProblem(
+          await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}`, admin, { featured: true, status: 'published' }),
+          400,
+          'validation_failed',
+        );
         expectProblem(await call(t, 'PATCH', '/v1/admin/skills/no-such-skill', admin, { featured: true }), 404, 'skill_not_found');
       });
     });

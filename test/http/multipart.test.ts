@@ -64,7 +64,12 @@ for (const backend of backends()) {
       it('refuses multipart/form-data without a boundary parameter with 400', async () => {
         for (const route of routes()) {
           for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; charset=utf-8']) {
-            const res = await t.request({ method: 'POST', url: route.url, headers: { ...route.headers, 'content-type': contentType }, payload: '--x\r\n' });
+            const res = await t.request({
+              method: 'POST',
+              url: route.url,
+              headers: { ...route.headers, 'content-type': contentType },
+              payload: '--x\r\n',
+            });
             const body = expectProblem(res, 400, 'invalid_multipart');
             assert.match(String(body.detail), /boundary/);
           }
@@ -87,13 +92,28 @@ for (const backend of backends()) {
         // 70 is allowed.
         const boundary = 'c'.repeat(70);
         const payload = Buffer.concat([Buffer.from(`--${boundary}\r\n${FILE_HEAD}`), archive, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-        const res = await t.request({ method: 'POST', url: '/v1/packages/validate', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+        const res = await t.request({
+          method: 'POST',
+          url: '/v1/packages/validate',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload,
+        });
         assert.equal(res.statusCode, 200, res.body);
       });
 
       it('answers an empty body, a form with only its closing boundary, and malformed part headers with 400', async () => {
-        for (const payload of ['', '--b0und--\r\n', '--b0und\r\nthis is no header\r\n\r\nPK\r\n--b0und--\r\n', '--b0und\r\nContent-Type: text/plain\r\n\r\nx\r\n--b0und--\r\n']) {
-          const res = await t.request({ method: 'POST', url: '/v1/packages/validate', headers: { 'content-type': 'multipart/form-data; boundary=b0und' }, payload });
+        for (const payload of [
+          '',
+          '--b0und--\r\n',
+          '--b0und\r\nthis is no header\r\n\r\nPK\r\n--b0und--\r\n',
+          '--b0und\r\nContent-Type: text/plain\r\n\r\nx\r\n--b0und--\r\n',
+        ]) {
+          const res = await t.request({
+            method: 'POST',
+            url: '/v1/packages/validate',
+            headers: { 'content-type': 'multipart/form-data; boundary=b0und' },
+            payload,
+          });
           assert.equal(res.statusCode, 400, `${JSON.stringify(payload)}: ${res.body}`);
           assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
         }
@@ -128,27 +148,52 @@ for (const backend of backends()) {
           400,
           'validation_failed',
         );
-        const errors = form.errors as Array<{ field: string; message: string }>;
+        const errors = form.errors as { field: string; message: string }[];
         assert.deepEqual(errors.map((e) => e.field).sort(), ['name', 'source_type', 'tags[1]']);
-        assert.deepEqual(errors.find((e) => e.field === 'name'), { field: 'name', message: 'is required' });
-        assert.deepEqual(errors.find((e) => e.field === 'source_type'), { field: 'source_type', message: 'must be one of original, github, external' });
+        assert.deepEqual(
+          errors.find((e) => e.field === 'name'),
+          { field: 'name', message: 'is required' },
+        );
+        assert.deepEqual(
+          errors.find((e) => e.field === 'source_type'),
+          { field: 'source_type', message: 'must be one of original, github, external' },
+        );
         assert.equal(form.detail, 'The body has 3 invalid fields; see errors.');
         assert.equal(blobFiles(t).length, before, 'the staged package is discarded');
 
         // The same mistakes in a JSON body: the same entries for the fields both forms share.
         const json = expectProblem(
-          await t.request({ method: 'POST', url: '/v1/skills', headers: { ...authHeaders(key), 'content-type': 'application/json' }, payload: { slug: 'form-errors', tags: ['pdf', 1] } }),
+          await t.request({
+            method: 'POST',
+            url: '/v1/skills',
+            headers: { ...authHeaders(key), 'content-type': 'application/json' },
+            payload: { slug: 'form-errors', tags: ['pdf', 1] },
+          }),
           400,
           'validation_failed',
         );
-        assert.deepEqual(json.errors, errors.filter((e) => e.field !== 'source_type'));
+        assert.deepEqual(
+          json.errors,
+          errors.filter((e) => e.field !== 'source_type'),
+        );
       });
 
       it('names a tags text that is no JSON, and treats empty slug, source_type and blank tags as not sent', async () => {
-        const bad = expectProblem(await post('/v1/skills/with-package', { name: 'Tags Text', tags: 'pdf,office', version: '1.0.0' }), 400, 'validation_failed');
+        const bad = expectProblem(
+          await post('/v1/skills/with-package', { name: 'Tags Text', tags: 'pdf,office', version: '1.0.0' }),
+          400,
+          'validation_failed',
+        );
         assert.deepEqual(bad.errors, [{ field: 'tags', message: 'must be a JSON array of strings, e.g. ["pdf","office"]' }]);
         assert.equal(bad.detail, 'tags must be a JSON array of strings, e.g. ["pdf","office"].');
-        const res = await post('/v1/skills/with-package', { name: 'Empty Parts', slug: '', source_type: '', source_url: '', tags: '  ', version: '1.0.0' });
+        const res = await post('/v1/skills/with-package', {
+          name: 'Empty Parts',
+          slug: '',
+          source_type: '',
+          source_url: '',
+          tags: '  ',
+          version: '1.0.0',
+        });
         assert.equal(res.statusCode, 201, res.body);
         const created = JSON.parse(res.body) as { skill: { slug: string; source_type: string | null; tags: string[] } };
         assert.equal(created.skill.slug, 'empty-parts');

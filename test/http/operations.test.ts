@@ -32,7 +32,7 @@ for (const backend of backends()) {
       const t = await start({ METRICS_TOKEN: TOKEN });
       const missing = expectProblem(await metrics(t, '127.0.0.1'), 401, 'unauthenticated');
       assert.match(String(missing.detail), /Bearer/);
-      assert.match(String((await metrics(t, '127.0.0.1')).headers['www-authenticate']), /^Bearer/);
+      assert.equal((await metrics(t, '127.0.0.1')).headers['www-authenticate'], 'Bearer realm="metrics"');
       expectProblem(await metrics(t, '127.0.0.1', { authorization: `Bearer ${TOKEN}x` }), 401, 'unauthenticated');
       expectProblem(await metrics(t, '127.0.0.1', { authorization: `Basic ${TOKEN}` }), 401, 'unauthenticated');
       // A registry API key is not the metrics token (and is not looked up as one).
@@ -87,7 +87,10 @@ for (const backend of backends()) {
       const body = expectProblem(await t.request({ method: 'GET', url: '/readyz' }), 503, 'not_ready');
       assert.match(String(body.detail), /^The package store has [\d.]+ MiB free, below the/);
       assert.match(String(body.detail), /STORAGE_MIN_FREE_BYTES/);
-      assert.deepEqual((body.errors as Array<{ field: string }>).map((e) => e.field), ['blobs']);
+      assert.deepEqual(
+        (body.errors as { field: string }[]).map((e) => e.field),
+        ['blobs'],
+      );
     });
 
     it('refuses uploads and validations with 507 before reading them, and keeps serving reads', async () => {
@@ -95,10 +98,19 @@ for (const backend of backends()) {
       const key = await createKey(t, alice.session);
       const skill = await createSkill(t, key);
       const form = multipart({ version: '1.0.0' }, { content: await zip([{ path: 'SKILL.md', content: skillMd() }]) });
-      const upload = await t.request({ method: 'POST', url: `/v1/skills/${skill.slug}/versions`, headers: { ...authHeaders(key), ...form.headers }, payload: form.payload });
+      const upload = await t.request({
+        method: 'POST',
+        url: `/v1/skills/${skill.slug}/versions`,
+        headers: { ...authHeaders(key), ...form.headers },
+        payload: form.payload,
+      });
       assert.match(String(expectProblem(upload, 507, 'insufficient_storage').detail), /STORAGE_MIN_FREE_BYTES/);
       const validate = multipart({}, { content: await zip([{ path: 'SKILL.md', content: skillMd() }]) });
-      expectProblem(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: validate.headers, payload: validate.payload }), 507, 'insufficient_storage');
+      expectProblem(
+        await t.request({ method: 'POST', url: '/v1/packages/validate', headers: validate.headers, payload: validate.payload }),
+        507,
+        'insufficient_storage',
+      );
       const read = await t.request({ method: 'GET', url: `/v1/skills/${skill.slug}`, headers: authHeaders(key) });
       assert.equal(json(read).slug, skill.slug);
     });

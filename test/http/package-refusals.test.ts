@@ -17,8 +17,17 @@ import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
-  adminSession, authHeaders, call, createSkill, expectProblem, expectStatus, json, registerUser, uniqueName,
-  type SkillBody, type TestUser,
+  adminSession,
+  authHeaders,
+  call,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  uniqueName,
+  type SkillBody,
+  type TestUser,
 } from '../helpers/client.js';
 import { yazlZip } from '../packages/helpers.js';
 import { ROWS, SKILL, type Row } from '../packages/refusal-rows.js';
@@ -75,7 +84,6 @@ function rowNamed(name: string): Row {
   return row;
 }
 
-
 /** Status, code, and for 422s a non-empty `errors` naming the row's entries; returns the errors. */
 function expectRefusal(res: LightMyRequestResponse, row: Row): FieldError[] {
   const problem = expectProblem(res, row.status, row.code);
@@ -84,7 +92,10 @@ function expectRefusal(res: LightMyRequestResponse, row: Row): FieldError[] {
   if (row.status === 422) {
     assert.ok(Array.isArray(errors) && errors.length > 0, `errors listed: ${res.body}`);
     for (const entry of row.entries ?? []) {
-      assert.ok(errors.some((e) => e.entry === entry), `an error names ${JSON.stringify(entry)}: ${JSON.stringify(errors)}`);
+      assert.ok(
+        errors.some((e) => e.entry === entry),
+        `an error names ${JSON.stringify(entry)}: ${JSON.stringify(errors)}`,
+      );
     }
   }
   return errors;
@@ -104,19 +115,30 @@ for (const backend of backends()) {
 
     function upload(skill: string, archive: Buffer) {
       const body = multipart({ version: '1.0.0' }, { content: archive });
-      return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(owner.session), ...body.headers }, payload: body.payload });
+      return t.request({
+        method: 'POST',
+        url: `/v1/skills/${skill}/versions`,
+        headers: { ...authHeaders(owner.session), ...body.headers },
+        payload: body.payload,
+      });
     }
 
     async function assertNothingStored(skill: SkillBody, blobsBefore: string[]): Promise<void> {
       assert.deepEqual(blobFiles(t), blobsBefore, 'no new blob and no temporary file');
-      const list = json<{ total: number; items: unknown[] }>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions`, owner.session), 200));
+      const list = json<{ total: number; items: unknown[] }>(
+        expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions`, owner.session), 200),
+      );
       assert.equal(list.total, 0);
       assert.deepEqual(list.items, []);
       const rows = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', skill.id).execute();
       assert.equal(rows.length, 0, 'no version row');
       const after = json<SkillBody>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}`, owner.session), 200));
       assert.equal(after.latest_version, null);
-      const stored = await t.runtime.database.db.selectFrom('skills').select('latest_version').where('id', '=', skill.id).executeTakeFirstOrThrow();
+      const stored = await t.runtime.database.db
+        .selectFrom('skills')
+        .select('latest_version')
+        .where('id', '=', skill.id)
+        .executeTakeFirstOrThrow();
       assert.equal(stored.latest_version, null);
     }
 
@@ -134,12 +156,18 @@ for (const backend of backends()) {
 
       it('still accepts a good package afterwards (the refusals left the store usable)', async () => {
         const skill = await createSkill(t, owner.session);
-        const good = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'run.sh', data: 'echo hi\n' }]);
+        const good = await yazlZip([
+          { name: 'SKILL.md', data: SKILL },
+          { name: 'run.sh', data: 'echo hi\n' },
+        ]);
         const blobsBefore = blobFiles(t);
         const version = json<{ sha256: string }>(expectStatus(await upload(skill.slug, good), 201));
         // The walker looks where the store writes: the accepted package shows up as exactly one new blob.
         const added = blobFiles(t).filter((f) => !blobsBefore.includes(f));
-        assert.deepEqual(added.map((f) => path.basename(f)), [version.sha256]);
+        assert.deepEqual(
+          added.map((f) => path.basename(f)),
+          [version.sha256],
+        );
         const rows = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', skill.id).execute();
         assert.equal(rows.length, 1);
       });
@@ -153,7 +181,12 @@ for (const backend of backends()) {
           const slug = uniqueName('atomic-');
           const blobsBefore = blobFiles(t);
           const body = multipart({ name: `Atomic ${slug}`, slug, version: '1.0.0' }, { content: archive });
-          const res = await t.request({ method: 'POST', url: '/v1/skills/with-package', headers: { ...authHeaders(owner.session), ...body.headers }, payload: body.payload });
+          const res = await t.request({
+            method: 'POST',
+            url: '/v1/skills/with-package',
+            headers: { ...authHeaders(owner.session), ...body.headers },
+            payload: body.payload,
+          });
           expectRefusal(res, row);
           expectProblem(await call(t, 'GET', `/v1/skills/${slug}`, admin), 404, 'skill_not_found');
           const skills = await t.runtime.database.db.selectFrom('skills').select('id').where('slug', '=', slug).execute();
@@ -172,12 +205,19 @@ for (const backend of backends()) {
           const blobsBefore = blobFiles(t);
           const refused = expectRefusal(await upload(skill.slug, archive), row);
           const body = multipart({}, { content: archive });
-          const res = expectStatus(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: body.headers, payload: body.payload }), 200);
+          const res = expectStatus(
+            await t.request({ method: 'POST', url: '/v1/packages/validate', headers: body.headers, payload: body.payload }),
+            200,
+          );
           const report = json<{ valid: boolean; errors: FieldError[]; warnings: unknown[]; files: unknown[]; skill_md: unknown }>(res);
           assert.equal(report.valid, false);
           assert.ok(report.errors.length > 0);
           assert.deepEqual(report.errors, refused, 'validate reports the same errors as the upload');
-          for (const entry of row.entries ?? []) assert.ok(report.errors.some((e) => e.entry === entry), `validate names ${JSON.stringify(entry)}`);
+          for (const entry of row.entries ?? [])
+            assert.ok(
+              report.errors.some((e) => e.entry === entry),
+              `validate names ${JSON.stringify(entry)}`,
+            );
           assert.deepEqual(report.files, []);
           assert.equal(report.skill_md, null);
           await assertNothingStored(skill, blobsBefore);

@@ -88,7 +88,10 @@ async function exhaust(limit: number, make: () => Promise<LightMyRequestResponse
 async function newUser(t: TestApp): Promise<{ id: string; session: { cookie: string } }> {
   const username = uniqueName('rl');
   const password = `pw-${username}-secret`;
-  const registered = await send(t, 'POST', '/v1/auth/register', { ip: freshIp(), body: { username, email: `${username}@example.com`, password } });
+  const registered = await send(t, 'POST', '/v1/auth/register', {
+    ip: freshIp(),
+    body: { username, email: `${username}@example.com`, password },
+  });
   assert.equal(registered.statusCode, 201, registered.body);
   const signedIn = await send(t, 'POST', '/v1/auth/login', { ip: freshIp(), body: { login: username, password } });
   assert.equal(signedIn.statusCode, 200, signedIn.body);
@@ -133,7 +136,11 @@ function limitSuite(backend: Backend, store: 'memory' | 'redis'): void {
     it('counts writes per user, across sessions, API keys and addresses', async () => {
       const a = await newUser(t);
       const b = await newUser(t);
-      const created = await send(t, 'POST', '/v1/me/api-keys', { ip: freshIp(), auth: a.session, body: { name: 'ci', scopes: ['skill:upload'] } });
+      const created = await send(t, 'POST', '/v1/me/api-keys', {
+        ip: freshIp(),
+        auth: a.session,
+        body: { name: 'ci', scopes: ['skill:upload'] },
+      });
       assert.equal(created.statusCode, 201, created.body);
       expectCounted(created, WRITES, WRITES - 1);
       const key = { key: json<{ key: string }>(created).key };
@@ -233,7 +240,9 @@ async function redisClient(): Promise<Redis> {
     assert.equal(await client.ping(), 'PONG');
   } catch (error) {
     client.disconnect();
-    throw new Error(`Redis at ${REDIS_URL} does not answer (${String(error)}); the shared-store rate-limit tests need it.`);
+    throw new Error(`Redis at ${REDIS_URL} does not answer (${String(error)}); the shared-store rate-limit tests need it.`, {
+      cause: error,
+    });
   }
   sharedRedis = client;
   return client;
@@ -243,7 +252,9 @@ after(async () => {
   if (!sharedRedis) return;
   // Only the keys these tests could have made: every bucket for every address used, the writes of every user.
   const keys = [
-    ...[...usedIps].flatMap((ip) => ['login', 'feedback', 'validate', 'reads'].map((b) => `${REDIS_KEY_PREFIX}${b}:${ip}`).concat(`${REDIS_KEY_PREFIX}writes:ip:${ip}`)),
+    ...[...usedIps].flatMap((ip) =>
+      ['login', 'feedback', 'validate', 'reads'].map((b) => `${REDIS_KEY_PREFIX}${b}:${ip}`).concat(`${REDIS_KEY_PREFIX}writes:ip:${ip}`),
+    ),
     ...[...usedUsers].map((id) => `${REDIS_KEY_PREFIX}writes:user:${id}`),
   ];
   for (let i = 0; i < keys.length; i += 500) await sharedRedis.del(...keys.slice(i, i + 500));
@@ -274,7 +285,8 @@ for (const backend of backends()) {
       try {
         const proxy = freshIp();
         const client = freshIp();
-        const login = (forwarded: string) => send(t, 'POST', '/v1/auth/login', { ip: proxy, body: badLogin, headers: { 'x-forwarded-for': forwarded } });
+        const login = (forwarded: string) =>
+          send(t, 'POST', '/v1/auth/login', { ip: proxy, body: badLogin, headers: { 'x-forwarded-for': forwarded } });
         expectCounted(await login(client), 1, 0);
         expectLimited(await login(client), 1);
         expectCounted(await login(freshIp()), 1, 0);

@@ -4,6 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { expectProblem, registerUser } from '../helpers/client.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /**
  * Requests whose credentials are refused are counted against the rate limits like any other (per address, as the
@@ -20,11 +21,17 @@ for (const backend of backends()) {
     before(async () => {
       t = await startApp(backend, { RATE_LIMIT: 'on', RATE_LIMIT_READS: String(READS), RATE_LIMIT_WRITES: String(WRITES) });
     });
-    after(() => t?.close());
+    after(() => ifSet(t)?.close());
 
     let address = 0;
     const send = (method: InjectOptions['method'], url: string, ip: string, authorization: string, payload?: unknown) =>
-      t.request({ method, url, remoteAddress: ip, headers: { authorization }, ...(payload !== undefined ? { payload: payload as InjectOptions['payload'] } : {}) });
+      t.request({
+        method,
+        url,
+        remoteAddress: ip,
+        headers: { authorization },
+        payload: payload as InjectOptions['payload'],
+      });
 
     for (const [what, authorization] of [
       ['an unknown API key', 'Bearer skreg_0000000000000000000000000000000000000000000'],
@@ -52,7 +59,12 @@ for (const backend of backends()) {
       }
       expectProblem(await send('POST', '/v1/skills', ip, 'Bearer skreg_unknown', { name: 'x' }), 429, 'rate_limited');
       const alice = await registerUser(t);
-      const res = await t.request({ method: 'GET', url: '/v1/me', remoteAddress: '10.79.0.2', headers: { cookie: `session_token=${alice.session.cookie}` } });
+      const res = await t.request({
+        method: 'GET',
+        url: '/v1/me',
+        remoteAddress: '10.79.0.2',
+        headers: { cookie: `session_token=${alice.session.cookie}` },
+      });
       assert.equal(res.statusCode, 200, res.body);
     });
   });

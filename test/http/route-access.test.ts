@@ -11,6 +11,7 @@ import { installOpenApi } from '../../src/http/plugins/openapi.js';
 import { ACCESS_LEVELS, isAccess, requireDeclaredAccess } from '../../src/http/plugins/route-access.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { ifSet } from '../helpers/hooks.js';
 
 interface SeenRoute {
   method: string;
@@ -28,18 +29,17 @@ const describeRoute = (route: SeenRoute) => `${route.method} ${route.url}`;
  */
 async function recordingRoutes<T>(build: () => Promise<T>): Promise<{ built: T; routes: SeenRoute[] }> {
   const routes: SeenRoute[] = [];
-  const channel = diagnostics.channel('fastify.initialization');
   const onInstance = (message: unknown) => {
     const { fastify } = message as { fastify: FastifyInstance };
     fastify.addHook('onRoute', (options) => {
       for (const method of [options.method].flat()) routes.push({ method, url: options.url, options });
     });
   };
-  channel.subscribe(onInstance);
+  diagnostics.subscribe('fastify.initialization', onInstance);
   try {
     return { built: await build(), routes };
   } finally {
-    channel.unsubscribe(onInstance);
+    diagnostics.unsubscribe('fastify.initialization', onInstance);
   }
 }
 
@@ -56,18 +56,28 @@ for (const backend of backends()) {
       ({ built: t, routes } = await recordingRoutes(() => startApp(backend)));
       await t.app.ready();
     });
-    after(() => t?.close());
+    after(() => ifSet(t)?.close());
 
     it('declares a valid config.auth on every registered route, HEAD routes and plugin routes included', () => {
       assert.ok(routes.length > 40, `only ${routes.length} routes were seen`);
-      for (const route of routes) assert.ok(t.app.hasRoute({ method: route.method as 'GET', url: route.url }), `${describeRoute(route)} is not in the router`);
+      for (const route of routes)
+        assert.ok(t.app.hasRoute({ method: route.method, url: route.url }), `${describeRoute(route)} is not in the router`);
       // And the other way round: the router holds no route that was added without passing the onRoute hooks.
-      const inRouter = [...t.app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z]+(?:, [A-Z]+)*)\)$/gm)]
-        .reduce((count, match) => count + match[1]!.split(', ').length, 0);
+      const inRouter = [...t.app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z]+(?:, [A-Z]+)*)\)$/gm)].reduce(
+        (count, match) => count + match[1]!.split(', ').length,
+        0,
+      );
       assert.equal(inRouter, new Set(routes.map(describeRoute)).size);
       assert.deepEqual(undeclared(routes), []);
       const seen = new Set(routes.map(describeRoute));
-      for (const expected of ['GET /docs', 'HEAD /docs', 'GET /docs/json', 'HEAD /v1/skills', 'GET /v1/openapi.json', 'GET /v1/admin/users']) {
+      for (const expected of [
+        'GET /docs',
+        'HEAD /docs',
+        'GET /docs/json',
+        'HEAD /v1/skills',
+        'GET /v1/openapi.json',
+        'GET /v1/admin/users',
+      ]) {
         assert.ok(seen.has(expected), `${expected} was not seen among the routes`);
       }
     });
@@ -91,27 +101,31 @@ describe('an app with a route that declares no access', () => {
   it('refuses to start, naming the method and URL of each such route', async () => {
     const app = Fastify();
     requireDeclaredAccess(app);
-    app.get('/declared', { config: { auth: 'public' } }, async () => 'ok');
-    app.get('/forgotten', async () => 'open');
-    app.post('/misspelt', { config: { auth: 'amdin' as 'admin' } }, async () => 'open');
-    await assert.rejects(async () => app.ready(), (error: Error) => {
-      assert.match(error.message, /config\.auth/);
-      assert.match(error.message, /GET \/forgotten/);
-      // The HEAD route Fastify adds for a GET shares its options, so it is named too.
-      assert.match(error.message, /HEAD \/forgotten/);
-      assert.match(error.message, /POST \/misspelt/);
-      assert.doesNotMatch(error.message, /\/declared/);
-      for (const level of ACCESS_LEVELS) assert.ok(error.message.includes(level));
-      return true;
-    });
+    app.get('/declared', { config: { auth: 'public' } }, () => 'ok');
+    app.get('/forgotten', () => 'open');
+    app.post('/misspelt', { config: { auth: 'amdin' as 'admin' } }, () => 'open');
+    await assert.rejects(
+      async () => app.ready(),
+      (error: Error) => {
+        assert.match(error.message, /config\.auth/);
+        assert.match(error.message, /GET \/forgotten/);
+        // The HEAD route Fastify adds for a GET shares its options, so it is named too.
+        assert.match(error.message, /HEAD \/forgotten/);
+        assert.match(error.message, /POST \/misspelt/);
+        assert.doesNotMatch(error.message, /\/declared/);
+        for (const level of ACCESS_LEVELS) assert.ok(error.message.includes(level));
+        return true;
+      },
+    );
     await app.close();
   });
 
   it('refuses to start when a plugin adds a route without one', async () => {
     const app = Fastify();
     requireDeclaredAccess(app);
-    await app.register(async (scope) => {
-      scope.route({ method: 'GET', url: '/from-a-plugin', handler: async () => 'open' });
+    await app.register((scope, _options, done) => {
+      scope.route({ method: 'GET', url: '/from-a-plugin', handler: () => 'open' });
+      done();
     });
     await assert.rejects(async () => app.ready(), /GET \/from-a-plugin/);
     await app.close();
@@ -136,16 +150,26 @@ describe('routes added by plugins without a route config option', () => {
       await installOpenApi(app, 'http://127.0.0.1:3000', '0.0.0');
       await installConsole(app, loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }), { dir });
       // Registered after the plugins, at the top level: their declarations must not reach it.
-      app.get('/after-the-plugins', async () => 'open');
+      app.get('/after-the-plugins', () => 'open');
       return app;
     });
-    await assert.rejects(async () => app.ready(), (error: Error) => {
-      assert.match(error.message, /GET \/after-the-plugins/);
-      assert.doesNotMatch(error.message, /\/docs|\/assets|favicon/);
-      return true;
-    });
+    await assert.rejects(
+      async () => app.ready(),
+      (error: Error) => {
+        assert.match(error.message, /GET \/after-the-plugins/);
+        assert.doesNotMatch(error.message, /\/docs|\/assets|favicon/);
+        return true;
+      },
+    );
     const access = new Map(routes.map((route) => [describeRoute(route), route.options.config?.auth]));
-    for (const file of ['GET /assets/app-1234.js', 'HEAD /assets/app-1234.js', 'GET /favicon.svg', 'HEAD /favicon.svg', 'GET /docs', 'HEAD /docs']) {
+    for (const file of [
+      'GET /assets/app-1234.js',
+      'HEAD /assets/app-1234.js',
+      'GET /favicon.svg',
+      'HEAD /favicon.svg',
+      'GET /docs',
+      'HEAD /docs',
+    ]) {
       assert.equal(access.get(file), 'none', file);
     }
     assert.equal(access.get('GET /after-the-plugins'), undefined);

@@ -9,8 +9,17 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
-  adminSession, authHeaders, call, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
-  type Auth, type TestUser,
+  adminSession,
+  authHeaders,
+  call,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  type Auth,
+  type TestUser,
 } from '../helpers/client.js';
 import { eventually } from '../helpers/process.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
@@ -23,7 +32,12 @@ function sha256(buffer: Buffer): string {
 
 function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
   const body = multipart({ version }, { content: archive });
-  return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+  return t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 let s3: S3Server;
@@ -69,7 +83,9 @@ for (const backend of backends()) {
     it('stores an upload under blobs/<sha256> in the bucket, and nothing on local disk', async () => {
       assert.equal(t.config.storage.kind, 's3');
       const skill = await createSkill(t, alice.session);
-      const version = json<{ sha256: string; size: number; file_count: number }>(expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', pkg), 201));
+      const version = json<{ sha256: string; size: number; file_count: number }>(
+        expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', pkg), 201),
+      );
       assert.equal(version.sha256, sha256(pkg));
       assert.equal(version.size, pkg.length);
       assert.equal(version.file_count, 3);
@@ -102,16 +118,25 @@ for (const backend of backends()) {
     it('lists a version’s files and serves one file from the stored zip and tar.gz', async () => {
       const skill = await createSkill(t, alice.session);
       expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', pkg), 201);
-      const archive = await tarGz([{ path: 'pkg/SKILL.md', content: skillMd() }, { path: 'pkg/run.sh', content: 'echo hi\n' }], ['pkg/']);
+      const archive = await tarGz(
+        [
+          { path: 'pkg/SKILL.md', content: skillMd() },
+          { path: 'pkg/run.sh', content: 'echo hi\n' },
+        ],
+        ['pkg/'],
+      );
       expectStatus(await upload(t, alice.session, skill.slug, '2.0.0', archive), 201);
-      const files = json<{ items: Array<{ path: string; size: number }>; file_count: number }>(
+      const files = json<{ items: { path: string; size: number }[]; file_count: number }>(
         expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/files`, alice.session), 200),
       );
       assert.deepEqual(
         files.items.map((f) => f.path),
         ['SKILL.md', 'data/table.bin', 'scripts/extract.py'],
       );
-      const script = expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/files/scripts/extract.py`, alice.session), 200);
+      const script = expectStatus(
+        await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/files/scripts/extract.py`, alice.session),
+        200,
+      );
       assert.equal(script.body, 'print("hello")\n');
       const md = expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/2.0.0/files/pkg/run.sh`, alice.session), 200);
       assert.equal(md.body, 'echo hi\n');
@@ -123,10 +148,16 @@ for (const backend of backends()) {
       try {
         const owner = await registerUser(limited);
         const skill = await createSkill(limited, owner.session);
-        const big = await zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'big.bin', content: randomBytes(8 * 1024 * 1024) }]);
+        const big = await zip([
+          { path: 'SKILL.md', content: skillMd() },
+          { path: 'big.bin', content: randomBytes(8 * 1024 * 1024) },
+        ]);
         expectProblem(await upload(limited, owner.session, skill.slug, '1.0.0', big), 413, 'payload_too_large');
         assert.deepEqual(await s3.listKeys(`${smallPrefix}/`), []);
-        assert.deepEqual((await s3.pendingUploads()).filter((u) => u.key.startsWith(`${smallPrefix}/`)), []);
+        assert.deepEqual(
+          (await s3.pendingUploads()).filter((u) => u.key.startsWith(`${smallPrefix}/`)),
+          [],
+        );
       } finally {
         await limited.close();
       }
@@ -135,7 +166,11 @@ for (const backend of backends()) {
     it('refuses a bad package and validates one without storing anything', async () => {
       const skill = await createSkill(t, alice.session);
       const before = await blobKeys();
-      expectProblem(await upload(t, alice.session, skill.slug, '1.0.0', Buffer.from('not an archive at all')), 415, 'unsupported_media_type');
+      expectProblem(
+        await upload(t, alice.session, skill.slug, '1.0.0', Buffer.from('not an archive at all')),
+        415,
+        'unsupported_media_type',
+      );
       const body = multipart({}, { content: pkg });
       const validated = json<{ valid: boolean; files: unknown[] }>(
         expectStatus(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: body.headers, payload: body.payload }), 200),
@@ -154,7 +189,10 @@ for (const backend of backends()) {
       const body = multipart({ version: '9.9.9' }, { content: randomBytes(12 * 1024 * 1024) });
       const before = await blobKeys();
       const req = http.request({
-        host: '127.0.0.1', port: address.port, method: 'POST', path: `/v1/skills/${skill.slug}/versions`,
+        host: '127.0.0.1',
+        port: address.port,
+        method: 'POST',
+        path: `/v1/skills/${skill.slug}/versions`,
         headers: { ...authHeaders(alice.session), ...body.headers, 'content-length': String(body.payload.length) },
       });
       const refused = new Promise<void>((resolve) => req.on('error', () => resolve()));

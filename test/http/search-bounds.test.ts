@@ -6,6 +6,7 @@ import { SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX, searchWords } from 
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { call, expectProblem, expectStatus, registerUser } from '../helpers/client.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /**
  * What one search may cost the database, measured as work rather than time: the statements a request runs, the
@@ -52,7 +53,20 @@ for (const backend of backends()) {
         const tag = sqlite.prepare('insert into skill_tags (skill_id, tag) values (?, ?)');
         sqlite.transaction(() => {
           for (const r of rows) {
-            insert.run(r.id, r.slug, r.name, r.description, r.category, JSON.stringify(r.tags), r.featured, owner.id, r.downloads, r.updatedAt, r.updatedAt, r.updatedAt);
+            insert.run(
+              r.id,
+              r.slug,
+              r.name,
+              r.description,
+              r.category,
+              JSON.stringify(r.tags),
+              r.featured,
+              owner.id,
+              r.downloads,
+              r.updatedAt,
+              r.updatedAt,
+              r.updatedAt,
+            );
             for (const name of r.tags) tag.run(r.id, name);
           }
         })();
@@ -71,7 +85,9 @@ for (const backend of backends()) {
             as d(id, slug, name, description, category, tags, featured, downloads, at)
         `.execute(db);
         const pairs = rows.flatMap((r) => r.tags.map((name) => [r.id, name] as const));
-        await sql`insert into skill_tags (skill_id, tag) select * from unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[])`.execute(db);
+        await sql`insert into skill_tags (skill_id, tag) select * from unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[])`.execute(
+          db,
+        );
         await sql`analyze skills`.execute(db);
         await sql`analyze skill_tags`.execute(db);
       }
@@ -83,7 +99,7 @@ for (const backend of backends()) {
         return original(query, id);
       };
     });
-    after(() => t?.close());
+    after(() => ifSet(t)?.close());
 
     function conditionsIn(query: CompiledQuery): number {
       if (backend.name === 'sqlite') {
@@ -97,7 +113,7 @@ for (const backend of backends()) {
     /** Rows every plan node examined (returned plus filtered out), over all its loops. */
     function rowsExamined(plan: Record<string, unknown>): number {
       const own = (Number(plan['Actual Rows'] ?? 0) + Number(plan['Rows Removed by Filter'] ?? 0)) * Number(plan['Actual Loops'] ?? 1);
-      const children = (plan.Plans as Array<Record<string, unknown>> | undefined) ?? [];
+      const children = (plan.Plans as Record<string, unknown>[] | undefined) ?? [];
       return own + children.reduce((n, child) => n + rowsExamined(child), 0);
     }
 
@@ -108,13 +124,13 @@ for (const backend of backends()) {
       const statements = captured;
       captured = null;
       assert.equal(res.statusCode, expected, `${url}: ${res.body}`);
-      const searchStatements = statements.filter((q) => /from "skills" as "s"/.test(q.sql));
+      const searchStatements = statements.filter((q) => q.sql.includes('from "skills" as "s"'));
       const conditions = Math.max(0, ...searchStatements.map(conditionsIn));
       let work = udfCalls;
       if (backend.name === 'postgres') {
         work = 0;
         for (const query of searchStatements) {
-          const explained = await t.runtime.database.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>(
+          const explained = await t.runtime.database.db.executeQuery<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
             CompiledQuery.raw(`explain (analyze, format json) ${query.sql}`, [...query.parameters]),
           );
           work += rowsExamined(explained.rows[0]!['QUERY PLAN'][0]!.Plan) * Math.max(1, conditionsIn(query));
@@ -150,18 +166,24 @@ for (const backend of backends()) {
       const measured = await measure(`/v1/skills?q=${encodeURIComponent(words)}`, 400);
       assert.equal(measured.statements.length, 0);
       const body = expectProblem(await call(t, 'GET', `/v1/skills?q=${encodeURIComponent(words)}`), 400, 'validation_failed');
-      assert.deepEqual((body.errors as Array<{ field: string }>).map((e) => e.field), ['q']);
+      assert.deepEqual(
+        (body.errors as { field: string }[]).map((e) => e.field),
+        ['q'],
+      );
       // 99 one-letter words hold 26 different ones.
       expectProblem(await call(t, 'GET', `/v1/skills?q=${encodeURIComponent(oneLetterWords(99))}`), 400, 'validation_failed');
       // A repeated word counts once, whatever its case.
       expectStatus(await call(t, 'GET', `/v1/skills?q=${encodeURIComponent(`${'pdf PDF '.repeat(8)}${oneLetterWords(5)}`)}`), 200);
     });
 
-    const shapes: Array<[string, string]> = [
+    const shapes: [string, string][] = [
       [`${SEARCH_WORDS_MAX} one-letter words (no index helps, each matches almost every skill)`, oneLetterWords(SEARCH_WORDS_MAX)],
       [`${SEARCH_WORDS_MAX} two-letter words (no index helps)`, 'ka zen to ix ve mo ra qu'],
       [`${SEARCH_WORDS_MAX} words that match almost everything`, 'is skill with and files support the a'],
-      [`${SEARCH_WORDS_MAX} long words`, Array.from({ length: SEARCH_WORDS_MAX }, (_, i) => `${'converts'.repeat(3).slice(0, 22)}${i}`).join(' ')],
+      [
+        `${SEARCH_WORDS_MAX} long words`,
+        Array.from({ length: SEARCH_WORDS_MAX }, (_, i) => `${'converts'.repeat(3).slice(0, 22)}${i}`).join(' '),
+      ],
       ['% and _ heavy words', '%% __ %_% _%_ %%%%%%%% ________ %a% _b_'],
       ['quotes and FTS syntax', '"a" "" NEAR(x) OR* ^st -- \\\\ \'\''],
       ['a mix of two-letter and common words', 'is ka skill mo with ra and qu'],
@@ -171,7 +193,9 @@ for (const backend of backends()) {
         assert.ok(searchWords(q).length <= SEARCH_WORDS_MAX, what);
         for (const sort of ['latest', 'downloads', 'featured']) {
           const measured = await measure(`/v1/skills?q=${encodeURIComponent(q)}&sort=${sort}&page_size=100`, 200);
-          context.diagnostic(`${what}, sort=${sort}: ${measured.statements.length} statements, ${measured.conditions} conditions, work ${measured.work} (bound ${WORK_MAX})`);
+          context.diagnostic(
+            `${what}, sort=${sort}: ${measured.statements.length} statements, ${measured.conditions} conditions, work ${measured.work} (bound ${WORK_MAX})`,
+          );
           assertBounded(`${what}, sort=${sort}`, measured);
         }
       });
@@ -191,7 +215,10 @@ for (const backend of backends()) {
       const refused = await measure(`/v1/skills?tags=${tags(TAG_FILTERS_MAX + 1)}`, 400);
       assert.equal(refused.statements.length, 0);
       const body = expectProblem(await call(t, 'GET', `/v1/skills?tags=${tags(500).slice(0, 2000)}`), 400, 'validation_failed');
-      assert.deepEqual((body.errors as Array<{ field: string }>).map((e) => e.field), ['tags']);
+      assert.deepEqual(
+        (body.errors as { field: string }[]).map((e) => e.field),
+        ['tags'],
+      );
       const allowed = await measure(`/v1/skills?tags=${tags(TAG_FILTERS_MAX)}&q=${encodeURIComponent('ka zen to ix ve mo ra qu')}`, 200);
       assertBounded(`${TAG_FILTERS_MAX} tags and ${SEARCH_WORDS_MAX} short words`, allowed);
       // Tags already in the right case and repeated count once.

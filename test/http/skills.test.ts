@@ -4,8 +4,18 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
-  adminSession, call, createKey, createSkill, expectProblem, expectStatus, json, registerUser, setStatus, uniqueName,
-  type SkillBody, type TestUser,
+  adminSession,
+  call,
+  createKey,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  uniqueName,
+  type SkillBody,
+  type TestUser,
 } from '../helpers/client.js';
 
 for (const backend of backends()) {
@@ -26,8 +36,13 @@ for (const backend of backends()) {
       it('creates a draft owned by the caller, with every field normalised', async () => {
         const slug = uniqueName('pdf-');
         const res = await call(t, 'POST', '/v1/skills', alice.session, {
-          name: '  PDF Tools  ', slug, description: ' Extract text and tables from PDF files. ', category: 'documents',
-          tags: ['PDF', ' office ', 'pdf'], source_type: 'github', source_url: 'https://github.com/acme/pdf-tools',
+          name: '  PDF Tools  ',
+          slug,
+          description: ' Extract text and tables from PDF files. ',
+          category: 'documents',
+          tags: ['PDF', ' office ', 'pdf'],
+          source_type: 'github',
+          source_url: 'https://github.com/acme/pdf-tools',
         });
         expectStatus(res, 201);
         assert.equal(res.headers.location, `/v1/skills/${slug}`);
@@ -51,7 +66,9 @@ for (const backend of backends()) {
       });
 
       it('accepts a minimal body and derives the slug from the name', async () => {
-        const skill = json<SkillBody>(expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Minimal Ünïque Skill 42' }), 201));
+        const skill = json<SkillBody>(
+          expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Minimal Ünïque Skill 42' }), 201),
+        );
         assert.equal(skill.slug, 'minimal-unique-skill-42');
         assert.equal(skill.description, '');
         assert.equal(skill.category, null);
@@ -76,7 +93,7 @@ for (const backend of backends()) {
         expectProblem(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Same Name Twice' }), 409, 'slug_taken');
       });
 
-      const invalid: Array<[string, Record<string, unknown>, number, string, string]> = [
+      const invalid: [string, Record<string, unknown>, number, string, string][] = [
         ['a missing name', { slug: 'no-name' }, 400, 'validation_failed', 'name'],
         ['a blank name', { name: '   ', slug: 'blank-name' }, 400, 'validation_failed', 'name'],
         ['a name over 100 characters', { name: 'n'.repeat(101), slug: 'long-name' }, 400, 'validation_failed', 'name'],
@@ -86,29 +103,70 @@ for (const backend of backends()) {
         ['a slug over 64 characters', { name: 'X', slug: 'a'.repeat(65) }, 400, 'validation_failed', 'slug'],
         ['a slug shaped like an id', { name: 'X', slug: '0193a1b2-0000-7000-8000-000000000000' }, 400, 'invalid_slug', 'slug'],
         ['a name with nothing to derive a slug from', { name: '!!!' }, 400, 'invalid_slug', 'slug'],
-        ['a description over 1024 characters', { name: 'X', slug: 'long-desc', description: 'd'.repeat(1025) }, 400, 'validation_failed', 'description'],
+        [
+          'a description over 1024 characters',
+          { name: 'X', slug: 'long-desc', description: 'd'.repeat(1025) },
+          400,
+          'validation_failed',
+          'description',
+        ],
         ['a category over 64 characters', { name: 'X', slug: 'long-cat', category: 'c'.repeat(65) }, 400, 'validation_failed', 'category'],
         ['an invalid tag', { name: 'X', slug: 'bad-tag', tags: ['ok', 'not ok'] }, 400, 'validation_failed', 'tags[1]'],
-        ['21 tags', { name: 'X', slug: 'many-tags', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 400, 'validation_failed', 'tags'],
+        [
+          '21 tags',
+          { name: 'X', slug: 'many-tags', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+          400,
+          'validation_failed',
+          'tags',
+        ],
         ['tags as a string', { name: 'X', slug: 'str-tags', tags: 'a,b' }, 400, 'validation_failed', 'tags'],
         ['an unknown source_type', { name: 'X', slug: 'bad-src', source_type: 'gitlab' }, 400, 'validation_failed', 'source_type'],
-        ['a github source on another host', { name: 'X', slug: 'src-host', source_type: 'github', source_url: 'https://gitlab.com/a/b' }, 400, 'invalid_source', 'source_url'],
-        ['an external source that is not http(s)', { name: 'X', slug: 'src-ftp', source_type: 'external', source_url: 'ftp://x.example/y' }, 400, 'invalid_source', 'source_url'],
-        ['an original source with a URL', { name: 'X', slug: 'src-orig', source_type: 'original', source_url: 'https://x.example' }, 400, 'invalid_source', 'source_url'],
-        ['a URL without a source_type', { name: 'X', slug: 'src-none', source_url: 'https://github.com/a/b' }, 400, 'invalid_source', 'source_url'],
+        [
+          'a github source on another host',
+          { name: 'X', slug: 'src-host', source_type: 'github', source_url: 'https://gitlab.com/a/b' },
+          400,
+          'invalid_source',
+          'source_url',
+        ],
+        [
+          'an external source that is not http(s)',
+          { name: 'X', slug: 'src-ftp', source_type: 'external', source_url: 'ftp://x.example/y' },
+          400,
+          'invalid_source',
+          'source_url',
+        ],
+        [
+          'an original source with a URL',
+          { name: 'X', slug: 'src-orig', source_type: 'original', source_url: 'https://x.example' },
+          400,
+          'invalid_source',
+          'source_url',
+        ],
+        [
+          'a URL without a source_type',
+          { name: 'X', slug: 'src-none', source_url: 'https://github.com/a/b' },
+          400,
+          'invalid_source',
+          'source_url',
+        ],
         ['an unknown field', { name: 'X', slug: 'unknown-field', featured: true }, 400, 'validation_failed', 'featured'],
         ['a status in the body', { name: 'X', slug: 'status-field', status: 'published' }, 400, 'validation_failed', 'status'],
       ];
       for (const [what, body, status, code, field] of invalid) {
         it(`refuses ${what} with ${status} ${code}`, async () => {
           const problem = expectProblem(await call(t, 'POST', '/v1/skills', alice.session, body), status, code);
-          const fields = (problem.errors as Array<{ field: string }> | undefined)?.map((e) => e.field) ?? [];
+          const fields = (problem.errors as { field: string }[] | undefined)?.map((e) => e.field) ?? [];
           assert.ok(fields.includes(field), `errors should name ${field}: ${JSON.stringify(problem.errors)}`);
         });
       }
 
       it('stores nothing when a request is refused', async () => {
-        await call(t, 'POST', '/v1/skills', alice.session, { name: 'Refused', slug: 'refused-skill', source_type: 'github', source_url: 'http://github.com/a/b' });
+        await call(t, 'POST', '/v1/skills', alice.session, {
+          name: 'Refused',
+          slug: 'refused-skill',
+          source_type: 'github',
+          source_url: 'http://github.com/a/b',
+        });
         expectProblem(await call(t, 'GET', '/v1/skills/refused-skill', alice.session), 404, 'skill_not_found');
       });
     });
@@ -162,7 +220,11 @@ for (const backend of backends()) {
       let skill: SkillBody;
       before(async () => {
         skill = await createSkill(t, alice.session, {
-          description: 'before', category: 'old', tags: ['one'], source_type: 'external', source_url: 'https://example.com/a',
+          description: 'before',
+          category: 'old',
+          tags: ['one'],
+          source_type: 'external',
+          source_url: 'https://example.com/a',
         });
       });
 
@@ -183,14 +245,20 @@ for (const backend of backends()) {
       });
 
       it('clears description and category with null', async () => {
-        const updated = json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.id}`, alice.session, { description: null, category: null }), 200));
+        const updated = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.id}`, alice.session, { description: null, category: null }), 200),
+        );
         assert.equal(updated.description, '');
         assert.equal(updated.category, null);
       });
 
       it('checks a one-sided source change against the stored other side', async () => {
         expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_url: 'https://example.com/b' }), 200);
-        expectProblem(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_type: 'original' }), 400, 'invalid_source');
+        expectProblem(
+          await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_type: 'original' }),
+          400,
+          'invalid_source',
+        );
         expectProblem(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_type: 'github' }), 400, 'invalid_source');
         const got = json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`, alice.session));
         assert.equal(got.source_type, 'external', 'a refused change leaves the stored source alone');
@@ -199,14 +267,22 @@ for (const backend of backends()) {
 
       it('switches the source type and URL together', async () => {
         const updated = json<SkillBody>(
-          expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_type: 'github', source_url: 'https://github.com/acme/x/tree/main' }), 200),
+          expectStatus(
+            await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, {
+              source_type: 'github',
+              source_url: 'https://github.com/acme/x/tree/main',
+            }),
+            200,
+          ),
         );
         assert.equal(updated.source_type, 'github');
         assert.equal(updated.source_url, 'https://github.com/acme/x/tree/main');
       });
 
       it('clears the declared source when both fields are null', async () => {
-        const updated = json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_type: null, source_url: null }), 200));
+        const updated = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { source_type: null, source_url: null }), 200),
+        );
         assert.equal(updated.source_type, null);
         assert.equal(updated.source_url, null);
       });
@@ -224,11 +300,17 @@ for (const backend of backends()) {
       it('validates each field as create does', async () => {
         expectProblem(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { name: '' }), 400, 'validation_failed');
         expectProblem(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { tags: ['BAD TAG'] }), 400, 'validation_failed');
-        expectProblem(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { description: 'x'.repeat(1025) }), 400, 'validation_failed');
+        expectProblem(
+          await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { description: 'x'.repeat(1025) }),
+          400,
+          'validation_failed',
+        );
       });
 
       it('lets an admin session edit any skill', async () => {
-        const updated = json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, admin, { category: 'moderated' }), 200));
+        const updated = json<SkillBody>(
+          expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, admin, { category: 'moderated' }), 200),
+        );
         assert.equal(updated.category, 'moderated');
         assert.equal(updated.owner.id, alice.id, 'ownership does not move');
       });
@@ -257,7 +339,7 @@ for (const backend of backends()) {
         expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Again', slug: skill.slug }), 201);
       });
 
-      it('lets an admin session delete anyone\'s draft', async () => {
+      it("lets an admin session delete anyone's draft", async () => {
         const skill = await createSkill(t, bob.session);
         expectStatus(await call(t, 'DELETE', `/v1/skills/${skill.id}`, admin), 204);
       });

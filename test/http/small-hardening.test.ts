@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseDisposition } from 'content-disposition';
-import { filenameFrom } from '../../src/client/api/versions.js';
+import { filenameFrom } from '../../packages/client/src/api/versions.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -20,16 +20,22 @@ import {
   type SkillBody,
   type TestUser,
 } from '../helpers/client.js';
+import { ifSet } from '../helpers/hooks.js';
 
 /** Small 4xx and header rules: file names in Content-Disposition, numeric query values, page depth, unstorable text, weak passwords, /docs headers. */
 
 function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer, extra: Record<string, string> = {}) {
   const body = multipart({ version, ...extra }, { content: archive });
-  return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+  return t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 function fieldsOf(body: Record<string, unknown>): string[] {
-  return ((body.errors as Array<{ field: string }> | undefined) ?? []).map((e) => e.field).sort();
+  return ((body.errors as { field: string }[] | undefined) ?? []).map((e) => e.field).sort();
 }
 
 /** A JSON body sent as written, so that escapes such as \ud800 reach the server unchanged. */
@@ -72,11 +78,14 @@ for (const backend of backends()) {
       expectStatus(await upload(t, alice.session, published.slug, '1.0.0', archive), 201);
       await setStatus(t, admin, published.slug, 'published');
     });
-    after(() => t?.close());
+    after(() => ifSet(t)?.close());
 
     describe('Content-Disposition', () => {
       it('names a file with a quote in it as it is, with no second filename parameter to follow', async () => {
-        const res = expectStatus(await call(t, 'GET', `/v1/skills/${published.slug}/versions/1.0.0/files/files/${encodeURIComponent(QUOTED_NAME)}`), 200);
+        const res = expectStatus(
+          await call(t, 'GET', `/v1/skills/${published.slug}/versions/1.0.0/files/files/${encodeURIComponent(QUOTED_NAME)}`),
+          200,
+        );
         const header = String(res.headers['content-disposition']);
         const parsed = parseDisposition(header);
         assert.equal(parsed.type, 'attachment');
@@ -86,7 +95,10 @@ for (const backend of backends()) {
       });
 
       it('names a file outside Latin-1 with filename* and an ASCII fallback, instead of failing', async () => {
-        const res = expectStatus(await call(t, 'GET', `/v1/skills/${published.slug}/versions/1.0.0/files/files/${encodeURIComponent(JAPANESE_NAME)}`), 200);
+        const res = expectStatus(
+          await call(t, 'GET', `/v1/skills/${published.slug}/versions/1.0.0/files/files/${encodeURIComponent(JAPANESE_NAME)}`),
+          200,
+        );
         const header = String(res.headers['content-disposition']);
         assert.match(header, /^attachment; filename="[\x20-\x7e]*"; filename\*=UTF-8''%E6%97%A5%E6%9C%AC\.bin$/);
         assert.equal(filenameFrom(header), JAPANESE_NAME);
@@ -96,19 +108,20 @@ for (const backend of backends()) {
       it('keeps the quoted form of a plain package name, which released clients read', async () => {
         const res = expectStatus(await call(t, 'GET', `/v1/skills/${published.slug}/versions/1.0.0/download`), 200);
         assert.equal(res.headers['content-disposition'], `attachment; filename="${published.slug}-1.0.0.zip"`);
-        assert.equal(filenameFrom(String(res.headers['content-disposition'])), `${published.slug}-1.0.0.zip`);
+        assert.equal(filenameFrom(res.headers['content-disposition']), `${published.slug}-1.0.0.zip`);
       });
     });
 
     describe('numeric query values', () => {
-      const lists = () => [
-        ['/v1/skills', null],
-        ['/v1/me/skills', alice.session],
-        [`/v1/skills/${published.slug}/versions`, null],
-        [`/v1/skills/${published.slug}/feedback`, alice.session],
-        ['/v1/logs', alice.session],
-        ['/v1/admin/users', admin],
-      ] as const;
+      const lists = () =>
+        [
+          ['/v1/skills', null],
+          ['/v1/me/skills', alice.session],
+          [`/v1/skills/${published.slug}/versions`, null],
+          [`/v1/skills/${published.slug}/feedback`, alice.session],
+          ['/v1/logs', alice.session],
+          ['/v1/admin/users', admin],
+        ] as const;
 
       for (const value of ['Infinity', '-Infinity', '1e400', '-1e400', 'NaN']) {
         it(`refuses page=${value} and page_size=${value} on every list with 400 validation_failed`, async () => {
@@ -144,7 +157,7 @@ for (const backend of backends()) {
 
     describe('text no database can store', () => {
       it('refuses a lone surrogate or NUL in any JSON body field, naming the field, and stores nothing', async () => {
-        const cases: Array<[string, string]> = [
+        const cases: [string, string][] = [
           ['{"name":"bad \\ud800 name"}', 'name'],
           ['{"name":"ok","description":"half \\udc00 pair"}', 'description'],
           ['{"name":"ok","tags":["fine","x\\ud800"]}', 'tags[1]'],
@@ -157,7 +170,11 @@ for (const backend of backends()) {
         }
         assert.equal(json<{ total: number }>(await call(t, 'GET', '/v1/me/skills', alice.session)).total, before);
 
-        const patch = expectProblem(await rawJson(t, 'PATCH', `/v1/skills/${published.slug}`, alice.session, '{"description":"\\ud83d"}'), 400, 'validation_failed');
+        const patch = expectProblem(
+          await rawJson(t, 'PATCH', `/v1/skills/${published.slug}`, alice.session, '{"description":"\\ud83d"}'),
+          400,
+          'validation_failed',
+        );
         assert.deepEqual(fieldsOf(patch), ['description']);
         const feedback = expectProblem(
           await rawJson(t, 'POST', '/v1/feedback', alice.session, `{"skill_id":"${published.slug}","rating":5,"comment":"great \\udfff"}`),
@@ -166,19 +183,28 @@ for (const backend of backends()) {
         );
         assert.deepEqual(fieldsOf(feedback), ['comment']);
         const register = expectProblem(
-          await rawJson(t, 'POST', '/v1/auth/register', null, `{"username":"${uniqueName()}","email":"x@example.com","password":"long \\ud800 password"}`),
+          await rawJson(
+            t,
+            'POST',
+            '/v1/auth/register',
+            null,
+            `{"username":"${uniqueName()}","email":"x@example.com","password":"long \\ud800 password"}`,
+          ),
           400,
           'validation_failed',
         );
         assert.deepEqual(fieldsOf(register), ['password']);
         // A well-formed pair is an ordinary character.
-        expectStatus(await rawJson(t, 'PATCH', `/v1/skills/${published.slug}`, alice.session, '{"description":"emoji \\ud83d\\ude00"}'), 200);
+        expectStatus(
+          await rawJson(t, 'PATCH', `/v1/skills/${published.slug}`, alice.session, '{"description":"emoji \\ud83d\\ude00"}'),
+          200,
+        );
       });
 
       it('refuses a lone surrogate or NUL in the metadata of an upload, naming where, and stores no version', async () => {
         const skill = await createSkill(t, alice.session);
         const archive = await zip([{ path: 'SKILL.md', content: skillMd() }]);
-        const cases: Array<[string, string]> = [
+        const cases: [string, string][] = [
           ['{"a":"\\ud800"}', 'metadata.a'],
           ['{"a":{"b":["ok","\\u0000"]}}', 'metadata.a.b[1]'],
           ['{"\\udc00":1}', 'metadata.\udc00'],
@@ -187,7 +213,11 @@ for (const backend of backends()) {
           const body = expectProblem(await upload(t, alice.session, skill.slug, '1.0.0', archive, { metadata }), 400, 'validation_failed');
           assert.deepEqual(fieldsOf(body), [field], metadata);
         }
-        const nulChangelog = expectProblem(await upload(t, alice.session, skill.slug, '1.0.0', archive, { changelog: 'a\u0000b' }), 400, 'validation_failed');
+        const nulChangelog = expectProblem(
+          await upload(t, alice.session, skill.slug, '1.0.0', archive, { changelog: 'a\u0000b' }),
+          400,
+          'validation_failed',
+        );
         assert.deepEqual(fieldsOf(nulChangelog), ['changelog']);
         assert.equal(json<{ total: number }>(await call(t, 'GET', `/v1/skills/${skill.slug}/versions`, alice.session)).total, 0);
         expectStatus(await upload(t, alice.session, skill.slug, '1.0.0', archive, { metadata: '{"a":"\\ud83d\\ude00"}' }), 201);
@@ -203,16 +233,20 @@ for (const backend of backends()) {
         for (const password of ['password1', 'Password123', '12345678', 'iloveyou', 'QWERTYUIOP']) {
           const body = expectProblem(await call(t, 'POST', '/v1/auth/register', null, account(password)), 400, 'validation_failed');
           assert.deepEqual(fieldsOf(body), ['password'], password);
-          assert.match(String((body.errors as Array<{ message: string }>)[0]!.message), /commonly used/);
+          assert.match((body.errors as { message: string }[])[0]!.message, /commonly used/);
         }
       });
 
       it('refuses a password made of the username or email alone', async () => {
         const username = uniqueName('carol');
         for (const password of [username, username.toUpperCase(), `${username}!!`, `${username}.${username}`, `${username}@example.com`]) {
-          const body = expectProblem(await call(t, 'POST', '/v1/auth/register', null, account(password, username)), 400, 'validation_failed');
+          const body = expectProblem(
+            await call(t, 'POST', '/v1/auth/register', null, account(password, username)),
+            400,
+            'validation_failed',
+          );
           assert.deepEqual(fieldsOf(body), ['password'], password);
-          assert.match(String((body.errors as Array<{ message: string }>)[0]!.message), /username or email/);
+          assert.match((body.errors as { message: string }[])[0]!.message, /username or email/);
         }
         expectStatus(await call(t, 'POST', '/v1/auth/register', null, account(`${username}-walks-the-dog`, username)), 201);
       });
@@ -237,10 +271,22 @@ for (const backend of backends()) {
       it('sends the security headers of the console, with a policy for what the Swagger UI loads from itself', async () => {
         const page = await call(t, 'GET', '/docs');
         const target = page.statusCode === 302 ? String(page.headers.location) : '/docs';
-        for (const url of [target, '/docs/', '/docs/static/swagger-initializer.js', '/docs/static/swagger-ui.css', '/docs/static/swagger-ui-bundle.js']) {
+        for (const url of [
+          target,
+          '/docs/',
+          '/docs/static/swagger-initializer.js',
+          '/docs/static/swagger-ui.css',
+          '/docs/static/swagger-ui-bundle.js',
+        ]) {
           const res = expectStatus(await call(t, 'GET', url.startsWith('/') ? url : `/docs/${url}`), 200);
           const csp = String(res.headers['content-security-policy']);
-          for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "img-src 'self' data:"]) {
+          for (const directive of [
+            "default-src 'self'",
+            "script-src 'self'",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+            "img-src 'self' data:",
+          ]) {
             assert.ok(csp.includes(directive), `${url}: ${csp}`);
           }
           assert.doesNotMatch(csp, /unsafe-eval/);
@@ -253,6 +299,5 @@ for (const backend of backends()) {
         for (const src of html.matchAll(/(?:src|href)="([^"]+)"/g)) assert.doesNotMatch(src[1]!, /^(https?:)?\/\//, src[1]);
       });
     });
-
   });
 }

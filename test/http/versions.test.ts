@@ -8,8 +8,19 @@ import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
-  adminSession, authHeaders, call, createKey, createSkill, expectProblem, expectStatus, json, registerUser, setStatus,
-  type Auth, type SkillBody, type TestUser,
+  adminSession,
+  authHeaders,
+  call,
+  createKey,
+  createSkill,
+  expectProblem,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  type Auth,
+  type SkillBody,
+  type TestUser,
 } from '../helpers/client.js';
 import { eventually } from '../helpers/process.js';
 
@@ -23,7 +34,7 @@ interface VersionBody {
   file_count: number;
   downloads: number;
   skill_md: Record<string, unknown> | null;
-  warnings: Array<{ code: string; message: string }>;
+  warnings: { code: string; message: string }[];
   created_at: string;
 }
 
@@ -31,10 +42,22 @@ function sha256(buffer: Buffer): string {
   return createHash('sha256').update(buffer).digest('hex');
 }
 
-
-function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer, extra: Record<string, string> = {}, fileFirst = false) {
+function upload(
+  t: TestApp,
+  auth: Auth,
+  skill: string,
+  version: string,
+  archive: Buffer,
+  extra: Record<string, string> = {},
+  fileFirst = false,
+) {
   const body = multipart({ version, ...extra }, { content: archive }, fileFirst);
-  return t.request({ method: 'POST', url: `/v1/skills/${skill}/versions`, headers: { ...authHeaders(auth), ...body.headers }, payload: body.payload });
+  return t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
 }
 
 for (const backend of backends()) {
@@ -49,11 +72,14 @@ for (const backend of backends()) {
       alice = await registerUser(t);
       bob = await registerUser(t);
       admin = await adminSession(t);
-      pkg = await zip([
-        { path: 'SKILL.md', content: skillMd() },
-        { path: 'scripts/extract.py', content: 'print("hello")\n' },
-        { path: 'README.txt', content: 'read me' },
-      ], ['scripts/']);
+      pkg = await zip(
+        [
+          { path: 'SKILL.md', content: skillMd() },
+          { path: 'scripts/extract.py', content: 'print("hello")\n' },
+          { path: 'README.txt', content: 'read me' },
+        ],
+        ['scripts/'],
+      );
     });
     after(() => t.close());
 
@@ -83,7 +109,7 @@ for (const backend of backends()) {
         assert.equal(after.latest_version, '1.0.0');
         assert.equal(after.description, 'Extract text from PDF files.', 'SKILL.md fills an empty description');
         assert.ok(after.updated_at > skill.updated_at);
-        const files = json<{ items: Array<{ path: string; size: number }>; file_count: number; total_size: number }>(
+        const files = json<{ items: { path: string; size: number }[]; file_count: number; total_size: number }>(
           expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/files`, alice.session), 200),
         );
         assert.deepEqual(files.items, [
@@ -96,7 +122,13 @@ for (const backend of backends()) {
       });
 
       it('stores a tar.gz version, with the file part sent before the fields', async () => {
-        const archive = await tarGz([{ path: 'pdf/SKILL.md', content: skillMd() }, { path: 'pdf/run.sh', content: 'echo hi\n' }], ['pdf/']);
+        const archive = await tarGz(
+          [
+            { path: 'pdf/SKILL.md', content: skillMd() },
+            { path: 'pdf/run.sh', content: 'echo hi\n' },
+          ],
+          ['pdf/'],
+        );
         const skill = await createSkill(t, alice.session, { description: 'kept' });
         const version = json<VersionBody>(expectStatus(await upload(t, alice.session, skill.slug, '0.1.0', archive, {}, true), 201));
         assert.equal(version.archive_format, 'tar.gz');
@@ -125,7 +157,10 @@ for (const backend of backends()) {
         const skill = await createSkill(t, alice.session);
         const a = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'one') }]);
         const b = await zip([{ path: 'SKILL.md', content: skillMd('pdf-tools', 'two') }]);
-        const results = await Promise.all([upload(t, alice.session, skill.slug, '2.0.0', a), upload(t, alice.session, skill.slug, '2.0.0', b)]);
+        const results = await Promise.all([
+          upload(t, alice.session, skill.slug, '2.0.0', a),
+          upload(t, alice.session, skill.slug, '2.0.0', b),
+        ]);
         assert.deepEqual(results.map((r) => r.statusCode).sort(), [201, 409]);
         const list = json<{ items: VersionBody[] }>(await call(t, 'GET', `/v1/skills/${skill.slug}/versions`, alice.session));
         assert.equal(list.items.length, 1);
@@ -141,25 +176,46 @@ for (const backend of backends()) {
         assert.ok(collected.has(list.items[0]!.sha256));
       });
 
-      const refused: Array<[string, () => Promise<ReturnType<typeof multipart>>, number, string]> = [
-        ['a missing version', async () => multipart({}, { content: pkg }), 400, 'validation_failed'],
-        ['a version with a leading v', async () => multipart({ version: 'v1.0.0' }, { content: pkg }), 400, 'invalid_version'],
-        ['a loose version', async () => multipart({ version: '1.0' }, { content: pkg }), 400, 'invalid_version'],
-        ['metadata that is not JSON', async () => multipart({ version: '1.0.0', metadata: '{nope' }, { content: pkg }), 400, 'validation_failed'],
-        ['metadata that is an array', async () => multipart({ version: '1.0.0', metadata: '[1,2]' }, { content: pkg }), 400, 'validation_failed'],
-        ['an unknown field', async () => multipart({ version: '1.0.0', colour: 'red' }, { content: pkg }), 400, 'validation_failed'],
-        ['a missing file', async () => multipart({ version: '1.0.0' }), 400, 'validation_failed'],
-        ['a file in the wrong part', async () => multipart({ version: '1.0.0' }, { name: 'archive', content: pkg }), 400, 'validation_failed'],
-        ['bytes that are no archive', async () => multipart({ version: '1.0.0' }, { content: Buffer.from('just some text, not a zip') }), 415, 'unsupported_media_type'],
-        ['an archive with an unsafe path', async () => multipart({ version: '1.0.0' }, { content: await tarGz([{ path: '../evil.sh', content: 'x' }]) }), 422, 'invalid_archive'],
-        ['a SKILL.md without a name', async () => multipart({ version: '1.0.0' }, { content: await zip([{ path: 'SKILL.md', content: '---\ndescription: d\n---\n' }]) }), 422, 'invalid_skill_md'],
+      const refused: [string, () => ReturnType<typeof multipart> | Promise<ReturnType<typeof multipart>>, number, string][] = [
+        ['a missing version', () => multipart({}, { content: pkg }), 400, 'validation_failed'],
+        ['a version with a leading v', () => multipart({ version: 'v1.0.0' }, { content: pkg }), 400, 'invalid_version'],
+        ['a loose version', () => multipart({ version: '1.0' }, { content: pkg }), 400, 'invalid_version'],
+        ['metadata that is not JSON', () => multipart({ version: '1.0.0', metadata: '{nope' }, { content: pkg }), 400, 'validation_failed'],
+        ['metadata that is an array', () => multipart({ version: '1.0.0', metadata: '[1,2]' }, { content: pkg }), 400, 'validation_failed'],
+        ['an unknown field', () => multipart({ version: '1.0.0', colour: 'red' }, { content: pkg }), 400, 'validation_failed'],
+        ['a missing file', () => multipart({ version: '1.0.0' }), 400, 'validation_failed'],
+        ['a file in the wrong part', () => multipart({ version: '1.0.0' }, { name: 'archive', content: pkg }), 400, 'validation_failed'],
+        [
+          'bytes that are no archive',
+          () => multipart({ version: '1.0.0' }, { content: Buffer.from('just some text, not a zip') }),
+          415,
+          'unsupported_media_type',
+        ],
+        [
+          'an archive with an unsafe path',
+          async () => multipart({ version: '1.0.0' }, { content: await tarGz([{ path: '../evil.sh', content: 'x' }]) }),
+          422,
+          'invalid_archive',
+        ],
+        [
+          'a SKILL.md without a name',
+          async () =>
+            multipart({ version: '1.0.0' }, { content: await zip([{ path: 'SKILL.md', content: '---\ndescription: d\n---\n' }]) }),
+          422,
+          'invalid_skill_md',
+        ],
       ];
       for (const [what, build, status, code] of refused) {
         it(`refuses ${what} with ${status} ${code} and stores nothing`, async () => {
           const skill = await createSkill(t, alice.session);
           const before = blobFiles(t).length;
           const body = await build();
-          const res = await t.request({ method: 'POST', url: `/v1/skills/${skill.slug}/versions`, headers: { ...authHeaders(alice.session), ...body.headers }, payload: body.payload });
+          const res = await t.request({
+            method: 'POST',
+            url: `/v1/skills/${skill.slug}/versions`,
+            headers: { ...authHeaders(alice.session), ...body.headers },
+            payload: body.payload,
+          });
           const problem = expectProblem(res, status, code);
           if (status === 422) assert.ok(Array.isArray(problem.errors) && problem.errors.length > 0);
           assert.equal(blobFiles(t).length, before, 'no blob and no temporary file is left');
@@ -170,7 +226,11 @@ for (const backend of backends()) {
 
       it('refuses a JSON body with 415', async () => {
         const skill = await createSkill(t, alice.session);
-        expectProblem(await call(t, 'POST', `/v1/skills/${skill.slug}/versions`, alice.session, { version: '1.0.0' }), 415, 'unsupported_media_type');
+        expectProblem(
+          await call(t, 'POST', `/v1/skills/${skill.slug}/versions`, alice.session, { version: '1.0.0' }),
+          415,
+          'unsupported_media_type',
+        );
       });
 
       it('refuses an upload over MAX_UPLOAD_BYTES with 413 and keeps nothing', async () => {
@@ -178,7 +238,10 @@ for (const backend of backends()) {
         try {
           const owner = await registerUser(small);
           const skill = await createSkill(small, owner.session);
-          const big = await zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'blob.bin', content: randomBytes(20_000) }]);
+          const big = await zip([
+            { path: 'SKILL.md', content: skillMd() },
+            { path: 'blob.bin', content: randomBytes(20_000) },
+          ]);
           expectProblem(await upload(small, owner.session, skill.slug, '1.0.0', big), 413, 'payload_too_large');
           assert.equal(blobFiles(small).length, 0);
         } finally {
@@ -194,13 +257,16 @@ for (const backend of backends()) {
         const body = multipart({ version: '9.9.9' }, { content: Buffer.alloc(2 * 1024 * 1024, 7) });
         const before = blobFiles(t).length;
         const req = http.request({
-          host: '127.0.0.1', port: address.port, method: 'POST', path: `/v1/skills/${skill.slug}/versions`,
+          host: '127.0.0.1',
+          port: address.port,
+          method: 'POST',
+          path: `/v1/skills/${skill.slug}/versions`,
           headers: { ...authHeaders(alice.session), ...body.headers, 'content-length': String(body.payload.length) },
         });
         const refused = new Promise<void>((resolve) => req.on('error', () => resolve()));
         req.write(body.payload.subarray(0, 512 * 1024));
         // Cut off once the server is storing the upload, rather than after a guessed while.
-        const storing = eventually('the upload is being stored', async () => blobFiles(t).length > before, 10_000);
+        const storing = eventually('the upload is being stored', () => blobFiles(t).length > before, 10_000);
         storing.catch(() => undefined);
         await Promise.race([refused, storing]);
         req.destroy();
@@ -225,10 +291,22 @@ for (const backend of backends()) {
     describe('with-package', () => {
       it('creates a draft skill and its first version together', async () => {
         const body = multipart(
-          { name: 'Bundled Skill', slug: 'bundled-skill', version: '1.2.3', tags: '["pdf","Office"]', source_type: 'github', source_url: 'https://github.com/acme/bundled' },
+          {
+            name: 'Bundled Skill',
+            slug: 'bundled-skill',
+            version: '1.2.3',
+            tags: '["pdf","Office"]',
+            source_type: 'github',
+            source_url: 'https://github.com/acme/bundled',
+          },
           { content: pkg },
         );
-        const res = await t.request({ method: 'POST', url: '/v1/skills/with-package', headers: { ...authHeaders(alice.session), ...body.headers }, payload: body.payload });
+        const res = await t.request({
+          method: 'POST',
+          url: '/v1/skills/with-package',
+          headers: { ...authHeaders(alice.session), ...body.headers },
+          payload: body.payload,
+        });
         const created = json<{ skill: SkillBody; version: VersionBody }>(expectStatus(res, 201));
         assert.equal(created.skill.status, 'draft');
         assert.equal(created.skill.latest_version, '1.2.3');
@@ -238,16 +316,31 @@ for (const backend of backends()) {
       });
 
       it('creates nothing when the package is refused or a field is wrong', async () => {
-        const cases: Array<[Record<string, string>, Buffer, number, string]> = [
-          [{ name: 'Atomic One', slug: 'atomic-one', version: '1.0.0' }, await tarGz([{ path: '/etc/passwd', content: 'x' }]), 422, 'invalid_archive'],
+        const cases: [Record<string, string>, Buffer, number, string][] = [
+          [
+            { name: 'Atomic One', slug: 'atomic-one', version: '1.0.0' },
+            await tarGz([{ path: '/etc/passwd', content: 'x' }]),
+            422,
+            'invalid_archive',
+          ],
           [{ name: 'Atomic Two', slug: 'atomic-two', version: 'one' }, pkg, 400, 'invalid_version'],
           [{ name: 'Atomic Three', slug: 'atomic-three', version: '1.0.0', tags: 'pdf,office' }, pkg, 400, 'validation_failed'],
-          [{ name: 'Atomic Four', slug: 'atomic-four', version: '1.0.0', source_type: 'github', source_url: 'http://x' }, pkg, 400, 'invalid_source'],
+          [
+            { name: 'Atomic Four', slug: 'atomic-four', version: '1.0.0', source_type: 'github', source_url: 'http://x' },
+            pkg,
+            400,
+            'invalid_source',
+          ],
         ];
         for (const [fields, archive, status, code] of cases) {
           const before = blobFiles(t).length;
           const body = multipart(fields, { content: archive });
-          const res = await t.request({ method: 'POST', url: '/v1/skills/with-package', headers: { ...authHeaders(alice.session), ...body.headers }, payload: body.payload });
+          const res = await t.request({
+            method: 'POST',
+            url: '/v1/skills/with-package',
+            headers: { ...authHeaders(alice.session), ...body.headers },
+            payload: body.payload,
+          });
           expectProblem(res, status, code);
           expectProblem(await call(t, 'GET', `/v1/skills/${fields.slug}`, admin), 404, 'skill_not_found');
           assert.equal(blobFiles(t).length, before);
@@ -257,7 +350,12 @@ for (const backend of backends()) {
       it('answers 409 slug_taken for a taken slug', async () => {
         const existing = await createSkill(t, alice.session);
         const body = multipart({ name: 'Dup', slug: existing.slug, version: '1.0.0' }, { content: pkg });
-        const res = await t.request({ method: 'POST', url: '/v1/skills/with-package', headers: { ...authHeaders(alice.session), ...body.headers }, payload: body.payload });
+        const res = await t.request({
+          method: 'POST',
+          url: '/v1/skills/with-package',
+          headers: { ...authHeaders(alice.session), ...body.headers },
+          payload: body.payload,
+        });
         expectProblem(res, 409, 'slug_taken');
       });
     });
@@ -272,13 +370,21 @@ for (const backend of backends()) {
         const list = json<{ items: VersionBody[]; total: number; page: number; page_size: number }>(
           expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions`, alice.session), 200),
         );
-        assert.deepEqual(list.items.map((v) => v.version), ['2.0.0-rc.1', '1.10.0', '1.2.0', '1.0.0']);
+        assert.deepEqual(
+          list.items.map((v) => v.version),
+          ['2.0.0-rc.1', '1.10.0', '1.2.0', '1.0.0'],
+        );
         assert.equal(list.total, 4);
         const after = json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`, alice.session));
         assert.equal(after.latest_version, '1.10.0');
         assert.equal(json<VersionBody>(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/latest`, alice.session)).version, '1.10.0');
-        const paged = json<{ items: VersionBody[] }>(await call(t, 'GET', `/v1/skills/${skill.slug}/versions?page=2&page_size=3`, alice.session));
-        assert.deepEqual(paged.items.map((v) => v.version), ['1.0.0']);
+        const paged = json<{ items: VersionBody[] }>(
+          await call(t, 'GET', `/v1/skills/${skill.slug}/versions?page=2&page_size=3`, alice.session),
+        );
+        assert.deepEqual(
+          paged.items.map((v) => v.version),
+          ['1.0.0'],
+        );
       });
 
       it('downloads the exact bytes with the content headers', async () => {
@@ -351,25 +457,49 @@ for (const backend of backends()) {
         assert.equal(py.body, 'print("hello")\n');
         assert.match(String(py.headers['content-type']), /^text\//);
         // Encoded so the request reaches the server as written (a client would normalise plain dot segments).
-        for (const bad of ['missing.txt', 'scripts%2F..%2FSKILL.md', '.%2FSKILL.md', 'scripts%2Fextract.py%00', 'skill.md', '..%2f..%2fetc%2fpasswd', 'scripts/', 'scripts']) {
+        for (const bad of [
+          'missing.txt',
+          'scripts%2F..%2FSKILL.md',
+          '.%2FSKILL.md',
+          'scripts%2Fextract.py%00',
+          'skill.md',
+          '..%2f..%2fetc%2fpasswd',
+          'scripts/',
+          'scripts',
+        ]) {
           expectProblem(await call(t, 'GET', `${base}/${bad}`), 404, 'file_not_found');
         }
       });
 
       describe('visibility of downloads and files', () => {
         const callers = ['anonymous', 'owner session', 'owner key', 'other user', 'admin session', "admin's key"] as const;
-        const expected: Record<'draft' | 'published' | 'deprecated', Record<(typeof callers)[number], { download: number; files: number }>> = {
+        const expected: Record<
+          'draft' | 'published' | 'deprecated',
+          Record<(typeof callers)[number], { download: number; files: number }>
+        > = {
           published: {
-            anonymous: { download: 200, files: 200 }, 'owner session': { download: 200, files: 200 }, 'owner key': { download: 200, files: 200 },
-            'other user': { download: 200, files: 200 }, 'admin session': { download: 200, files: 200 }, "admin's key": { download: 200, files: 200 },
+            anonymous: { download: 200, files: 200 },
+            'owner session': { download: 200, files: 200 },
+            'owner key': { download: 200, files: 200 },
+            'other user': { download: 200, files: 200 },
+            'admin session': { download: 200, files: 200 },
+            "admin's key": { download: 200, files: 200 },
           },
           draft: {
-            anonymous: { download: 404, files: 404 }, 'owner session': { download: 403, files: 200 }, 'owner key': { download: 403, files: 200 },
-            'other user': { download: 404, files: 404 }, 'admin session': { download: 200, files: 200 }, "admin's key": { download: 404, files: 404 },
+            anonymous: { download: 404, files: 404 },
+            'owner session': { download: 403, files: 200 },
+            'owner key': { download: 403, files: 200 },
+            'other user': { download: 404, files: 404 },
+            'admin session': { download: 200, files: 200 },
+            "admin's key": { download: 404, files: 404 },
           },
           deprecated: {
-            anonymous: { download: 404, files: 404 }, 'owner session': { download: 403, files: 200 }, 'owner key': { download: 403, files: 200 },
-            'other user': { download: 404, files: 404 }, 'admin session': { download: 200, files: 200 }, "admin's key": { download: 404, files: 404 },
+            anonymous: { download: 404, files: 404 },
+            'owner session': { download: 403, files: 200 },
+            'owner key': { download: 403, files: 200 },
+            'other user': { download: 404, files: 404 },
+            'admin session': { download: 200, files: 200 },
+            "admin's key": { download: 404, files: 404 },
           },
         };
         for (const state of ['published', 'draft', 'deprecated'] as const) {
@@ -380,12 +510,17 @@ for (const backend of backends()) {
               if (state !== 'draft') await setStatus(t, admin, skill.slug, 'published');
               if (state === 'deprecated') await setStatus(t, admin, skill.slug, 'deprecated');
               const auth: Auth =
-                who === 'anonymous' ? null
-                : who === 'owner session' ? alice.session
-                : who === 'owner key' ? { key: (await createKey(t, alice.session, [])).key }
-                : who === 'other user' ? bob.session
-                : who === 'admin session' ? admin
-                : { key: (await createKey(t, admin, ['skill:upload'])).key };
+                who === 'anonymous'
+                  ? null
+                  : who === 'owner session'
+                    ? alice.session
+                    : who === 'owner key'
+                      ? { key: (await createKey(t, alice.session, [])).key }
+                      : who === 'other user'
+                        ? bob.session
+                        : who === 'admin session'
+                          ? admin
+                          : { key: (await createKey(t, admin, ['skill:upload'])).key };
               const want = expected[state][who];
               const download = await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/download`, auth);
               if (want.download === 200) assert.ok(expectStatus(download, 200).rawPayload.equals(pkg));
@@ -409,7 +544,10 @@ for (const backend of backends()) {
         expectProblem(await call(t, 'GET', latest), 404, 'skill_not_found');
         await setStatus(t, admin, skill.slug, 'published');
         expectStatus(await call(t, 'GET', latest), 200);
-        const next = await zip([{ path: 'SKILL.md', content: skillMd() }, { path: 'NEW.md', content: 'new\n' }]);
+        const next = await zip([
+          { path: 'SKILL.md', content: skillMd() },
+          { path: 'NEW.md', content: 'new\n' },
+        ]);
         expectStatus(await upload(t, alice.session, skill.slug, '1.1.0', next), 201);
         assert.ok(expectStatus(await call(t, 'GET', latest), 200).rawPayload.equals(next));
         expectProblem(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.2.0/download`), 404, 'version_not_found');
@@ -430,59 +568,87 @@ for (const backend of backends()) {
         expectStatus(await call(t, 'GET', url('1.0.0'), null, undefined, { 'if-none-match': `"${sha256(pkg)}"` }), 304);
         expectStatus(await call(t, 'GET', url('1.0.0'), null, undefined, { range: 'bytes=0-9' }), 206);
 
-        const stats = json<{ skill_id: string; total_downloads: number; versions: Array<{ version: string; downloads: number }>; daily: Array<{ date: string; downloads: number }> }>(
-          expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/stats?days=7`), 200),
-        );
+        const stats = json<{
+          skill_id: string;
+          total_downloads: number;
+          versions: { version: string; downloads: number }[];
+          daily: { date: string; downloads: number }[];
+        }>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/stats?days=7`), 200));
         assert.equal(stats.skill_id, skill.id);
         assert.equal(stats.total_downloads, 4);
-        assert.deepEqual(stats.versions, [{ version: '1.1.0', downloads: 1 }, { version: '1.0.0', downloads: 3 }]);
+        assert.deepEqual(stats.versions, [
+          { version: '1.1.0', downloads: 1 },
+          { version: '1.0.0', downloads: 3 },
+        ]);
         assert.equal(stats.daily.length, 7);
         const today = new Date().toISOString().slice(0, 10);
         assert.deepEqual(stats.daily.at(-1), { date: today, downloads: 4 });
         assert.ok(stats.daily.slice(0, -1).every((d) => d.downloads === 0));
         const detail = json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`));
         assert.equal(detail.downloads, 4);
-        const byDownloads = json<{ items: SkillBody[] }>(await call(t, 'GET', `/v1/skills?sort=downloads&q=${encodeURIComponent(skill.name)}`));
+        const byDownloads = json<{ items: SkillBody[] }>(
+          await call(t, 'GET', `/v1/skills?sort=downloads&q=${encodeURIComponent(skill.name)}`),
+        );
         assert.equal(byDownloads.items[0]?.downloads, 4);
 
         // Counted but not yet written downloads are written by a clean shutdown, and a new process sees them.
         expectStatus(await call(t, 'GET', url('1.0.0')), 200);
         expectStatus(await call(t, 'GET', url('1.1.0')), 200);
         await t.restart();
-        const restarted = json<{ total_downloads: number; versions: Array<{ version: string; downloads: number }> }>(
+        const restarted = json<{ total_downloads: number; versions: { version: string; downloads: number }[] }>(
           expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/stats?days=1`), 200),
         );
         assert.equal(restarted.total_downloads, 6);
-        assert.deepEqual(restarted.versions, [{ version: '1.1.0', downloads: 2 }, { version: '1.0.0', downloads: 4 }]);
+        assert.deepEqual(restarted.versions, [
+          { version: '1.1.0', downloads: 2 },
+          { version: '1.0.0', downloads: 4 },
+        ]);
         assert.equal(json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`)).downloads, 6);
       });
 
       it('writes buffered counts when the counter closes, and drops counts of deleted versions', async () => {
         const skill = await publishedSkillWithVersion('1.0.0');
-        const row = await t.runtime.database.db.selectFrom('versions').select('id').where('skill_id', '=', skill.id).executeTakeFirstOrThrow();
+        const row = await t.runtime.database.db
+          .selectFrom('versions')
+          .select('id')
+          .where('skill_id', '=', skill.id)
+          .executeTakeFirstOrThrow();
         // A counter of its own, with no timer running, so nothing is written before close() says so.
         const counter = downloadCounter({ versions: t.runtime.services.repositories.versions });
         for (let i = 0; i < 3; i += 1) counter.record(row.id, skill.id);
         assert.equal(counter.pendingCount, 3);
-        const before = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', row.id).executeTakeFirstOrThrow();
-        assert.equal(Number(before.downloads), 0);
+        const before = await t.runtime.database.db
+          .selectFrom('versions')
+          .select('downloads')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow();
+        assert.equal(before.downloads, 0);
         await counter.close();
         assert.equal(counter.pendingCount, 0);
-        const after = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', row.id).executeTakeFirstOrThrow();
-        assert.equal(Number(after.downloads), 3);
+        const after = await t.runtime.database.db
+          .selectFrom('versions')
+          .select('downloads')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow();
+        assert.equal(after.downloads, 3);
         // A version deleted before its counts were written must not block the batch it is in.
         const mixed = downloadCounter({ versions: t.runtime.services.repositories.versions });
         mixed.record('0193a1b2-0000-7000-8000-000000000000', skill.id);
         mixed.record(row.id, skill.id);
         await mixed.flush();
         assert.equal(mixed.pendingCount, 0);
-        const final = await t.runtime.database.db.selectFrom('versions').select('downloads').where('id', '=', row.id).executeTakeFirstOrThrow();
-        assert.equal(Number(final.downloads), 4);
+        const final = await t.runtime.database.db
+          .selectFrom('versions')
+          .select('downloads')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow();
+        assert.equal(final.downloads, 4);
       });
 
       it('validates days and hides stats of skills the caller may not see', async () => {
         const skill = await publishedSkillWithVersion('1.0.0');
-        for (const days of ['0', '366', 'x', '1.5']) expectProblem(await call(t, 'GET', `/v1/skills/${skill.slug}/stats?days=${days}`), 400, 'validation_failed');
+        for (const days of ['0', '366', 'x', '1.5'])
+          expectProblem(await call(t, 'GET', `/v1/skills/${skill.slug}/stats?days=${days}`), 400, 'validation_failed');
         const draft = await createSkill(t, alice.session);
         expectProblem(await call(t, 'GET', `/v1/skills/${draft.slug}/stats`), 404, 'skill_not_found');
         expectStatus(await call(t, 'GET', `/v1/skills/${draft.slug}/stats`, alice.session), 200);
@@ -501,14 +667,21 @@ for (const backend of backends()) {
         assert.equal(good.files.length, 3);
         assert.equal(good.skill_md?.name, 'pdf-tools');
         const badBody = multipart({}, { content: await tarGz([{ path: '../x', content: 'x' }]) });
-        const bad = json<{ valid: boolean; errors: Array<{ field: string; entry?: string }> }>(
-          expectStatus(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: badBody.headers, payload: badBody.payload }), 200),
+        const bad = json<{ valid: boolean; errors: { field: string; entry?: string }[] }>(
+          expectStatus(
+            await t.request({ method: 'POST', url: '/v1/packages/validate', headers: badBody.headers, payload: badBody.payload }),
+            200,
+          ),
         );
         assert.equal(bad.valid, false);
         assert.ok(bad.errors.length > 0);
         assert.equal(blobFiles(t).length, before);
         const none = multipart({});
-        expectProblem(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: none.headers, payload: none.payload }), 400, 'validation_failed');
+        expectProblem(
+          await t.request({ method: 'POST', url: '/v1/packages/validate', headers: none.headers, payload: none.payload }),
+          400,
+          'validation_failed',
+        );
       });
 
       it('collects old blobs that no version references, and only those', async () => {

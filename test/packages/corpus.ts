@@ -39,8 +39,21 @@ export interface Sample {
 }
 
 const NAMES = [
-  'README.md', 'docs/guide.md', 'scripts/run.sh', 'a/b/c.txt', 'caf\u00e9.txt', 'data.bin', 'lib/x.js', 'Docs/Guide.md',
-  './notes.txt', 'x/SKILL.md', 'LICENSE', 'deep/er/still/file.py', '\u65e5\u672c/\u8a9e.md', 'sp ace.txt', 'readme.md',
+  'README.md',
+  'docs/guide.md',
+  'scripts/run.sh',
+  'a/b/c.txt',
+  'caf\u00e9.txt',
+  'data.bin',
+  'lib/x.js',
+  'Docs/Guide.md',
+  './notes.txt',
+  'x/SKILL.md',
+  'LICENSE',
+  'deep/er/still/file.py',
+  '\u65e5\u672c/\u8a9e.md',
+  'sp ace.txt',
+  'readme.md',
 ];
 const EVIL_NAMES = ['../evil.txt', '/abs.txt', 'a/../../b.txt', 'a\\b.txt', 'C:/x.txt', 'a//b', 'dir/', '.', './', 'x\u0000y', ''];
 
@@ -49,7 +62,11 @@ function content(rng: Rng): Buffer {
   const length = rng.pick([0, 1, 17, 200, 1500, 6000]);
   if (kind === 0) return Buffer.alloc(length, 0x61 + rng.int(26));
   if (kind === 1) return Buffer.from(Array.from({ length }, () => rng.int(256)));
-  return Buffer.from(Array.from({ length: Math.ceil(length / 6) }, () => rng.pick(['alpha ', 'beta ', 'gamma\n', 'delta '])).join('').slice(0, length));
+  return Buffer.from(
+    Array.from({ length: Math.ceil(length / 6) }, () => rng.pick(['alpha ', 'beta ', 'gamma\n', 'delta ']))
+      .join('')
+      .slice(0, length),
+  );
 }
 
 function entryNames(rng: Rng, evil: number): string[] {
@@ -98,69 +115,103 @@ function baseZip(rng: Rng, evil: number): { entries: RawEntry[]; bytes: Buffer }
 type ZipMutation = (zip: Buffer, rng: Rng) => Buffer;
 
 const ZIP_MUTATIONS: [string, ZipMutation][] = [
-  ['count', (zip, rng) => {
-    const out = Buffer.from(zip);
-    const n = Math.max(0, out.readUInt16LE(eocd(out) + 10) + rng.pick([-3, -1, 1, 2]));
-    out.writeUInt16LE(n, eocd(out) + 8);
-    if (rng.chance(0.8)) out.writeUInt16LE(n, eocd(out) + 10);
-    return out;
-  }],
-  ['cd-size', (zip, rng) => {
-    const out = Buffer.from(zip);
-    out.writeUInt32LE(Math.max(0, out.readUInt32LE(eocd(out) + 12) + rng.pick([-46, -1, 1, 30])), eocd(out) + 12);
-    return out;
-  }],
-  ['cd-offset', (zip, rng) => {
-    const out = Buffer.from(zip);
-    out.writeUInt32LE(Math.max(0, out.readUInt32LE(eocd(out) + 16) + rng.pick([-30, -1, 1, 16])), eocd(out) + 16);
-    return out;
-  }],
-  ['prefix', (zip, rng) => Buffer.concat([rng.chance(0.5) ? localEntry('hidden.sh', Buffer.from('echo x\n')) : Buffer.from('PK\u0003\u0004junk'), zip])],
-  ['hidden-before-cd', (zip) => {
-    const cd = zip.readUInt32LE(eocd(zip) + 16);
-    const hidden = localEntry('hidden.sh', Buffer.from('echo hidden\n'));
-    const out = Buffer.concat([zip.subarray(0, cd), hidden, zip.subarray(cd)]);
-    out.writeUInt32LE(cd + hidden.length, out.length - 22 + 16);
-    return out;
-  }],
+  [
+    'count',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      const n = Math.max(0, out.readUInt16LE(eocd(out) + 10) + rng.pick([-3, -1, 1, 2]));
+      out.writeUInt16LE(n, eocd(out) + 8);
+      if (rng.chance(0.8)) out.writeUInt16LE(n, eocd(out) + 10);
+      return out;
+    },
+  ],
+  [
+    'cd-size',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      out.writeUInt32LE(Math.max(0, out.readUInt32LE(eocd(out) + 12) + rng.pick([-46, -1, 1, 30])), eocd(out) + 12);
+      return out;
+    },
+  ],
+  [
+    'cd-offset',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      out.writeUInt32LE(Math.max(0, out.readUInt32LE(eocd(out) + 16) + rng.pick([-30, -1, 1, 16])), eocd(out) + 16);
+      return out;
+    },
+  ],
+  [
+    'prefix',
+    (zip, rng) =>
+      Buffer.concat([rng.chance(0.5) ? localEntry('hidden.sh', Buffer.from('echo x\n')) : Buffer.from('PK\u0003\u0004junk'), zip]),
+  ],
+  [
+    'hidden-before-cd',
+    (zip) => {
+      const cd = zip.readUInt32LE(eocd(zip) + 16);
+      const hidden = localEntry('hidden.sh', Buffer.from('echo hidden\n'));
+      const out = Buffer.concat([zip.subarray(0, cd), hidden, zip.subarray(cd)]);
+      out.writeUInt32LE(cd + hidden.length, out.length - 22 + 16);
+      return out;
+    },
+  ],
   ['trailing', (zip, rng) => Buffer.concat([zip, rng.chance(0.5) ? Buffer.from('trailing') : zip.subarray(eocd(zip))])],
-  ['comment', (zip, rng) => {
-    const comment = rng.chance(0.5) ? Buffer.from('a comment') : Buffer.concat([Buffer.from('x'), zip.subarray(eocd(zip))]);
-    const out = Buffer.concat([zip, comment]);
-    out.writeUInt16LE(comment.length, eocd(zip) + 20);
-    return out;
-  }],
-  ['central-field', (zip, rng) => {
-    const out = Buffer.from(zip);
-    const records = centralRecords(out);
-    if (records.length === 0) return out;
-    const at = rng.pick(records) + rng.pick([4, 5, 6, 8, 9, 10, 16, 20, 24, 34, 36, 38, 40, 41, 42]);
-    out[at] = rng.chance(0.5) ? rng.int(256) : (out[at] ?? 0) ^ (1 << rng.int(8));
-    return out;
-  }],
-  ['local-field', (zip, rng) => {
-    const out = Buffer.from(zip);
-    const records = centralRecords(out);
-    if (records.length === 0) return out;
-    const at = out.readUInt32LE(rng.pick(records) + 42) + rng.pick([4, 6, 7, 8, 14, 18, 22, 26, 28, 30]);
-    if (at < out.length) out[at] = (out[at] ?? 0) ^ (1 << rng.int(8));
-    return out;
-  }],
-  ['attributes', (zip, rng) => {
-    const out = Buffer.from(zip);
-    const records = centralRecords(out);
-    if (records.length === 0) return out;
-    const r = rng.pick(records);
-    out.writeUInt16LE((rng.pick([0, 1, 3, 5, 6, 10, 11, 13, 16, 18, 19, 30]) << 8) | 20, r + 4);
-    out.writeUInt32LE((unixMode(rng.pick([0o120777, 0o100644, 0o040755, 0o010644, 0o060600, 0])) | rng.pick([0, 0x08, 0x10, 0x20])) >>> 0, r + 38);
-    return out;
-  }],
-  ['byte-flip', (zip, rng) => {
-    const out = Buffer.from(zip);
-    const at = rng.int(out.length);
-    out[at] = (out[at] ?? 0) ^ (1 << rng.int(8));
-    return out;
-  }],
+  [
+    'comment',
+    (zip, rng) => {
+      const comment = rng.chance(0.5) ? Buffer.from('a comment') : Buffer.concat([Buffer.from('x'), zip.subarray(eocd(zip))]);
+      const out = Buffer.concat([zip, comment]);
+      out.writeUInt16LE(comment.length, eocd(zip) + 20);
+      return out;
+    },
+  ],
+  [
+    'central-field',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      const records = centralRecords(out);
+      if (records.length === 0) return out;
+      const at = rng.pick(records) + rng.pick([4, 5, 6, 8, 9, 10, 16, 20, 24, 34, 36, 38, 40, 41, 42]);
+      out[at] = rng.chance(0.5) ? rng.int(256) : (out[at] ?? 0) ^ (1 << rng.int(8));
+      return out;
+    },
+  ],
+  [
+    'local-field',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      const records = centralRecords(out);
+      if (records.length === 0) return out;
+      const at = out.readUInt32LE(rng.pick(records) + 42) + rng.pick([4, 6, 7, 8, 14, 18, 22, 26, 28, 30]);
+      if (at < out.length) out[at] = (out[at] ?? 0) ^ (1 << rng.int(8));
+      return out;
+    },
+  ],
+  [
+    'attributes',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      const records = centralRecords(out);
+      if (records.length === 0) return out;
+      const r = rng.pick(records);
+      out.writeUInt16LE((rng.pick([0, 1, 3, 5, 6, 10, 11, 13, 16, 18, 19, 30]) << 8) | 20, r + 4);
+      out.writeUInt32LE(
+        (unixMode(rng.pick([0o120777, 0o100644, 0o040755, 0o010644, 0o060600, 0])) | rng.pick([0, 0x08, 0x10, 0x20])) >>> 0,
+        r + 38,
+      );
+      return out;
+    },
+  ],
+  [
+    'byte-flip',
+    (zip, rng) => {
+      const out = Buffer.from(zip);
+      const at = rng.int(out.length);
+      out[at] = (out[at] ?? 0) ^ (1 << rng.int(8));
+      return out;
+    },
+  ],
   ['truncate', (zip, rng) => zip.subarray(0, Math.max(1, zip.length - 1 - rng.int(40)))],
 ];
 
@@ -202,7 +253,14 @@ function tarSample(rng: Rng, i: number): Sample {
     const which = rng.int(6);
     applied.push(`field ${which}`);
     if (which === 0) return { typeflag: rng.pick(['1', '2', '3', '6', 'g', 'K', 'S', 'V', 'M', 'N', 'A', 'Z', '\u0000', '7']) };
-    if (which === 1) return { sizeField: rng.pick([Buffer.from('00000000017x'), Buffer.from([0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]), Buffer.from('   17      \0')]) };
+    if (which === 1)
+      return {
+        sizeField: rng.pick([
+          Buffer.from('00000000017x'),
+          Buffer.from([0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]),
+          Buffer.from('   17      \0'),
+        ]),
+      };
     if (which === 2) return { uidField: rng.pick([Buffer.from('0001750x'), Buffer.from('        '), Buffer.from('-0000001')]) };
     if (which === 3) return { format: rng.pick(['gnu', 'v7'] as const), ...(rng.chance(0.5) ? { prefix: 'pre' } : {}) };
     if (which === 4) return { prefix: rng.pick(['p', '../..', 'x/y']) };
@@ -224,7 +282,10 @@ function tarSample(rng: Rng, i: number): Sample {
       parts.push({ pax: records, global });
     }
     if (rng.chance(0.1)) {
-      parts.push({ longName: rng.chance(0.8) ? `${'long/'.repeat(25)}${name.replace(/^\.\//, '')}` : rng.pick(EVIL_NAMES), flag: malformed && rng.chance(0.2) ? 'K' : 'L' });
+      parts.push({
+        longName: rng.chance(0.8) ? `${'long/'.repeat(25)}${name.replace(/^\.\//, '')}` : rng.pick(EVIL_NAMES),
+        flag: malformed && rng.chance(0.2) ? 'K' : 'L',
+      });
       applied.push('long name');
     }
     const data = name === 'SKILL.md' ? Buffer.from(skillMd()) : content(rng);
@@ -240,7 +301,14 @@ function tarSample(rng: Rng, i: number): Sample {
   if (malformed && rng.chance(0.15)) {
     const extra = rng.pick(['lone zero', 'after end', 'record pad', 'half block']);
     applied.push(extra);
-    if (extra === 'lone zero') bytes = Buffer.concat([tar(parts, false), Buffer.alloc(512), header({ name: 'late.sh', size: 5 }), padded(Buffer.from('late\n')), Buffer.alloc(1024)]);
+    if (extra === 'lone zero')
+      bytes = Buffer.concat([
+        tar(parts, false),
+        Buffer.alloc(512),
+        header({ name: 'late.sh', size: 5 }),
+        padded(Buffer.from('late\n')),
+        Buffer.alloc(1024),
+      ]);
     if (extra === 'after end') bytes = Buffer.concat([bytes, header({ name: 'late.sh', size: 5 }), padded(Buffer.from('late\n'))]);
     if (extra === 'record pad') bytes = Buffer.concat([bytes, Buffer.alloc(10240 - (bytes.length % 10240))]);
     if (extra === 'half block') bytes = bytes.subarray(0, bytes.length - 256);

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { inspectPackage } from '../../src/packages/inspect.js';
+import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -19,17 +19,36 @@ import { generateCorpus, type Sample } from './corpus.js';
 import { extractAll, isHarmless, requireExtractors, type Extraction } from './extractors.js';
 import { bufferSource, skillMd, yazlZip } from './helpers.js';
 import { gz, tar } from './tar-builder.js';
+import { ifSet } from '../helpers/hooks.js';
 
-const SEED = Number(process.env['DIFFERENTIAL_SEED'] ?? 20261124);
+const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 20261124);
 const SAMPLES = 16;
 
 async function acceptedSamples(): Promise<Sample[]> {
   const out: Sample[] = [
-    { name: 'yazl zip64', format: 'zip', bytes: await yazlZip([{ name: 'SKILL.md', data: skillMd() }, { name: 'a/b.txt', data: 'b' }], { forceZip64Format: true }) },
+    {
+      name: 'yazl zip64',
+      format: 'zip',
+      bytes: await yazlZip(
+        [
+          { name: 'SKILL.md', data: skillMd() },
+          { name: 'a/b.txt', data: 'b' },
+        ],
+        { forceZip64Format: true },
+      ),
+    },
     {
       name: 'pax path and GNU long name',
       format: 'tar.gz',
-      bytes: gz(tar([{ file: 'SKILL.md', data: skillMd() }, { pax: [['path', 'renamed.txt']] }, { file: 'original.txt', data: 'x' }, { longName: `${'long/'.repeat(30)}n.txt` }, { file: 'short', data: 'y' }])),
+      bytes: gz(
+        tar([
+          { file: 'SKILL.md', data: skillMd() },
+          { pax: [['path', 'renamed.txt']] },
+          { file: 'original.txt', data: 'x' },
+          { longName: `${'long/'.repeat(30)}n.txt` },
+          { file: 'short', data: 'y' },
+        ]),
+      ),
     },
   ];
   for (const sample of generateCorpus(SEED, 360)) {
@@ -55,12 +74,15 @@ for (const backend of backends()) {
       requireExtractors();
       dir = mkdtempSync(path.join(tmpdir(), 'skreg-differential-http-'));
       samples = await acceptedSamples();
-      extractions = extractAll(dir, samples.map((s) => ({ bytes: s.bytes, format: s.format })));
+      extractions = extractAll(
+        dir,
+        samples.map((s) => ({ bytes: s.bytes, format: s.format })),
+      );
       t = await startApp(backend);
       owner = await registerUser(t);
     });
     after(async () => {
-      await t?.close();
+      await ifSet(t)?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -70,10 +92,17 @@ for (const backend of backends()) {
       for (const [i, sample] of samples.entries()) {
         const skill = await createSkill(t, owner.session);
         const body = multipart({ version: '1.0.0' }, { content: sample.bytes, filename: sample.format === 'zip' ? 'p.zip' : 'p.tar.gz' });
-        const res = await t.request({ method: 'POST', url: `/v1/skills/${skill.slug}/versions`, headers: { ...authHeaders(owner.session), ...body.headers }, payload: body.payload });
+        const res = await t.request({
+          method: 'POST',
+          url: `/v1/skills/${skill.slug}/versions`,
+          headers: { ...authHeaders(owner.session), ...body.headers },
+          payload: body.payload,
+        });
         expectStatus(res, 201);
         const base = `/v1/skills/${skill.slug}/versions/1.0.0/files`;
-        const list = json<{ items: { path: string; size: number }[] }>(expectStatus(await t.request({ method: 'GET', url: base, headers: authHeaders(owner.session) }), 200));
+        const list = json<{ items: { path: string; size: number }[] }>(
+          expectStatus(await t.request({ method: 'GET', url: base, headers: authHeaders(owner.session) }), 200),
+        );
         const served = new Map<string, string>();
         for (const file of list.items) {
           const url = `${base}/${file.path.split('/').map(encodeURIComponent).join('/')}`;
@@ -86,9 +115,13 @@ for (const backend of backends()) {
         for (const run of extraction.runs) {
           if (run.error !== undefined && !isHarmless(run.error)) problems.push(`${sample.name}: ${run.extractor}: ${run.error}`);
           if (run.tree === undefined) continue;
-          const written = new Map([...run.tree].filter(([, node]) => node.type !== 'dir').map(([p, node]) => [p, node.sha256 ?? node.type]));
+          const written = new Map(
+            [...run.tree].filter(([, node]) => node.type !== 'dir').map(([p, node]) => [p, node.sha256 ?? node.type]),
+          );
           if (JSON.stringify([...written].sort()) !== JSON.stringify([...served].sort())) {
-            problems.push(`${sample.name}: ${run.extractor} wrote ${JSON.stringify([...written.keys()].sort())}, the API serves ${JSON.stringify([...served.keys()].sort())} (or other bytes)`);
+            problems.push(
+              `${sample.name}: ${run.extractor} wrote ${JSON.stringify([...written.keys()].sort())}, the API serves ${JSON.stringify([...served.keys()].sort())} (or other bytes)`,
+            );
           }
         }
       }

@@ -16,8 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { inspectPackage, openPackageEntry } from '../../src/packages/inspect.js';
-import { PackageError, type Inspection } from '../../src/packages/types.js';
+import { inspectPackage, openPackageEntry } from '@skill-registry/skill-package/inspect';
+import { PackageError, type Inspection } from '@skill-registry/skill-package/types';
 import { generateCorpus, type Sample } from './corpus.js';
 import { extractAll, isHarmless, requireExtractors, type Extraction } from './extractors.js';
 import { bufferSource, collect, skillMd, tarGz, yazlZip } from './helpers.js';
@@ -25,7 +25,7 @@ import { gz, header, padded, tar } from './tar-builder.js';
 import { buildZip } from './zip-builder.js';
 import { ROWS } from './refusal-rows.js';
 
-const SEED = Number(process.env['DIFFERENTIAL_SEED'] ?? 20261124);
+const SEED = Number(process.env.DIFFERENTIAL_SEED ?? 20261124);
 const CORPUS_SIZE = 360;
 
 interface Served {
@@ -70,7 +70,8 @@ function differences(served: Served, extraction: Extraction): string[] {
         seen.add(p);
         const want = served.files.get(p);
         if (want === undefined) out.push(`${run.extractor} wrote ${p}, which the registry does not list`);
-        else if (want.sha256 !== node.sha256) out.push(`${run.extractor} wrote other bytes for ${p} (${node.size} bytes, the registry serves ${want.size})`);
+        else if (want.sha256 !== node.sha256)
+          out.push(`${run.extractor} wrote other bytes for ${p} (${node.size} bytes, the registry serves ${want.size})`);
       } else if (node.type !== 'dir') out.push(`${run.extractor} made ${p} a ${node.type}${node.target ? ` to ${node.target}` : ''}`);
     }
     for (const p of served.files.keys()) if (!seen.has(p)) out.push(`${run.extractor} did not write ${p}, which the registry lists`);
@@ -96,7 +97,10 @@ describe('differential: what the registry accepts is exactly what extractors unp
       if (view instanceof PackageError) refused += 1;
       else accepted.push(view);
     }
-    const extractions = extractAll(path.join(dir, label), accepted.map((s) => ({ bytes: s.sample.bytes, format: s.sample.format })));
+    const extractions = extractAll(
+      path.join(dir, label),
+      accepted.map((s) => ({ bytes: s.sample.bytes, format: s.sample.format })),
+    );
     const problems: string[] = [];
     accepted.forEach((served, i) => {
       for (const d of differences(served, extractions[i]!)) problems.push(`${served.sample.name}: ${d}`);
@@ -123,17 +127,43 @@ describe('differential: what the registry accepts is exactly what extractors unp
 
   it('ordinary and unusual-but-valid packages (the comparison itself works)', async () => {
     const skill = skillMd();
-    const zipWithComment = buildZip([{ name: 'SKILL.md', data: skill }, { name: 'docs/a.md', data: '# a\n', dataDescriptor: true }]);
+    const zipWithComment = buildZip([
+      { name: 'SKILL.md', data: skill },
+      { name: 'docs/a.md', data: '# a\n', dataDescriptor: true },
+    ]);
     zipWithComment.writeUInt16LE(9, zipWithComment.length - 2);
     const samples: Sample[] = [
       {
         name: 'yazl zip',
         format: 'zip',
-        bytes: await yazlZip([{ name: 'SKILL.md', data: skill }, { name: 'docs/', directory: true }, { name: 'docs/a.md', data: '# a\n' }, { name: 'bin/x.bin', data: Buffer.alloc(3000, 7) }]),
+        bytes: await yazlZip([
+          { name: 'SKILL.md', data: skill },
+          { name: 'docs/', directory: true },
+          { name: 'docs/a.md', data: '# a\n' },
+          { name: 'bin/x.bin', data: Buffer.alloc(3000, 7) },
+        ]),
       },
-      { name: 'yazl zip64', format: 'zip', bytes: await yazlZip([{ name: 'SKILL.md', data: skill }, { name: 'a/b.txt', data: 'b' }], { forceZip64Format: true }) },
+      {
+        name: 'yazl zip64',
+        format: 'zip',
+        bytes: await yazlZip(
+          [
+            { name: 'SKILL.md', data: skill },
+            { name: 'a/b.txt', data: 'b' },
+          ],
+          { forceZip64Format: true },
+        ),
+      },
       { name: 'zip with a comment and a data descriptor', format: 'zip', bytes: Buffer.concat([zipWithComment, Buffer.from('a comment')]) },
-      { name: 'tar-stream tar.gz', format: 'tar.gz', bytes: await tarGz([{ name: './', type: 'directory' }, { name: './SKILL.md', data: skill }, { name: './lib/x.js', data: 'x' }]) },
+      {
+        name: 'tar-stream tar.gz',
+        format: 'tar.gz',
+        bytes: await tarGz([
+          { name: './', type: 'directory' },
+          { name: './SKILL.md', data: skill },
+          { name: './lib/x.js', data: 'x' },
+        ]),
+      },
       {
         name: 'pax path and size, GNU long name, GNU and v7 headers, record padding',
         format: 'tar.gz',
@@ -141,7 +171,12 @@ describe('differential: what the registry accepts is exactly what extractors unp
           Buffer.concat([
             tar([
               { file: 'SKILL.md', data: skill, fields: { format: 'gnu' } },
-              { pax: [['path', 'renamed.txt'], ['mtime', '1700000000.5']] },
+              {
+                pax: [
+                  ['path', 'renamed.txt'],
+                  ['mtime', '1700000000.5'],
+                ],
+              },
               { file: 'original.txt', data: 'pax path' },
               { pax: [['size', '3']] },
               { raw: Buffer.concat([header({ name: 'sized.txt', size: 0 }), padded(Buffer.from('abc'))]) },

@@ -3,7 +3,7 @@
  * each extracting into its own folder, and a walker that reports what landed on disk (and anything that
  * landed outside the extraction folder).
  */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, readdirSync, readFileSync, readlinkSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,14 +15,20 @@ const ENV = { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8', TZ: 'UTC' };
 /** Fails (never skips) when an extractor the test needs is missing. */
 export function requireExtractors(): void {
   const missing: string[] = [];
-  const probes: [string, string[]][] = [['unzip', ['-v']], ['tar', ['--version']], ['python3', ['--version']]];
+  const probes: [string, string[]][] = [
+    ['unzip', ['-v']],
+    ['tar', ['--version']],
+    ['python3', ['--version']],
+  ];
   for (const [tool, args] of probes) {
     const r = spawnSync(tool, args, { encoding: 'utf8' });
     if (r.error || r.status !== 0) missing.push(tool);
     else if (tool === 'tar' && !r.stdout.includes('GNU tar')) missing.push('tar (GNU tar, found another)');
   }
   if (missing.length > 0) {
-    throw new Error(`The differential test needs these extractors on the PATH: ${missing.join(', ')}. Install them (Debian: apt-get install unzip tar python3).`);
+    throw new Error(
+      `The differential test needs these extractors on the PATH: ${missing.join(', ')}. Install them (Debian: apt-get install unzip tar python3).`,
+    );
   }
 }
 
@@ -101,11 +107,13 @@ function jailFor(root: string, extractor: string): string {
 }
 
 function runTool(extractor: string, command: string, args: string[], jail: string): ExtractorRun {
-  const r = spawnSync(command, args, { encoding: 'utf8', env: ENV, timeout: 20_000 });
+  // A command that cannot start (not installed) leaves stdout and stderr null, whatever the types say.
+  const r: SpawnSyncReturns<string | null> = spawnSync(command, args, { encoding: 'utf8', env: ENV, timeout: 20_000 });
   const stderr = (r.stderr ?? '').trim();
-  if (r.error || r.status !== 0) return { extractor, error: `exit ${r.status ?? r.error?.message}: ${stderr || (r.stdout ?? '').trim()}`.slice(0, 500) };
+  if (r.error || r.status !== 0)
+    return { extractor, error: `exit ${r.status ?? r.error?.message}: ${stderr || (r.stdout ?? '').trim()}`.slice(0, 500) };
   // Exit 0 with a message on stderr (a warning) is reported too; the caller decides whether it is harmless.
-  return { extractor, tree: walk(jail), ...(stderr !== '' ? { error: `exit 0: ${stderr}`.slice(0, 500) } : {}) };
+  return { extractor, tree: walk(jail), error: stderr !== '' ? `exit 0: ${stderr}`.slice(0, 500) : undefined };
 }
 
 /**
@@ -121,9 +129,19 @@ export function extractAll(dir: string, archives: { bytes: Buffer; format: Forma
     return { archive, format: a.format, root };
   });
   if (items.length === 0) return [];
-  const py = spawnSync('python3', [SCRIPT], { input: JSON.stringify(items), encoding: 'utf8', env: ENV, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  const py = spawnSync('python3', [SCRIPT], {
+    input: JSON.stringify(items),
+    encoding: 'utf8',
+    env: ENV,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
   if (py.status !== 0) throw new Error(`extract.py failed: ${py.stderr}`);
-  const results = JSON.parse(py.stdout) as { safe: boolean; reason: string | null; runs: Record<string, { dir?: string; error?: string }> }[];
+  const results = JSON.parse(py.stdout) as {
+    safe: boolean;
+    reason: string | null;
+    runs: Record<string, { dir?: string; error?: string }>;
+  }[];
   return items.map((item, i): Extraction => {
     const result = results[i]!;
     if (!result.safe) return { unsafe: result.reason ?? 'unknown', runs: [] };
@@ -136,7 +154,20 @@ export function extractAll(dir: string, archives: { bytes: Buffer; format: Forma
     } else {
       const jail = jailFor(item.root, 'gnu-tar');
       runs.push(
-        runTool('gnu-tar', 'tar', ['-xzf', item.archive, '-C', path.join(jail, 'a', 'b', 'out'), '--no-same-owner', '--no-same-permissions', '--warning=no-timestamp'], jail),
+        runTool(
+          'gnu-tar',
+          'tar',
+          [
+            '-xzf',
+            item.archive,
+            '-C',
+            path.join(jail, 'a', 'b', 'out'),
+            '--no-same-owner',
+            '--no-same-permissions',
+            '--warning=no-timestamp',
+          ],
+          jail,
+        ),
       );
     }
     return { runs };

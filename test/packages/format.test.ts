@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { Version } from '../../src/http/schemas/versions.js';
+import { Version } from '@skill-registry/api-schemas/versions';
 import {
-  ARCHIVE_EXTENSIONS, ARCHIVE_FILE_SUFFIXES, ARCHIVE_FORMATS, ARCHIVE_MEDIA_TYPES, detectArchiveFormat, FORMAT_SNIFF_BYTES, isArchiveFormat,
-} from '../../src/packages/format.js';
-import { detectFormat } from '../../src/packages/inspect.js';
-import { PackageError } from '../../src/packages/types.js';
+  ARCHIVE_EXTENSIONS,
+  ARCHIVE_FILE_SUFFIXES,
+  ARCHIVE_FORMATS,
+  ARCHIVE_MEDIA_TYPES,
+  detectArchiveFormat,
+  FORMAT_SNIFF_BYTES,
+  isArchiveFormat,
+} from '@skill-registry/skill-package/format';
+import { detectFormat } from '@skill-registry/skill-package/inspect';
+import { PackageError } from '@skill-registry/skill-package/types';
 import { skillMd, tarGz, zip as zipOf } from '../helpers/archives.js';
 import { bufferSource } from './helpers.js';
 
@@ -25,7 +31,7 @@ describe('archive formats', () => {
   });
 
   it('answers null for anything else, short heads included', () => {
-    const refused: Array<[string, Uint8Array]> = [
+    const refused: [string, Uint8Array][] = [
       ['nothing', new Uint8Array()],
       ['a cut zip signature', Buffer.from('PK\x03')],
       ['a central directory header', Buffer.from('PK\x01\x02')],
@@ -39,12 +45,18 @@ describe('archive formats', () => {
   });
 
   it('is the detector inspection uses: the same answer, and a 415 where it has none', async () => {
-    for (const bytes of [await zipOf([{ path: 'SKILL.md', content: skillMd() }]), await tarGz([{ path: 'SKILL.md', content: skillMd() }])]) {
+    for (const bytes of [
+      await zipOf([{ path: 'SKILL.md', content: skillMd() }]),
+      await tarGz([{ path: 'SKILL.md', content: skillMd() }]),
+    ]) {
       assert.equal(await detectFormat(bufferSource(bytes)), detectArchiveFormat(bytes));
     }
     const bzip2 = Buffer.from('BZh91AY&SY');
     await assert.rejects(detectFormat(bufferSource(bzip2)), (error: unknown) => error instanceof PackageError && error.status === 415);
-    await assert.rejects(detectFormat(bufferSource(gzipSync(Buffer.from('x')).subarray(0, 2))), (error: unknown) => error instanceof PackageError && error.status === 415);
+    await assert.rejects(
+      detectFormat(bufferSource(gzipSync(Buffer.from('x')).subarray(0, 2))),
+      (error: unknown) => error instanceof PackageError && error.status === 415,
+    );
   });
 
   it('names a media type, an extension and file-picker suffixes for every format, and the API lists the same formats', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import yazl from 'yazl';
-import { PackageError } from '../../src/packages/types.js';
+import { PackageError } from '@skill-registry/skill-package/types';
 import type { RandomAccessSource } from '../../src/storage/blob-store.js';
 
 /** A Buffer as a RandomAccessSource (ByteRange.end is inclusive). */
@@ -111,7 +111,10 @@ export async function assertRefused(
   } catch (err) {
     caught = err;
   }
-  assert.ok(caught instanceof PackageError, `expected a PackageError, got ${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`);
+  assert.ok(
+    caught instanceof PackageError,
+    `expected a PackageError, got ${caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)}`,
+  );
   assert.equal(caught.status, status, caught.detail);
   assert.equal(caught.code, code, caught.detail);
   assert.ok(caught.problems.length > 0, 'problems listed');

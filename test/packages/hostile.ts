@@ -5,7 +5,7 @@
  * registry gives. Shared by the unit tests, the HTTP refusal rows and the differential test.
  */
 import { deflateRawSync, gzipSync } from 'node:zlib';
-import { crc32 } from '../../src/packages/crc32.js';
+import { crc32 } from '@skill-registry/skill-package/crc32';
 import { skillMd } from './helpers.js';
 import { gz, header, padded, tar } from './tar-builder.js';
 import { buildZip, localEntry, unicodePathExtra, unixMode, type RawEntry } from './zip-builder.js';
@@ -37,7 +37,6 @@ function setCount(zip: Buffer, count: number): Buffer {
   out.writeUInt16LE(count, eocdAt(out) + 10);
   return out;
 }
-
 
 /** Inserts `bytes` at `at`, moving every offset at or after it (central record offsets, the CD offset). */
 function insertAt(zip: Buffer, at: number, bytes: Buffer): Buffer {
@@ -114,7 +113,10 @@ export const HOSTILE_ZIPS: Hostile[] = [
   {
     name: 'zip: bytes hidden between two entries',
     build: () => {
-      const zip = buildZip([{ name: 'SKILL.md', data: SKILL, method: 0 }, { name: 'b.txt', data: 'b', method: 0 }]);
+      const zip = buildZip([
+        { name: 'SKILL.md', data: SKILL, method: 0 },
+        { name: 'b.txt', data: 'b', method: 0 },
+      ]);
       const second = 30 + 'SKILL.md'.length + Buffer.byteLength(SKILL);
       return insertAt(zip, second, localEntry('hidden.sh', Buffer.from('echo hidden\n')));
     },
@@ -182,7 +184,10 @@ export const HOSTILE_ZIPS: Hostile[] = [
       const raw = Buffer.from('notes.txt');
       const extra = unicodePathExtra(raw, '../evil.txt');
       extra.writeUInt32LE(crc32(raw) ^ 1, 5);
-      return buildZip([{ name: 'SKILL.md', data: SKILL }, { name: raw, data: 'n', flags: 0, central: { extra }, local: { extra } }]);
+      return buildZip([
+        { name: 'SKILL.md', data: SKILL },
+        { name: raw, data: 'n', flags: 0, central: { extra }, local: { extra } },
+      ]);
     },
     entry: 'notes.txt',
     detail: /Unicode Path/,
@@ -191,7 +196,10 @@ export const HOSTILE_ZIPS: Hostile[] = [
     name: 'zip: Unicode Path extra field in the local header only',
     build: () => {
       const raw = Buffer.from('notes.txt');
-      return buildZip([{ name: 'SKILL.md', data: SKILL }, { name: raw, data: 'n', flags: 0, local: { extra: unicodePathExtra(raw, 'other.txt') } }]);
+      return buildZip([
+        { name: 'SKILL.md', data: SKILL },
+        { name: raw, data: 'n', flags: 0, local: { extra: unicodePathExtra(raw, 'other.txt') } },
+      ]);
     },
     entry: 'notes.txt',
     detail: /Unicode Path extra field names a different path .*local header/,
@@ -203,20 +211,31 @@ export const HOSTILE_ZIPS: Hostile[] = [
       extra.writeUInt16LE(0x000d, 0);
       extra.writeUInt16LE(23, 2);
       extra.write('/etc/passwd', 16);
-      return buildZip([{ name: 'SKILL.md', data: SKILL }, { name: 'a.txt', data: 'a', central: { extra }, local: { extra } }]);
+      return buildZip([
+        { name: 'SKILL.md', data: SKILL },
+        { name: 'a.txt', data: 'a', central: { extra }, local: { extra } },
+      ]);
     },
     entry: 'a.txt',
     detail: /extra field 0x000d/,
   },
   {
     name: 'zip: local header flags differ from the central record (UTF-8 flag on an ASCII name)',
-    build: () => buildZip([{ name: 'SKILL.md', data: SKILL }, { name: 'a.txt', data: 'a', flags: 0x800, local: { flags: 0 } }]),
+    build: () =>
+      buildZip([
+        { name: 'SKILL.md', data: SKILL },
+        { name: 'a.txt', data: 'a', flags: 0x800, local: { flags: 0 } },
+      ]),
     entry: 'a.txt',
     detail: /local header disagrees .*general purpose flags/,
   },
   {
     name: 'zip: symlink made on a FAT host (unix mode still set)',
-    build: () => buildZip([{ name: 'SKILL.md', data: SKILL }, { name: 'link', data: '/etc/passwd', method: 0, versionMadeBy: 20, externalAttributes: unixMode(0o120777) }]),
+    build: () =>
+      buildZip([
+        { name: 'SKILL.md', data: SKILL },
+        { name: 'link', data: '/etc/passwd', method: 0, versionMadeBy: 20, externalAttributes: unixMode(0o120777) },
+      ]),
     entry: 'link',
     detail: /symbolic link/,
   },
@@ -259,7 +278,13 @@ function paxTar(records: [string, string][], file = 'a.txt', data = 'hello\n'): 
 export const HOSTILE_TARS: Hostile[] = [
   {
     name: 'tar.gz: pax global header setting path',
-    build: () => gz(tar([{ pax: [['path', '../../outside.txt']], global: true }, { file: 'SKILL.md', data: SKILL }])),
+    build: () =>
+      gz(
+        tar([
+          { pax: [['path', '../../outside.txt']], global: true },
+          { file: 'SKILL.md', data: SKILL },
+        ]),
+      ),
     entry: 'pax_global_header',
     detail: /pax global header/,
   },
@@ -272,7 +297,13 @@ export const HOSTILE_TARS: Hostile[] = [
         header({ name: '.hidden.sh', size: 12 }),
         padded(Buffer.from('echo hidden\n')),
       ]);
-      return gz(tar([{ pax: [['size', '0']], global: true }, { file: 'SKILL.md', data: SKILL }, { file: 'data.bin', data: inner }]));
+      return gz(
+        tar([
+          { pax: [['size', '0']], global: true },
+          { file: 'SKILL.md', data: SKILL },
+          { file: 'data.bin', data: inner },
+        ]),
+      );
     },
     entry: 'pax_global_header',
     detail: /pax global header/,
@@ -309,17 +340,36 @@ export const HOSTILE_TARS: Hostile[] = [
   },
   {
     name: 'tar.gz: pax path set twice',
-    build: () => paxTar([['path', 'one.txt'], ['path', 'two.txt']]),
+    build: () =>
+      paxTar([
+        ['path', 'one.txt'],
+        ['path', 'two.txt'],
+      ]),
     detail: /more than once/,
   },
   {
     name: 'tar.gz: pax record with a wrong length',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { pax: [], raw: Buffer.from('99 path=b.txt\n') }, { file: 'a.txt', data: 'a' }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { pax: [], raw: Buffer.from('99 path=b.txt\n') },
+          { file: 'a.txt', data: 'a' },
+        ]),
+      ),
     detail: /pax extended header is malformed/,
   },
   {
     name: 'tar.gz: pax path and GNU long name on one entry',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { longName: 'long-one.txt' }, { pax: [['path', 'pax-one.txt']] }, { file: 'a.txt', data: 'a' }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { longName: 'long-one.txt' },
+          { pax: [['path', 'pax-one.txt']] },
+          { file: 'a.txt', data: 'a' },
+        ]),
+      ),
     detail: /more than one extended header/,
   },
   {
@@ -330,7 +380,14 @@ export const HOSTILE_TARS: Hostile[] = [
   },
   {
     name: 'tar.gz: GNU long link name (K)',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { longName: '/etc/passwd', flag: 'K' }, { file: 'a.txt', data: 'a' }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { longName: '/etc/passwd', flag: 'K' },
+          { file: 'a.txt', data: 'a' },
+        ]),
+      ),
     entry: '././@LongLink',
     detail: /long link/,
   },
@@ -338,7 +395,13 @@ export const HOSTILE_TARS: Hostile[] = [
     name: 'tar.gz: GNU long name with bytes after its NUL',
     build: () => {
       const data = Buffer.from('a.txt\0../evil.txt');
-      return gz(tar([{ file: 'SKILL.md', data: SKILL }, { raw: Buffer.concat([header({ name: '././@LongLink', typeflag: 'L', size: data.length }), padded(data)]) }, { file: 'x', data: 'a' }]));
+      return gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { raw: Buffer.concat([header({ name: '././@LongLink', typeflag: 'L', size: data.length }), padded(data)]) },
+          { file: 'x', data: 'a' },
+        ]),
+      );
     },
     detail: /bytes after the name/,
   },
@@ -350,7 +413,13 @@ export const HOSTILE_TARS: Hostile[] = [
   },
   {
     name: 'tar.gz: multi-volume continuation (M)',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { raw: Buffer.concat([header({ name: 'cont.bin', typeflag: 'M', size: 3 }), padded(Buffer.from('abc'))]) }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { raw: Buffer.concat([header({ name: 'cont.bin', typeflag: 'M', size: 3 }), padded(Buffer.from('abc'))]) },
+        ]),
+      ),
     entry: 'cont.bin',
     detail: /multi-volume/,
   },
@@ -360,26 +429,49 @@ export const HOSTILE_TARS: Hostile[] = [
       const sizeField = Buffer.alloc(12);
       sizeField[0] = 0x80;
       sizeField[11] = 6;
-      return gz(tar([{ file: 'SKILL.md', data: SKILL }, { raw: Buffer.concat([header({ name: 'a.txt', sizeField }), padded(Buffer.from('hello\n'))]) }]));
+      return gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { raw: Buffer.concat([header({ name: 'a.txt', sizeField }), padded(Buffer.from('hello\n'))]) },
+        ]),
+      );
     },
     entry: 'a.txt',
     detail: /size field is not a plain octal number/,
   },
   {
     name: 'tar.gz: garbage after the digits of the uid',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { file: 'a.txt', data: 'a', fields: { uidField: Buffer.from('0001750x') } }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { file: 'a.txt', data: 'a', fields: { uidField: Buffer.from('0001750x') } },
+        ]),
+      ),
     entry: 'a.txt',
     detail: /uid field/,
   },
   {
     name: 'tar.gz: a later header with a bad checksum',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { file: 'a.txt', data: 'a', fields: { checksumDelta: 1 } }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { file: 'a.txt', data: 'a', fields: { checksumDelta: 1 } },
+        ]),
+      ),
     entry: 'a.txt',
     detail: /checksum/,
   },
   {
     name: 'tar.gz: prefix field in a GNU-format header',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { file: 'a.txt', data: 'a', fields: { format: 'gnu', prefix: 'elsewhere' } }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { file: 'a.txt', data: 'a', fields: { format: 'gnu', prefix: 'elsewhere' } },
+        ]),
+      ),
     entry: 'a.txt',
     detail: /prefix field/,
   },
@@ -395,7 +487,11 @@ export const HOSTILE_TARS: Hostile[] = [
   },
   {
     name: 'tar.gz: two gzip members',
-    build: () => Buffer.concat([gzipSync(tar([{ file: 'SKILL.md', data: SKILL }], false)), gzipSync(tar([{ file: 'second.sh', data: 'echo second\n' }]))]),
+    build: () =>
+      Buffer.concat([
+        gzipSync(tar([{ file: 'SKILL.md', data: SKILL }], false)),
+        gzipSync(tar([{ file: 'second.sh', data: 'echo second\n' }])),
+      ]),
     detail: /follow the gzip member/,
   },
   {
@@ -428,13 +524,21 @@ export const HOSTILE_TARS: Hostile[] = [
   },
   {
     name: 'tar.gz: duplicate paths (the later one overwrites on extraction)',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { file: 'a.txt', data: 'first' }, { file: 'a.txt', data: 'second' }])),
+    build: () =>
+      gz(
+        tar([
+          { file: 'SKILL.md', data: SKILL },
+          { file: 'a.txt', data: 'first' },
+          { file: 'a.txt', data: 'second' },
+        ]),
+      ),
     entry: 'a.txt',
     detail: /twice/,
   },
   {
     name: 'tar.gz: pax path naming the same file as an earlier entry',
-    build: () => gz(tar([{ file: 'SKILL.md', data: SKILL }, { pax: [['path', 'SKILL.md']] }, { file: 'innocent.txt', data: 'overwrites SKILL.md' }])),
+    build: () =>
+      gz(tar([{ file: 'SKILL.md', data: SKILL }, { pax: [['path', 'SKILL.md']] }, { file: 'innocent.txt', data: 'overwrites SKILL.md' }])),
     entry: 'SKILL.md',
     detail: /twice/,
   },

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { detectFormat, inspectPackage, openPackageEntry } from '../../src/packages/inspect.js';
-import { PackageError } from '../../src/packages/types.js';
+import { detectFormat, inspectPackage, openPackageEntry } from '@skill-registry/skill-package/inspect';
+import { PackageError } from '@skill-registry/skill-package/types';
 import type { RandomAccessSource } from '../../src/storage/blob-store.js';
 import { assertRefused, bufferSource, collect, skillMd, tarGz, yazlZip } from './helpers.js';
 import { buildZip } from './zip-builder.js';
@@ -43,7 +43,13 @@ describe('limits', () => {
       { name: 'a/2.txt', data: '2' },
     ]);
     assert.equal((await inspectPackage(bufferSource(zip), { maxEntries: 3 })).files.length, 2);
-    await assertRefused(inspectPackage(bufferSource(zip), { maxEntries: 2 }), 422, 'invalid_archive', undefined, /more than the limit of 2/);
+    await assertRefused(
+      inspectPackage(bufferSource(zip), { maxEntries: 2 }),
+      422,
+      'invalid_archive',
+      undefined,
+      /more than the limit of 2/,
+    );
   });
 
   it('refuses more entries than maxEntries (tar.gz; directories count), naming the first entry over', async () => {
@@ -57,19 +63,33 @@ describe('limits', () => {
   });
 
   it('refuses a zip over maxTotalBytes on declared sizes, before inflating', async () => {
-    const zip = await yazlZip([{ name: 'a.txt', data: 'a'.repeat(600) }, { name: 'b.txt', data: 'b'.repeat(600) }]);
+    const zip = await yazlZip([
+      { name: 'a.txt', data: 'a'.repeat(600) },
+      { name: 'b.txt', data: 'b'.repeat(600) },
+    ]);
     assert.equal((await inspectPackage(bufferSource(zip), { maxTotalBytes: 1200 })).files.length, 2);
-    await assertRefused(inspectPackage(bufferSource(zip), { maxTotalBytes: 1000 }), 422, 'invalid_archive', 'b.txt', /limit of 1000 uncompressed bytes/);
+    await assertRefused(
+      inspectPackage(bufferSource(zip), { maxTotalBytes: 1000 }),
+      422,
+      'invalid_archive',
+      'b.txt',
+      /limit of 1000 uncompressed bytes/,
+    );
   });
 
   it('refuses a zip over maxTotalBytes on real bytes when sizes lie', async () => {
     // Declared: 10 bytes each; real: 2,000. The lie is caught; with a 1,000-byte total it is the limit or the lie.
-    const zip = buildZip([{ name: 'liar.txt', data: 'z'.repeat(2000), central: { uncompressedSize: 10 }, local: { uncompressedSize: 10 } }]);
+    const zip = buildZip([
+      { name: 'liar.txt', data: 'z'.repeat(2000), central: { uncompressedSize: 10 }, local: { uncompressedSize: 10 } },
+    ]);
     await assertRefused(inspectPackage(bufferSource(zip), { maxTotalBytes: 1000 }), 422, 'invalid_archive', 'liar.txt');
   });
 
   it('refuses a tar.gz over maxTotalBytes', async () => {
-    const gz = await tarGz([{ name: 'a.txt', data: 'a'.repeat(600) }, { name: 'b.txt', data: 'b'.repeat(600) }]);
+    const gz = await tarGz([
+      { name: 'a.txt', data: 'a'.repeat(600) },
+      { name: 'b.txt', data: 'b'.repeat(600) },
+    ]);
     assert.equal((await inspectPackage(bufferSource(gz), { maxTotalBytes: 1200 })).files.length, 2);
     await assertRefused(inspectPackage(bufferSource(gz), { maxTotalBytes: 1000 }), 422, 'invalid_archive', 'b.txt', /limit of 1000/);
   });
@@ -78,9 +98,18 @@ describe('limits', () => {
     // ~200 KB of words drawn at random from eight: compresses about 8:1.
     const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
     const text = Buffer.from([...randomBytes(40_000)].map((v) => words[v % 8]).join(' '));
-    const zip = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'pattern.txt', data: text }]);
+    const zip = await yazlZip([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'pattern.txt', data: text },
+    ]);
     assert.equal((await inspectPackage(bufferSource(zip))).files.length, 2);
-    await assertRefused(inspectPackage(bufferSource(zip), { maxRatio: 4 }), 422, 'invalid_archive', 'pattern.txt', /ratio .* over the limit of 4:1/);
+    await assertRefused(
+      inspectPackage(bufferSource(zip), { maxRatio: 4 }),
+      422,
+      'invalid_archive',
+      'pattern.txt',
+      /ratio .* over the limit of 4:1/,
+    );
   });
 
   it('does not apply the ratio to small entries', async () => {
@@ -89,7 +118,10 @@ describe('limits', () => {
   });
 
   it('refuses a zip bomb-like entry (5 MiB of zeros) under the default 100:1 ratio', async () => {
-    const zip = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'zeros.bin', data: Buffer.alloc(5 * 1024 * 1024) }]);
+    const zip = await yazlZip([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'zeros.bin', data: Buffer.alloc(5 * 1024 * 1024) },
+    ]);
     await assertRefused(inspectPackage(bufferSource(zip)), 422, 'invalid_archive', 'zeros.bin', /ratio/);
   });
 
@@ -100,43 +132,80 @@ describe('limits', () => {
   });
 
   it('refuses a tar.gz bomb (5 MiB of zeros) under the default ratio', async () => {
-    const gz = await tarGz([{ name: 'SKILL.md', data: SKILL }, { name: 'zeros.bin', data: Buffer.alloc(5 * 1024 * 1024) }]);
+    const gz = await tarGz([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'zeros.bin', data: Buffer.alloc(5 * 1024 * 1024) },
+    ]);
     await assertRefused(inspectPackage(bufferSource(gz)), 422, 'invalid_archive', 'zeros.bin', /100 times its size/);
   });
 
   it('refuses gzipped padding after the end of the tar (decompressed-size cap)', async () => {
     const tarBytes = Buffer.concat([Buffer.alloc(1024), Buffer.alloc(3 * 1024 * 1024)]);
     const gz = gzipSync(tarBytes);
-    await assertRefused(inspectPackage(bufferSource(gz), { maxTotalBytes: 1000, maxEntries: 10, maxRatio: 100_000 }), 422, 'invalid_archive', undefined, /decompresses to more than/);
+    await assertRefused(
+      inspectPackage(bufferSource(gz), { maxTotalBytes: 1000, maxEntries: 10, maxRatio: 100_000 }),
+      422,
+      'invalid_archive',
+      undefined,
+      /decompresses to more than/,
+    );
   });
 });
 
 describe('SKILL.md location', () => {
   it('refuses SKILL.md both at the root and in a folder (422 invalid_skill_md)', async () => {
-    const zip = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'other/SKILL.md', data: SKILL }]);
-    const err = await assertRefused(inspectPackage(bufferSource(zip)), 422, 'invalid_skill_md', 'other/SKILL.md', /more than one SKILL\.md/);
-    assert.deepEqual(err.problems.map((p) => p.entry), ['SKILL.md', 'other/SKILL.md']);
+    const zip = await yazlZip([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'other/SKILL.md', data: SKILL },
+    ]);
+    const err = await assertRefused(
+      inspectPackage(bufferSource(zip)),
+      422,
+      'invalid_skill_md',
+      'other/SKILL.md',
+      /more than one SKILL\.md/,
+    );
+    assert.deepEqual(
+      err.problems.map((p) => p.entry),
+      ['SKILL.md', 'other/SKILL.md'],
+    );
   });
 
   it('refuses two top-level folders that each have a SKILL.md', async () => {
-    const gz = await tarGz([{ name: 'a/SKILL.md', data: SKILL }, { name: 'b/SKILL.md', data: SKILL }]);
+    const gz = await tarGz([
+      { name: 'a/SKILL.md', data: SKILL },
+      { name: 'b/SKILL.md', data: SKILL },
+    ]);
     await assertRefused(inspectPackage(bufferSource(gz)), 422, 'invalid_skill_md', 'b/SKILL.md');
   });
 
   it('reports archive problems before SKILL.md problems', async () => {
-    const zip = buildZip([{ name: 'SKILL.md', data: SKILL }, { name: 'x/SKILL.md', data: SKILL }, { name: '/abs', data: 'x' }]);
+    const zip = buildZip([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'x/SKILL.md', data: SKILL },
+      { name: '/abs', data: 'x' },
+    ]);
     await assertRefused(inspectPackage(bufferSource(zip)), 422, 'invalid_archive', '/abs');
   });
 
   it('ignores SKILL.md deeper than one folder', async () => {
-    const zip = await yazlZip([{ name: 'a/b/SKILL.md', data: SKILL }, { name: 'README.md', data: 'r' }]);
+    const zip = await yazlZip([
+      { name: 'a/b/SKILL.md', data: SKILL },
+      { name: 'README.md', data: 'r' },
+    ]);
     const result = await inspectPackage(bufferSource(zip));
     assert.equal(result.skillMdPath, null);
-    assert.deepEqual(result.warnings.map((w) => w.code), ['skill_md_missing']);
+    assert.deepEqual(
+      result.warnings.map((w) => w.code),
+      ['skill_md_missing'],
+    );
   });
 
   it('finds folder/SKILL.md when other files sit beside the folder', async () => {
-    const zip = await yazlZip([{ name: 'skill/SKILL.md', data: SKILL }, { name: 'README.md', data: 'r' }]);
+    const zip = await yazlZip([
+      { name: 'skill/SKILL.md', data: SKILL },
+      { name: 'README.md', data: 'r' },
+    ]);
     assert.equal((await inspectPackage(bufferSource(zip))).skillMdPath, 'skill/SKILL.md');
   });
 
@@ -145,25 +214,37 @@ describe('SKILL.md location', () => {
     const result = await inspectPackage(bufferSource(zip));
     assert.equal(result.skillMdPath, null);
     assert.equal(result.warnings[0]?.code, 'skill_md_missing');
-    assert.match(result.warnings[0]?.message ?? '', /skill\.md.*case-sensitive/);
+    assert.match(result.warnings[0].message, /skill\.md.*case-sensitive/);
   });
 
   it('refuses a SKILL.md over 1 MiB', async () => {
     const big = `${SKILL}\n${randomBytes(800 * 1024).toString('base64')}`;
-    await assertRefused(inspectPackage(bufferSource(await yazlZip([{ name: 'SKILL.md', data: big }]))), 422, 'invalid_skill_md', 'SKILL.md', /at most 1048576 bytes/);
+    await assertRefused(
+      inspectPackage(bufferSource(await yazlZip([{ name: 'SKILL.md', data: big }]))),
+      422,
+      'invalid_skill_md',
+      'SKILL.md',
+      /at most 1048576 bytes/,
+    );
     await assertRefused(inspectPackage(bufferSource(await tarGz([{ name: 'SKILL.md', data: big }]))), 422, 'invalid_skill_md', 'SKILL.md');
   });
 
   it('refuses bad front matter, naming the field and the entry', async () => {
     const zip = await yazlZip([{ name: 'x/SKILL.md', data: '---\nname: x\n---\nbody\n' }]);
     const err = await assertRefused(inspectPackage(bufferSource(zip)), 422, 'invalid_skill_md', 'x/SKILL.md');
-    assert.deepEqual(err.problems.map((p) => p.field), ['skill_md.description']);
+    assert.deepEqual(
+      err.problems.map((p) => p.field),
+      ['skill_md.description'],
+    );
   });
 
   it('returns the SKILL.md warnings with the inspection', async () => {
     const gz = await tarGz([{ name: 'SKILL.md', data: skillMd('PDF Tools', 'd', 'version: 2\n') }]);
     const result = await inspectPackage(bufferSource(gz));
-    assert.deepEqual(result.warnings.map((w) => w.code), ['skill_md_name', 'skill_md_unknown_key']);
+    assert.deepEqual(
+      result.warnings.map((w) => w.code),
+      ['skill_md_name', 'skill_md_unknown_key'],
+    );
     assert.deepEqual(result.skillMd, { name: 'PDF Tools', description: 'd', version: 2 });
   });
 });
@@ -195,7 +276,10 @@ describe('openPackageEntry', () => {
     const gz = await tarGz([{ name: './', type: 'directory' }, ...files.map((f) => ({ ...f, name: `./${f.name}` }))]);
     const source = bufferSource(gz);
     const listed = await inspectPackage(source);
-    assert.deepEqual(listed.files.map((f) => f.path), ['SKILL.md', 'bin/blob.bin', 'docs/guide.md', 'empty.txt']);
+    assert.deepEqual(
+      listed.files.map((f) => f.path),
+      ['SKILL.md', 'bin/blob.bin', 'docs/guide.md', 'empty.txt'],
+    );
     for (const f of files) {
       const stream = await openPackageEntry(source, 'tar.gz', f.name);
       assert.ok(stream, f.name);
@@ -244,7 +328,10 @@ describe('source errors', () => {
   }
 
   it('passes storage errors through untouched instead of calling the archive invalid', async () => {
-    const zip = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'big.bin', data: randomBytes(1_500_000) }]);
+    const zip = await yazlZip([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'big.bin', data: randomBytes(1_500_000) },
+    ]);
     const gz = await tarGz([{ name: 'SKILL.md', data: SKILL }]);
     for (const archive of [zip, gz]) {
       // Count the reads a clean inspection makes, then fail each one in turn.
@@ -254,7 +341,11 @@ describe('source errors', () => {
       assert.ok(reads >= 2);
       for (let failAfter = 0; failAfter < reads; failAfter++) {
         const { source, error } = failingSource(inner, failAfter);
-        await assert.rejects(inspectPackage(source), (err) => err === error && !(err instanceof PackageError), `read ${failAfter + 1} of ${reads}`);
+        await assert.rejects(
+          inspectPackage(source),
+          (err) => err === error && !(err instanceof PackageError),
+          `read ${failAfter + 1} of ${reads}`,
+        );
       }
     }
   });

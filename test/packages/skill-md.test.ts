@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { frontMatterOf, jsonSafe, parseSkillMd } from '../../src/packages/skill-md.js';
-import { PackageError } from '../../src/packages/types.js';
+import { frontMatterOf, jsonSafe, parseSkillMd } from '@skill-registry/skill-package/skill-md';
+import { PackageError } from '@skill-registry/skill-package/types';
 
 function parse(text: string | Buffer) {
   return parseSkillMd(typeof text === 'string' ? Buffer.from(text) : text, 'SKILL.md');
@@ -14,7 +14,10 @@ function refused(text: string | Buffer, fields: string[], pattern?: RegExp): voi
       assert.ok(err instanceof PackageError);
       assert.equal(err.status, 422);
       assert.equal(err.code, 'invalid_skill_md');
-      assert.deepEqual(err.problems.map((p) => p.field), fields);
+      assert.deepEqual(
+        err.problems.map((p) => p.field),
+        fields,
+      );
       assert.ok(err.problems.every((p) => p.entry === 'SKILL.md'));
       if (pattern) assert.match(err.detail, pattern);
       return true;
@@ -24,7 +27,9 @@ function refused(text: string | Buffer, fields: string[], pattern?: RegExp): voi
 
 describe('SKILL.md front matter', () => {
   it('parses name, description and other keys', () => {
-    const result = parse('---\nname: pdf-tools\ndescription: Work with PDFs.\nlicense: MIT\nallowed-tools: [Read, Bash]\nmetadata:\n  author: me\n---\n# Body\n');
+    const result = parse(
+      '---\nname: pdf-tools\ndescription: Work with PDFs.\nlicense: MIT\nallowed-tools: [Read, Bash]\nmetadata:\n  author: me\n---\n# Body\n',
+    );
     assert.deepEqual(result.skillMd, {
       name: 'pdf-tools',
       description: 'Work with PDFs.',
@@ -93,7 +98,9 @@ describe('SKILL.md front matter', () => {
   });
 
   it('returns JSON-safe data: dates stay strings, YAML 1.1 tags unresolved, __proto__ is data', () => {
-    const result = parse('---\nname: a\ndescription: b\ncreated: 2024-01-02\nwhen: !!timestamp 2024-01-02\nbin: !!binary aGk=\ninf: .inf\n__proto__: {polluted: true}\n---\n');
+    const result = parse(
+      '---\nname: a\ndescription: b\ncreated: 2024-01-02\nwhen: !!timestamp 2024-01-02\nbin: !!binary aGk=\ninf: .inf\n__proto__: {polluted: true}\n---\n',
+    );
     assert.equal(result.skillMd.created, '2024-01-02');
     assert.equal(typeof result.skillMd.when, 'string');
     assert.equal(typeof result.skillMd.bin, 'string');
@@ -105,7 +112,15 @@ describe('SKILL.md front matter', () => {
   });
 
   it('jsonSafe converts what a YAML 1.1 schema could produce', () => {
-    const out = jsonSafe({ d: new Date('2024-01-02T03:04:05Z'), m: new Map([['k', 1]]), s: new Set([1, 2]), b: new Uint8Array([104, 105]), n: NaN, big: 10n, u: undefined });
+    const out = jsonSafe({
+      d: new Date('2024-01-02T03:04:05Z'),
+      m: new Map([['k', 1]]),
+      s: new Set([1, 2]),
+      b: new Uint8Array([104, 105]),
+      n: NaN,
+      big: 10n,
+      u: undefined,
+    });
     assert.deepEqual(out, { d: '2024-01-02T03:04:05.000Z', m: { k: 1 }, s: [1, 2], b: 'aGk=', n: null, big: 10, u: null });
   });
 
@@ -134,7 +149,10 @@ describe('SKILL.md warnings', () => {
 
   it('warns once per unknown key', () => {
     const warnings = parse('---\nname: a\ndescription: b\nversion: 1\ntags: [x]\nlicense: MIT\ncompatibility: claude\n---\n').warnings;
-    assert.deepEqual(warnings.map((w) => w.code), ['skill_md_unknown_key', 'skill_md_unknown_key']);
+    assert.deepEqual(
+      warnings.map((w) => w.code),
+      ['skill_md_unknown_key', 'skill_md_unknown_key'],
+    );
     assert.match(warnings[0]?.message ?? '', /"version"/);
     assert.match(warnings[1]?.message ?? '', /"tags"/);
   });

@@ -92,7 +92,10 @@ export function tar(parts: TarPart[], end = true): Buffer {
       out.push(header({ name: part.dir, typeflag: '5' }));
     } else if ('pax' in part) {
       const data = part.raw ?? paxData(part.pax);
-      out.push(header({ name: part.global ? 'pax_global_header' : 'PaxHeaders/x', typeflag: part.global ? 'g' : 'x', size: data.length }), padded(data));
+      out.push(
+        header({ name: part.global ? 'pax_global_header' : 'PaxHeaders/x', typeflag: part.global ? 'g' : 'x', size: data.length }),
+        padded(data),
+      );
     } else if ('longName' in part) {
       const name = Buffer.concat([typeof part.longName === 'string' ? Buffer.from(part.longName) : part.longName, Buffer.alloc(1)]);
       out.push(header({ name: '././@LongLink', typeflag: part.flag ?? 'L', size: name.length }), padded(name));

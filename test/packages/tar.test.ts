@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { inspectPackage } from '../../src/packages/inspect.js';
+import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { assertRefused, bufferSource, rawTar, skillMd, tarBytes, tarGz, tarHeader, type TarInput } from './helpers.js';
 
 const SKILL = skillMd();
@@ -40,7 +40,10 @@ describe('tar.gz: accepted packages', () => {
       { name: './lib/', type: 'directory' },
       { name: './lib/a.js', data: 'a' },
     ]);
-    assert.deepEqual(result.files.map((f) => f.path), ['SKILL.md', 'lib/a.js']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['SKILL.md', 'lib/a.js'],
+    );
     assert.equal(result.skillMdPath, 'SKILL.md');
   });
 
@@ -65,7 +68,10 @@ describe('tar.gz: accepted packages', () => {
   it('accepts an empty tar with the skill_md_missing warning', async () => {
     const result = await inspectPackage(bufferSource(gzipSync(Buffer.alloc(1024))));
     assert.deepEqual(result.files, []);
-    assert.deepEqual(result.warnings.map((w) => w.code), ['skill_md_missing']);
+    assert.deepEqual(
+      result.warnings.map((w) => w.code),
+      ['skill_md_missing'],
+    );
   });
 
   it('accepts old v7 headers (no ustar magic, valid checksum)', async () => {
@@ -117,16 +123,52 @@ describe('tar.gz: refused entries', () => {
   });
 
   it('refuses duplicate paths', async () => {
-    await assertRefused(inspectTar([{ name: 'a.txt', data: '1' }, { name: 'a.txt', data: '2' }]), 422, 'invalid_archive', 'a.txt', /twice/);
+    await assertRefused(
+      inspectTar([
+        { name: 'a.txt', data: '1' },
+        { name: 'a.txt', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'a.txt',
+      /twice/,
+    );
   });
 
   it('refuses paths that differ only in letter case', async () => {
-    await assertRefused(inspectTar([{ name: 'Docs/A.md', data: '1' }, { name: 'docs/a.md', data: '2' }]), 422, 'invalid_archive', 'docs/a.md', /collides/);
+    await assertRefused(
+      inspectTar([
+        { name: 'Docs/A.md', data: '1' },
+        { name: 'docs/a.md', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'docs/a.md',
+      /collides/,
+    );
   });
 
   it('refuses a file and a directory with the same path', async () => {
-    await assertRefused(inspectTar([{ name: 'a', data: '1' }, { name: 'a/b', data: '2' }]), 422, 'invalid_archive', 'a/b', /which is a file/);
-    await assertRefused(inspectTar([{ name: 'a', type: 'directory' }, { name: 'a', data: '2' }]), 422, 'invalid_archive', 'a', /also a directory/);
+    await assertRefused(
+      inspectTar([
+        { name: 'a', data: '1' },
+        { name: 'a/b', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'a/b',
+      /which is a file/,
+    );
+    await assertRefused(
+      inspectTar([
+        { name: 'a', type: 'directory' },
+        { name: 'a', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'a',
+      /also a directory/,
+    );
   });
 
   it('refuses directory entries with content', async () => {
@@ -136,11 +178,20 @@ describe('tar.gz: refused entries', () => {
 
   it('refuses a tar whose data is cut short (declared size larger than the data)', async () => {
     const full = rawTar([{ header: tarHeader({ name: 'big.txt', size: 4000 }), data: Buffer.alloc(4000, 0x61) }]);
-    await assertRefused(inspectPackage(bufferSource(gzipSync(full.subarray(0, 2048)))), 422, 'invalid_archive', 'big.txt', /corrupt or truncated/);
+    await assertRefused(
+      inspectPackage(bufferSource(gzipSync(full.subarray(0, 2048)))),
+      422,
+      'invalid_archive',
+      'big.txt',
+      /corrupt or truncated/,
+    );
   });
 
   it('refuses a truncated gzip stream', async () => {
-    const gz = await tarGz([{ name: 'SKILL.md', data: SKILL }, { name: 'x.bin', data: Buffer.alloc(50_000, 3) }]);
+    const gz = await tarGz([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'x.bin', data: Buffer.alloc(50_000, 3) },
+    ]);
     await assertRefused(inspectPackage(bufferSource(gz.subarray(0, gz.length - 8))), 422, 'invalid_archive', undefined, /gzip|tar/);
   });
 
@@ -152,7 +203,10 @@ describe('tar.gz: refused entries', () => {
   });
 
   it('refuses a later header with a bad checksum', async () => {
-    const tar = await tarBytes([{ name: 'a.txt', data: 'a' }, { name: 'b.txt', data: 'b' }]);
+    const tar = await tarBytes([
+      { name: 'a.txt', data: 'a' },
+      { name: 'b.txt', data: 'b' },
+    ]);
     tar[1024 + 10] = 0x7a; // second header's name, checksum not updated
     await assertRefused(inspectPackage(bufferSource(gzipSync(tar))), 422, 'invalid_archive', undefined, /corrupt/);
   });

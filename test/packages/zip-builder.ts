@@ -3,7 +3,7 @@
  * every way yazl refuses to: sizes, CRCs, names, flags, methods, attributes, local/central disagreement.
  */
 import { deflateRawSync } from 'node:zlib';
-import { crc32 } from '../../src/packages/crc32.js';
+import { crc32 } from '@skill-registry/skill-package/crc32';
 
 export interface RawEntry {
   name: string | Buffer;
@@ -20,7 +20,15 @@ export interface RawEntry {
   /** Lies in the central directory record. */
   central?: { crc?: number; compressedSize?: number; uncompressedSize?: number; extra?: Buffer };
   /** Lies in the local header. */
-  local?: { name?: string | Buffer; method?: number; flags?: number; crc?: number; compressedSize?: number; uncompressedSize?: number; extra?: Buffer };
+  local?: {
+    name?: string | Buffer;
+    method?: number;
+    flags?: number;
+    crc?: number;
+    compressedSize?: number;
+    uncompressedSize?: number;
+    extra?: Buffer;
+  };
   /** Write no local header: point the central record at entry N's local header instead (overlap). */
   shareLocalHeaderWith?: number;
   /** Write no local header: point the central record at this offset (e.g. inside another entry's data). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
-import { inspectPackage } from '../../src/packages/inspect.js';
+import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { assertRefused, bufferSource, skillMd, yazlZip } from './helpers.js';
 import { buildZip, storedLocalEntry, unicodePathExtra, unixMode, zip64LocalExtra, type RawEntry } from './zip-builder.js';
 
@@ -53,7 +53,10 @@ describe('zip: accepted packages', () => {
       { name: './docs/', data: '' },
       { name: './docs/a.md', data: 'a' },
     ]);
-    assert.deepEqual(result.files.map((f) => f.path), ['SKILL.md', 'docs/a.md']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['SKILL.md', 'docs/a.md'],
+    );
     assert.equal(result.skillMdPath, 'SKILL.md');
   });
 
@@ -64,21 +67,37 @@ describe('zip: accepted packages', () => {
       { name: 'dd.txt', data: 'with a data descriptor '.repeat(50), dataDescriptor: true },
       { name: 'caf\u00e9.txt', data: 'utf-8 name' },
     ]);
-    assert.deepEqual(result.files.map((f) => f.path), ['SKILL.md', 'caf\u00e9.txt', 'dd.txt', 'stored.txt']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['SKILL.md', 'caf\u00e9.txt', 'dd.txt', 'stored.txt'],
+    );
     assert.equal(result.files.find((f) => f.path === 'dd.txt')?.size, 'with a data descriptor '.repeat(50).length);
   });
 
   it('accepts zip64 archives (sizes in the zip64 extra fields)', async () => {
-    const zip = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'a.txt', data: 'aaaa' }], { forceZip64Format: true });
+    const zip = await yazlZip(
+      [
+        { name: 'SKILL.md', data: SKILL },
+        { name: 'a.txt', data: 'aaaa' },
+      ],
+      { forceZip64Format: true },
+    );
     const result = await inspectPackage(bufferSource(zip));
-    assert.deepEqual(result.files, [{ path: 'SKILL.md', size: Buffer.byteLength(SKILL) }, { path: 'a.txt', size: 4 }]);
+    assert.deepEqual(result.files, [
+      { path: 'SKILL.md', size: Buffer.byteLength(SKILL) },
+      { path: 'a.txt', size: 4 },
+    ]);
   });
 
   it('accepts zip64 local headers whose sizes live in the zip64 extra field', async () => {
     const data = Buffer.from('zip64 local header '.repeat(20));
     const compressed = deflateRawSync(data).length;
     const result = await inspectZip([
-      { name: 'z.txt', data, local: { compressedSize: 0xffffffff, uncompressedSize: 0xffffffff, extra: zip64LocalExtra(data.length, compressed) } },
+      {
+        name: 'z.txt',
+        data,
+        local: { compressedSize: 0xffffffff, uncompressedSize: 0xffffffff, extra: zip64LocalExtra(data.length, compressed) },
+      },
     ]);
     assert.deepEqual(result.files, [{ path: 'z.txt', size: data.length }]);
   });
@@ -89,30 +108,63 @@ describe('zip: accepted packages', () => {
     const result = await inspectPackage(bufferSource(empty));
     assert.deepEqual(result.files, []);
     assert.equal(result.skillMdPath, null);
-    assert.deepEqual(result.warnings.map((w) => w.code), ['skill_md_missing']);
+    assert.deepEqual(
+      result.warnings.map((w) => w.code),
+      ['skill_md_missing'],
+    );
   });
 
   it('accepts a Unicode Path extra field in a local header that agrees with the name', async () => {
     const raw = Buffer.from('notes.txt');
     const result = await inspectZip([{ name: raw, data: 'n', flags: 0, local: { extra: unicodePathExtra(raw, 'notes.txt') } }]);
-    assert.deepEqual(result.files.map((f) => f.path), ['notes.txt']);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['notes.txt'],
+    );
   });
 
   it('refuses a Unicode Path extra field in the central directory, even one that agrees (unzip mishandles it)', async () => {
     const raw = Buffer.from('notes.txt');
-    await assertRefused(inspectZip([{ name: raw, data: 'n', flags: 0, central: { extra: unicodePathExtra(raw, 'notes.txt') } }]), 422, 'invalid_archive', 'notes.txt', /Unicode Path/);
+    await assertRefused(
+      inspectZip([{ name: raw, data: 'n', flags: 0, central: { extra: unicodePathExtra(raw, 'notes.txt') } }]),
+      422,
+      'invalid_archive',
+      'notes.txt',
+      /Unicode Path/,
+    );
   });
 
   it('refuses non-ASCII names made by FAT, HPFS or NTFS hosts (unzip reads them in a DOS code page)', async () => {
     for (const host of [0, 6, 11]) {
-      await assertRefused(inspectZip([{ name: 'caf\u00e9.txt', data: 'x', versionMadeBy: (host << 8) | 20, externalAttributes: 0 }]), 422, 'invalid_archive', 'caf\u00e9.txt', /code page/);
+      await assertRefused(
+        inspectZip([{ name: 'caf\u00e9.txt', data: 'x', versionMadeBy: (host << 8) | 20, externalAttributes: 0 }]),
+        422,
+        'invalid_archive',
+        'caf\u00e9.txt',
+        /code page/,
+      );
     }
-    const result = await inspectZip([{ name: 'caf\u00e9.txt', data: 'x', versionMadeBy: (3 << 8) | 20 }, { name: 'plain.txt', data: 'y', versionMadeBy: 20, externalAttributes: 0 }]);
-    assert.deepEqual(result.files.map((f) => f.path), ['caf\u00e9.txt', 'plain.txt']);
+    const result = await inspectZip([
+      { name: 'caf\u00e9.txt', data: 'x', versionMadeBy: (3 << 8) | 20 },
+      { name: 'plain.txt', data: 'y', versionMadeBy: 20, externalAttributes: 0 },
+    ]);
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['caf\u00e9.txt', 'plain.txt'],
+    );
   });
 
   it('refuses a file entry named "." (extractors write it as a file over the folder)', async () => {
-    await assertRefused(inspectZip([{ name: 'SKILL.md', data: SKILL }, { name: '.', data: '', method: 0 }]), 422, 'invalid_archive', '.', /archive root/);
+    await assertRefused(
+      inspectZip([
+        { name: 'SKILL.md', data: SKILL },
+        { name: '.', data: '', method: 0 },
+      ]),
+      422,
+      'invalid_archive',
+      '.',
+      /archive root/,
+    );
   });
 });
 
@@ -131,7 +183,16 @@ describe('zip: refused names', () => {
   for (const [what, name, pattern] of cases) {
     it(`refuses ${what}`, async () => {
       const label = typeof name === 'string' ? name : name.toString('utf8');
-      await assertRefused(inspectZip([{ name: 'SKILL.md', data: SKILL }, { name, data: 'x' }]), 422, 'invalid_archive', label, pattern);
+      await assertRefused(
+        inspectZip([
+          { name: 'SKILL.md', data: SKILL },
+          { name, data: 'x' },
+        ]),
+        422,
+        'invalid_archive',
+        label,
+        pattern,
+      );
     });
   }
 
@@ -159,16 +220,37 @@ describe('zip: refused names', () => {
   });
 
   it('refuses duplicate paths', async () => {
-    await assertRefused(inspectZip([{ name: 'a.txt', data: '1' }, { name: 'a.txt', data: '2' }]), 422, 'invalid_archive', 'a.txt', /twice/);
+    await assertRefused(
+      inspectZip([
+        { name: 'a.txt', data: '1' },
+        { name: 'a.txt', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'a.txt',
+      /twice/,
+    );
   });
 
   it('refuses paths that differ only in letter case', async () => {
-    await assertRefused(inspectZip([{ name: 'README.md', data: '1' }, { name: 'readme.md', data: '2' }]), 422, 'invalid_archive', 'readme.md', /collides/);
+    await assertRefused(
+      inspectZip([
+        { name: 'README.md', data: '1' },
+        { name: 'readme.md', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'readme.md',
+      /collides/,
+    );
   });
 
   it('refuses paths that differ only in Unicode normalisation', async () => {
     await assertRefused(
-      inspectZip([{ name: 'caf\u00e9.md', data: '1' }, { name: 'cafe\u0301.md', data: '2' }]),
+      inspectZip([
+        { name: 'caf\u00e9.md', data: '1' },
+        { name: 'cafe\u0301.md', data: '2' },
+      ]),
       422,
       'invalid_archive',
       'cafe\u0301.md',
@@ -177,21 +259,74 @@ describe('zip: refused names', () => {
   });
 
   it('refuses names that case-insensitive file systems write to one file (ß and SS, zero-width marks, trailing dots)', async () => {
-    await assertRefused(inspectZip([{ name: 'STRASSE.md', data: '1' }, { name: 'stra\u00dfe.md', data: '2' }]), 422, 'invalid_archive', 'stra\u00dfe.md', /collides/);
-    await assertRefused(inspectZip([{ name: 'SKILL.md', data: '1' }, { name: 'SKILL\u200c.md', data: '2' }]), 422, 'invalid_archive', 'SKILL\u200c.md', /collides/);
-    await assertRefused(inspectZip([{ name: 'run.sh', data: '1' }, { name: 'run.sh.', data: '2' }]), 422, 'invalid_archive', 'run.sh.', /collides/);
+    await assertRefused(
+      inspectZip([
+        { name: 'STRASSE.md', data: '1' },
+        { name: 'stra\u00dfe.md', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'stra\u00dfe.md',
+      /collides/,
+    );
+    await assertRefused(
+      inspectZip([
+        { name: 'SKILL.md', data: '1' },
+        { name: 'SKILL\u200c.md', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'SKILL\u200c.md',
+      /collides/,
+    );
+    await assertRefused(
+      inspectZip([
+        { name: 'run.sh', data: '1' },
+        { name: 'run.sh.', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'run.sh.',
+      /collides/,
+    );
   });
 
   it('refuses a duplicate after stripping ./', async () => {
-    await assertRefused(inspectZip([{ name: 'a.txt', data: '1' }, { name: './a.txt', data: '2' }]), 422, 'invalid_archive', './a.txt');
+    await assertRefused(
+      inspectZip([
+        { name: 'a.txt', data: '1' },
+        { name: './a.txt', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      './a.txt',
+    );
   });
 
   it('refuses a file and a directory with the same path (file first)', async () => {
-    await assertRefused(inspectZip([{ name: 'a', data: '1' }, { name: 'a/b', data: '2' }]), 422, 'invalid_archive', 'a/b', /under "a", which is a file/);
+    await assertRefused(
+      inspectZip([
+        { name: 'a', data: '1' },
+        { name: 'a/b', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'a/b',
+      /under "a", which is a file/,
+    );
   });
 
   it('refuses a file and a directory with the same path (directory first)', async () => {
-    await assertRefused(inspectZip([{ name: 'a/b', data: '1' }, { name: 'A', data: '2' }]), 422, 'invalid_archive', 'A', /also a directory/);
+    await assertRefused(
+      inspectZip([
+        { name: 'a/b', data: '1' },
+        { name: 'A', data: '2' },
+      ]),
+      422,
+      'invalid_archive',
+      'A',
+      /also a directory/,
+    );
   });
 
   it('refuses a directory entry with the path of a file', async () => {
@@ -236,16 +371,29 @@ describe('zip: refused entries', () => {
     );
   });
 
-  for (const [what, mode] of [['FIFOs', 0o010644], ['character devices', 0o020644], ['block devices', 0o060644], ['sockets', 0o140644]] as const) {
+  for (const [what, mode] of [
+    ['FIFOs', 0o010644],
+    ['character devices', 0o020644],
+    ['block devices', 0o060644],
+    ['sockets', 0o140644],
+  ] as const) {
     it(`refuses ${what}`, async () => {
-      await assertRefused(inspectZip([{ name: 'dev', data: '', externalAttributes: unixMode(mode) }]), 422, 'invalid_archive', 'dev', /special file/);
+      await assertRefused(
+        inspectZip([{ name: 'dev', data: '', externalAttributes: unixMode(mode) }]),
+        422,
+        'invalid_archive',
+        'dev',
+        /special file/,
+      );
     });
   }
 
   for (const host of [0, 1, 2, 5, 6, 10, 11, 13, 14, 16, 18, 19, 30]) {
     it(`refuses a symlink mode in the attributes whatever the made-by host says (host ${host})`, async () => {
       await assertRefused(
-        inspectZip([{ name: 'a.txt', data: '/etc/passwd', method: 0, versionMadeBy: (host << 8) | 20, externalAttributes: unixMode(0o120777) }]),
+        inspectZip([
+          { name: 'a.txt', data: '/etc/passwd', method: 0, versionMadeBy: (host << 8) | 20, externalAttributes: unixMode(0o120777) },
+        ]),
         422,
         'invalid_archive',
         'a.txt',
@@ -255,16 +403,40 @@ describe('zip: refused entries', () => {
   }
 
   it('refuses the MS-DOS volume-label attribute and the directory attribute on a file name', async () => {
-    await assertRefused(inspectZip([{ name: 'label', data: '', versionMadeBy: 20, externalAttributes: 0x08 }]), 422, 'invalid_archive', 'label', /volume label/);
-    await assertRefused(inspectZip([{ name: 'dir', data: '', versionMadeBy: 20, externalAttributes: 0x10 }]), 422, 'invalid_archive', 'dir', /directory/);
+    await assertRefused(
+      inspectZip([{ name: 'label', data: '', versionMadeBy: 20, externalAttributes: 0x08 }]),
+      422,
+      'invalid_archive',
+      'label',
+      /volume label/,
+    );
+    await assertRefused(
+      inspectZip([{ name: 'dir', data: '', versionMadeBy: 20, externalAttributes: 0x10 }]),
+      422,
+      'invalid_archive',
+      'dir',
+      /directory/,
+    );
   });
 
   it('refuses directory attributes on a name without a trailing slash', async () => {
-    await assertRefused(inspectZip([{ name: 'dir', data: '', externalAttributes: unixMode(0o040755) }]), 422, 'invalid_archive', 'dir', /directory/);
+    await assertRefused(
+      inspectZip([{ name: 'dir', data: '', externalAttributes: unixMode(0o040755) }]),
+      422,
+      'invalid_archive',
+      'dir',
+      /directory/,
+    );
   });
 
   it('refuses directory entries with content', async () => {
-    await assertRefused(inspectZip([{ name: 'dir/', data: 'hidden', method: 0 }]), 422, 'invalid_archive', 'dir/', /directory entry with content/);
+    await assertRefused(
+      inspectZip([{ name: 'dir/', data: 'hidden', method: 0 }]),
+      422,
+      'invalid_archive',
+      'dir/',
+      /directory entry with content/,
+    );
   });
 });
 
@@ -283,7 +455,14 @@ describe('zip: lying sizes and headers', () => {
 
   it('refuses an entry that holds fewer bytes than declared', async () => {
     await assertRefused(
-      inspectZip([{ name: 'short.txt', data: content, central: { uncompressedSize: content.length + 10 }, local: { uncompressedSize: content.length + 10 } }]),
+      inspectZip([
+        {
+          name: 'short.txt',
+          data: content,
+          central: { uncompressedSize: content.length + 10 },
+          local: { uncompressedSize: content.length + 10 },
+        },
+      ]),
       422,
       'invalid_archive',
       'short.txt',
@@ -302,7 +481,13 @@ describe('zip: lying sizes and headers', () => {
   });
 
   it('refuses data that does not match its CRC-32', async () => {
-    await assertRefused(inspectZip([{ name: 'crc.txt', data: 'abc', central: { crc: 1234 }, local: { crc: 1234 } }]), 422, 'invalid_archive', 'crc.txt', /CRC-32/);
+    await assertRefused(
+      inspectZip([{ name: 'crc.txt', data: 'abc', central: { crc: 1234 }, local: { crc: 1234 } }]),
+      422,
+      'invalid_archive',
+      'crc.txt',
+      /CRC-32/,
+    );
   });
 
   it('refuses corrupt deflate data', async () => {
@@ -349,7 +534,13 @@ describe('zip: lying sizes and headers', () => {
     const data = Buffer.from('zip64 local header '.repeat(20));
     const compressed = deflateRawSync(data).length;
     await assertRefused(
-      inspectZip([{ name: 'z.txt', data, local: { compressedSize: 0xffffffff, uncompressedSize: 0xffffffff, extra: zip64LocalExtra(data.length + 1, compressed) } }]),
+      inspectZip([
+        {
+          name: 'z.txt',
+          data,
+          local: { compressedSize: 0xffffffff, uncompressedSize: 0xffffffff, extra: zip64LocalExtra(data.length + 1, compressed) },
+        },
+      ]),
       422,
       'invalid_archive',
       'z.txt',
@@ -365,12 +556,21 @@ describe('zip: lying sizes and headers', () => {
   });
 
   it('refuses a local header whose encryption flag differs', async () => {
-    await assertRefused(inspectZip([{ name: 'e.txt', data: 'x', local: { flags: 0x801 } }]), 422, 'invalid_archive', 'e.txt', /encryption flag/);
+    await assertRefused(
+      inspectZip([{ name: 'e.txt', data: 'x', local: { flags: 0x801 } }]),
+      422,
+      'invalid_archive',
+      'e.txt',
+      /encryption flag/,
+    );
   });
 
   it('refuses entries whose data overlap (overlapping-entry bombs)', async () => {
     await assertRefused(
-      inspectZip([{ name: 'a.txt', data: 'aaaa' }, { name: 'b.txt', data: 'aaaa', shareLocalHeaderWith: 0 }]),
+      inspectZip([
+        { name: 'a.txt', data: 'aaaa' },
+        { name: 'b.txt', data: 'aaaa', shareLocalHeaderWith: 0 },
+      ]),
       422,
       'invalid_archive',
       'b.txt',
@@ -393,27 +593,47 @@ describe('zip: lying sizes and headers', () => {
   });
 
   it('refuses a truncated zip', async () => {
-    const zip = await yazlZip([{ name: 'SKILL.md', data: SKILL }, { name: 'big.txt', data: content }]);
+    const zip = await yazlZip([
+      { name: 'SKILL.md', data: SKILL },
+      { name: 'big.txt', data: content },
+    ]);
     await assertRefused(inspectPackage(bufferSource(zip.subarray(0, zip.length - 30))), 422, 'invalid_archive');
     await assertRefused(inspectPackage(bufferSource(zip.subarray(0, 100))), 422, 'invalid_archive');
   });
 
   it('refuses a central directory cut short', async () => {
     await assertRefused(
-      inspectPackage(bufferSource(buildZip([{ name: 'a.txt', data: 'a' }, { name: 'b.txt', data: 'b' }], { truncateCentral: true }))),
+      inspectPackage(
+        bufferSource(
+          buildZip(
+            [
+              { name: 'a.txt', data: 'a' },
+              { name: 'b.txt', data: 'b' },
+            ],
+            { truncateCentral: true },
+          ),
+        ),
+      ),
       422,
       'invalid_archive',
     );
   });
 
   it('refuses an end record that promises more entries than there are (naming no entry)', async () => {
-    const err = await assertRefused(inspectPackage(bufferSource(buildZip([{ name: 'a.txt', data: 'a' }], { entryCount: 3 }))), 422, 'invalid_archive');
+    const err = await assertRefused(
+      inspectPackage(bufferSource(buildZip([{ name: 'a.txt', data: 'a' }], { entryCount: 3 }))),
+      422,
+      'invalid_archive',
+    );
     assert.equal(err.problems[0]?.entry, undefined);
   });
 
   it('refuses a central record pointing at no local header', async () => {
     await assertRefused(
-      inspectZip([{ name: 'a.txt', data: 'aaaaaaaaaa', method: 0 }, { name: 'b.txt', data: 'b', method: 0, localHeaderAt: 3 }]),
+      inspectZip([
+        { name: 'a.txt', data: 'aaaaaaaaaa', method: 0 },
+        { name: 'b.txt', data: 'b', method: 0, localHeaderAt: 3 },
+      ]),
       422,
       'invalid_archive',
       'b.txt',

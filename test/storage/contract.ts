@@ -5,15 +5,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { BlobNotFoundError, type BlobStore, BlobTooLargeError } from '../../src/storage/blob-store.js';
-import {
-  bodyOf,
-  generatedBody,
-  hashStream,
-  interruptedBody,
-  patternBytes,
-  readAll,
-  sha256Of,
-} from './streams.js';
+import { bodyOf, generatedBody, hashStream, interruptedBody, patternBytes, readAll, sha256Of } from './streams.js';
 
 /** One fresh, empty store for one test, and what removes it afterwards. */
 export interface BlobStoreFixture {
@@ -69,7 +61,7 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreFix
         const a = await store.put(bodyOf(randomBytes(1000)));
         const b = await store.put(bodyOf(randomBytes(2000)));
         const staged = await store.stage(bodyOf(randomBytes(3000)));
-        const listed: Array<{ sha256: string; writtenAt: number }> = [];
+        const listed: { sha256: string; writtenAt: number }[] = [];
         for await (const blob of store.list()) listed.push(blob);
         assert.deepEqual(listed.map((l) => l.sha256).sort(), [a.sha256, b.sha256].sort());
         for (const blob of listed) assert.ok(blob.writtenAt >= started - 5000 && blob.writtenAt <= Date.now() + 5000);
@@ -409,7 +401,7 @@ export function blobStoreContract(name: string, make: () => Promise<BlobStoreFix
         await fixture.age(sha256, 2 * HOUR);
         assert.ok((await writtenAt(sha256))! <= Date.now() - HOUR, 'aged');
         await store.put(bodyOf(bytes));
-        assert.ok((await writtenAt(sha256))! > Date.now() - HOUR, 'the listed time is the second commit\'s');
+        assert.ok((await writtenAt(sha256))! > Date.now() - HOUR, "the listed time is the second commit's");
         assert.equal(await store.deleteIfOlder(sha256, Date.now() - HOUR), false);
         assert.deepEqual(await readAll((await store.source(sha256)).read()), bytes);
       });

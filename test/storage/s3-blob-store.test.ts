@@ -16,7 +16,7 @@ import { BlobNotFoundError, BlobTooLargeError } from '../../src/storage/blob-sto
 import { openBlobStore } from '../../src/storage/index.js';
 import { S3BlobStore, type S3BlobStoreOptions } from '../../src/storage/s3-blob-store.js';
 import { createS3Client } from '../../src/storage/s3-client.js';
-import { inspectPackage } from '../../src/packages/inspect.js';
+import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { skillMd, zip } from '../helpers/archives.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { blobStoreContract, type BlobStoreFixture } from './contract.js';
@@ -57,8 +57,9 @@ function makeStore(options: Partial<S3BlobStoreOptions> = {}): S3Fixture {
     store,
     prefix,
     client,
-    async dispose() {
+    dispose() {
       client.destroy();
+      return Promise.resolve();
     },
     async listTemporary() {
       const pending = (await server.pendingUploads()).filter((u) => u.key.startsWith(`${prefix}/`)).map((u) => `multipart:${u.key}`);
@@ -75,7 +76,7 @@ function makeStore(options: Partial<S3BlobStoreOptions> = {}): S3Fixture {
   };
 }
 
-blobStoreContract('S3 (s3rver)', async () => makeStore());
+blobStoreContract('S3 (s3rver)', () => Promise.resolve(makeStore()));
 
 describe('S3 blob store', () => {
   let fixture: S3Fixture;
@@ -124,10 +125,10 @@ describe('S3 blob store', () => {
     const chunk = patternBytes(MiB, 9);
     let sent = 0;
     const body = new Readable({
-      async read() {
+      read() {
         if (sent === 12) {
-          await gate;
-          this.destroy(cause);
+          // Nothing more is pushed: the stream stays silent until released, then fails; no one awaits that.
+          void gate.then(() => this.destroy(cause));
           return;
         }
         sent += 1;
@@ -166,7 +167,9 @@ describe('S3 blob store', () => {
     await fixture.client.send(new PutObjectCommand({ Bucket: server.bucket, Key: leftover, Body: randomBytes(100) }));
     const abandoned = `${fixture.prefix}/tmp/${Date.now()}-crashed-multipart`;
     const { UploadId } = await fixture.client.send(new CreateMultipartUploadCommand({ Bucket: server.bucket, Key: abandoned }));
-    await fixture.client.send(new UploadPartCommand({ Bucket: server.bucket, Key: abandoned, UploadId, PartNumber: 1, Body: randomBytes(1000) }));
+    await fixture.client.send(
+      new UploadPartCommand({ Bucket: server.bucket, Key: abandoned, UploadId, PartNumber: 1, Body: randomBytes(1000) }),
+    );
     const mine = await store.stage(bodyOf(randomBytes(5000)));
 
     assert.equal(await store.sweep(), 0, 'the default threshold (an hour) keeps what was just written');
@@ -350,12 +353,17 @@ describe('S3 configuration', () => {
       endpoint: 'http://minio:9000',
       region: 'eu-central-1',
       forcePathStyle: true,
-      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret', sessionToken: undefined },
     });
   });
 
   it('defaults to AWS itself: no endpoint, virtual-host style, AWS_REGION or us-east-1, the SDK’s credential chain', () => {
-    assert.deepEqual(loadConfig({ STORAGE_URL: 's3://bucket' }).s3, { endpoint: null, region: 'us-east-1', forcePathStyle: false, credentials: null });
+    assert.deepEqual(loadConfig({ STORAGE_URL: 's3://bucket' }).s3, {
+      endpoint: null,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      credentials: null,
+    });
     assert.equal(loadConfig({ AWS_REGION: 'ap-south-1' }).s3.region, 'ap-south-1');
     assert.equal(loadConfig({ S3_ENDPOINT: 'https://s3.example.com', S3_FORCE_PATH_STYLE: 'false' }).s3.forcePathStyle, false);
     assert.deepEqual(loadConfig({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b', AWS_SESSION_TOKEN: 'c' }).s3.credentials, {
@@ -365,7 +373,7 @@ describe('S3 configuration', () => {
     });
   });
 
-  const invalid: Array<[string, Record<string, string>, RegExp]> = [
+  const invalid: [string, Record<string, string>, RegExp][] = [
     ['S3_ENDPOINT', { S3_ENDPOINT: 'minio:9000' }, /absolute http or https URL/],
     ['S3_ENDPOINT', { S3_ENDPOINT: 'ftp://minio:9000' }, /absolute http or https URL/],
     ['S3_ENDPOINT', { S3_ENDPOINT: 'http://user:pw@minio:9000' }, /must not carry credentials/],

@@ -34,17 +34,103 @@ export function App() {
           <Routes>
             <Route element={<Layout />}>
               <Route index element={<BrowsePage />} />
-              <Route path="skills/:slug" element={<Page><SkillPage /></Page>} />
+              <Route
+                path="skills/:slug"
+                element={
+                  <Page>
+                    <SkillPage />
+                  </Page>
+                }
+              />
               <Route path="signin" element={<SignInPage />} />
-              <Route path="register" element={<Page><RegisterPage /></Page>} />
-              <Route path="me/skills" element={<RequireUser><Page><MySkillsPage /></Page></RequireUser>} />
-              <Route path="me/skills/new" element={<RequireUser><Page><NewSkillPage /></Page></RequireUser>} />
-              <Route path="me/skills/:slug" element={<RequireUser><Page><ManageSkillPage /></Page></RequireUser>} />
-              <Route path="me/keys" element={<RequireUser><Page><ApiKeysPage /></Page></RequireUser>} />
-              <Route path="me/logs" element={<RequireUser><Page><CallLogsPage /></Page></RequireUser>} />
-              <Route path="admin" element={<RequireAdmin><Page><ModerationQueuePage /></Page></RequireAdmin>} />
-              <Route path="admin/skills" element={<RequireAdmin><Page><AdminSkillsPage /></Page></RequireAdmin>} />
-              <Route path="admin/users" element={<RequireAdmin><Page><AdminUsersPage /></Page></RequireAdmin>} />
+              <Route
+                path="register"
+                element={
+                  <Page>
+                    <RegisterPage />
+                  </Page>
+                }
+              />
+              <Route
+                path="me/skills"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <MySkillsPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="me/skills/new"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <NewSkillPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="me/skills/:slug"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <ManageSkillPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="me/keys"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <ApiKeysPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="me/logs"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <CallLogsPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="admin"
+                element={
+                  <RequireAdmin>
+                    <Page>
+                      <ModerationQueuePage />
+                    </Page>
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="admin/skills"
+                element={
+                  <RequireAdmin>
+                    <Page>
+                      <AdminSkillsPage />
+                    </Page>
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="admin/users"
+                element={
+                  <RequireAdmin>
+                    <Page>
+                      <AdminUsersPage />
+                    </Page>
+                  </RequireAdmin>
+                }
+              />
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           </Routes>

@@ -17,7 +17,12 @@ export function initial(dialect: DialectName) {
         .addColumn('username', 'text', (c) => c.notNull().unique())
         .addColumn('email', 'text', (c) => c.notNull())
         .addColumn('password_hash', 'text', (c) => c.notNull())
-        .addColumn('role', 'text', (c) => c.notNull().defaultTo('user').check(sql`role in ('user', 'admin')`))
+        .addColumn('role', 'text', (c) =>
+          c
+            .notNull()
+            .defaultTo('user')
+            .check(sql`role in ('user', 'admin')`),
+        )
         .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', ts, (c) => c.notNull())
         .addColumn('updated_at', ts, (c) => c.notNull())
@@ -62,7 +67,10 @@ export function initial(dialect: DialectName) {
         .addColumn('category', 'text')
         .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
         .addColumn('status', 'text', (c) =>
-          c.notNull().defaultTo('draft').check(sql`status in ('draft', 'published', 'deprecated')`),
+          c
+            .notNull()
+            .defaultTo('draft')
+            .check(sql`status in ('draft', 'published', 'deprecated')`),
         )
         .addColumn('featured', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('source_type', 'text', (c) => c.check(sql`source_type in ('original', 'github', 'external')`))
@@ -101,11 +109,7 @@ export function initial(dialect: DialectName) {
         .addColumn('reason', 'text')
         .addColumn('created_at', ts, (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex('admin_audit_target')
-        .on('admin_audit')
-        .columns(['target_type', 'target_id', 'created_at'])
-        .execute();
+      await db.schema.createIndex('admin_audit_target').on('admin_audit').columns(['target_type', 'target_id', 'created_at']).execute();
 
       if (dialect === 'sqlite') {
         // Trigram FTS5 answers substring queries of three or more characters from the index; it mirrors

@@ -20,8 +20,8 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
 
 class InCodeProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}
-  async getMigrations(): Promise<Record<string, Migration>> {
-    return migrationsFor(this.dialect);
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(migrationsFor(this.dialect));
   }
 }
 
@@ -46,7 +46,7 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName,
   }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    const cause = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${cause}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };

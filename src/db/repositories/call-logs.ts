@@ -2,6 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { sqliteBackgroundWriter, type BackgroundWriter } from '../log-writer.js';
 import type { CallLogRow, Database, PendingCallLog } from '../schema.js';
 
+export type { CallLogRow, PendingCallLog };
+
 export interface CallLogFilter {
   userId?: string;
   from?: string;
@@ -16,7 +18,18 @@ const INSERT_BATCH = 1000;
 const PRUNE_BATCH = 5000;
 
 const COLUMNS = [
-  'request_id', 'user_id', 'method', 'path', 'route', 'status_code', 'duration_ms', 'ip', 'user_agent', 'auth', 'api_key_id', 'created_at',
+  'request_id',
+  'user_id',
+  'method',
+  'path',
+  'route',
+  'status_code',
+  'duration_ms',
+  'ip',
+  'user_agent',
+  'auth',
+  'api_key_id',
+  'created_at',
 ] as const;
 
 /**
@@ -26,7 +39,10 @@ const COLUMNS = [
  * the checkpoints they cause off the event loop; on PostgreSQL one statement per batch unpacks a JSON array. A
  * request id already stored is skipped, so a retried batch is safe.
  */
-function batchInserter(db: Kysely<Database>, sqliteFile: string | null): { insert: (entries: readonly PendingCallLog[]) => Promise<void>; writer: BackgroundWriter | null } {
+function batchInserter(
+  db: Kysely<Database>,
+  sqliteFile: string | null,
+): { insert: (entries: readonly PendingCallLog[]) => Promise<void>; writer: BackgroundWriter | null } {
   if (sqliteFile !== null) {
     const writer = sqliteBackgroundWriter(
       sqliteFile,
@@ -90,7 +106,7 @@ export function callLogsRepository(db: Kysely<Database>, sqliteFile: string | nu
         query.selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: Number(count.n) };
+      return { rows, total: count.n };
     },
 
     find(requestId: string): Promise<CallLogRow | undefined> {
@@ -116,8 +132,11 @@ export function callLogsRepository(db: Kysely<Database>, sqliteFile: string | nu
 
     /** For tests and operators: how many entries there are in all. */
     async count(): Promise<number> {
-      const row = await db.selectFrom('call_logs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
+      const row = await db
+        .selectFrom('call_logs')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      return row.n;
     },
   };
 }

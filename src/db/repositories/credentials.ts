@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { Compilable, Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { ApiKeysTable, Database, Role } from '../schema.js';
 
 /** A credential row joined with the user it belongs to: what one request's authentication needs. */
@@ -19,40 +19,19 @@ export interface ApiKeyOwner extends CredentialOwner {
   last_used_at: Date | string | null;
 }
 
-/**
- * Runs a query compiled once with a placeholder value, binding a new value each time: credential lookups
- * run on every authenticated request, and building the query anew each time costs more than running it.
- */
-function precompiled<Row>(db: Kysely<Database>, sqlite: SQLite.Database | null, query: Compilable<Row>) {
-  const compiled = query.compile();
-  // On SQLite the statement runs directly on the connection, skipping the query builder's asynchronous
-  // connection hand-off, unless a transaction is open on it: that transaction's uncommitted rows must not
-  // be read, so the lookup then waits its turn through Kysely like any other query.
-  const direct = sqlite?.prepare(compiled.sql) ?? null;
-  return async (value: string): Promise<Row | undefined> => {
-    if (direct !== null && sqlite !== null && !sqlite.inTransaction) return direct.get(value) as Row | undefined;
-    const result = await db.executeQuery<Row>({ ...compiled, parameters: [value] });
-    return result.rows[0];
-  };
-}
-
-export function sessionsRepository(db: Kysely<Database>, sqlite: SQLite.Database | null) {
-  const byHash = precompiled(
-    db,
-    sqlite,
-    db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id as credential_id', 'u.id as user_id', 'u.username', 'u.role', 'u.disabled', 's.expires_at'])
-      .where('s.token_hash', '=', ''),
-  );
+export function sessionsRepository(db: Kysely<Database>) {
   return {
     async insert(row: { id: string; user_id: string; token_hash: string; created_at: string; expires_at: string }): Promise<void> {
       await db.insertInto('sessions').values(row).execute();
     },
 
     findByHash(tokenHash: string): Promise<CredentialOwner | undefined> {
-      return byHash(tokenHash);
+      return db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.id as credential_id', 'u.id as user_id', 'u.username', 'u.role', 'u.disabled', 's.expires_at'])
+        .where('s.token_hash', '=', tokenHash)
+        .executeTakeFirst();
     },
 
     async delete(id: string): Promise<void> {
@@ -71,21 +50,24 @@ export function sessionsRepository(db: Kysely<Database>, sqlite: SQLite.Database
 }
 
 export function apiKeysRepository(db: Kysely<Database>, sqlite: SQLite.Database | null) {
-  const byHash = precompiled(
-    db,
-    sqlite,
-    db
-      .selectFrom('api_keys as k')
-      .innerJoin('users as u', 'u.id', 'k.user_id')
-      .select([
-        'k.id as credential_id', 'u.id as user_id', 'u.username', 'u.role', 'u.disabled',
-        'k.expires_at', 'k.scopes', 'k.revoked_at', 'k.last_used_at',
-      ])
-      .where('k.key_hash', '=', ''),
-  );
   return {
     findByHash(keyHash: string): Promise<ApiKeyOwner | undefined> {
-      return byHash(keyHash);
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .select([
+          'k.id as credential_id',
+          'u.id as user_id',
+          'u.username',
+          'u.role',
+          'u.disabled',
+          'k.expires_at',
+          'k.scopes',
+          'k.revoked_at',
+          'k.last_used_at',
+        ])
+        .where('k.key_hash', '=', keyHash)
+        .executeTakeFirst();
     },
 
     listActive(userId: string) {
@@ -115,7 +97,7 @@ export function apiKeysRepository(db: Kysely<Database>, sqlite: SQLite.Database 
           .where('user_id', '=', row.user_id)
           .where('revoked_at', 'is', null)
           .executeTakeFirstOrThrow();
-        if (Number(live.n) >= max) return false;
+        if (live.n >= max) return false;
         await trx.insertInto('api_keys').values(row).execute();
         return true;
       });

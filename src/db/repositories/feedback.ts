@@ -26,7 +26,16 @@ export function feedbackRepository(db: Kysely<Database>) {
       const [rows, summary] = await Promise.all([
         filtered(filter)
           .leftJoin('users as u', 'u.id', 'f.author_id')
-          .select(['f.id', 'f.skill_id', 'f.version', 'f.rating', 'f.comment', 'f.author_id', 'u.username as author_username', 'f.created_at'])
+          .select([
+            'f.id',
+            'f.skill_id',
+            'f.version',
+            'f.rating',
+            'f.comment',
+            'f.author_id',
+            'u.username as author_username',
+            'f.created_at',
+          ])
           .orderBy('f.created_at', 'desc')
           .orderBy('f.id', 'desc')
           .limit(filter.limit)
@@ -36,7 +45,7 @@ export function feedbackRepository(db: Kysely<Database>) {
           .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.avg<number | null>('f.rating').as('average')])
           .executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: Number(summary.n), average: summary.average === null ? null : Number(summary.average) };
+      return { rows, total: summary.n, average: summary.average };
     },
   };
 }

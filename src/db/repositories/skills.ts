@@ -2,6 +2,9 @@ import { sql, type Expression, type Insertable, type Kysely, type SqlBool, type 
 import type { DialectName } from '../dialect.js';
 import type { AdminAuditTable, Database, NewSkill, SkillStatus, SkillUpdate } from '../schema.js';
 import { likeContains } from './like.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export type { NewSkill, SkillUpdate };
 
 export type SkillSort = 'latest' | 'downloads' | 'featured';
 
@@ -32,9 +35,23 @@ function matchesFirst(filter: SkillListFilter, total: number): boolean {
 }
 
 const SKILL_COLUMNS = [
-  's.id', 's.slug', 's.name', 's.description', 's.category', 's.tags', 's.status', 's.featured',
-  's.source_type', 's.source_url', 's.owner_id', 'u.username as owner_username', 's.latest_version',
-  's.downloads', 's.created_at', 's.updated_at', 's.published_at',
+  's.id',
+  's.slug',
+  's.name',
+  's.description',
+  's.category',
+  's.tags',
+  's.status',
+  's.featured',
+  's.source_type',
+  's.source_url',
+  's.owner_id',
+  'u.username as owner_username',
+  's.latest_version',
+  's.downloads',
+  's.created_at',
+  's.updated_at',
+  's.published_at',
 ] as const;
 
 function ftsPhrase(word: string): string {
@@ -42,8 +59,7 @@ function ftsPhrase(word: string): string {
 }
 
 export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
-  const withOwner = (executor: Kysely<Database>) =>
-    executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id');
+  const withOwner = (executor: Kysely<Database>) => executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id');
 
   /**
    * The filtered set, before paging and sorting: shared by the page query, the count and the plan test.
@@ -125,7 +141,7 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
 
   /** How many skills the filter matches, whatever the page. */
   async function count(filter: SkillListFilter): Promise<number> {
-    return Number((await countQuery(filter).executeTakeFirstOrThrow()).n);
+    return (await countQuery(filter).executeTakeFirstOrThrow()).n;
   }
 
   function countQuery(filter: SkillListFilter) {
@@ -135,7 +151,10 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
   async function replaceTags(trx: Transaction<Database>, skillId: string, tags: readonly string[]): Promise<void> {
     await trx.deleteFrom('skill_tags').where('skill_id', '=', skillId).execute();
     if (tags.length > 0) {
-      await trx.insertInto('skill_tags').values(tags.map((tag) => ({ skill_id: skillId, tag }))).execute();
+      await trx
+        .insertInto('skill_tags')
+        .values(tags.map((tag) => ({ skill_id: skillId, tag })))
+        .execute();
     }
   }
 
@@ -167,11 +186,18 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
       return (await db.selectFrom('skills').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
     },
 
-    async insert(skill: NewSkill, tags: readonly string[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('skills').values(skill).execute();
-        await replaceTags(trx, skill.id, tags);
-      });
+    /** Inserts a skill with its tags; 'slug_taken', writing nothing, when another skill holds the slug. */
+    async insert(skill: NewSkill, tags: readonly string[]): Promise<'inserted' | 'slug_taken'> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('skills').values(skill).execute();
+          await replaceTags(trx, skill.id, tags);
+        });
+        return 'inserted';
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'slug_taken';
+        throw error;
+      }
     },
 
     async update(id: string, changes: SkillUpdate, tags?: readonly string[]): Promise<void> {

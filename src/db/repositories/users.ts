@@ -2,6 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, NewUser, Role, UserRow, UserUpdate } from '../schema.js';
 import type { DialectName } from '../dialect.js';
 import { likeContains } from './like.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export type { UserRow, UserUpdate };
+
+/** What inserting an account did: inserted it, or nothing because its username or its email is taken. */
+export type UserInsert = 'inserted' | 'username_taken' | 'email_taken';
 
 export interface UserListFilter {
   q?: string;
@@ -32,12 +38,24 @@ export function usersRepository(db: Kysely<Database>, dialect: DialectName) {
     },
 
     async emailTaken(email: string): Promise<boolean> {
-      const row = await db.selectFrom('users').select('id').where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where(sql`lower(email)`, '=', email.toLowerCase())
+        .executeTakeFirst();
       return row !== undefined;
     },
 
-    async insert(user: NewUser): Promise<void> {
-      await db.insertInto('users').values(user).execute();
+    /** The unique indexes decide between two registrations racing for one name or one email. */
+    async insert(user: NewUser): Promise<UserInsert> {
+      try {
+        await db.insertInto('users').values(user).execute();
+        return 'inserted';
+      } catch (error) {
+        if (isUniqueViolation(error, 'username')) return 'username_taken';
+        if (isUniqueViolation(error)) return 'email_taken';
+        throw error;
+      }
     },
 
     async update(id: string, changes: UserUpdate): Promise<void> {
@@ -78,7 +96,7 @@ export function usersRepository(db: Kysely<Database>, dialect: DialectName) {
         query.selectAll().orderBy('created_at', 'asc').orderBy('id', 'asc').limit(filter.limit).offset(filter.offset).execute(),
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: Number(count.n) };
+      return { rows, total: count.n };
     },
   };
 }

@@ -1,6 +1,9 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { Database, NewSkill, NewVersion, SkillUpdate, VersionRow, VersionsTable } from '../schema.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+export type { VersionRow };
 
 export interface FileEntry {
   path: string;
@@ -16,9 +19,23 @@ export interface DownloadTally {
 }
 
 const LIST_COLUMNS = [
-  'id', 'skill_id', 'version', 'changelog', 'metadata', 'size', 'sha256', 'archive_format', 'file_count', 'total_size',
-  'downloads', 'skill_md', 'skill_md_path', 'warnings', 'uploader_id', 'created_at',
-] as const satisfies ReadonlyArray<keyof VersionsTable>;
+  'id',
+  'skill_id',
+  'version',
+  'changelog',
+  'metadata',
+  'size',
+  'sha256',
+  'archive_format',
+  'file_count',
+  'total_size',
+  'downloads',
+  'skill_md',
+  'skill_md_path',
+  'warnings',
+  'uploader_id',
+  'created_at',
+] as const satisfies readonly (keyof VersionsTable)[];
 
 const FILE_BATCH = 500;
 
@@ -34,7 +51,7 @@ function compareKeys(a: string, b: string): number {
 }
 
 /** Download counts summed per key, in key order. */
-function sumBy(tallies: readonly DownloadTally[], key: (t: DownloadTally) => string): Array<{ id: string; n: number }> {
+function sumBy(tallies: readonly DownloadTally[], key: (t: DownloadTally) => string): { id: string; n: number }[] {
   const sums = new Map<string, number>();
   for (const t of tallies) sums.set(key(t), (sums.get(key(t)) ?? 0) + t.count);
   return [...sums].map(([id, n]) => ({ id, n })).sort((a, b) => compareKeys(a.id, b.id));
@@ -46,8 +63,14 @@ function sumBy(tallies: readonly DownloadTally[], key: (t: DownloadTally) => str
  */
 export type BlobCheck = () => Promise<boolean>;
 
-/** What writing a version did: wrote it, or nothing because its skill or its blob was gone. */
-export type VersionWrite = 'written' | 'skill_gone' | 'blob_gone';
+/**
+ * What writing a version did: wrote it, or nothing because its skill or its blob was gone, or because the skill
+ * already has that version (another upload of it committed first).
+ */
+export type VersionWrite = 'written' | 'skill_gone' | 'blob_gone' | 'version_taken';
+
+/** What creating a skill with its first version did: wrote both, or neither because the blob was gone or the slug is taken. */
+export type SkillWithVersionWrite = 'written' | 'blob_gone' | 'slug_taken';
 
 export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
   /**
@@ -74,7 +97,11 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
    * Adds `n` to `downloads` of each row `id` of `table`. On PostgreSQL the rows are locked first, in key order (a
    * sorted FOR NO KEY UPDATE; the plan of the update itself would take them in whatever order its join yields).
    */
-  async function addToTotals(trx: Transaction<Database>, table: 'skills' | 'versions', sums: ReadonlyArray<{ id: string; n: number }>): Promise<void> {
+  async function addToTotals(
+    trx: Transaction<Database>,
+    table: 'skills' | 'versions',
+    sums: readonly { id: string; n: number }[],
+  ): Promise<void> {
     const lock = dialect === 'postgres' ? sql`for no key update of r` : sql``;
     for (let i = 0; i < sums.length; i += DOWNLOAD_BATCH) {
       const rows = sums.slice(i, i + DOWNLOAD_BATCH).map((s) => sql`(${s.id}, cast(${s.n} as integer))`);
@@ -93,7 +120,12 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
     },
 
     find(skillId: string, version: string): Promise<VersionRow | undefined> {
-      return db.selectFrom('versions').select(LIST_COLUMNS).where('skill_id', '=', skillId).where('version', '=', version).executeTakeFirst();
+      return db
+        .selectFrom('versions')
+        .select(LIST_COLUMNS)
+        .where('skill_id', '=', skillId)
+        .where('version', '=', version)
+        .executeTakeFirst();
     },
 
     /**
@@ -104,16 +136,20 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       let query = db
         .selectFrom('versions as v')
         .innerJoin('skills as s', 's.id', 'v.skill_id')
-        .select([
-          's.id as skill_id', 's.slug', 's.status', 's.owner_id',
-          'v.id', 'v.version', 'v.size', 'v.sha256', 'v.archive_format',
-        ]);
+        .select(['s.id as skill_id', 's.slug', 's.status', 's.owner_id', 'v.id', 'v.version', 'v.size', 'v.sha256', 'v.archive_format']);
       query = 'id' in skill ? query.where('s.id', '=', skill.id) : query.where('s.slug', '=', skill.slug);
-      return (version === 'latest' ? query.whereRef('v.version', '=', 's.latest_version') : query.where('v.version', '=', version)).executeTakeFirst();
+      return (
+        version === 'latest' ? query.whereRef('v.version', '=', 's.latest_version') : query.where('v.version', '=', version)
+      ).executeTakeFirst();
     },
 
     async exists(skillId: string, version: string): Promise<boolean> {
-      const row = await db.selectFrom('versions').select('id').where('skill_id', '=', skillId).where('version', '=', version).executeTakeFirst();
+      const row = await db
+        .selectFrom('versions')
+        .select('id')
+        .where('skill_id', '=', skillId)
+        .where('version', '=', version)
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -122,7 +158,12 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
     },
 
     async file(versionId: string, path: string): Promise<FileEntry | undefined> {
-      return db.selectFrom('version_files').select(['path', 'size']).where('version_id', '=', versionId).where('path', '=', path).executeTakeFirst();
+      return db
+        .selectFrom('version_files')
+        .select(['path', 'size'])
+        .where('version_id', '=', versionId)
+        .where('path', '=', path)
+        .executeTakeFirst();
     },
 
     /**
@@ -132,7 +173,8 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
      * is locked and `blobStored` asked: 'blob_gone', writing nothing, when orphan collection on another node deleted
      * the blob after the upload committed it. Then the skill's row is locked: 'skill_gone', writing nothing, when the
      * skill is gone (a draft deleted while its upload was being checked), so a deletion either comes before (and the
-     * insert writes nothing) or after (and takes the version).
+     * insert writes nothing) or after (and takes the version). 'version_taken', writing nothing, when the version
+     * exists already: the unique index decides between two uploads of one version.
      */
     async insert(
       version: NewVersion,
@@ -140,24 +182,33 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       skillChanges: (existing: string[]) => SkillUpdate,
       blobStored: BlobCheck,
     ): Promise<VersionWrite> {
-      return db.transaction().execute(async (trx): Promise<VersionWrite> => {
-        await lockBlob(trx, version.sha256);
-        if (!(await blobStored())) return 'blob_gone';
-        let skill = trx.selectFrom('skills').select('id').where('id', '=', version.skill_id);
-        // SQLite's transactions begin IMMEDIATE and so hold the write lock already.
-        if (dialect === 'postgres') skill = skill.forUpdate();
-        if ((await skill.executeTakeFirst()) === undefined) return 'skill_gone';
-        await trx.insertInto('versions').values(version).execute();
-        await insertFiles(trx, version.id, files);
-        const existing = await trx.selectFrom('versions').select('version').where('skill_id', '=', version.skill_id).execute();
-        await trx.updateTable('skills').set(skillChanges(existing.map((r) => r.version))).where('id', '=', version.skill_id).execute();
-        return 'written';
-      });
+      try {
+        return await db.transaction().execute(async (trx): Promise<VersionWrite> => {
+          await lockBlob(trx, version.sha256);
+          if (!(await blobStored())) return 'blob_gone';
+          let skill = trx.selectFrom('skills').select('id').where('id', '=', version.skill_id);
+          // SQLite's transactions begin IMMEDIATE and so hold the write lock already.
+          if (dialect === 'postgres') skill = skill.forUpdate();
+          if ((await skill.executeTakeFirst()) === undefined) return 'skill_gone';
+          await trx.insertInto('versions').values(version).execute();
+          await insertFiles(trx, version.id, files);
+          const existing = await trx.selectFrom('versions').select('version').where('skill_id', '=', version.skill_id).execute();
+          await trx
+            .updateTable('skills')
+            .set(skillChanges(existing.map((r) => r.version)))
+            .where('id', '=', version.skill_id)
+            .execute();
+          return 'written';
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'version_taken';
+        throw error;
+      }
     },
 
     /**
      * Creates a skill together with its first version: both or neither. Neither, 'blob_gone', when the version's
-     * blob is gone, as for insert().
+     * blob is gone, as for insert(); neither, 'slug_taken', when another skill holds the slug.
      */
     async insertWithSkill(
       skill: NewSkill,
@@ -165,16 +216,25 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       version: Insertable<VersionsTable>,
       files: readonly FileEntry[],
       blobStored: BlobCheck,
-    ): Promise<Exclude<VersionWrite, 'skill_gone'>> {
-      return db.transaction().execute(async (trx) => {
-        await lockBlob(trx, version.sha256);
-        if (!(await blobStored())) return 'blob_gone' as const;
-        await trx.insertInto('skills').values(skill).execute();
-        if (tags.length > 0) await trx.insertInto('skill_tags').values(tags.map((tag) => ({ skill_id: skill.id, tag }))).execute();
-        await trx.insertInto('versions').values(version).execute();
-        await insertFiles(trx, version.id, files);
-        return 'written' as const;
-      });
+    ): Promise<SkillWithVersionWrite> {
+      try {
+        return await db.transaction().execute(async (trx): Promise<SkillWithVersionWrite> => {
+          await lockBlob(trx, version.sha256);
+          if (!(await blobStored())) return 'blob_gone';
+          await trx.insertInto('skills').values(skill).execute();
+          if (tags.length > 0)
+            await trx
+              .insertInto('skill_tags')
+              .values(tags.map((tag) => ({ skill_id: skill.id, tag })))
+              .execute();
+          await trx.insertInto('versions').values(version).execute();
+          await insertFiles(trx, version.id, files);
+          return 'written';
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'slug_taken';
+        throw error;
+      }
     },
 
     /** The sha256 values among `candidates` that no version references any more. */
@@ -215,17 +275,31 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
         const live = new Set<string>();
         const ids = [...new Set(tallies.map((t) => t.versionId))];
         for (let i = 0; i < ids.length; i += DOWNLOAD_BATCH) {
-          const rows = await trx.selectFrom('versions').select('id').where('id', 'in', ids.slice(i, i + DOWNLOAD_BATCH)).execute();
+          const rows = await trx
+            .selectFrom('versions')
+            .select('id')
+            .where('id', 'in', ids.slice(i, i + DOWNLOAD_BATCH))
+            .execute();
           for (const row of rows) live.add(row.id);
         }
         const days = tallies
           .filter((t) => live.has(t.versionId) && t.count > 0)
           .sort((a, b) => compareKeys(a.versionId, b.versionId) || compareKeys(a.day, b.day));
         if (days.length === 0) return;
-        await addToTotals(trx, 'skills', sumBy(days, (t) => t.skillId));
-        await addToTotals(trx, 'versions', sumBy(days, (t) => t.versionId));
+        await addToTotals(
+          trx,
+          'skills',
+          sumBy(days, (t) => t.skillId),
+        );
+        await addToTotals(
+          trx,
+          'versions',
+          sumBy(days, (t) => t.versionId),
+        );
         for (let i = 0; i < days.length; i += DOWNLOAD_BATCH) {
-          const rows = days.slice(i, i + DOWNLOAD_BATCH).map((t) => sql`(${t.versionId}, ${t.skillId}, ${t.day}, cast(${t.count} as integer))`);
+          const rows = days
+            .slice(i, i + DOWNLOAD_BATCH)
+            .map((t) => sql`(${t.versionId}, ${t.skillId}, ${t.day}, cast(${t.count} as integer))`);
           // `where true` tells SQLite's parser that ON CONFLICT belongs to the insert, not to a join.
           await sql`
             with t(version_id, skill_id, day, n) as (values ${sql.join(rows)})

@@ -1,11 +1,9 @@
 import type { Config } from '../../config.js';
-import { isUniqueViolation } from '../../db/database.js';
 import type { SessionsRepository } from '../../db/repositories/credentials.js';
 import type { UsersRepository } from '../../db/repositories/users.js';
-import type { Role } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { addDays, nowIso } from '../../lib/time.js';
-import { requireAdminSession, type Actor } from '../actor.js';
+import { requireAdminSession, type Actor, type Role } from '../actor.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { weakPasswordProblem } from './passwords.js';
 import { checkNewAccount, type NewAccount } from './rules.js';
@@ -14,8 +12,9 @@ import { toUser, type User } from './views.js';
 
 export const SESSION_DAYS = 30;
 
-const invalidCredentials = () =>
-  new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.', undefined, { 'www-authenticate': 'Bearer' });
+const invalidCredentials = () => new AppError(401, 'invalid_credentials', 'The username/email or password is wrong.');
+const usernameTaken = (username: string) => conflict('username_taken', `The username "${username}" is taken.`);
+const emailTaken = () => conflict('email_taken', 'An account with this email already exists.');
 
 export interface Page {
   page: number;
@@ -44,8 +43,8 @@ export function accountService(deps: {
     const account = checkNewAccount(input);
     const weak = weakPasswordsAllowed ? null : weakPasswordProblem(account.password, account);
     if (weak !== null) throw validationFailed([{ field: 'password', message: weak }]);
-    if (await users.findByUsername(account.username)) throw conflict('username_taken', `The username "${account.username}" is taken.`);
-    if (await users.emailTaken(account.email)) throw conflict('email_taken', 'An account with this email already exists.');
+    if (await users.findByUsername(account.username)) throw usernameTaken(account.username);
+    if (await users.emailTaken(account.email)) throw emailTaken();
     const now = nowIso();
     const row = {
       id: newId(),
@@ -57,14 +56,10 @@ export function accountService(deps: {
       created_at: now,
       updated_at: now,
     };
-    try {
-      await users.insert(row);
-    } catch (error) {
-      // Two registrations racing for one name: the unique index decides, and the loser gets the same answer.
-      if (isUniqueViolation(error, 'username')) throw conflict('username_taken', `The username "${account.username}" is taken.`);
-      if (isUniqueViolation(error)) throw conflict('email_taken', 'An account with this email already exists.');
-      throw error;
-    }
+    // Two registrations racing for one name: the unique index decides, and the loser gets the same answer.
+    const inserted = await users.insert(row);
+    if (inserted === 'username_taken') throw usernameTaken(account.username);
+    if (inserted === 'email_taken') throw emailTaken();
     return toUser(row);
   }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ApiKeysRepository, SessionsRepository } from '../../db/repositories/credentials.js';
 import { nowIso } from '../../lib/time.js';
 import { SCOPES, SESSION_SCOPES, type Actor, type Scope } from '../actor.js';
@@ -5,6 +6,8 @@ import { looksLikeApiKey, sha256Hex } from './secrets.js';
 
 /** How often a key's `last_used_at` is refreshed: often enough to be useful, rarely enough to stay off the hot path. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** Keys touched within the interval that this node still remembers; past it the row's own time decides. */
+const TOUCHED_MAX = 10_000;
 
 export type Authentication = { ok: true; actor: Actor } | { ok: false; reason: string };
 
@@ -24,25 +27,27 @@ const AUTH_CACHE_MAX = 10_000;
 interface Remembered {
   actor: Exclude<Actor, { kind: 'anonymous' }>;
   credentialId: string;
-  until: number;
 }
 
-export function authenticator(deps: { sessions: SessionsRepository; apiKeys: ApiKeysRepository }) {
+export function authenticator(deps: {
+  sessions: SessionsRepository;
+  apiKeys: ApiKeysRepository;
+  /** The clock remembered entries age by and expiry is judged by; tests move it rather than wait for it. */
+  now?: () => number;
+}) {
   const { sessions, apiKeys } = deps;
-  const lastTouched = new Map<string, number>();
-  const remembered = new Map<string, Remembered>();
+  // Read late, so that a test replacing Date moves this clock too.
+  const now = deps.now ?? (() => Date.now());
+  const perf = { now };
+  const remembered = new LRUCache<string, Remembered>({ max: AUTH_CACHE_MAX, ttl: AUTH_CACHE_TTL_MS, ttlResolution: 0, perf });
+  const lastTouched = new LRUCache<string, true>({ max: TOUCHED_MAX, ttl: TOUCH_INTERVAL_MS, ttlResolution: 0, perf });
   // Counts the changes forgotten so far: a lookup remembers its answer only if none happened while it ran. One
   // counter for every credential, since changes are rare and a lookup that is not remembered only costs a lookup.
   let generation = 0;
 
   function recall(hash: string): Authentication | null {
     const entry = remembered.get(hash);
-    if (entry === undefined) return null;
-    if (entry.until <= Date.now()) {
-      remembered.delete(hash);
-      return null;
-    }
-    return { ok: true, actor: entry.actor };
+    return entry === undefined ? null : { ok: true, actor: entry.actor };
   }
 
   function remember(
@@ -53,14 +58,26 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
     lookedUpAt: number,
   ): void {
     if (lookedUpAt !== generation) return;
-    if (remembered.size >= AUTH_CACHE_MAX) remembered.delete(remembered.keys().next().value as string);
-    const expiry = expiresAt === null ? Infinity : new Date(expiresAt).getTime();
-    remembered.set(hash, { actor, credentialId, until: Math.min(Date.now() + AUTH_CACHE_TTL_MS, expiry) });
+    const untilExpiry = expiresAt === null ? Infinity : new Date(expiresAt).getTime() - now();
+    // The cache still serves an entry when exactly its ttl has passed; one millisecond less makes it gone by then
+    // (and a ttl of 0 would mean "forever").
+    const ttl = Math.min(AUTH_CACHE_TTL_MS, untilExpiry) - 1;
+    if (ttl <= 0) return;
+    remembered.set(hash, { actor, credentialId }, { ttl });
   }
 
   function forgetWhere(predicate: (entry: Remembered) => boolean): void {
     generation += 1;
-    for (const [hash, entry] of remembered) if (predicate(entry)) remembered.delete(hash);
+    for (const [hash, entry] of remembered.entries()) if (predicate(entry)) remembered.delete(hash);
+  }
+
+  /** Writes a key's `last_used_at` at most once per interval: the keys this node touched lately, or the row's own time, say when. */
+  function touch(row: { credential_id: string; last_used_at: Date | string | null }, at: number): void {
+    if (lastTouched.has(row.credential_id)) return;
+    if (row.last_used_at !== null && at - new Date(row.last_used_at).getTime() < TOUCH_INTERVAL_MS) return;
+    lastTouched.set(row.credential_id, true);
+    // Best effort and off the response path: a failed touch must not fail the request.
+    apiKeys.touch(row.credential_id, nowIso()).catch(() => lastTouched.delete(row.credential_id));
   }
 
   return {
@@ -80,7 +97,7 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
       const lookedUpAt = generation;
       const row = await sessions.findByHash(hash);
       if (!row) return { ok: false, reason: 'The session is unknown or has been signed out.' };
-      if (expired(row.expires_at, Date.now())) return { ok: false, reason: 'The session has expired; sign in again.' };
+      if (expired(row.expires_at, now())) return { ok: false, reason: 'The session has expired; sign in again.' };
       if (row.disabled === 1) return { ok: false, reason: 'The account is disabled.' };
       const actor = {
         kind: 'session' as const,
@@ -99,8 +116,7 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
     recallApiKey(key: string): Exclude<Actor, { kind: 'anonymous' }> | null {
       if (!looksLikeApiKey(key)) return null;
       const entry = remembered.get(sha256Hex(key));
-      if (entry === undefined || entry.until <= Date.now() || entry.actor.kind !== 'api_key') return null;
-      return entry.actor;
+      return entry?.actor.kind === 'api_key' ? entry.actor : null;
     },
 
     async apiKey(key: string): Promise<Authentication> {
@@ -112,17 +128,17 @@ export function authenticator(deps: { sessions: SessionsRepository; apiKeys: Api
       const row = await apiKeys.findByHash(hash);
       if (!row) return { ok: false, reason: 'The API key is unknown.' };
       if (row.revoked_at !== null) return { ok: false, reason: 'The API key has been revoked.' };
-      const now = Date.now();
-      if (expired(row.expires_at, now)) return { ok: false, reason: 'The API key has expired.' };
+      const at = now();
+      if (expired(row.expires_at, at)) return { ok: false, reason: 'The API key has expired.' };
       if (row.disabled === 1) return { ok: false, reason: 'The account is disabled.' };
-      const previous = lastTouched.get(row.credential_id) ?? (row.last_used_at ? new Date(row.last_used_at).getTime() : 0);
-      if (now - previous >= TOUCH_INTERVAL_MS) {
-        lastTouched.set(row.credential_id, now);
-        // Best effort and off the response path: a failed touch must not fail the request.
-        apiKeys.touch(row.credential_id, nowIso()).catch(() => lastTouched.delete(row.credential_id));
-      }
+      touch(row, at);
       const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
-      const actor = { kind: 'api_key' as const, user: { id: row.user_id, username: row.username, role: row.role }, apiKeyId: row.credential_id, scopes };
+      const actor = {
+        kind: 'api_key' as const,
+        user: { id: row.user_id, username: row.username, role: row.role },
+        apiKeyId: row.credential_id,
+        scopes,
+      };
       remember(hash, actor, row.credential_id, row.expires_at, lookedUpAt);
       return { ok: true, actor };
     },

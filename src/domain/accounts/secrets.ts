@@ -16,7 +16,7 @@ function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
+      if (byte < 248) out += BASE62.charAt(byte % 62);
       if (out.length === length) break;
     }
   }
@@ -38,6 +38,7 @@ export function newSessionToken(): { token: string; hash: string } {
 }
 
 // The package exports Algorithm as a const enum, which isolated modules cannot read; 2 is its Argon2id.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
 const ARGON2ID = 2 as Algorithm;
 
 // OWASP's argon2id baseline: 19 MiB, two passes, one lane (about 20 ms a hash on this class of machine).

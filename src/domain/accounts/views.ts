@@ -1,5 +1,10 @@
-import type { Role, UserRow } from '../../db/schema.js';
+import type { UserRow } from '../../db/repositories/users.js';
+import type { Same } from '../../lib/same-type.js';
 import { toIso } from '../../lib/time.js';
+import type { Role } from '../actor.js';
+
+// The roles the domain knows are the ones the users table stores.
+true satisfies Same<Role, UserRow['role']>;
 
 export interface User {
   id: string;

@@ -7,7 +7,7 @@ import { forbidden, notFound, validationFailed } from '../errors.js';
 import type { SkillService } from '../skills/skills.js';
 import { isOwner } from '../skills/visibility.js';
 
-export const COMMENT_MAX = 5000;
+import { COMMENT_MAX } from '@skill-registry/api-schemas/limits';
 
 export interface Feedback {
   id: string;
@@ -42,7 +42,7 @@ export function feedbackService(deps: { feedback: FeedbackRepository; versions: 
       }
       const skill = await skills.find(input.skill_id);
       // Only published skills take feedback; anything else is, to this caller, not there.
-      if (!skill || skill.status !== 'published') throw notFound('skill_not_found', `No published skill "${input.skill_id}".`);
+      if (skill?.status !== 'published') throw notFound('skill_not_found', `No published skill "${input.skill_id}".`);
       const version = input.version ?? null;
       if (version !== null && !(await versions.exists(skill.id, version))) {
         throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${version}".`);
@@ -61,23 +61,21 @@ export function feedbackService(deps: { feedback: FeedbackRepository; versions: 
       }
       const { rows, total, average } = await feedback.list({
         skillId: skill.id,
-        ...(filter.version !== undefined ? { version: filter.version } : {}),
-        ...(filter.rating !== undefined ? { rating: filter.rating } : {}),
+        version: filter.version,
+        rating: filter.rating,
         limit: filter.pageSize,
         offset: (filter.page - 1) * filter.pageSize,
       });
       return {
-        items: rows.map(
-          (r): Feedback => ({
-            id: r.id,
-            skill_id: r.skill_id,
-            version: r.version,
-            rating: r.rating,
-            comment: r.comment,
-            author: r.author_id !== null && r.author_username !== null ? { id: r.author_id, username: r.author_username } : null,
-            created_at: toIso(r.created_at),
-          }),
-        ),
+        items: rows.map((r): Feedback => ({
+          id: r.id,
+          skill_id: r.skill_id,
+          version: r.version,
+          rating: r.rating,
+          comment: r.comment,
+          author: r.author_id !== null && r.author_username !== null ? { id: r.author_id, username: r.author_username } : null,
+          created_at: toIso(r.created_at),
+        })),
         total,
         summary: { count: total, average_rating: average === null ? null : Math.round(average * 100) / 100 },
       };

@@ -1,15 +1,14 @@
-import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
-import type { CallLogRow } from '../../db/schema.js';
+import type { CallLogRow, CallLogsRepository } from '../../db/repositories/call-logs.js';
 import { addDays, nowIso, toIso } from '../../lib/time.js';
 import { adminSessionRequired, isAdminSession, type AuthenticatedActor } from '../actor.js';
 import { notFound, validationFailed } from '../errors.js';
+import type { CallLog } from './entry.js';
 import type { CallLogRecorder } from './recorder.js';
 
-/** A call-log entry as the API returns it: the stored row with its time as an ISO 8601 string. */
-export type CallLog = Omit<CallLogRow, 'created_at'> & { created_at: string };
+export type { CallLog };
 
 function toCallLog(row: CallLogRow): CallLog {
-  return { ...row, duration_ms: Number(row.duration_ms), status_code: Number(row.status_code), created_at: toIso(row.created_at) };
+  return { ...row, duration_ms: row.duration_ms, status_code: row.status_code, created_at: toIso(row.created_at) };
 }
 
 export interface LogQuery {
@@ -60,10 +59,10 @@ export function callLogService(deps: { logs: CallLogsRepository; recorder: CallL
       await recorder.flush();
       const { rows, total } = await logs.list({
         userId,
-        ...(from !== undefined ? { from } : {}),
-        ...(to !== undefined ? { to } : {}),
-        ...(status !== undefined ? { status } : {}),
-        ...(method !== undefined ? { method } : {}),
+        from,
+        to,
+        status,
+        method,
         limit: query.pageSize,
         offset: (query.page - 1) * query.pageSize,
       });

@@ -1,5 +1,5 @@
 import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
-import type { PendingCallLog } from '../../db/schema.js';
+import type { CallLogEntry } from './entry.js';
 import { periodicFlush } from '../../lib/periodic-flush.js';
 import { refusalSummaries } from './refusals.js';
 import { boundedEntry } from './stored-entry.js';
@@ -26,7 +26,7 @@ export function callLogRecorder(deps: {
   /** The clock of the windows of refused calls (tests move it). */
   now?: () => number;
 }) {
-  let pending: PendingCallLog[] = [];
+  let pending: CallLogEntry[] = [];
   const refusals = refusalSummaries(deps.now);
 
   async function writeOut(): Promise<void> {
@@ -61,14 +61,16 @@ export function callLogRecorder(deps: {
 
   return {
     /** Buffers one entry, cut to the stored lengths; a refused call (429) may only be counted (see refusals.ts). */
-    record(entry: PendingCallLog): void {
+    record(entry: CallLogEntry): void {
       if (!refusals.admit(entry)) return;
       pending.push(boundedEntry(entry));
       if (pending.length === LOG_EARLY_BATCH) flusher.flush().catch((error: unknown) => deps.onError?.(error));
       else trim();
     },
-    flush: flusher.flush,
-    start: flusher.start,
+    flush: () => flusher.flush(),
+    start: () => {
+      flusher.start();
+    },
     /** Stops the timer and writes everything, the summaries of windows still open included. */
     async close(): Promise<void> {
       for (const summary of refusals.due(true)) pending.push(boundedEntry(summary));

@@ -1,4 +1,4 @@
-import type { PendingCallLog } from '../../db/schema.js';
+import type { CallLogEntry } from './entry.js';
 import { newId } from '../../lib/ids.js';
 
 /** Refused calls of one user are summarised per window of this length: the rate limits' own window. */
@@ -14,7 +14,7 @@ interface Open {
   /** Calls refused after the first, in this window, and the first and last of them. */
   count: number;
   firstAt: number;
-  last: PendingCallLog | null;
+  last: CallLogEntry | null;
 }
 
 /**
@@ -27,7 +27,7 @@ interface Open {
 export function refusalSummaries(now: () => number = () => Date.now()) {
   const open = new Map<string, Open>();
   /** Summaries of closed windows, not yet handed out. */
-  let ready: PendingCallLog[] = [];
+  let ready: CallLogEntry[] = [];
 
   function close(user: string, window: Open): void {
     open.delete(user);
@@ -35,7 +35,7 @@ export function refusalSummaries(now: () => number = () => Date.now()) {
     if (row !== null) ready.push(row);
   }
 
-  function summaryOf(window: Open): PendingCallLog | null {
+  function summaryOf(window: Open): CallLogEntry | null {
     const last = window.last;
     if (last === null || window.count === 0) return null;
     const range = `from ${new Date(window.firstAt).toISOString()} to ${new Date(last.created_at).toISOString()}`;
@@ -50,7 +50,7 @@ export function refusalSummaries(now: () => number = () => Date.now()) {
 
   return {
     /** Whether `entry` is to be written now; a refused call in an open window is counted instead. */
-    admit(entry: PendingCallLog): boolean {
+    admit(entry: CallLogEntry): boolean {
       if (entry.status_code !== SUMMARISED_STATUS) return true;
       const at = now();
       const window = open.get(entry.user_id);
@@ -58,7 +58,7 @@ export function refusalSummaries(now: () => number = () => Date.now()) {
         if (window !== undefined) close(entry.user_id, window);
         open.set(entry.user_id, { openedAt: at, count: 0, firstAt: 0, last: null });
         if (open.size > OPEN_SUMMARIES_MAX) {
-          const [oldest, first] = open.entries().next().value as [string, Open];
+          const [oldest, first] = open.entries().next().value!;
           close(oldest, first);
         }
         return true;
@@ -70,7 +70,7 @@ export function refusalSummaries(now: () => number = () => Date.now()) {
     },
 
     /** The summaries of the windows that have ended (all of them with `everything`), each window then forgotten. */
-    due(everything = false): PendingCallLog[] {
+    due(everything = false): CallLogEntry[] {
       const at = now();
       for (const [user, window] of open) {
         // Map order is the order windows opened in: the first still open ends the search.

@@ -1,4 +1,4 @@
-import type { PendingCallLog } from '../../db/schema.js';
+import type { CallLogEntry } from './entry.js';
 
 /**
  * What one call-log row may hold: a path (with its query string) and a user agent are stored up to these many
@@ -18,7 +18,7 @@ export function truncated(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-export function boundedEntry(entry: PendingCallLog): PendingCallLog {
+export function boundedEntry(entry: CallLogEntry): CallLogEntry {
   const path = entry.path;
   const agent = entry.user_agent;
   if (path.length <= LOGGED_PATH_MAX && (agent === null || agent === undefined || agent.length <= LOGGED_USER_AGENT_MAX)) return entry;

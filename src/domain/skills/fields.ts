@@ -1,21 +1,11 @@
-import { looksLikeId } from '../../lib/id-shape.js';
+import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX } from '@skill-registry/api-schemas/limits';
+import { SLUG_MAX, slugProblem } from '@skill-registry/skill-package/rules';
 import { badRequest, validationFailed, type FieldError } from '../errors.js';
 
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const SLUG_MAX = 64;
-export const NAME_MAX = 100;
-export const DESCRIPTION_MAX = 1024;
-export const CATEGORY_MAX = 64;
-export const TAGS_MAX = 20;
+// The limits are stated by the API's schemas and the slug rule is shared with the command line; both live in
+// workspace packages so the registry, its client and its command line read them from one place.
+export { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, SLUG_MAX, TAGS_MAX, slugProblem };
 export const TAG_PATTERN = /^[a-z0-9][a-z0-9.+-]{0,31}$/;
-
-export function slugProblem(slug: string): string | null {
-  if (slug.length === 0 || slug.length > SLUG_MAX) return `must be 1 to ${SLUG_MAX} characters`;
-  if (!SLUG_PATTERN.test(slug)) return 'must be lower-case letters and digits in words joined by single hyphens, like "pdf-tools"';
-  // A slug shaped like an id would make `:skillId` ambiguous, since paths accept either.
-  if (looksLikeId(slug)) return 'must not have the shape of a skill id (a UUID)';
-  return null;
-}
 
 /** Derives a slug from a display name when the caller gives none, as most registries do from a package name. */
 export function slugFromName(name: string): string {
@@ -36,7 +26,10 @@ export function normaliseTags(tags: readonly string[], field = 'tags'): string[]
   tags.forEach((raw, index) => {
     const tag = raw.trim().toLowerCase();
     if (!TAG_PATTERN.test(tag)) {
-      errors.push({ field: `${field}[${index}]`, message: `"${raw}" is not a valid tag: 1 to 32 of a-z, 0-9, ".", "+", "-", starting with a letter or digit` });
+      errors.push({
+        field: `${field}[${index}]`,
+        message: `"${raw}" is not a valid tag: 1 to 32 of a-z, 0-9, ".", "+", "-", starting with a letter or digit`,
+      });
       return;
     }
     seen.add(tag);

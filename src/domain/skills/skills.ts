@@ -1,13 +1,13 @@
-import { isUniqueViolation } from '../../db/database.js';
-import type { SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository } from '../../db/repositories/skills.js';
-import type { NewSkill, SkillStatus, SkillUpdate, SourceType } from '../../db/schema.js';
+import type { NewSkill, SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository, SkillUpdate } from '../../db/repositories/skills.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
+import type { Same } from '../../lib/same-type.js';
 import { nowIso, toIso } from '../../lib/time.js';
 import { isAdminSession, requireAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
-import { badRequest, conflict, forbidden, notFound, validationFailed } from '../errors.js';
+import { badRequest, conflict, forbidden, notFound, validationFailed, type AppError } from '../errors.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, checkName, checkSlug, normaliseTags, slugFromName, slugProblem } from './fields.js';
 import { parseTagFilter, searchWords } from './search-terms.js';
-import { checkSource } from './source.js';
+import { checkSource, type SourceType } from './source.js';
+import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
 import { canManage, canSee } from './visibility.js';
@@ -31,6 +31,10 @@ export interface Skill {
   published_at: string | null;
 }
 
+// The statuses and source types the domain knows are the ones the skills table stores.
+true satisfies Same<SkillStatus, SkillRecordRow['status']>;
+true satisfies Same<SourceType | null, SkillRecordRow['source_type']>;
+
 export function toSkill(row: SkillRecordRow): Skill {
   return {
     id: row.id,
@@ -45,7 +49,7 @@ export function toSkill(row: SkillRecordRow): Skill {
     source_url: row.source_url,
     owner: { id: row.owner_id, username: row.owner_username },
     latest_version: row.latest_version,
-    downloads: Number(row.downloads),
+    downloads: row.downloads,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
     published_at: toIso(row.published_at),
@@ -82,6 +86,10 @@ function optionalText(value: string | null | undefined, field: string, max: numb
   return trimmed;
 }
 
+export function slugTaken(slug: string): AppError {
+  return conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+}
+
 /** How long a public answer may be reused; see publicCache for how changes clear it sooner. */
 export const PUBLIC_CACHE_TTL_MS = 1000;
 /** How long the total of a public list or search may be reused; cleared with the answers on every change. */
@@ -100,7 +108,7 @@ export function skillService(deps: {
   // skill does (never with downloads): it is shared by every page and sort of one filter, and kept longer.
   const totalCache = publicCache<number>({ ttlMs: PUBLIC_TOTAL_TTL_MS, maxEntries: 5_000 });
 
-  const listeners: Array<() => void> = [];
+  const listeners: (() => void)[] = [];
   /** Drops this node's cached public answers. */
   function forgetCached(): void {
     rowCache.clear();
@@ -144,7 +152,10 @@ export function skillService(deps: {
   }
 
   /** Checks a new skill's fields and slug, and returns the row to insert with its tags. */
-  async function prepare(actor: AuthenticatedActor, input: SkillInput): Promise<{ row: NewSkill & { id: string; slug: string; description: string }; tags: string[] }> {
+  async function prepare(
+    actor: AuthenticatedActor,
+    input: SkillInput,
+  ): Promise<{ row: NewSkill & { id: string; slug: string; description: string }; tags: string[] }> {
     const name = checkName(input.name);
     let slug: string;
     if (input.slug !== undefined) {
@@ -161,13 +172,26 @@ export function skillService(deps: {
     const category = optionalText(input.category, 'category', CATEGORY_MAX) || null;
     const tags = normaliseTags(input.tags ?? []);
     const source = checkSource({ source_type: input.source_type ?? null, source_url: input.source_url ?? null });
-    if (await skills.slugTaken(slug)) throw conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
+    if (await skills.slugTaken(slug)) throw slugTaken(slug);
     const now = nowIso();
     return {
       row: {
-        id: newId(), slug, name, description, category, tags: JSON.stringify(tags), status: 'draft', featured: 0,
-        source_type: source.source_type, source_url: source.source_url, owner_id: actor.user.id,
-        latest_version: null, downloads: 0, created_at: now, updated_at: now, published_at: null,
+        id: newId(),
+        slug,
+        name,
+        description,
+        category,
+        tags: JSON.stringify(tags),
+        status: 'draft',
+        featured: 0,
+        source_type: source.source_type,
+        source_url: source.source_url,
+        owner_id: actor.user.id,
+        latest_version: null,
+        downloads: 0,
+        created_at: now,
+        updated_at: now,
+        published_at: null,
       },
       tags,
     };
@@ -205,13 +229,9 @@ export function skillService(deps: {
 
     async create(actor: AuthenticatedActor, input: SkillInput): Promise<Skill> {
       const { row, tags } = await prepare(actor, input);
-      try {
-        await skills.insert(row, tags);
-        changed();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('slug_taken', `The slug "${row.slug}" is taken; choose another.`);
-        throw error;
-      }
+      // Two creations racing for one slug: the unique index decides, and the loser gets the same answer.
+      if ((await skills.insert(row, tags)) === 'slug_taken') throw slugTaken(row.slug);
+      changed();
       return reload(row.id);
     },
 
@@ -246,7 +266,10 @@ export function skillService(deps: {
     async remove(actor: Actor, ref: string): Promise<void> {
       const row = await manageable(actor, ref);
       if (row.status !== 'draft') {
-        throw conflict('not_draft', `Only draft skills can be deleted; "${row.slug}" is ${row.status}. An administrator can deprecate it instead.`);
+        throw conflict(
+          'not_draft',
+          `Only draft skills can be deleted; "${row.slug}" is ${row.status}. An administrator can deprecate it instead.`,
+        );
       }
       if (!(await skills.deleteDraft(row.id))) {
         throw conflict('not_draft', `"${row.slug}" stopped being a draft while it was being deleted.`);
@@ -262,7 +285,10 @@ export function skillService(deps: {
       if (statuses === 'all' || statuses.length !== 1 || statuses[0] !== 'published') return run(filter);
       const { sort: _sort, limit: _limit, offset: _offset, ...matching } = filter;
       return pageCache.get(JSON.stringify(filter), () =>
-        run(filter, totalCache.get(JSON.stringify(matching), () => skills.count(filter))),
+        run(
+          filter,
+          totalCache.get(JSON.stringify(matching), () => skills.count(filter)),
+        ),
       );
     },
 
@@ -282,12 +308,20 @@ export function skillService(deps: {
         row.id,
         { status: to, updated_at: now, ...(to === 'published' ? { published_at: now } : {}) },
         {
-          id: newId(), actor_id: actor.user.id, action: 'skill.status', target_type: 'skill', target_id: row.id,
-          from_value: row.status, to_value: to, reason: reason?.trim() || null, created_at: now,
+          id: newId(),
+          actor_id: actor.user.id,
+          action: 'skill.status',
+          target_type: 'skill',
+          target_id: row.id,
+          from_value: row.status,
+          to_value: to,
+          reason: reason?.trim() || null,
+          created_at: now,
         },
         row.status,
       );
-      if (!applied) throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
+      if (!applied)
+        throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
       changed();
       return reload(row.id);
     },
@@ -301,8 +335,15 @@ export function skillService(deps: {
           row.id,
           { featured: featured ? 1 : 0 },
           {
-            id: newId(), actor_id: actor.user.id, action: 'skill.featured', target_type: 'skill', target_id: row.id,
-            from_value: String(row.featured === 1), to_value: String(featured), reason: reason?.trim() || null, created_at: nowIso(),
+            id: newId(),
+            actor_id: actor.user.id,
+            action: 'skill.featured',
+            target_type: 'skill',
+            target_id: row.id,
+            from_value: String(row.featured === 1),
+            to_value: String(featured),
+            reason: reason?.trim() || null,
+            created_at: nowIso(),
           },
         );
         changed();
@@ -319,9 +360,9 @@ export function skillService(deps: {
       sort: query.sort,
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
-      ...(query.category !== undefined ? { category: query.category } : {}),
-      ...(query.featured !== undefined ? { featured: query.featured } : {}),
-      ...(ownerId !== undefined ? { ownerId } : {}),
+      category: query.category,
+      featured: query.featured,
+      ownerId,
     };
   }
 

@@ -1,5 +1,8 @@
-import type { SourceType } from '../../db/schema.js';
 import { AppError } from '../errors.js';
+
+/** Where a skill says it comes from: written here, mirrored from a GitHub repository, or kept elsewhere. */
+export const SOURCE_TYPES = ['original', 'github', 'external'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export interface SkillSource {
   source_type: SourceType | null;
@@ -59,7 +62,8 @@ function checkGithubUrl(url: string): void {
   if (parsed.protocol !== 'https:' || parsed.hostname !== 'github.com' || rawHostPart.toLowerCase() !== 'github.com') {
     throw invalidSource(`${expected} (got "${url}").`);
   }
-  if (parsed.username !== '' || parsed.password !== '' || parsed.port !== '') throw invalidSource(`${expected}, without credentials or port.`);
+  if (parsed.username !== '' || parsed.password !== '' || parsed.port !== '')
+    throw invalidSource(`${expected}, without credentials or port.`);
   if (parsed.search !== '' || parsed.hash !== '') throw invalidSource(`${expected}, without a query string or fragment.`);
   const segments = parsed.pathname.split('/').slice(1);
   if (segments.length > 0 && segments[segments.length - 1] === '') segments.pop();

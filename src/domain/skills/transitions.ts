@@ -1,4 +1,4 @@
-import type { SkillStatus } from '../../db/schema.js';
+import type { SkillStatus } from './statuses.js';
 import { conflict } from '../errors.js';
 
 /** The skill life cycle's state machine, exactly: anything not listed here is refused. */
@@ -15,9 +15,6 @@ export function allowedTargets(from: SkillStatus): readonly SkillStatus[] {
 export function checkTransition(from: SkillStatus, to: SkillStatus): void {
   const targets = ALLOWED[from];
   if (!targets.includes(to)) {
-    throw conflict(
-      'invalid_transition',
-      `A ${from} skill cannot become ${to}; allowed from ${from}: ${targets.join(', ')}.`,
-    );
+    throw conflict('invalid_transition', `A ${from} skill cannot become ${to}; allowed from ${from}: ${targets.join(', ')}.`);
   }
 }

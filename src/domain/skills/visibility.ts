@@ -1,5 +1,5 @@
 import { isAdminSession, type Actor } from '../actor.js';
-import type { SkillStatus } from '../../db/schema.js';
+import type { SkillStatus } from './statuses.js';
 
 interface Visible {
   status: SkillStatus;

@@ -88,8 +88,10 @@ export function downloadCounter(deps: {
       announce();
     },
     /** Resolves once the write in progress, if any, has ended (for tests driving the timer). */
-    flushing: flusher.idle,
-    start: flusher.start,
+    flushing: () => flusher.idle(),
+    start: () => {
+      flusher.start();
+    },
     async close(): Promise<void> {
       await flusher.close();
       announce();

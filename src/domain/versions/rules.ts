@@ -1,23 +1,22 @@
+import { RuleError, checkChangelog as changelogRule, checkVersion as versionRule } from '@skill-registry/skill-package/rules';
 import semver from 'semver';
 import { badRequest, validationFailed } from '../errors.js';
-import { findUnstorable, unstorableProblem } from '../storable-text.js';
+import { findUnstorable } from '../storable-text.js';
 
-export const VERSION_MAX = 64;
-export const CHANGELOG_MAX = 20_000;
 export const METADATA_MAX = 64 * 1024;
+
+/** A shared rule's refusal as the registry's 400: same code, sentence and field. */
+function refused(error: unknown): unknown {
+  return error instanceof RuleError ? badRequest(error.code, error.detail, [...error.errors]) : error;
+}
 
 /** Strict Semantic Versioning 2.0: no leading "v", no loose forms, nothing semver would rewrite. */
 export function checkVersion(version: string | undefined): string {
-  if (version === undefined || version.trim() === '') {
-    throw validationFailed([{ field: 'version', message: 'is required, e.g. 1.0.0' }]);
+  try {
+    return versionRule(version);
+  } catch (error) {
+    throw refused(error);
   }
-  if (version.length > VERSION_MAX) throw validationFailed([{ field: 'version', message: `must be at most ${VERSION_MAX} characters` }]);
-  if (semver.valid(version) !== version) {
-    throw badRequest('invalid_version', `"${version}" is not a Semantic Versioning 2.0 version such as 1.2.0 or 2.0.0-rc.1.`, [
-      { field: 'version', message: 'must be a strict semver version (MAJOR.MINOR.PATCH, optional -prerelease and +build)' },
-    ]);
-  }
-  return version;
 }
 
 /** `metadata` arrives as text holding a JSON object. */
@@ -40,11 +39,11 @@ export function parseMetadata(raw: string | undefined): Record<string, unknown> 
 }
 
 export function checkChangelog(raw: string | undefined): string | null {
-  if (raw === undefined || raw.trim() === '') return null;
-  if (raw.length > CHANGELOG_MAX) throw validationFailed([{ field: 'changelog', message: `must be at most ${CHANGELOG_MAX} characters` }]);
-  const unstorable = unstorableProblem(raw);
-  if (unstorable !== null) throw validationFailed([{ field: 'changelog', message: unstorable }]);
-  return raw;
+  try {
+    return changelogRule(raw);
+  } catch (error) {
+    throw refused(error);
+  }
 }
 
 /** Highest version, ignoring pre-releases while any release exists; null without versions. */

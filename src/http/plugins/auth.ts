@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANONYMOUS, requireActor, type Actor, type AuthenticatedActor, type Requirement } from '../../domain/actor.js';
 import { AppError, unauthenticated } from '../../domain/errors.js';
 import type { Config } from '../../config.js';
-import type { Services } from '../../services.js';
 import { clearSessionCookie, sessionCookie } from '../cookies.js';
+import type { RouteServices } from '../route-services.js';
 import { requireDeclaredAccess, type Access } from './route-access.js';
 
 declare module 'fastify' {
@@ -29,6 +29,8 @@ const NOT_FOUND_ACCESS: Access = 'public';
 
 /** The access the request's route declared, or null if it declared none (the app refuses to start with such a route). */
 function accessOf(request: FastifyRequest): Access | null {
+  // A request no route matched has no route config at all, whatever the type says.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   const declared = request.routeOptions.config?.auth;
   if (declared !== undefined) return declared;
   return request.is404 ? NOT_FOUND_ACCESS : null;
@@ -66,7 +68,7 @@ function isForeignOrigin(request: FastifyRequest, config: Config): boolean {
  */
 export function installAuth(
   app: FastifyInstance,
-  services: Services,
+  services: Pick<RouteServices, 'authenticate'>,
   config: Config,
 ): (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void {
   app.decorateRequest<Actor | null>('actor', null);
@@ -76,16 +78,24 @@ export function installAuth(
     request.actor = ANONYMOUS;
     const requirement = accessOf(request);
     // Never reached by a started app; should it be, nothing is opened by omission.
-    if (requirement === null) return done(new Error(`${request.method} ${request.routeOptions.url} declares no access in config.auth.`));
-    if (requirement === 'none') return done();
+    if (requirement === null) {
+      done(new Error(`${request.method} ${request.routeOptions.url} declares no access in config.auth.`));
+      return;
+    }
+    if (requirement === 'none') {
+      done();
+      return;
+    }
     // Most traffic is anonymous reads: settled without a promise.
     const authorization = request.headers.authorization;
     if (authorization === undefined && request.headers.cookie === undefined && !UNSAFE_METHODS.has(request.method)) {
       try {
         requireActor(ANONYMOUS, requirement);
-        return done();
+        done();
+        return;
       } catch (error) {
-        return done(error as Error);
+        done(error as Error);
+        return;
       }
     }
     // A key seen moments ago (a busy script): settled without a promise too.
@@ -95,9 +105,11 @@ export function installAuth(
       request.actor = known;
       try {
         requireActor(known, requirement);
-        return done();
+        done();
+        return;
       } catch (error) {
-        return done(error as Error);
+        done(error as Error);
+        return;
       }
     }
     authenticate(request, reply, requirement).then(() => done(), done);
@@ -108,8 +120,17 @@ export function installAuth(
     const cookie = sessionCookie(request);
     const isAuthRoute = request.url.startsWith('/v1/auth/');
 
-    if (authorization === undefined && UNSAFE_METHODS.has(request.method) && (cookie !== undefined || isAuthRoute) && isForeignOrigin(request, config)) {
-      throw new AppError(403, 'csrf_rejected', 'This request comes from another site and was refused; use the registry from its own address.');
+    if (
+      authorization === undefined &&
+      UNSAFE_METHODS.has(request.method) &&
+      (cookie !== undefined || isAuthRoute) &&
+      isForeignOrigin(request, config)
+    ) {
+      throw new AppError(
+        403,
+        'csrf_rejected',
+        'This request comes from another site and was refused; use the registry from its own address.',
+      );
     }
 
     if (authorization !== undefined) {

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseFull, isDatabaseUnavailable } from '../../db/faults.js';
 import { AppError, type FieldError } from '../../domain/errors.js';
 import { isStorageFull } from '../../storage/faults.js';
+import { HttpProblem } from '../problem.js';
 import { settleUnreadBody } from '../unread-body.js';
 
 export interface ProblemDocument {
@@ -22,10 +23,13 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     status: error.status,
     code: error.code,
     detail: error.detail,
-    request_id: String(request.id),
+    request_id: request.id,
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
   };
-  if (error.headers) reply.headers(error.headers);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  if (error instanceof HttpProblem) reply.headers(error.headers);
+  // A 401 names the scheme to authenticate with (RFC 9110, section 11.6.1); one naming a realm of its own keeps it.
+  if (error.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', 'Bearer');
   // An answer may come before the body was read (a refused upload): the rest must not block the connection.
   settleUnreadBody(request, reply);
   return reply.code(error.status).type('application/problem+json').send(body);
@@ -43,7 +47,9 @@ function fieldOf(issue: AjvIssue, part: string): string {
   const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
   if ((issue.keyword === 'required' || issue.keyword === 'additionalProperties') && typeof extra === 'string') segments.push(extra);
   // Array positions read as `tags[1]`, the same form the domain rules use.
-  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || part;
+  return (
+    segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '') || part
+  );
 }
 
 /**
@@ -71,7 +77,8 @@ function fieldErrors(issues: AjvIssue[], part: string): FieldError[] {
       let message = issue.message ?? 'is invalid';
       if (issue.keyword === 'required') message = 'is required';
       else if (issue.keyword === 'additionalProperties') message = 'is not a known field';
-      else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) message = `must be one of ${issue.params.allowedValues.join(', ')}`;
+      else if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues))
+        message = `must be one of ${issue.params.allowedValues.join(', ')}`;
       out.push({ field, message });
     }
   }
@@ -87,7 +94,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       const part = fastifyError.validationContext ?? 'body';
       const errors = fieldErrors(fastifyError.validation, part);
       const detail =
-        errors.length === 1 ? `${part === 'body' ? '' : `${part} `}${errors[0]!.field} ${errors[0]!.message}.`.trim() : `The ${part} has ${errors.length} invalid fields; see errors.`;
+        errors.length === 1
+          ? `${part === 'body' ? '' : `${part} `}${errors[0]!.field} ${errors[0]!.message}.`.trim()
+          : `The ${part} has ${errors.length} invalid fields; see errors.`;
       return sendProblem(request, reply, new AppError(400, 'validation_failed', detail, errors));
     }
 
@@ -97,14 +106,22 @@ export function installErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return sendProblem(request, reply, new AppError(400, 'invalid_json', 'The request declares a JSON body but sends none.'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendProblem(request, reply, new AppError(413, 'payload_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 1 MiB).'));
+        return sendProblem(
+          request,
+          reply,
+          new AppError(413, 'payload_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 1 MiB).'),
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
         // Upload routes take multipart/form-data only; every other body is JSON.
         const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes ?? ['application/json'];
         return sendProblem(
           request,
           reply,
-          new AppError(415, 'unsupported_media_type', `Content-Type "${request.headers['content-type'] ?? ''}" is not accepted here; send ${consumes.join(' or ')}.`),
+          new AppError(
+            415,
+            'unsupported_media_type',
+            `Content-Type "${request.headers['content-type'] ?? ''}" is not accepted here; send ${consumes.join(' or ')}.`,
+          ),
         );
       }
     }
@@ -123,7 +140,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendProblem(
       request,
       reply,
-      new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${String(request.id)} when reporting it.`),
+      new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${request.id} when reporting it.`),
     );
   });
 }
@@ -134,9 +151,7 @@ export function faultProblem(error: unknown): AppError | null {
     return new AppError(507, 'insufficient_storage', 'The registry has no room left to store this; nothing was changed. Try again later.');
   }
   if (isDatabaseUnavailable(error)) {
-    return new AppError(503, 'database_unavailable', 'The database is not answering right now; try again shortly.', undefined, {
-      'retry-after': '5',
-    });
+    return new AppError(503, 'database_unavailable', 'The database is not answering right now; try again shortly.', undefined, 5);
   }
   return null;
 }
@@ -148,7 +163,11 @@ export function installNotFound(app: FastifyInstance, page?: (request: FastifyRe
     return sendProblem(
       request,
       reply,
-      new AppError(404, 'not_found', `There is no ${request.method} ${request.url.split('?')[0]} endpoint. The API is described at /v1/openapi.json.`),
+      new AppError(
+        404,
+        'not_found',
+        `There is no ${request.method} ${request.url.split('?')[0]} endpoint. The API is described at /v1/openapi.json.`,
+      ),
     );
   });
 }

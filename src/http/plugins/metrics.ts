@@ -28,12 +28,15 @@ export function createMetrics(): Metrics {
 
   // One labelled child per route, method and status, looked up once: labelling on every request costs more
   // than counting. The route pattern, never the raw URL, keeps the number of children bounded.
-  type Child = { count: { inc(): void }; time: { observe(value: number): void } };
+  interface Child {
+    count: { inc(): void };
+    time: { observe(value: number): void };
+  }
   const children = new Map<string, Map<number, Child>>();
   function count(method: string, route: string, statusCode: number, elapsedMs: number): void {
     const key = method === 'GET' ? route : `${method} ${route}`;
     let byStatus = children.get(key);
-    if (byStatus === undefined) children.set(key, (byStatus = new Map()));
+    if (byStatus === undefined) children.set(key, (byStatus = new Map<number, Child>()));
     let child = byStatus.get(statusCode);
     if (child === undefined) {
       const labels = { method, route, status_code: String(statusCode) };

@@ -3,12 +3,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { pageSecurityHeaders } from '../page-security.js';
 import { declareAccessOfScope } from './route-access.js';
-import { Problem } from '../schemas/common.js';
-import { ApiKey, User } from '../schemas/accounts.js';
-import { Skill } from '../schemas/skills.js';
-import { Version } from '../schemas/versions.js';
-import { Feedback } from '../schemas/feedback.js';
-import { CallLog } from '../schemas/logs.js';
+import { Problem } from '@skill-registry/api-schemas/common';
+import { ApiKey, User } from '@skill-registry/api-schemas/accounts';
+import { Skill } from '@skill-registry/api-schemas/skills';
+import { Version } from '@skill-registry/api-schemas/versions';
+import { Feedback } from '@skill-registry/api-schemas/feedback';
+import { CallLog } from '@skill-registry/api-schemas/logs';
 
 /**
  * The Swagger UI at /docs loads only its own scripts and styles from the registry and asks only the registry
@@ -50,7 +50,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
       ],
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `schema-${i}`) },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `schema-${i}` },
   });
   // In a scope of its own, so the headers cost only the documentation's requests.
   await app.register(async (docs) => {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { Redis } from 'ioredis';
 import type { Config, RateLimits } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
+import { HttpProblem } from '../problem.js';
 
 /** Every limit counts requests in a fixed window of one minute per key. */
 const WINDOW_MS = 60_000;
@@ -165,11 +166,10 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
       const assignment = assigned.get(request);
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       const what = WHAT[assignment?.bucket ?? 'reads'];
-      return new AppError(
+      return new HttpProblem(
         429,
         'rate_limited',
         `Too many requests: the limit is ${context.max} ${what} per minute. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-        undefined,
         {
           'ratelimit-limit': String(context.max),
           'ratelimit-remaining': '0',

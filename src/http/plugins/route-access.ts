@@ -28,7 +28,10 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
   app.addHook('onReady', (done) => {
     const undeclared = routes.filter((route) => !isAccess(route.config?.auth)).map(describe);
     routes.length = 0;
-    if (undeclared.length === 0) return done();
+    if (undeclared.length === 0) {
+      done();
+      return;
+    }
     done(
       new Error(
         `Every route must declare who may call it in config.auth (one of ${ACCESS_LEVELS.join(', ')}); ` +

@@ -16,7 +16,10 @@ const common: Options = { allErrors: true, useDefaults: true, removeAdditional: 
 const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
 const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 
-type CompilerInput = { schema: FastifySchema; httpPart?: string };
+interface CompilerInput {
+  schema: FastifySchema;
+  httpPart?: string;
+}
 
 export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) =>
@@ -47,7 +50,9 @@ function finiteOnly(validate: ValidateFunction): ValidateFunction {
     if (!valid || typeof data !== 'object' || data === null) return valid;
     for (const [key, value] of Object.entries(data)) {
       if (typeof value === 'number' && !Number.isFinite(value)) {
-        checked.errors = [{ instancePath: `/${key}`, schemaPath: '#/finite', keyword: 'finite', params: {}, message: 'must be a finite number' }];
+        checked.errors = [
+          { instancePath: `/${key}`, schemaPath: '#/finite', keyword: 'finite', params: {}, message: 'must be a finite number' },
+        ];
         return false;
       }
     }

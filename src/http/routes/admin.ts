@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { caller } from '../plugins/auth.js';
-import { AdminCreateUserBody, AdminUpdateUserBody, Role, UserParams, UserRef } from '../schemas/accounts.js';
-import { ListEnvelope, PageQuery, pageOf, problems, SkillRefParams } from '../schemas/common.js';
-import { FeaturedBody, SkillRef, StatusBody } from '../schemas/skills.js';
+import { AdminCreateUserBody, AdminUpdateUserBody, Role, UserParams, UserRef } from '@skill-registry/api-schemas/accounts';
+import { ListEnvelope, PageQuery, problems, SkillRefParams } from '@skill-registry/api-schemas/common';
+import { pageOf } from '../paging.js';
+import { FeaturedBody, SkillRef, StatusBody } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 
@@ -33,8 +34,8 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
       const { q, role, disabled } = request.query;
       const { items, total } = await services.accounts.listUsers(request.actor, {
         ...(q !== undefined && q.trim() !== '' ? { q: q.trim() } : {}),
-        ...(role !== undefined ? { role } : {}),
-        ...(disabled !== undefined ? { disabled } : {}),
+        role,
+        disabled,
         ...page,
       });
       return { items, total, page: page.page, page_size: page.pageSize };

@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { SESSION_DAYS } from '../../domain/accounts/accounts.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../cookies.js';
 import { caller } from '../plugins/auth.js';
-import { LoginBody, LoginResult, RegisterBody, UserRef } from '../schemas/accounts.js';
-import { problems } from '../schemas/common.js';
+import { LoginBody, LoginResult, RegisterBody, UserRef } from '@skill-registry/api-schemas/accounts';
+import { problems } from '@skill-registry/api-schemas/common';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 

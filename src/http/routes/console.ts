@@ -62,7 +62,7 @@ function withRegistryMeta(html: string, config: Config): string {
 
 const NOT_BUILT = (dir: string) =>
   'The web console has not been built, so there is nothing to show here yet.\n\n' +
-  'Build it with `npm run build` (or run `npm start`, which builds before serving) in the registry\'s folder, then restart the server.\n' +
+  "Build it with `npm run build` (or run `npm start`, which builds before serving) in the registry's folder, then restart the server.\n" +
   `It is looked for in ${dir}.\n\n` +
   'The API works without it: see /docs and /v1/openapi.json.\n';
 

@@ -1,5 +1,6 @@
-import { pageOf, problems, SkillRefParams } from '../schemas/common.js';
-import { FeedbackBody, FeedbackList, FeedbackQuery, FeedbackRef } from '../schemas/feedback.js';
+import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
+import { pageOf } from '../paging.js';
+import { FeedbackBody, FeedbackList, FeedbackQuery, FeedbackRef } from '@skill-registry/api-schemas/feedback';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 
@@ -28,7 +29,8 @@ export const feedbackRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['feedback'],
         summary: 'Feedback received by a skill',
-        description: 'The owner (session or API key) or an admin session. Newest first; `version` and `rating` filter; `summary` covers the filtered set.',
+        description:
+          'The owner (session or API key) or an admin session. Newest first; `version` and `rating` filter; `summary` covers the filtered set.',
         security: security('user'),
         params: SkillRefParams,
         querystring: FeedbackQuery,
@@ -39,8 +41,8 @@ export const feedbackRoutes: RoutePlugin = async (app, { services }) => {
       const page = pageOf(request.query);
       const { version, rating } = request.query;
       const result = await services.feedback.list(request.actor, request.params.skillId, {
-        ...(version !== undefined ? { version } : {}),
-        ...(rating !== undefined ? { rating } : {}),
+        version,
+        rating,
         ...page,
       });
       return { items: result.items, total: result.total, summary: result.summary, page: page.page, page_size: page.pageSize };

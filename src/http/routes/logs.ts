@@ -1,6 +1,7 @@
 import { caller } from '../plugins/auth.js';
-import { ListEnvelope, pageOf, problems } from '../schemas/common.js';
-import { CallLogRef, LogParams, LogsQuery } from '../schemas/logs.js';
+import { ListEnvelope, problems } from '@skill-registry/api-schemas/common';
+import { pageOf } from '../paging.js';
+import { CallLogRef, LogParams, LogsQuery } from '@skill-registry/api-schemas/logs';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 
@@ -24,11 +25,11 @@ export const logRoutes: RoutePlugin = async (app, { services }) => {
       const page = pageOf(request.query);
       const { from, to, status_code, method, user_id } = request.query;
       const { items, total } = await services.logs.list(caller(request), {
-        ...(from !== undefined ? { from } : {}),
-        ...(to !== undefined ? { to } : {}),
-        ...(status_code !== undefined ? { status_code } : {}),
-        ...(method !== undefined ? { method } : {}),
-        ...(user_id !== undefined ? { user_id } : {}),
+        from,
+        to,
+        status_code,
+        method,
+        user_id,
         ...page,
       });
       return { items, total, page: page.page, page_size: page.pageSize };

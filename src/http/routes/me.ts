@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { caller } from '../plugins/auth.js';
-import { ApiKeyCreated, ApiKeyParams, CreateApiKeyBody, Me } from '../schemas/accounts.js';
-import { ListEnvelope, problems } from '../schemas/common.js';
-import { ListSkillsQuery, SkillRef } from '../schemas/skills.js';
+import { ApiKeyCreated, ApiKeyParams, CreateApiKeyBody, Me } from '@skill-registry/api-schemas/accounts';
+import { ListEnvelope, problems } from '@skill-registry/api-schemas/common';
+import { ListSkillsQuery, SkillRef } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 import { security } from './security.js';
@@ -40,7 +40,8 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['me'],
         summary: 'My skills',
-        description: "The caller's own skills in every state; `status` (draft, published, deprecated, all) narrows them. Same search, filters and sorts as GET /v1/skills.",
+        description:
+          "The caller's own skills in every state; `status` (draft, published, deprecated, all) narrows them. Same search, filters and sorts as GET /v1/skills.",
         security: security('user'),
         querystring: ListSkillsQuery,
         response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
@@ -75,7 +76,8 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['me'],
         summary: 'Create an API key',
-        description: 'Returns the secret `key` once. `scopes` may be empty (a key that can read `/v1/me` and the caller\'s logs) or `["skill:upload"]`.',
+        description:
+          'Returns the secret `key` once. `scopes` may be empty (a key that can read `/v1/me` and the caller\'s logs) or `["skill:upload"]`.',
         security: security('session'),
         body: CreateApiKeyBody,
         response: { 201: ApiKeyCreated, ...problems(400, 401, 403, 409, 415) },
@@ -102,4 +104,3 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
     },
   );
 };
-

@@ -4,7 +4,7 @@ import { AppError } from '../../domain/errors.js';
 import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
 import { lowDiskDetail } from '../low-disk.js';
 import { metricsAccess } from '../metrics-access.js';
-import { problems } from '../schemas/common.js';
+import { problems } from '@skill-registry/api-schemas/common';
 import type { RoutePlugin } from '../types.js';
 
 const none = { auth: 'none' as const };
@@ -56,7 +56,9 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
       const low = await freeSpace.lowDisk();
       if (low !== null) {
         request.log.warn({ disk: low }, 'readiness check failed: low disk space');
-        throw new AppError(503, 'not_ready', lowDiskDetail(low), [{ field: low.name, message: `${low.freeBytes} bytes free, below ${low.minFreeBytes}` }]);
+        throw new AppError(503, 'not_ready', lowDiskDetail(low), [
+          { field: low.name, message: `${low.freeBytes} bytes free, below ${low.minFreeBytes}` },
+        ]);
       }
       return { status: 'ok' as const, checks: { database: 'ok', blobs: 'ok' } };
     },

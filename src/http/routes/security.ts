@@ -1,7 +1,7 @@
 import type { Requirement } from '../../domain/actor.js';
 
 /** The OpenAPI `security` list that documents a route's requirement. */
-export function security(requirement: Requirement): Array<Record<string, string[]>> | undefined {
+export function security(requirement: Requirement): Record<string, string[]>[] | undefined {
   switch (requirement) {
     case 'public':
       return undefined;

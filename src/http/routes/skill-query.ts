@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
-import type { SkillStatus } from '../../db/schema.js';
 import { validationFailed } from '../../domain/errors.js';
 import type { ListQuery } from '../../domain/skills/skills.js';
-import { pageOf } from '../schemas/common.js';
-import type { ListSkillsQuery } from '../schemas/skills.js';
+import { SKILL_STATUSES, type SkillStatus } from '../../domain/skills/statuses.js';
+import { pageOf } from '../paging.js';
+import type { ListSkillsQuery } from '@skill-registry/api-schemas/skills';
 
-const STATUS_FILTERS = ['draft', 'published', 'deprecated', 'all'] as const;
+const STATUS_FILTERS = [...SKILL_STATUSES, 'all'] as const;
 
 /** The first non-blank of q, keyword, query, search: the precedence of the search aliases (docs/api-decisions.md). */
 export function searchText(query: Static<typeof ListSkillsQuery>): string | undefined {
@@ -29,11 +29,11 @@ export function listQuery(query: Static<typeof ListSkillsQuery>, statusHonoured:
   }
   const q = searchText(query);
   return {
-    ...(q !== undefined ? { q } : {}),
-    ...(query.category !== undefined ? { category: query.category } : {}),
-    ...(query.tags !== undefined ? { tags: query.tags } : {}),
-    ...(query.featured !== undefined ? { featured: query.featured } : {}),
-    ...(status !== undefined ? { status } : {}),
+    q,
+    category: query.category,
+    tags: query.tags,
+    featured: query.featured,
+    status,
     sort: query.sort ?? 'latest',
     ...pageOf(query),
   };

@@ -3,8 +3,8 @@ import { isAdminSession } from '../../domain/actor.js';
 import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
 import { sendJson } from '../cached-json.js';
-import { ListEnvelope, problems, SkillRefParams } from '../schemas/common.js';
-import { CreateSkillBody, ListSkillsQuery, SkillRef, UpdateSkillBody } from '../schemas/skills.js';
+import { ListEnvelope, problems, SkillRefParams } from '@skill-registry/api-schemas/common';
+import { CreateSkillBody, ListSkillsQuery, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 import { listQuery } from './skill-query.js';
@@ -31,7 +31,12 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       const query = listQuery(request.query, admin);
       const result = await services.skills.list(request.actor, query);
       // Only an admin session may list anything but published skills.
-      return sendJson(request, reply, result, () => ({ items: result.items, total: result.total, page: query.page, page_size: query.pageSize }));
+      return sendJson(request, reply, result, () => ({
+        items: result.items,
+        total: result.total,
+        page: query.page,
+        page_size: query.pageSize,
+      }));
     },
   );
 
@@ -42,7 +47,8 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['skills'],
         summary: 'Skill detail',
-        description: 'By id or slug. Drafts and deprecated skills are visible to their owner and to an admin session; to anyone else they do not exist (404).',
+        description:
+          'By id or slug. Drafts and deprecated skills are visible to their owner and to an admin session; to anyone else they do not exist (404).',
         params: SkillRefParams,
         response: { 200: SkillRef, ...problems(401, 404) },
       },

@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import type { ByteRange } from '../../storage/blob-store.js';
-import { ARCHIVE_EXTENSIONS, ARCHIVE_MEDIA_TYPES } from '../../packages/format.js';
-import { contentTypeFor } from '../../packages/inspect.js';
+import { ARCHIVE_EXTENSIONS, ARCHIVE_MEDIA_TYPES } from '@skill-registry/skill-package/format';
+import { contentTypeFor } from '@skill-registry/skill-package/inspect';
 import { caller } from '../plugins/auth.js';
 import { etagMatches, sendJson } from '../cached-json.js';
 import { attachment } from '../content-disposition.js';
@@ -13,12 +13,26 @@ import { MAX_FIELD_BYTES, readUpload, requireFile, uploadForm } from '../multipa
 import { refuseWhenLow } from '../low-disk.js';
 import { uploadSlots } from '../upload-slots.js';
 import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
-import { ListEnvelope, pageOf, problems, SkillRefParams } from '../schemas/common.js';
-import { SkillRef } from '../schemas/skills.js';
+import { ListEnvelope, problems, SkillRefParams } from '@skill-registry/api-schemas/common';
+import { pageOf } from '../paging.js';
+import { SkillRef } from '@skill-registry/api-schemas/skills';
 import {
-  FileList, FileParams, Stats, StatsQuery, UploadBody, UploadFields, Validation, ValidateBody, ValidateFields, VersionListQuery, VersionParams,
-  VersionRef, WithPackageBody, WithPackageFields, WithPackageJson,
-} from '../schemas/versions.js';
+  FileList,
+  FileParams,
+  Stats,
+  StatsQuery,
+  UploadBody,
+  UploadFields,
+  Validation,
+  ValidateBody,
+  ValidateFields,
+  VersionListQuery,
+  VersionParams,
+  VersionRef,
+  WithPackageBody,
+  WithPackageFields,
+  WithPackageJson,
+} from '@skill-registry/api-schemas/versions';
 import type { RouteDeps, RoutePlugin } from '../types.js';
 import { security } from './security.js';
 
@@ -88,27 +102,25 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
     async (request) => versions.get(request.actor, request.params.skillId, request.params.version),
   );
 
-
-
   // GET and HEAD share one handler (rather than Fastify's generated HEAD route) so HEAD answers with the
   // real Content-Length without opening the package.
   app.route({
     method: ['GET', 'HEAD'],
     url: '/v1/skills/:skillId/versions/:version/download',
     config: { auth: 'public' },
-      schema: {
-        tags: ['versions'],
-        summary: 'Download a version package',
-        description:
-          'Streams the archive. Published skills: anyone. Draft or deprecated: an admin session only (the owner gets 403, ' +
-          'anyone else 404). Supports HEAD, If-None-Match (304) and a single Range (206). `latest` is accepted as the version.',
-        params: VersionParams,
-        response: problems(401, 403, 404, 416),
-      },
+    schema: {
+      tags: ['versions'],
+      summary: 'Download a version package',
+      description:
+        'Streams the archive. Published skills: anyone. Draft or deprecated: an admin session only (the owner gets 403, ' +
+        'anyone else 404). Supports HEAD, If-None-Match (304) and a single Range (206). `latest` is accepted as the version.',
+      params: VersionParams,
+      response: problems(401, 403, 404, 416),
+    },
     handler: async (request, reply) => {
       const download = await versions.download(request.actor, request.params.skillId, request.params.version);
       const { skill, version, source } = download;
-      const size = Number(version.size);
+      const size = version.size;
       const etag = `"${version.sha256}"`;
       reply.headers({
         'content-type': ARCHIVE_MEDIA_TYPES[version.archive_format],
@@ -197,7 +209,6 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
     },
     async (request) => versions.stats(request.actor, request.params.skillId, request.query.days ?? 30),
   );
-
 };
 
 /** The three routes that take a package as multipart/form-data. */

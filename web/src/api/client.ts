@@ -49,17 +49,27 @@ function localProblem(status: number, code: string, detail: string): Problem {
 }
 
 function isProblem(value: unknown): value is Problem {
-  return typeof value === 'object' && value !== null && typeof (value as Problem).detail === 'string' && typeof (value as Problem).status === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Problem).detail === 'string' &&
+    typeof (value as Problem).status === 'number'
+  );
+}
+
+/** A body that is not JSON (a proxy's HTML error page) counts as no body. */
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** Turns a non-2xx answer into an ApiError, keeping the registry's problem document when there is one. */
 function errorFrom(status: number, statusText: string, text: string): ApiError {
-  let body: unknown = null;
-  try {
-    body = text === '' ? null : JSON.parse(text);
-  } catch {
-    body = null;
-  }
+  const body = parseBody(text);
   if (isProblem(body)) return new ApiError(body);
   return new ApiError(localProblem(status, `http_${status}`, `The registry answered ${status} ${statusText}.`.replace(/ \.$/, '.')));
 }
@@ -80,9 +90,13 @@ export interface RequestOptions {
  * One JSON call to the API. The browser sends the session cookie (same origin) and, for writes, an
  * `Origin` header, which is what the registry's CSRF check looks for; nothing else identifies the caller.
  */
-export async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  options: RequestOptions = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  const init: RequestInit = { method, headers, credentials: 'same-origin', ...(options.signal ? { signal: options.signal } : {}) };
+  const init: RequestInit = { method, headers, credentials: 'same-origin', signal: options.signal };
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     init.body = JSON.stringify(options.body);
@@ -106,7 +120,7 @@ export async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DEL
 export async function fetchText(path: string, signal?: AbortSignal): Promise<{ text: string; contentType: string }> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'same-origin', ...(signal ? { signal } : {}) });
+    response = await fetch(path, { credentials: 'same-origin', signal });
   } catch (error) {
     if (isAbort(error)) throw error;
     throw new ApiError(localProblem(0, 'network_error', NETWORK_DETAIL));

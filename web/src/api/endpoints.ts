@@ -4,8 +4,31 @@
  */
 import { fetchText, request, upload, type UploadProgress } from './client';
 import type {
-  ApiKey, ApiKeyCreated, ApiKeyInput, CallLog, CreateSkillInput, Feedback, FeedbackInput, FeedbackPage, FileList, LoginInput, LoginResponse, LogsQuery, Me, Page,
-  RegisterInput, Skill, SkillQuery, SkillStatus, SkillWithVersion, Stats, UpdateSkillInput, User, UserChange, Validation, Version,
+  ApiKey,
+  ApiKeyCreated,
+  ApiKeyInput,
+  CallLog,
+  CreateSkillInput,
+  Feedback,
+  FeedbackInput,
+  FeedbackPage,
+  FileList,
+  LoginInput,
+  LoginResponse,
+  LogsQuery,
+  Me,
+  Page,
+  RegisterInput,
+  Skill,
+  SkillQuery,
+  SkillStatus,
+  SkillWithVersion,
+  Stats,
+  UpdateSkillInput,
+  User,
+  UserChange,
+  Validation,
+  Version,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -17,32 +40,35 @@ const filePath = (path: string) => path.split('/').map(enc).join('/');
 export type AdminSkillStatus = SkillStatus | 'all';
 
 export const auth = {
-  me: (signal?: AbortSignal) => request<Me>('GET', '/v1/me', signal ? { signal } : {}),
+  me: (signal?: AbortSignal) => request<Me>('GET', '/v1/me', { signal }),
   login: (body: LoginInput) => request<LoginResponse>('POST', '/v1/auth/login', { body }),
   register: (body: RegisterInput) => request<User>('POST', '/v1/auth/register', { body }),
-  logout: () => request<void>('POST', '/v1/auth/logout'),
+  logout: () => request<undefined>('POST', '/v1/auth/logout'),
 };
 
 export const skills = {
-  list: (query: SkillQuery, signal?: AbortSignal) => request<Page<Skill>>('GET', '/v1/skills', { query, ...(signal ? { signal } : {}) }),
+  list: (query: SkillQuery, signal?: AbortSignal) => request<Page<Skill>>('GET', '/v1/skills', { query, signal }),
   /** Admin session only: `status` is honoured (draft, published, deprecated, all). */
   listByStatus: (status: AdminSkillStatus, query: SkillQuery, signal?: AbortSignal) =>
-    request<Page<Skill>>('GET', '/v1/skills', { query: { ...query, status }, ...(signal ? { signal } : {}) }),
+    request<Page<Skill>>('GET', '/v1/skills', { query: { ...query, status }, signal }),
   mine: (query: SkillQuery & { status?: AdminSkillStatus }, signal?: AbortSignal) =>
-    request<Page<Skill>>('GET', '/v1/me/skills', { query, ...(signal ? { signal } : {}) }),
-  get: (skill: string, signal?: AbortSignal) => request<Skill>('GET', skillPath(skill), signal ? { signal } : {}),
+    request<Page<Skill>>('GET', '/v1/me/skills', { query, signal }),
+  get: (skill: string, signal?: AbortSignal) => request<Skill>('GET', skillPath(skill), { signal }),
   create: (body: CreateSkillInput) => request<Skill>('POST', '/v1/skills', { body }),
   update: (skill: string, body: UpdateSkillInput) => request<Skill>('PATCH', skillPath(skill), { body }),
-  remove: (skill: string) => request<void>('DELETE', skillPath(skill)),
-  stats: (skill: string, days: number, signal?: AbortSignal) => request<Stats>('GET', `${skillPath(skill)}/stats`, { query: { days }, ...(signal ? { signal } : {}) }),
+  remove: (skill: string) => request<undefined>('DELETE', skillPath(skill)),
+  stats: (skill: string, days: number, signal?: AbortSignal) =>
+    request<Stats>('GET', `${skillPath(skill)}/stats`, { query: { days }, signal }),
 };
 
 export const versions = {
   list: (skill: string, page: number, signal?: AbortSignal) =>
-    request<Page<Version>>('GET', `${skillPath(skill)}/versions`, { query: { page, page_size: 100 }, ...(signal ? { signal } : {}) }),
-  files: (skill: string, version: string, signal?: AbortSignal) => request<FileList>('GET', `${versionPath(skill, version)}/files`, signal ? { signal } : {}),
+    request<Page<Version>>('GET', `${skillPath(skill)}/versions`, { query: { page, page_size: 100 }, signal }),
+  files: (skill: string, version: string, signal?: AbortSignal) =>
+    request<FileList>('GET', `${versionPath(skill, version)}/files`, { signal }),
   fileUrl: (skill: string, version: string, path: string) => `${versionPath(skill, version)}/files/${filePath(path)}`,
-  fileText: (skill: string, version: string, path: string, signal?: AbortSignal) => fetchText(`${versionPath(skill, version)}/files/${filePath(path)}`, signal),
+  fileText: (skill: string, version: string, path: string, signal?: AbortSignal) =>
+    fetchText(`${versionPath(skill, version)}/files/${filePath(path)}`, signal),
   downloadUrl: (skill: string, version: string) => `${versionPath(skill, version)}/download`,
   upload: (skill: string, form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
     upload<Version>(`${skillPath(skill)}/versions`, form, onProgress, signal),
@@ -55,26 +81,26 @@ export const versions = {
 export const feedback = {
   submit: (body: FeedbackInput) => request<Feedback>('POST', '/v1/feedback', { body }),
   list: (skill: string, query: { page?: number; page_size?: number; rating?: number; version?: string }, signal?: AbortSignal) =>
-    request<FeedbackPage>('GET', `${skillPath(skill)}/feedback`, { query, ...(signal ? { signal } : {}) }),
+    request<FeedbackPage>('GET', `${skillPath(skill)}/feedback`, { query, signal }),
 };
 
 export const apiKeys = {
-  list: (signal?: AbortSignal) => request<{ items: ApiKey[] }>('GET', '/v1/me/api-keys', signal ? { signal } : {}),
+  list: (signal?: AbortSignal) => request<{ items: ApiKey[] }>('GET', '/v1/me/api-keys', { signal }),
   create: (body: ApiKeyInput) => request<ApiKeyCreated>('POST', '/v1/me/api-keys', { body }),
-  revoke: (id: string) => request<void>('DELETE', `/v1/me/api-keys/${enc(id)}`),
+  revoke: (id: string) => request<undefined>('DELETE', `/v1/me/api-keys/${enc(id)}`),
 };
 
 export const logs = {
-  list: (query: LogsQuery, signal?: AbortSignal) => request<Page<CallLog>>('GET', '/v1/logs', { query, ...(signal ? { signal } : {}) }),
-  get: (requestId: string, signal?: AbortSignal) => request<CallLog>('GET', `/v1/logs/${enc(requestId)}`, signal ? { signal } : {}),
+  list: (query: LogsQuery, signal?: AbortSignal) => request<Page<CallLog>>('GET', '/v1/logs', { query, signal }),
+  get: (requestId: string, signal?: AbortSignal) => request<CallLog>('GET', `/v1/logs/${enc(requestId)}`, { signal }),
 };
 
 export const admin = {
   users: (query: { q?: string; role?: 'user' | 'admin'; disabled?: boolean; page?: number; page_size?: number }, signal?: AbortSignal) =>
-    request<Page<User>>('GET', '/v1/admin/users', { query, ...(signal ? { signal } : {}) }),
+    request<Page<User>>('GET', '/v1/admin/users', { query, signal }),
   updateUser: (id: string, body: UserChange) => request<User>('PATCH', `/v1/admin/users/${enc(id)}`, { body }),
   setStatus: (skill: string, status: SkillStatus, reason?: string) =>
-    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, { body: { status, ...(reason ? { reason } : {}) } }),
+    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, { body: { status, reason } }),
   setFeatured: (skill: string, featured: boolean, reason?: string) =>
-    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, ...(reason ? { reason } : {}) } }),
+    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, reason } }),
 };

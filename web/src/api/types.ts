@@ -4,15 +4,36 @@
  * those fields are filled in here with the component's own type.
  */
 import type { Static } from 'typebox';
-import type { ApiKey as ApiKeySchema, ApiKeyCreated as ApiKeyCreatedSchema, CreateApiKeyBody, LoginBody, LoginResult, Me as MeSchema, RegisterBody, User as UserSchema, AdminUpdateUserBody } from '../../../src/http/schemas/accounts.js';
-import type { ListEnvelope, Problem as ProblemSchema } from '../../../src/http/schemas/common.js';
-import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '../../../src/http/schemas/feedback.js';
-import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '../../../src/http/schemas/logs.js';
 import type {
-  CreateSkillBody, FeaturedBody, ListSkillsQuery, Skill as SkillSchema, SkillStatus as SkillStatusSchema, SourceType as SourceTypeSchema, StatusBody,
+  ApiKey as ApiKeySchema,
+  ApiKeyCreated as ApiKeyCreatedSchema,
+  CreateApiKeyBody,
+  LoginBody,
+  LoginResult,
+  Me as MeSchema,
+  RegisterBody,
+  User as UserSchema,
+  AdminUpdateUserBody,
+} from '@skill-registry/api-schemas/accounts';
+import type { ListEnvelope, Problem as ProblemSchema } from '@skill-registry/api-schemas/common';
+import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '@skill-registry/api-schemas/feedback';
+import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '@skill-registry/api-schemas/logs';
+import type {
+  CreateSkillBody,
+  FeaturedBody,
+  ListSkillsQuery,
+  Skill as SkillSchema,
+  SkillStatus as SkillStatusSchema,
+  SourceType as SourceTypeSchema,
+  StatusBody,
   UpdateSkillBody,
-} from '../../../src/http/schemas/skills.js';
-import type { FileList as FileListSchema, Stats as StatsSchema, Validation as ValidationSchema, Version as VersionSchema } from '../../../src/http/schemas/versions.js';
+} from '@skill-registry/api-schemas/skills';
+import type {
+  FileList as FileListSchema,
+  Stats as StatsSchema,
+  Validation as ValidationSchema,
+  Version as VersionSchema,
+} from '@skill-registry/api-schemas/versions';
 
 /** A list envelope (`items`, `page`, `page_size`, `total`) holding items of type T. */
 export type Page<T> = Omit<Static<ReturnType<typeof ListEnvelope<typeof SkillSchema>>>, 'items'> & { items: T[] };

@@ -37,14 +37,35 @@ export function DownloadsChart({ daily }: { daily: Stats['daily'] }) {
           <span>{formatNumber(max / 2)}</span>
           <span>0</span>
         </div>
-        <svg className="chart-svg" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label={`Daily downloads: ${summary}`}>
+        <svg
+          className="chart-svg"
+          viewBox={`0 0 ${width} ${height}`}
+          preserveAspectRatio="none"
+          role="img"
+          aria-label={`Daily downloads: ${summary}`}
+        >
           {[0.5, 1].map((f) => (
-            <line key={f} className="chart-grid" x1={0} x2={width} y1={height - f * height} y2={height - f * height} vectorEffect="non-scaling-stroke" />
+            <line
+              key={f}
+              className="chart-grid"
+              x1={0}
+              x2={width}
+              y1={height - f * height}
+              y2={height - f * height}
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
           {daily.map((d, i) => {
             const h = (d.downloads / max) * height;
             return (
-              <rect key={d.date} className="chart-bar" x={i * 10 + 1.5} width={7} y={height - Math.max(h, d.downloads > 0 ? 1.5 : 0)} height={Math.max(h, d.downloads > 0 ? 1.5 : 0)}>
+              <rect
+                key={d.date}
+                className="chart-bar"
+                x={i * 10 + 1.5}
+                width={7}
+                y={height - Math.max(h, d.downloads > 0 ? 1.5 : 0)}
+                height={Math.max(h, d.downloads > 0 ? 1.5 : 0)}
+              >
                 <title>{`${dayLabel(d.date)}: ${plural(d.downloads, 'download')}`}</title>
               </rect>
             );

@@ -54,7 +54,15 @@ export function TextArea({ label, hint, error, optional, className, ...input }: 
   );
 }
 
-export function SelectField({ label, hint, error, optional, className, children, ...select }: FieldFrame & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  hint,
+  error,
+  optional,
+  className,
+  children,
+  ...select
+}: FieldFrame & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
   return (
     <Frame id={id} label={label} hint={hint} error={error} optional={optional ?? false} className={className ?? ''}>

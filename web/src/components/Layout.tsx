@@ -41,7 +41,10 @@ export function Layout() {
     let timer = 0;
     const tryFocus = () => {
       const heading = document.querySelector<HTMLElement>('main h1');
-      const untouched = document.activeElement === null || document.activeElement === document.body || !document.querySelector('main')?.contains(document.activeElement);
+      const untouched =
+        document.activeElement === null ||
+        document.activeElement === document.body ||
+        !document.querySelector('main')?.contains(document.activeElement);
       if (heading && untouched) {
         heading.focus();
         return;
@@ -156,7 +159,17 @@ function NavItem({ to, end, children }: { to: string; end?: boolean; children: R
 }
 
 /** The heading block of a page. The h1 takes focus after navigation (see Layout). */
-export function PageHeader({ title, subtitle, actions, children }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <div className="page-header">
       <div className="page-header-text">

@@ -1,4 +1,4 @@
-import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import ReactMarkdown, { defaultUrlTransform, type Components, type ExtraProps } from 'react-markdown';
 import { Link } from 'react-router-dom';
 import remarkGfm from 'remark-gfm';
 
@@ -13,6 +13,13 @@ interface MarkdownProps {
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 
+/** react-markdown hands each component its syntax-tree node, which is no HTML attribute. */
+function htmlProps<P extends ExtraProps>(props: P): Omit<P, 'node'> {
+  const copy = { ...props };
+  delete copy.node;
+  return copy;
+}
+
 /**
  * Markdown from a package (CommonMark with GitHub's tables, task lists and autolinks), rendered safely: raw HTML is shown as text (react-markdown's default, kept on
  * purpose), URLs with a script-capable scheme are dropped, external links open without access to this
@@ -22,35 +29,42 @@ const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 export function Markdown({ children, resolve }: MarkdownProps) {
   const components: Components = {
     // The page has its own h1; the document's headings sit one level below it.
-    h1: ({ node: _node, ...props }) => <h2 {...props} />,
-    h2: ({ node: _node, ...props }) => <h3 {...props} />,
-    h3: ({ node: _node, ...props }) => <h4 {...props} />,
-    h4: ({ node: _node, ...props }) => <h5 {...props} />,
-    h5: ({ node: _node, ...props }) => <h6 {...props} />,
-    a: ({ node: _node, href, children: content, ...props }) => {
+    h1: (props) => <h2 {...htmlProps(props)} />,
+    h2: (props) => <h3 {...htmlProps(props)} />,
+    h3: (props) => <h4 {...htmlProps(props)} />,
+    h4: (props) => <h5 {...htmlProps(props)} />,
+    h5: (props) => <h6 {...htmlProps(props)} />,
+    a: ({ href, children: content, ...props }) => {
       if (!href) return <span>{content}</span>;
       if (ABSOLUTE.test(href) || href.startsWith('//')) {
         return (
-          <a {...props} href={href} rel="noopener noreferrer nofollow" target="_blank">
+          <a {...htmlProps(props)} href={href} rel="noopener noreferrer nofollow" target="_blank">
             {content}
           </a>
         );
       }
-      if (href.startsWith('#')) return <a {...props} href={href}>{content}</a>;
+      if (href.startsWith('#'))
+        return (
+          <a {...htmlProps(props)} href={href}>
+            {content}
+          </a>
+        );
       const target = resolve ? resolve(href, 'link') : null;
       return target ? <Link to={target}>{content}</Link> : <span>{content}</span>;
     },
-    img: ({ node: _node, src, alt }) => {
+    img: ({ src, alt }) => {
       const source = typeof src === 'string' ? src : '';
+      // An empty alt text describes nothing, so it falls back like a missing one.
+      const label = alt === undefined || alt === '' ? null : alt;
       if (source === '' || ABSOLUTE.test(source) || source.startsWith('//')) {
         return source === '' ? null : (
           <a href={source} rel="noopener noreferrer nofollow" target="_blank" className="md-remote-image">
-            Image: {alt || source}
+            Image: {label ?? source}
           </a>
         );
       }
       const target = resolve ? resolve(source, 'image') : null;
-      return target ? <img src={target} alt={alt ?? ''} loading="lazy" /> : <span className="muted">[{alt || 'image'}]</span>;
+      return target ? <img src={target} alt={alt ?? ''} loading="lazy" /> : <span className="muted">[{label ?? 'image'}]</span>;
     },
   };
   return (

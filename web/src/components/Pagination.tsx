@@ -1,6 +1,18 @@
 import { formatNumber } from '../lib/format';
 
-export function Pagination({ page, pageSize, total, onPage, label = 'Pages' }: { page: number; pageSize: number; total: number; onPage: (page: number) => void; label?: string }) {
+export function Pagination({
+  page,
+  pageSize,
+  total,
+  onPage,
+  label = 'Pages',
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  label?: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (total <= pageSize && page === 1) return null;
   return (

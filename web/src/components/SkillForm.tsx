@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { ApiError } from '../api/client';
 import type { Skill, SourceType } from '../api/types';
 import { CATEGORY_MAX, DESCRIPTION_MAX, hasProblems, skillProblems, slugFromName, splitTags, type SkillFields } from '../lib/rules';
@@ -20,7 +20,7 @@ export function fieldsOf(skill: Skill | null): SkillFields {
   };
 }
 
-const SOURCE_CHOICES: Array<{ value: SourceType; key: keyof typeof SOURCE_LABELS; hint: string }> = [
+const SOURCE_CHOICES: { value: SourceType; key: keyof typeof SOURCE_LABELS; hint: string }[] = [
   { value: null, key: 'none', hint: 'Say nothing about where it comes from.' },
   { value: 'original', key: 'original', hint: 'You wrote it; there is no upstream.' },
   { value: 'github', key: 'github', hint: 'https://github.com/<owner>/<repo>, or a path inside it.' },
@@ -55,14 +55,14 @@ export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormP
     for (const e of error.errors) serverErrors[e.field.replace(/\[\d+\]$/, '')] ??= e.message;
     if (error.code === 'slug_taken') serverErrors.slug = error.problem.detail;
   }
-  const problemOf = (field: keyof SkillFields) => ((dirty[field] || submitted) && problems[field]) || serverErrors[field] || undefined;
+  const problemOf = (field: keyof SkillFields) => (dirty[field] === true || submitted ? problems[field] : undefined) ?? serverErrors[field];
 
   function set<K extends keyof SkillFields>(field: K, value: SkillFields[K]) {
     setFields((f) => ({ ...f, [field]: value }));
     setDirty((d) => ({ ...d, [field]: true }));
   }
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     setSubmitted(true);
     if (hasProblems(problems)) {
@@ -87,7 +87,14 @@ export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormP
 
   return (
     <form className="skill-form" onSubmit={(e) => void submit(e)} noValidate>
-      <TextField label="Name" required value={fields.name} onChange={(e) => set('name', e.target.value)} error={problemOf('name')} maxLength={200} />
+      <TextField
+        label="Name"
+        required
+        value={fields.name}
+        onChange={(e) => set('name', e.target.value)}
+        error={problemOf('name')}
+        maxLength={200}
+      />
       {creating ? (
         <TextField
           label="Slug"
@@ -122,7 +129,14 @@ export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormP
         hint={`${fields.description.trim().length} / ${DESCRIPTION_MAX} characters. Searched together with the name. Left empty, the first version's SKILL.md description fills it.`}
       />
       <div className="form-row">
-        <TextField label="Category" optional value={fields.category} onChange={(e) => set('category', e.target.value)} error={problemOf('category')} hint={`At most ${CATEGORY_MAX} characters, e.g. documents.`} />
+        <TextField
+          label="Category"
+          optional
+          value={fields.category}
+          onChange={(e) => set('category', e.target.value)}
+          error={problemOf('category')}
+          hint={`At most ${CATEGORY_MAX} characters, e.g. documents.`}
+        />
         <TextField
           label="Tags"
           optional

@@ -18,7 +18,7 @@ export function ErrorMessage({ error, retry, title }: { error: unknown; retry?: 
     <div className="alert alert-error" role="alert">
       {title && <p className="alert-title">{title}</p>}
       <p>{messageOf(error)}</p>
-      {problem && problem.errors && problem.errors.length > 0 && <FieldErrorList errors={problem.errors} />}
+      {problem?.errors && problem.errors.length > 0 && <FieldErrorList errors={problem.errors} />}
       <div className="alert-footer">
         {problem && problem.request_id !== '' && (
           <span className="muted small">
@@ -36,7 +36,7 @@ export function ErrorMessage({ error, retry, title }: { error: unknown; retry?: 
 }
 
 /** The per-field (or per-archive-entry) problems of a refusal. */
-export function FieldErrorList({ errors }: { errors: ReadonlyArray<{ field: string; message: string; entry?: string | undefined }> }) {
+export function FieldErrorList({ errors }: { errors: readonly { field: string; message: string; entry?: string | undefined }[] }) {
   return (
     <ul className="field-errors">
       {errors.map((e, i) => (

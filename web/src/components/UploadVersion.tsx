@@ -1,8 +1,13 @@
-import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
+import { useId, useRef, useState, type DragEvent, type SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import {
-  ARCHIVE_FILE_SUFFIXES, ARCHIVE_FORMATS, ARCHIVE_MEDIA_TYPES, detectArchiveFormat, FORMAT_SNIFF_BYTES, type ArchiveFormat,
-} from '../../../src/packages/format.js';
+  ARCHIVE_FILE_SUFFIXES,
+  ARCHIVE_FORMATS,
+  ARCHIVE_MEDIA_TYPES,
+  detectArchiveFormat,
+  FORMAT_SNIFF_BYTES,
+  type ArchiveFormat,
+} from '@skill-registry/skill-package/format';
 import { ApiError, isAbort, type UploadProgress } from '../api/client';
 import { versions as versionApi } from '../api/endpoints';
 import type { Validation, Version } from '../api/types';
@@ -30,10 +35,25 @@ async function sniff(file: File): Promise<ArchiveFormat | null> {
 async function inspect(file: File): Promise<ChosenFile> {
   if (file.size === 0) return { file, format: null, problem: 'The file is empty.' };
   if (file.size > registryInfo.maxUploadBytes) {
-    return { file, format: null, problem: `The file is ${formatBytes(file.size)}; this registry accepts packages up to ${formatBytes(registryInfo.maxUploadBytes)}.` };
+    return {
+      file,
+      format: null,
+      problem: `The file is ${formatBytes(file.size)}; this registry accepts packages up to ${formatBytes(registryInfo.maxUploadBytes)}.`,
+    };
   }
-  const format = await sniff(file);
-  if (format === null) return { file, format, problem: 'This is not a zip or a gzip-compressed tar archive. Pack the skill folder (with its SKILL.md) as .zip or .tar.gz.' };
+  let format: ArchiveFormat | null;
+  try {
+    format = await sniff(file);
+  } catch {
+    // The browser lost access to the file (moved, deleted, or a folder picked by mistake).
+    return { file, format: null, problem: 'The file could not be read. Choose it again.' };
+  }
+  if (format === null)
+    return {
+      file,
+      format,
+      problem: 'This is not a zip or a gzip-compressed tar archive. Pack the skill folder (with its SKILL.md) as .zip or .tar.gz.',
+    };
   return { file, format, problem: null };
 }
 
@@ -71,7 +91,7 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
   const [uploaded, setUploaded] = useState<Version | null>(null);
 
   const problems = versionProblems(fields);
-  const show = (field: keyof typeof fields) => ((dirty[field] || submitted) && problems[field]) || undefined;
+  const show = (field: keyof typeof fields) => (dirty[field] === true || submitted ? problems[field] : undefined);
   const busy = phase !== 'idle';
 
   async function choose(file: File | undefined) {
@@ -118,7 +138,7 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
     }
   }
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     setSubmitted(true);
     if (!chosen || chosen.problem || hasProblems(problems)) return;
@@ -158,7 +178,9 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
           <p>
             {plural(uploaded.file_count, 'file')}, {formatBytes(uploaded.size)} {uploaded.archive_format}.{' '}
             <Link to={`/skills/${encodeURIComponent(slug)}?version=${encodeURIComponent(uploaded.version)}`}>See its SKILL.md</Link> ·{' '}
-            <Link to={`/skills/${encodeURIComponent(slug)}?version=${encodeURIComponent(uploaded.version)}&tab=files`}>Browse its files</Link>
+            <Link to={`/skills/${encodeURIComponent(slug)}?version=${encodeURIComponent(uploaded.version)}&tab=files`}>
+              Browse its files
+            </Link>
           </p>
           {uploaded.warnings.length > 0 && (
             <>
@@ -182,7 +204,14 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
         onDrop={onDrop}
       >
         <svg viewBox="0 0 24 24" aria-hidden="true" className="dropzone-icon">
-          <path d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+          <path
+            d="M12 16V4m0 0-4 4m4-4 4 4M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
         </svg>
         <p>
           Drag a package here, or{' '}
@@ -231,7 +260,11 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
             setDirty((d) => ({ ...d, version: true }));
           }}
           error={show('version')}
-          hint={latest ? `Semantic versioning; the latest is ${latest}. Versions are immutable.` : 'Semantic versioning, e.g. 1.0.0. Versions are immutable.'}
+          hint={
+            latest
+              ? `Semantic versioning; the latest is ${latest}. Versions are immutable.`
+              : 'Semantic versioning, e.g. 1.0.0. Versions are immutable.'
+          }
           spellCheck={false}
           autoCapitalize="off"
           disabled={busy}
@@ -270,7 +303,9 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
 
       {(phase === 'uploading' || phase === 'processing') && (
         <div className="progress">
-          <label htmlFor={`${id}-progress`}>{phase === 'uploading' ? `Uploading… ${percent}%` : 'Uploaded; the registry is checking the package…'}</label>
+          <label htmlFor={`${id}-progress`}>
+            {phase === 'uploading' ? `Uploading… ${percent}%` : 'Uploaded; the registry is checking the package…'}
+          </label>
           <progress id={`${id}-progress`} max={100} value={percent} />
           {progress && (
             <span className="muted small">
@@ -287,7 +322,7 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
         <button type="submit" className="button button-primary" disabled={busy}>
           {phase === 'uploading' || phase === 'processing' ? 'Uploading…' : 'Upload version'}
         </button>
-        <button type="button" className="button" onClick={() => void check()} disabled={busy || !chosen || chosen.problem !== null}>
+        <button type="button" className="button" onClick={() => void check()} disabled={busy || chosen?.problem !== null}>
           {phase === 'checking' ? 'Checking…' : 'Check package only'}
         </button>
         {(phase === 'uploading' || phase === 'processing') && (

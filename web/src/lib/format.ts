@@ -1,7 +1,14 @@
 const numberFormat = new Intl.NumberFormat('en');
 const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 const dateFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat('en', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 export function formatNumber(n: number): string {
@@ -12,7 +19,7 @@ export function formatCompact(n: number): string {
   return n < 10_000 ? numberFormat.format(n) : compactFormat.format(n);
 }
 
-export { formatBytes } from '../../../src/lib/bytes.js';
+export { formatBytes } from '@skill-registry/skill-package/bytes';
 
 export function formatDate(iso: string): string {
   return dateFormat.format(new Date(iso));
@@ -25,7 +32,7 @@ export function formatDateTime(iso: string): string {
 /** "3 days ago", "in 2 months", for times within a few years. */
 export function formatRelative(iso: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  const steps: [Intl.RelativeTimeFormatUnit, number][] = [
     ['second', 60],
     ['minute', 60],
     ['hour', 24],

@@ -5,7 +5,16 @@
  */
 import { checkNewAccount } from '../../../src/domain/accounts/rules.js';
 import { AppError } from '../../../src/domain/errors.js';
-import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX, checkName, normaliseTags, slugFromName, slugProblem } from '../../../src/domain/skills/fields.js';
+import {
+  CATEGORY_MAX,
+  DESCRIPTION_MAX,
+  NAME_MAX,
+  TAGS_MAX,
+  checkName,
+  normaliseTags,
+  slugFromName,
+  slugProblem,
+} from '../../../src/domain/skills/fields.js';
 import { checkSource } from '../../../src/domain/skills/source.js';
 import { checkChangelog, checkVersion, parseMetadata } from '../../../src/domain/versions/rules.js';
 import type { SourceType } from '../api/types';
@@ -36,7 +45,6 @@ function collect(rule: () => unknown, fallbackField: string): FieldProblems {
     return out;
   }
 }
-
 
 function lengthProblem(value: string, max: number): string | undefined {
   return value.trim().length > max ? `must be at most ${max} characters (${value.trim().length} now)` : undefined;

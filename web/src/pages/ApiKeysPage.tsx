@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { apiKeys } from '../api/endpoints';
 import type { ApiKey, ApiKeyCreated } from '../api/types';
 import { CopyButton } from '../components/CopyButton';
@@ -44,7 +44,8 @@ export function ApiKeysPage() {
           <CreateKeyForm
             onCreated={(key) => {
               setCreated(key);
-              const { key: _secret, ...listed } = key;
+
+              const { key: secret, ...listed } = key;
               setData((current) => current && { items: [listed, ...current.items] });
             }}
           />
@@ -54,7 +55,7 @@ export function ApiKeysPage() {
           {created && <NewSecret created={created} onDismiss={() => setCreated(null)} />}
           {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
           {!keys && resource.status === 'loading' && <Loading label="Loading keys…" />}
-          {keys && keys.length === 0 && <EmptyState title="No keys yet">Create one to publish from a script or CI.</EmptyState>}
+          {keys?.length === 0 && <EmptyState title="No keys yet">Create one to publish from a script or CI.</EmptyState>}
           {keys && keys.length > 0 && (
             <div className="table-scroll">
               <table className="table">
@@ -78,8 +79,22 @@ export function ApiKeysPage() {
                         <code>{key.prefix}…</code>
                       </td>
                       <td>{key.scopes.length > 0 ? key.scopes.join(', ') : <span className="muted">read only</span>}</td>
-                      <td>{key.last_used_at ? <time dateTime={key.last_used_at} title={formatDateTime(key.last_used_at)}>{formatRelative(key.last_used_at)}</time> : <span className="muted">never</span>}</td>
-                      <td>{key.expires_at ? <time dateTime={key.expires_at}>{formatDate(key.expires_at)}</time> : <span className="muted">never</span>}</td>
+                      <td>
+                        {key.last_used_at ? (
+                          <time dateTime={key.last_used_at} title={formatDateTime(key.last_used_at)}>
+                            {formatRelative(key.last_used_at)}
+                          </time>
+                        ) : (
+                          <span className="muted">never</span>
+                        )}
+                      </td>
+                      <td>
+                        {key.expires_at ? (
+                          <time dateTime={key.expires_at}>{formatDate(key.expires_at)}</time>
+                        ) : (
+                          <span className="muted">never</span>
+                        )}
+                      </td>
                       <td className="actions">
                         <button type="button" className="button button-small button-danger-outline" onClick={() => setRevoking(key)}>
                           Revoke <span className="visually-hidden">{key.name}</span>
@@ -93,7 +108,14 @@ export function ApiKeysPage() {
           )}
         </section>
       </div>
-      <ConfirmDialog open={revoking !== null} title={`Revoke “${revoking?.name ?? ''}”?`} confirmLabel="Revoke key" tone="danger" onConfirm={revoke} onClose={() => setRevoking(null)}>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke “${revoking?.name ?? ''}”?`}
+        confirmLabel="Revoke key"
+        tone="danger"
+        onConfirm={revoke}
+        onClose={() => setRevoking(null)}
+      >
         <p>Anything using this key stops working at once. This cannot be undone.</p>
       </ConfirmDialog>
     </>
@@ -108,16 +130,25 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyCreated) => void 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [submitted, setSubmitted] = useState(false);
-  const nameProblem = name.trim() === '' ? 'Give the key a name, e.g. the machine or pipeline that uses it.' : name.trim().length > 100 ? 'At most 100 characters.' : undefined;
+  const nameProblem =
+    name.trim() === ''
+      ? 'Give the key a name, e.g. the machine or pipeline that uses it.'
+      : name.trim().length > 100
+        ? 'At most 100 characters.'
+        : undefined;
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     setSubmitted(true);
     if (nameProblem) return;
     setBusy(true);
     setError(null);
     try {
-      const key = await apiKeys.create({ name: name.trim(), scopes: upload ? ['skill:upload'] : [], expires_in_days: expiry === '' ? null : Number(expiry) });
+      const key = await apiKeys.create({
+        name: name.trim(),
+        scopes: upload ? ['skill:upload'] : [],
+        expires_in_days: expiry === '' ? null : Number(expiry),
+      });
       onCreated(key);
       setName('');
       setSubmitted(false);
@@ -130,7 +161,14 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: ApiKeyCreated) => void 
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate>
-      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={submitted ? nameProblem : undefined} placeholder="ci-release" maxLength={100} />
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={submitted ? nameProblem : undefined}
+        placeholder="ci-release"
+        maxLength={100}
+      />
       <fieldset className="plain-fieldset">
         <legend>Scope</legend>
         <label className="choice">

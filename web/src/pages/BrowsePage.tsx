@@ -14,7 +14,7 @@ import { splitTags } from '../lib/tags';
 import { useSession } from '../session/session';
 
 const PAGE_SIZE = 24;
-const SORTS: Array<{ value: SkillSort; label: string }> = [
+const SORTS: { value: SkillSort; label: string }[] = [
   { value: 'latest', label: 'Recently updated' },
   { value: 'downloads', label: 'Most downloaded' },
   { value: 'featured', label: 'Featured first' },
@@ -47,7 +47,15 @@ export function BrowsePage() {
   const { resource, reload } = useResource(
     (signal) =>
       skills.list(
-        { ...(q ? { q } : {}), ...(category ? { category } : {}), ...(tags ? { tags } : {}), ...(featured ? { featured: true } : {}), sort, page, page_size: PAGE_SIZE },
+        {
+          q,
+          category,
+          tags,
+          featured: featured || undefined,
+          sort,
+          page,
+          page_size: PAGE_SIZE,
+        },
         signal,
       ),
     [q, category, tags, featured, sort, page],
@@ -116,7 +124,13 @@ export function BrowsePage() {
         <div className="filters" aria-label="Filters" role="group">
           <div className="field field-inline">
             <label htmlFor={`${searchId}-category`}>Category</label>
-            <input id={`${searchId}-category`} value={categoryText} onChange={(e) => setCategoryText(e.target.value)} placeholder="any" maxLength={64} />
+            <input
+              id={`${searchId}-category`}
+              value={categoryText}
+              onChange={(e) => setCategoryText(e.target.value)}
+              placeholder="any"
+              maxLength={64}
+            />
           </div>
           <div className="field field-inline">
             <label htmlFor={`${searchId}-tags`}>Tags</label>
@@ -124,7 +138,11 @@ export function BrowsePage() {
           </div>
           <div className="field field-inline">
             <label htmlFor={`${searchId}-sort`}>Sort</label>
-            <select id={`${searchId}-sort`} value={sort} onChange={(e) => update({ sort: e.target.value === 'latest' ? null : e.target.value })}>
+            <select
+              id={`${searchId}-sort`}
+              value={sort}
+              onChange={(e) => update({ sort: e.target.value === 'latest' ? null : e.target.value })}
+            >
               {SORTS.map((s) => (
                 <option key={s.value} value={s.value}>
                   {s.label}
@@ -162,9 +180,11 @@ export function BrowsePage() {
         </div>
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading skills…" />}
-        {data && data.items.length === 0 && (
+        {data?.items.length === 0 && (
           <EmptyState title={filtered ? 'No skills match' : 'No skills published yet'}>
-            {filtered ? 'Try fewer words, another tag, or clear the filters.' : 'Published skills appear here once an administrator approves them.'}
+            {filtered
+              ? 'Try fewer words, another tag, or clear the filters.'
+              : 'Published skills appear here once an administrator approves them.'}
           </EmptyState>
         )}
         {data && data.items.length > 0 && (
@@ -176,7 +196,12 @@ export function BrowsePage() {
                 </li>
               ))}
             </ul>
-            <Pagination page={page} pageSize={PAGE_SIZE} total={data.total} onPage={(p) => update({ page: p === 1 ? null : String(p) }, false)} />
+            <Pagination
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={data.total}
+              onPage={(p) => update({ page: p === 1 ? null : String(p) }, false)}
+            />
           </>
         )}
       </section>

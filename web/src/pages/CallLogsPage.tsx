@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { apiKeys, logs } from '../api/endpoints';
@@ -153,7 +153,9 @@ export function CallLogsPage() {
         </h2>
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading calls…" />}
-        {data && data.items.length === 0 && <EmptyState title="No calls in this range">Calls appear here within a second of their answer.</EmptyState>}
+        {data?.items.length === 0 && (
+          <EmptyState title="No calls in this range">Calls appear here within a second of their answer.</EmptyState>
+        )}
         {data && data.items.length > 0 && (
           <>
             <div className="table-scroll">
@@ -198,7 +200,13 @@ export function CallLogsPage() {
                 </tbody>
               </table>
             </div>
-            <Pagination page={page} pageSize={PAGE_SIZE} total={data.total} onPage={(p) => set({ page: p === 1 ? null : String(p) })} label="Log pages" />
+            <Pagination
+              page={page}
+              pageSize={PAGE_SIZE}
+              total={data.total}
+              onPage={(p) => set({ page: p === 1 ? null : String(p) })}
+              label="Log pages"
+            />
           </>
         )}
       </section>
@@ -219,7 +227,7 @@ function RequestLookup({ keyNames }: { keyNames: Map<string, string> }) {
   const [found, setFound] = useState<CallLog | null>(null);
   const [error, setError] = useState<unknown>(null);
 
-  async function lookup(event: FormEvent) {
+  async function lookup(event: SubmitEvent) {
     event.preventDefault();
     const requestId = text.trim();
     if (requestId === '') return;
@@ -242,7 +250,14 @@ function RequestLookup({ keyNames }: { keyNames: Map<string, string> }) {
         <label htmlFor={`${id}-input`} className="visually-hidden">
           Request id
         </label>
-        <input id={`${id}-input`} value={text} onChange={(e) => setText(e.target.value)} placeholder="The X-Request-Id of a response" spellCheck={false} autoComplete="off" />
+        <input
+          id={`${id}-input`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="The X-Request-Id of a response"
+          spellCheck={false}
+          autoComplete="off"
+        />
         <button type="submit" className="button" disabled={busy || text.trim() === ''}>
           {busy ? 'Looking…' : 'Look up'}
         </button>

@@ -56,7 +56,7 @@ export function ManageSkillPage() {
     return (
       <>
         <PageHeader title={missing ? 'Skill not found' : 'This skill could not be loaded'} />
-        <ErrorMessage error={resource.error} {...(missing ? {} : { retry: reload })} />
+        <ErrorMessage error={resource.error} retry={missing ? undefined : reload} />
         <p>
           <Link to="/me/skills">Back to my skills</Link>
         </p>
@@ -105,7 +105,10 @@ export function ManageSkillPage() {
       </PageHeader>
       {skill.status === 'draft' && (
         <div className="alert alert-info">
-          Drafts are visible only to you and administrators. {skill.latest_version ? 'An administrator reviews and publishes it.' : 'Upload a first version so an administrator can review it.'}
+          Drafts are visible only to you and administrators.{' '}
+          {skill.latest_version
+            ? 'An administrator reviews and publishes it.'
+            : 'Upload a first version so an administrator can review it.'}
         </div>
       )}
       <nav aria-label="Manage sections" className="tabs">
@@ -134,7 +137,14 @@ export function ManageSkillPage() {
         {tab === 'feedback' && <FeedbackList slug={skill.slug} />}
         {tab === 'delete' && <DeletePanel skill={skill} onDelete={() => setConfirmDelete(true)} />}
       </section>
-      <ConfirmDialog open={confirmDelete} title={`Delete “${skill.name}”?`} confirmLabel="Delete draft" tone="danger" onConfirm={remove} onClose={() => setConfirmDelete(false)}>
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete “${skill.name}”?`}
+        confirmLabel="Delete draft"
+        tone="danger"
+        onConfirm={remove}
+        onClose={() => setConfirmDelete(false)}
+      >
         <p>The draft, its versions and their packages are removed for good. The slug {skill.slug} becomes free again.</p>
       </ConfirmDialog>
     </>
@@ -145,7 +155,8 @@ function DeletePanel({ skill, onDelete }: { skill: Skill; onDelete: () => void }
   if (skill.status !== 'draft') {
     return (
       <p>
-        Only drafts can be deleted. This skill is {skill.status}; {skill.status === 'published' ? 'an administrator can deprecate it instead.' : 'it is already hidden from the public.'}
+        Only drafts can be deleted. This skill is {skill.status};{' '}
+        {skill.status === 'published' ? 'an administrator can deprecate it instead.' : 'it is already hidden from the public.'}
       </p>
     );
   }

@@ -11,7 +11,7 @@ import { pageParam, useSearchParam, useSearchParamText } from '../hooks/useSearc
 import { plural } from '../lib/format';
 
 const PAGE_SIZE = 24;
-const FILTERS: Array<{ value: AdminSkillStatus; label: string }> = [
+const FILTERS: { value: AdminSkillStatus; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'draft', label: 'Drafts' },
   { value: 'published', label: 'Published' },
@@ -31,9 +31,8 @@ export function MySkillsPage() {
   const status = statusParam(params.get('status'));
   const q = params.get('q') ?? '';
   const page = pageParam(params);
-  const { resource, reload } = useResource((signal) => skills.mine({ status, ...(q ? { q } : {}), page, page_size: PAGE_SIZE }, signal), [status, q, page]);
+  const { resource, reload } = useResource((signal) => skills.mine({ status, q, page, page_size: PAGE_SIZE }, signal), [status, q, page]);
   const data = resource.data;
-
 
   return (
     <>
@@ -49,7 +48,12 @@ export function MySkillsPage() {
       <div className="toolbar">
         <div className="segmented" role="group" aria-label="Status">
           {FILTERS.map((f) => (
-            <button key={f.value} type="button" aria-pressed={status === f.value} onClick={() => set('status', f.value === 'all' ? null : f.value)}>
+            <button
+              key={f.value}
+              type="button"
+              aria-pressed={status === f.value}
+              onClick={() => set('status', f.value === 'all' ? null : f.value)}
+            >
               {f.label}
             </button>
           ))}
@@ -64,7 +68,7 @@ export function MySkillsPage() {
       <section aria-busy={resource.status === 'loading'} aria-label="Your skills">
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading your skills…" />}
-        {data && data.items.length === 0 && (
+        {data?.items.length === 0 && (
           <EmptyState
             title={q || status !== 'all' ? 'Nothing matches' : 'You have no skills yet'}
             action={

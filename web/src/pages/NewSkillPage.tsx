@@ -14,9 +14,9 @@ export function NewSkillPage() {
   async function create(fields: SkillFields) {
     const skill = await skills.create({
       name: fields.name.trim(),
-      ...(fields.slug.trim() !== '' ? { slug: fields.slug.trim() } : {}),
-      ...(fields.description.trim() !== '' ? { description: fields.description.trim() } : {}),
-      ...(fields.category.trim() !== '' ? { category: fields.category.trim() } : {}),
+      slug: fields.slug.trim() === '' ? undefined : fields.slug.trim(),
+      description: fields.description.trim() === '' ? undefined : fields.description.trim(),
+      category: fields.category.trim() === '' ? undefined : fields.category.trim(),
       tags: splitTags(fields.tags),
       source_type: fields.source_type,
       source_url: fields.source_url.trim() === '' ? null : fields.source_url.trim(),

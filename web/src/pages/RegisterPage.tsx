@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { auth } from '../api/endpoints';
@@ -29,9 +29,9 @@ export function RegisterPage() {
 
   const problems = accountProblems(fields);
   const serverErrors = error instanceof ApiError ? Object.fromEntries(error.errors.map((e) => [e.field, e.message])) : {};
-  const show = (field: keyof typeof fields) => ((touched[field] || submitted) && problems[field]) || serverErrors[field];
+  const show = (field: keyof typeof fields) => (touched[field] === true || submitted ? problems[field] : undefined) ?? serverErrors[field];
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     setSubmitted(true);
     if (hasProblems(problems)) return;
@@ -51,7 +51,10 @@ export function RegisterPage() {
   if (!registryInfo.registrationOpen) {
     return (
       <div className="narrow">
-        <PageHeader title="Registration is closed" subtitle="On this registry, administrators create accounts. Ask one for an account, then sign in." />
+        <PageHeader
+          title="Registration is closed"
+          subtitle="On this registry, administrators create accounts. Ask one for an account, then sign in."
+        />
         <Link className="button" to="/signin">
           Sign in
         </Link>
@@ -74,11 +77,21 @@ export function RegisterPage() {
           value={fields.username}
           onChange={set('username')}
           onBlur={blur('username')}
-          error={show('username') || undefined}
+          error={show('username')}
           hint="2 to 39 characters: lower-case letters, digits, “_” and “-”."
           autoFocus
         />
-        <TextField label="Email" name="email" type="email" autoComplete="email" required value={fields.email} onChange={set('email')} onBlur={blur('email')} error={show('email') || undefined} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={fields.email}
+          onChange={set('email')}
+          onBlur={blur('email')}
+          error={show('email')}
+        />
         <TextField
           label="Password"
           name="password"
@@ -88,7 +101,7 @@ export function RegisterPage() {
           value={fields.password}
           onChange={set('password')}
           onBlur={blur('password')}
-          error={show('password') || undefined}
+          error={show('password')}
           hint="At least 8 characters; not a commonly used password, and not your username or email."
         />
         {error !== null && <ErrorMessage error={error} />}

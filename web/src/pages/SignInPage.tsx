@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../components/Layout';
 import { useNotify } from '../components/Notices';
@@ -29,7 +29,7 @@ export function SignInPage() {
 
   if (state.status === 'signed-in' && !busy) return <Navigate to={next} replace />;
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     setBusy(true);
     setError(null);
@@ -47,8 +47,24 @@ export function SignInPage() {
     <div className="narrow">
       <PageHeader title="Sign in" subtitle="Publish skills, manage API keys and read your call logs." />
       <form className="card form-card" onSubmit={(e) => void submit(e)}>
-        <TextField label="Username or email" name="login" autoComplete="username" required value={login} onChange={(e) => setLogin(e.target.value)} autoFocus />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label="Username or email"
+          name="login"
+          autoComplete="username"
+          required
+          value={login}
+          onChange={(e) => setLogin(e.target.value)}
+          autoFocus
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error !== null && <ErrorMessage error={error} />}
         <button type="submit" className="button button-primary button-block" disabled={busy || login.trim() === '' || password === ''}>
           {busy ? 'Signing in…' : 'Sign in'}

@@ -71,7 +71,7 @@ export function SkillPage() {
     return (
       <>
         <PageHeader title={missing ? 'Skill not found' : 'This skill could not be loaded'} />
-        <ErrorMessage error={error} {...(missing ? {} : { retry: skillHandle.reload })} />
+        <ErrorMessage error={error} retry={missing ? undefined : skillHandle.reload} />
         <p>
           <Link to="/">Browse published skills</Link>
         </p>
@@ -107,10 +107,13 @@ export function SkillPage() {
 
       {skill.status === 'draft' && (
         <div className="alert alert-info">
-          This skill is a draft: only its owner and administrators can see it. {isAdmin ? 'Review it and publish it when it is ready.' : 'An administrator publishes it after review.'}
+          This skill is a draft: only its owner and administrators can see it.{' '}
+          {isAdmin ? 'Review it and publish it when it is ready.' : 'An administrator publishes it after review.'}
         </div>
       )}
-      {skill.status === 'deprecated' && <div className="alert alert-warning">This skill is deprecated: it is hidden from search and cannot be downloaded publicly.</div>}
+      {skill.status === 'deprecated' && (
+        <div className="alert alert-warning">This skill is deprecated: it is hidden from search and cannot be downloaded publicly.</div>
+      )}
 
       <div className="skill-layout">
         <div className="skill-main">
@@ -118,9 +121,16 @@ export function SkillPage() {
             <ul>
               {TABS.map((t) => (
                 <li key={t.id}>
-                  <Link to={href({ tab: t.id === 'readme' ? null : t.id, file: null, days: null })} aria-current={tab === t.id ? 'page' : undefined} className={tab === t.id ? 'tab active' : 'tab'} replace>
+                  <Link
+                    to={href({ tab: t.id === 'readme' ? null : t.id, file: null, days: null })}
+                    aria-current={tab === t.id ? 'page' : undefined}
+                    className={tab === t.id ? 'tab active' : 'tab'}
+                    replace
+                  >
                     {t.label}
-                    {t.id === 'versions' && versionsHandle.resource.data ? <span className="tab-count">{versionsHandle.resource.data.total}</span> : null}
+                    {t.id === 'versions' && versionsHandle.resource.data ? (
+                      <span className="tab-count">{versionsHandle.resource.data.total}</span>
+                    ) : null}
                   </Link>
                 </li>
               ))}
@@ -210,9 +220,11 @@ export function SkillPage() {
         </>
       );
     }
-    if (versionsHandle.resource.status === 'error') return <ErrorMessage error={versionsHandle.resource.error} retry={versionsHandle.reload} />;
+    if (versionsHandle.resource.status === 'error')
+      return <ErrorMessage error={versionsHandle.resource.error} retry={versionsHandle.reload} />;
     if (!versionsHandle.resource.data) return <Loading label="Loading versions…" />;
-    if (tab === 'versions') return <VersionsPanel versions={versionList} selected={selected} versionHref={versionHref} downloadHref={downloadHref} />;
+    if (tab === 'versions')
+      return <VersionsPanel versions={versionList} selected={selected} versionHref={versionHref} downloadHref={downloadHref} />;
     if (versionList.length === 0) {
       return (
         <EmptyState
@@ -233,7 +245,8 @@ export function SkillPage() {
     if (filesHandle.resource.status === 'error') return <ErrorMessage error={filesHandle.resource.error} retry={filesHandle.reload} />;
     const files = filesHandle.resource.data;
     if (!files) return <Loading label="Loading files…" />;
-    if (tab === 'files') return <FilesPanel slug={skill.slug} version={version.version} files={files} selected={params.get('file')} fileHref={fileHref} />;
+    if (tab === 'files')
+      return <FilesPanel slug={skill.slug} version={version.version} files={files} selected={params.get('file')} fileHref={fileHref} />;
     return <ReadmePanel slug={skill.slug} version={version} files={files} fileHref={fileHref} />;
   }
 }

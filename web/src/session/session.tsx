@@ -14,8 +14,8 @@ interface SessionApi {
    * views whose answers depend on the caller can load again.
    */
   epoch: number;
-  signIn(input: LoginInput): Promise<User>;
-  signOut(): Promise<void>;
+  signIn: (input: LoginInput) => Promise<User>;
+  signOut: () => Promise<void>;
 }
 
 const SessionContext = createContext<SessionApi | null>(null);

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type SubmitEvent } from 'react';
 import { feedback } from '../../api/endpoints';
 import type { Version } from '../../api/types';
 import { ErrorMessage } from '../States';
@@ -8,7 +8,15 @@ const COMMENT_MAX = 5000;
 const LABELS = ['', 'Poor', 'Fair', 'Good', 'Very good', 'Excellent'];
 
 /** Rating and comment on a published skill; anyone may send it, signed in or not. */
-export function FeedbackForm({ slug, versions, selectedVersion }: { slug: string; versions: readonly Version[]; selectedVersion: string | null }) {
+export function FeedbackForm({
+  slug,
+  versions,
+  selectedVersion,
+}: {
+  slug: string;
+  versions: readonly Version[];
+  selectedVersion: string | null;
+}) {
   const id = useId();
   const [rating, setRating] = useState<number | null>(null);
   const [comment, setComment] = useState('');
@@ -18,7 +26,7 @@ export function FeedbackForm({ slug, versions, selectedVersion }: { slug: string
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
 
-  async function submit(event: FormEvent) {
+  async function submit(event: SubmitEvent) {
     event.preventDefault();
     if (rating === null && comment.trim() === '') {
       setProblem('Choose a rating or write a comment (or both).');
@@ -30,9 +38,9 @@ export function FeedbackForm({ slug, versions, selectedVersion }: { slug: string
     try {
       await feedback.submit({
         skill_id: slug,
-        ...(rating !== null ? { rating } : {}),
-        ...(comment.trim() !== '' ? { comment: comment.trim() } : {}),
-        ...(version !== '' ? { version } : {}),
+        rating: rating ?? undefined,
+        comment: comment.trim() === '' ? undefined : comment.trim(),
+        version: version === '' ? undefined : version,
       });
       setSent(true);
       setRating(null);

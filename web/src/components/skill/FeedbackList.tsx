@@ -13,7 +13,7 @@ export function FeedbackList({ slug }: { slug: string }) {
   const [page, setPage] = useState(1);
   const [rating, setRating] = useState<number | null>(null);
   const { resource, reload } = useResource(
-    (signal) => feedback.list(slug, { page, page_size: PAGE_SIZE, ...(rating !== null ? { rating } : {}) }, signal),
+    (signal) => feedback.list(slug, { page, page_size: PAGE_SIZE, rating: rating ?? undefined }, signal),
     [slug, page, rating],
   );
   const data = resource.data;
@@ -51,7 +51,7 @@ export function FeedbackList({ slug }: { slug: string }) {
       )}
       {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
       {!data && resource.status === 'loading' && <Loading label="Loading feedback…" />}
-      {data && data.items.length === 0 && <EmptyState title={rating === null ? 'No feedback yet' : 'No feedback with this rating'} />}
+      {data?.items.length === 0 && <EmptyState title={rating === null ? 'No feedback yet' : 'No feedback with this rating'} />}
       {data && data.items.length > 0 && (
         <>
           <ul className="feedback-items">

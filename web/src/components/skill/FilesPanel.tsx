@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { isTextPath } from '../../../../src/packages/paths.js';
+import { isTextPath } from '@skill-registry/skill-package/paths';
 import { versions as versionApi } from '../../api/endpoints';
 import type { FileEntry, FileList } from '../../api/types';
 import { useResource } from '../../hooks/useResource';
@@ -60,7 +60,12 @@ function Tree({ node, selected, fileHref }: { node: TreeNode; selected: string |
       {sorted(node).map((child) =>
         child.file ? (
           <li key={child.path} className="tree-file">
-            <Link to={fileHref(child.path)} replace aria-current={child.path === selected ? 'true' : undefined} className={child.path === selected ? 'selected' : undefined}>
+            <Link
+              to={fileHref(child.path)}
+              replace
+              aria-current={child.path === selected ? 'true' : undefined}
+              className={child.path === selected ? 'selected' : undefined}
+            >
               <span className="tree-name">{child.name}</span>
               <span className="tree-size">{formatBytes(child.file.size)}</span>
             </Link>
@@ -99,7 +104,19 @@ export function FilesPanel({ slug, version, files, selected, fileHref }: FilesPa
   );
 }
 
-function FilePreview({ slug, version, file, files, fileHref }: { slug: string; version: string; file: FileEntry; files: FileList; fileHref: (path: string) => string }) {
+function FilePreview({
+  slug,
+  version,
+  file,
+  files,
+  fileHref,
+}: {
+  slug: string;
+  version: string;
+  file: FileEntry;
+  files: FileList;
+  fileHref: (path: string) => string;
+}) {
   const previewable = isTextPath(file.path) && file.size <= PREVIEW_MAX_BYTES;
   const isMarkdown = /\.(md|markdown|mdx)$/i.test(file.path);
   const [rendered, setRendered] = useState(true);
@@ -124,13 +141,16 @@ function FilePreview({ slug, version, file, files, fileHref }: { slug: string; v
       </div>
       {!previewable && (
         <EmptyState title={isTextPath(file.path) ? 'Too large to preview' : 'Binary file'}>
-          {isTextPath(file.path) ? `Files over ${formatBytes(PREVIEW_MAX_BYTES)} are not previewed.` : 'Only text files are previewed.'} Download it to look inside.
+          {isTextPath(file.path) ? `Files over ${formatBytes(PREVIEW_MAX_BYTES)} are not previewed.` : 'Only text files are previewed.'}{' '}
+          Download it to look inside.
         </EmptyState>
       )}
       {previewable && resource.status === 'loading' && <Loading label="Loading file…" />}
       {previewable && resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
-      {previewable && resource.status === 'ready' && resource.data && (
-        isMarkdown && rendered ? (
+      {previewable &&
+        resource.status === 'ready' &&
+        resource.data &&
+        (isMarkdown && rendered ? (
           <Markdown
             resolve={(href, kind) => {
               const target = resolvePackagePath(file.path, href);
@@ -144,8 +164,7 @@ function FilePreview({ slug, version, file, files, fileHref }: { slug: string; v
           <pre className="code" tabIndex={0}>
             <code>{resource.data.text}</code>
           </pre>
-        )
-      )}
+        ))}
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { useNotify } from '../Notices';
 type Action = { kind: 'status'; to: SkillStatus; label: string } | { kind: 'featured'; to: boolean; label: string };
 
 /** The transitions an administrator may make from each status (the registry's own table). */
-const TRANSITIONS: Record<SkillStatus, Array<{ to: SkillStatus; label: string }>> = {
+const TRANSITIONS: Record<SkillStatus, { to: SkillStatus; label: string }[]> = {
   draft: [{ to: 'published', label: 'Publish' }],
   published: [{ to: 'deprecated', label: 'Deprecate' }],
   deprecated: [{ to: 'published', label: 'Republish' }],
@@ -20,7 +20,15 @@ const EFFECT: Record<SkillStatus, string> = {
 };
 
 /** Publish, deprecate, republish and feature buttons for one skill, each confirmed with an optional reason. */
-export function ModerationActions({ skill, onChange, compact = false }: { skill: Skill; onChange: (skill: Skill) => void; compact?: boolean }) {
+export function ModerationActions({
+  skill,
+  onChange,
+  compact = false,
+}: {
+  skill: Skill;
+  onChange: (skill: Skill) => void;
+  compact?: boolean;
+}) {
   const [action, setAction] = useState<Action | null>(null);
   const notify = useNotify();
   const size = compact ? 'button button-small' : 'button';
@@ -51,7 +59,11 @@ export function ModerationActions({ skill, onChange, compact = false }: { skill:
         </button>
       ))}
       {(skill.status === 'published' || skill.featured) && (
-        <button type="button" className={size} onClick={() => setAction({ kind: 'featured', to: !skill.featured, label: skill.featured ? 'Unfeature' : 'Feature' })}>
+        <button
+          type="button"
+          className={size}
+          onClick={() => setAction({ kind: 'featured', to: !skill.featured, label: skill.featured ? 'Unfeature' : 'Feature' })}
+        >
           {skill.featured ? 'Unfeature' : 'Feature'} <span className="visually-hidden">{skill.name}</span>
         </button>
       )}
@@ -67,7 +79,9 @@ export function ModerationActions({ skill, onChange, compact = false }: { skill:
         {action?.kind === 'status' && action.to === 'published' && skill.latest_version === null && (
           <p className="warning-text">This skill has no version yet, so there is nothing to download.</p>
         )}
-        {action?.kind === 'featured' && <p>{action.to ? 'Featured skills are marked and can be listed first.' : 'The featured mark is removed.'}</p>}
+        {action?.kind === 'featured' && (
+          <p>{action.to ? 'Featured skills are marked and can be listed first.' : 'The featured mark is removed.'}</p>
+        )}
       </ConfirmDialog>
     </div>
   );

@@ -27,7 +27,9 @@ export function ReadmePanel({ slug, version, files, fileHref }: ReadmePanelProps
     <div className="readme">
       {version.warnings.length > 0 && (
         <div className="alert alert-warning">
-          <p className="alert-title">The registry noted {version.warnings.length === 1 ? 'a departure' : 'departures'} from the Agent Skills format</p>
+          <p className="alert-title">
+            The registry noted {version.warnings.length === 1 ? 'a departure' : 'departures'} from the Agent Skills format
+          </p>
           <ul>
             {version.warnings.map((w) => (
               <li key={`${w.code}-${w.message}`}>{w.message}</li>

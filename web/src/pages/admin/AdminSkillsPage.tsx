@@ -12,7 +12,7 @@ import { AdminNav } from './AdminNav';
 import { SkillModerationTable } from './SkillModerationTable';
 
 const PAGE_SIZE = 25;
-const FILTERS: Array<{ value: AdminSkillStatus; label: string }> = [
+const FILTERS: { value: AdminSkillStatus; label: string }[] = [
   { value: 'published', label: 'Published' },
   { value: 'deprecated', label: 'Deprecated' },
   { value: 'draft', label: 'Drafts' },
@@ -30,11 +30,10 @@ export function AdminSkillsPage() {
   const q = params.get('q') ?? '';
   const page = pageParam(params);
   const { resource, reload, setData } = useResource(
-    (signal) => skills.listByStatus(status, { ...(q ? { q } : {}), ...(featured ? { featured: true } : {}), page, page_size: PAGE_SIZE }, signal),
+    (signal) => skills.listByStatus(status, { q, featured: featured || undefined, page, page_size: PAGE_SIZE }, signal),
     [status, q, featured, page],
   );
   const data = resource.data;
-
 
   function changed(updated: Skill) {
     setData((current) => current && { ...current, items: current.items.map((s) => (s.id === updated.id ? updated : s)) });
@@ -47,7 +46,12 @@ export function AdminSkillsPage() {
       <div className="toolbar">
         <div className="segmented" role="group" aria-label="Status">
           {FILTERS.map((f) => (
-            <button key={f.value} type="button" aria-pressed={status === f.value} onClick={() => set('status', f.value === 'published' ? null : f.value)}>
+            <button
+              key={f.value}
+              type="button"
+              aria-pressed={status === f.value}
+              onClick={() => set('status', f.value === 'published' ? null : f.value)}
+            >
               {f.label}
             </button>
           ))}
@@ -69,7 +73,7 @@ export function AdminSkillsPage() {
         </h2>
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading skills…" />}
-        {data && data.items.length === 0 && <EmptyState title="No skills match" />}
+        {data?.items.length === 0 && <EmptyState title="No skills match" />}
         {data && data.items.length > 0 && (
           <>
             <SkillModerationTable skills={data.items} onChange={changed} caption="Skills" />

@@ -37,8 +37,7 @@ export function AdminUsersPage() {
   const disabled = params.get('disabled') === 'true' ? true : params.get('disabled') === 'false' ? false : undefined;
   const page = pageParam(params);
   const { resource, reload, setData } = useResource(
-    (signal) =>
-      admin.users({ ...(q ? { q } : {}), ...(role ? { role } : {}), ...(disabled !== undefined ? { disabled } : {}), page, page_size: PAGE_SIZE }, signal),
+    (signal) => admin.users({ q, role, disabled, page, page_size: PAGE_SIZE }, signal),
     [q, role, disabled, page],
   );
   const [pending, setPending] = useState<PendingChange | null>(null);
@@ -60,7 +59,13 @@ export function AdminUsersPage() {
           <label htmlFor={`${id}-q`} className="visually-hidden">
             Search users
           </label>
-          <input id={`${id}-q`} type="search" placeholder="Search by username or email" value={text} onChange={(e) => setText(e.target.value)} />
+          <input
+            id={`${id}-q`}
+            type="search"
+            placeholder="Search by username or email"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
         </div>
         <div className="field field-inline">
           <label htmlFor={`${id}-role`}>Role</label>
@@ -72,7 +77,11 @@ export function AdminUsersPage() {
         </div>
         <div className="field field-inline">
           <label htmlFor={`${id}-state`}>State</label>
-          <select id={`${id}-state`} value={disabled === undefined ? '' : String(disabled)} onChange={(e) => set('disabled', e.target.value)}>
+          <select
+            id={`${id}-state`}
+            value={disabled === undefined ? '' : String(disabled)}
+            onChange={(e) => set('disabled', e.target.value)}
+          >
             <option value="">Any</option>
             <option value="false">Active</option>
             <option value="true">Disabled</option>
@@ -85,7 +94,7 @@ export function AdminUsersPage() {
         </h2>
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading users…" />}
-        {data && data.items.length === 0 && <EmptyState title="No users match" />}
+        {data?.items.length === 0 && <EmptyState title="No users match" />}
         {data && data.items.length > 0 && (
           <>
             <div className="table-scroll">
@@ -112,7 +121,13 @@ export function AdminUsersPage() {
                         </th>
                         <td>{user.email}</td>
                         <td>{user.role === 'admin' ? <span className="badge badge-admin">admin</span> : 'user'}</td>
-                        <td>{user.disabled ? <span className="badge badge-deprecated">disabled</span> : <span className="badge badge-published">active</span>}</td>
+                        <td>
+                          {user.disabled ? (
+                            <span className="badge badge-deprecated">disabled</span>
+                          ) : (
+                            <span className="badge badge-published">active</span>
+                          )}
+                        </td>
                         <td className="nowrap">{formatDate(user.created_at)}</td>
                         <td>
                           <div className="row-actions">
@@ -124,12 +139,27 @@ export function AdminUsersPage() {
                               onClick={() =>
                                 setPending(
                                   user.role === 'admin'
-                                    ? { user, change: { role: 'user' }, title: `Make ${user.username} an ordinary user?`, label: 'Remove admin role', effect: 'They lose moderation and user management at once.', danger: true }
-                                    : { user, change: { role: 'admin' }, title: `Make ${user.username} an administrator?`, label: 'Make admin', effect: 'They can publish and deprecate any skill and manage every account.', danger: false },
+                                    ? {
+                                        user,
+                                        change: { role: 'user' },
+                                        title: `Make ${user.username} an ordinary user?`,
+                                        label: 'Remove admin role',
+                                        effect: 'They lose moderation and user management at once.',
+                                        danger: true,
+                                      }
+                                    : {
+                                        user,
+                                        change: { role: 'admin' },
+                                        title: `Make ${user.username} an administrator?`,
+                                        label: 'Make admin',
+                                        effect: 'They can publish and deprecate any skill and manage every account.',
+                                        danger: false,
+                                      },
                                 )
                               }
                             >
-                              {user.role === 'admin' ? 'Remove admin' : 'Make admin'} <span className="visually-hidden">{user.username}</span>
+                              {user.role === 'admin' ? 'Remove admin' : 'Make admin'}{' '}
+                              <span className="visually-hidden">{user.username}</span>
                             </button>
                             <button
                               type="button"
@@ -139,8 +169,22 @@ export function AdminUsersPage() {
                               onClick={() =>
                                 setPending(
                                   user.disabled
-                                    ? { user, change: { disabled: false }, title: `Enable ${user.username}?`, label: 'Enable', effect: 'They can sign in again; their API keys work again.', danger: false }
-                                    : { user, change: { disabled: true }, title: `Disable ${user.username}?`, label: 'Disable', effect: 'Their sessions end and their API keys stop working at once.', danger: true },
+                                    ? {
+                                        user,
+                                        change: { disabled: false },
+                                        title: `Enable ${user.username}?`,
+                                        label: 'Enable',
+                                        effect: 'They can sign in again; their API keys work again.',
+                                        danger: false,
+                                      }
+                                    : {
+                                        user,
+                                        change: { disabled: true },
+                                        title: `Disable ${user.username}?`,
+                                        label: 'Disable',
+                                        effect: 'Their sessions end and their API keys stop working at once.',
+                                        danger: true,
+                                      },
                                 )
                               }
                             >
@@ -158,7 +202,14 @@ export function AdminUsersPage() {
           </>
         )}
       </section>
-      <ConfirmDialog open={pending !== null} title={pending?.title ?? ''} confirmLabel={pending?.label ?? ''} tone={pending?.danger ? 'danger' : 'default'} onConfirm={apply} onClose={() => setPending(null)}>
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.title ?? ''}
+        confirmLabel={pending?.label ?? ''}
+        tone={pending?.danger ? 'danger' : 'default'}
+        onConfirm={apply}
+        onClose={() => setPending(null)}
+      >
         <p>{pending?.effect}</p>
       </ConfirmDialog>
     </>

@@ -18,12 +18,22 @@ export function ModerationQueuePage() {
   usePageTitle('Review queue');
   const [params, setParams] = useSearchParams();
   const page = pageParam(params);
-  const { resource, reload, setData } = useResource((signal) => skills.listByStatus('draft', { page, page_size: PAGE_SIZE, sort: 'latest' }, signal), [page]);
+  const { resource, reload, setData } = useResource(
+    (signal) => skills.listByStatus('draft', { page, page_size: PAGE_SIZE, sort: 'latest' }, signal),
+    [page],
+  );
   const data = resource.data;
 
   function changed(updated: Skill) {
     // A published draft leaves the queue.
-    setData((current) => current && { ...current, items: current.items.filter((s) => s.id !== updated.id || updated.status === 'draft'), total: current.total - (updated.status === 'draft' ? 0 : 1) });
+    setData(
+      (current) =>
+        current && {
+          ...current,
+          items: current.items.filter((s) => s.id !== updated.id || updated.status === 'draft'),
+          total: current.total - (updated.status === 'draft' ? 0 : 1),
+        },
+    );
   }
 
   return (
@@ -36,7 +46,9 @@ export function ModerationQueuePage() {
         </h2>
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading drafts…" />}
-        {data && data.items.length === 0 && <EmptyState title="The queue is empty">New drafts appear here when their owners create them.</EmptyState>}
+        {data?.items.length === 0 && (
+          <EmptyState title="The queue is empty">New drafts appear here when their owners create them.</EmptyState>
+        )}
         {data && data.items.length > 0 && (
           <>
             <ul className="queue">

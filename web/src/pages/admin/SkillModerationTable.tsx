@@ -5,7 +5,15 @@ import { ModerationActions } from '../../components/skill/ModerationActions';
 import { formatDate, formatNumber } from '../../lib/format';
 
 /** Skills with their moderation actions, one row each; a row links to the skill page to review it. */
-export function SkillModerationTable({ skills, onChange, caption }: { skills: Skill[]; onChange: (skill: Skill) => void; caption: string }) {
+export function SkillModerationTable({
+  skills,
+  onChange,
+  caption,
+}: {
+  skills: Skill[];
+  onChange: (skill: Skill) => void;
+  caption: string;
+}) {
   return (
     <div className="table-scroll">
       <table className="table moderation-table">

@@ -1,0 +1,108 @@
+import { Type } from 'typebox';
+import { SLUG_MAX } from '@skill-registry/skill-package/rules';
+import { NullableTimestamp, PageQuery, Timestamp } from './common.js';
+import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX, TAGS_MAX } from './limits.js';
+
+export const SkillStatus = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')]);
+export const SourceType = Type.Union([Type.Literal('original'), Type.Literal('github'), Type.Literal('external'), Type.Null()], {
+  description: '`github`: a repository on github.com; `external`: any http(s) URL; `original`: self-authored; null: not declared.',
+});
+const NullableString = (options: { maxLength?: number; description?: string } = {}) => Type.Union([Type.String(options), Type.Null()]);
+
+export const Skill = Type.Object(
+  {
+    id: Type.String(),
+    slug: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    category: Type.Union([Type.String(), Type.Null()]),
+    tags: Type.Array(Type.String()),
+    status: SkillStatus,
+    featured: Type.Boolean(),
+    source_type: SourceType,
+    source_url: Type.Union([Type.String(), Type.Null()]),
+    owner: Type.Object({ id: Type.String(), username: Type.String() }),
+    latest_version: Type.Union([Type.String(), Type.Null()], { description: 'Highest semver version; null without versions.' }),
+    downloads: Type.Integer(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    published_at: NullableTimestamp,
+  },
+  { $id: 'Skill', title: 'Skill' },
+);
+export const SkillRef = Type.Ref('Skill');
+
+/** The metadata both create and update accept, each optional. */
+const editableFields = {
+  description: Type.Optional(NullableString({ maxLength: DESCRIPTION_MAX })),
+  category: Type.Optional(NullableString({ maxLength: CATEGORY_MAX })),
+  tags: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), { maxItems: TAGS_MAX * 2, description: `At most ${TAGS_MAX} distinct tags.` }),
+  ),
+  source_type: Type.Optional(SourceType),
+  source_url: Type.Optional(NullableString({ maxLength: 2048 })),
+};
+
+export const CreateSkillBody = Type.Object(
+  {
+    name: Type.String({ maxLength: NAME_MAX * 2 }),
+    slug: Type.Optional(
+      Type.String({
+        maxLength: SLUG_MAX,
+        description: 'Lower-case words joined by hyphens; derived from the name when omitted. Immutable.',
+      }),
+    ),
+    ...editableFields,
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateSkillBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: NAME_MAX * 2 })),
+    slug: Type.Optional(Type.String({ maxLength: 200, description: 'Accepted only when equal to the current slug.' })),
+    ...editableFields,
+  },
+  { additionalProperties: false },
+);
+
+const searchText = (description: string) => Type.Optional(Type.String({ maxLength: SEARCH_TEXT_MAX, description }));
+
+export const ListSkillsQuery = Type.Object({
+  q: searchText(
+    'Words that must each occur in the name or description (case-insensitive substring); a repeated word counts once. ' +
+      `At most ${SEARCH_TEXT_MAX} characters and ${SEARCH_WORDS_MAX} different words (400 above).`,
+  ),
+  keyword: searchText('Alias of q.'),
+  query: searchText('Alias of q.'),
+  search: searchText('Alias of q; the first non-blank of q, keyword, query, search is used.'),
+  category: Type.Optional(Type.String({ maxLength: 200, description: 'Exact match.' })),
+  tags: Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      description: `Comma-separated; every listed tag must be present. At most ${TAG_FILTERS_MAX} different tags (400 above).`,
+    }),
+  ),
+  featured: Type.Optional(Type.Boolean({ description: 'true: only featured skills.' })),
+  status: Type.Optional(
+    Type.String({ description: 'draft, published, deprecated or all. Honoured for an admin session only; ignored otherwise.' }),
+  ),
+  sort: Type.Optional(Type.Union([Type.Literal('latest'), Type.Literal('downloads'), Type.Literal('featured')], { default: 'latest' })),
+  ...PageQuery,
+});
+
+export const StatusBody = Type.Object(
+  {
+    status: SkillStatus,
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+export const FeaturedBody = Type.Object(
+  {
+    featured: Type.Boolean(),
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);

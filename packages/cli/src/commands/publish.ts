@@ -1,0 +1,249 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ProblemError, type RegistryClient, type Skill, type Version } from '@skill-registry/client';
+import { checkChangelog, checkVersion, RuleError, slugProblem } from '@skill-registry/skill-package/rules';
+import { parseSkillMd } from '@skill-registry/skill-package/skill-md';
+import { PackageError } from '@skill-registry/skill-package/types';
+import { COMMON_HELP, parse, type Command } from '../command.js';
+import { CliError, EXIT, usageError } from '../exit-codes.js';
+import { inspectLocalArchive, packageFailure } from '../local-package.js';
+import { formatBytes, Output } from '../output.js';
+import { collectFiles, IGNORE_FILE, packZip } from '../pack.js';
+import { progressBar } from '../progress.js';
+import { clientFor, resolveTarget } from '../registry.js';
+import type { Io } from '../io.js';
+
+const SOURCE_TYPES = ['original', 'github', 'external'] as const;
+const isSourceType = (value: string): value is (typeof SOURCE_TYPES)[number] => (SOURCE_TYPES as readonly string[]).includes(value);
+
+/** A refusal by a rule the registry shares (version, changelog) as a usage error. */
+function ruleFailure(error: unknown): unknown {
+  if (error instanceof RuleError)
+    return new CliError(
+      error.detail,
+      EXIT.usage,
+      error.errors.map((e) => `${e.field}: ${e.message}`),
+    );
+  return error;
+}
+
+/** Reads and checks DIR/SKILL.md with the registry's own parser. */
+async function readSkillMd(dir: string): Promise<{ front: Record<string, unknown>; warnings: string[] }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path.join(dir, 'SKILL.md'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new CliError(
+        `${dir} has no SKILL.md; a skill folder starts with one (YAML front matter with name and description).`,
+        EXIT.invalidPackage,
+      );
+    }
+    throw error;
+  }
+  try {
+    const parsed = parseSkillMd(bytes, 'SKILL.md');
+    return { front: parsed.skillMd, warnings: parsed.warnings.map((w) => w.message) };
+  } catch (error) {
+    if (error instanceof PackageError) throw packageFailure(error);
+    throw error;
+  }
+}
+
+function versionFrom(flag: string | undefined, front: Record<string, unknown>): string {
+  const metadata = front.metadata;
+  const declared =
+    typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+      ? (metadata as Record<string, unknown>).version
+      : undefined;
+  const version = flag ?? (typeof declared === 'string' ? declared : undefined);
+  if (version === undefined) throw usageError('Give the version with --version (or as metadata.version in SKILL.md).');
+  try {
+    return checkVersion(version);
+  } catch (error) {
+    throw ruleFailure(error);
+  }
+}
+
+async function changelogFrom(
+  values: { changelog?: string | undefined; 'changelog-file'?: string | undefined },
+  io: Io,
+): Promise<string | undefined> {
+  if (values.changelog !== undefined && values['changelog-file'] !== undefined)
+    throw usageError('Give either --changelog or --changelog-file, not both.');
+  const text =
+    values['changelog-file'] !== undefined ? await readFile(path.resolve(io.cwd, values['changelog-file']), 'utf8') : values.changelog;
+  try {
+    return checkChangelog(text) ?? undefined;
+  } catch (error) {
+    throw ruleFailure(error);
+  }
+}
+
+/** The skill as the caller sees it, or null when it does not exist (or is not visible to the caller). */
+async function existingSkill(client: RegistryClient, slug: string): Promise<Skill | null> {
+  try {
+    return await client.skills.get(slug);
+  } catch (error) {
+    if (error instanceof ProblemError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+function statusNote(skill: Skill): string {
+  if (skill.status === 'draft') return 'The skill is a draft: an administrator publishes it before others can find and install it.';
+  if (skill.status === 'deprecated') return 'The skill is deprecated: it stays hidden until an administrator republishes it.';
+  return 'The skill is published: anyone can install this version.';
+}
+
+export const publish: Command = {
+  name: 'publish',
+  summary: 'publish a skill folder (a new skill or a new version)',
+  help: `Usage: skill-registry publish [DIR] [options]
+
+Reads DIR/SKILL.md (DIR defaults to the current folder) and checks it, packs DIR into a deterministic zip
+(skipping .git, node_modules, .env, .env.* and what ${IGNORE_FILE} lists, in gitignore syntax), checks the zip
+with the registry's rules, then uploads it: as a new version when the skill exists, else as a new skill with
+its first version (a draft until an administrator publishes it).
+
+  --version X           the version (default: metadata.version in SKILL.md)
+  --changelog TEXT      what changed in this version
+  --changelog-file F    the changelog, read from a file
+  --slug SLUG           the skill's slug (default: the SKILL.md name)
+  --dry-run             check everything, including POST /v1/packages/validate, and upload nothing
+For a new skill:
+  --name NAME           display name (default: the SKILL.md name)
+  --category NAME       category
+  --tags a,b            tags
+  --source-type TYPE    original, github or external
+  --source-url URL      where the skill's source lives
+
+${COMMON_HELP}`,
+  async run(args, io) {
+    const { values, positionals } = parse(args, {
+      version: { type: 'string' },
+      changelog: { type: 'string' },
+      'changelog-file': { type: 'string' },
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      category: { type: 'string' },
+      tags: { type: 'string' },
+      'source-type': { type: 'string' },
+      'source-url': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    });
+    if (positionals.length > 1) throw usageError(`publish takes one folder (got ${positionals.join(' ')}).`);
+    const out = new Output(io, values.json === true);
+    const dir = path.resolve(io.cwd, positionals[0] ?? '.');
+    if (
+      !(await stat(dir).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      throw usageError(`${dir} is not a folder.`);
+    const sourceType = values['source-type'];
+    if (sourceType !== undefined && !isSourceType(sourceType)) {
+      throw usageError(`--source-type must be one of ${SOURCE_TYPES.join(', ')}.`);
+    }
+
+    // Local checks first: they need no network and no credentials.
+    const skillMd = await readSkillMd(dir);
+    for (const warning of skillMd.warnings) out.warn(warning);
+    const version = versionFrom(values.version, skillMd.front);
+    const changelog = await changelogFrom(values, io);
+    const slug = values.slug ?? String(skillMd.front.name);
+    const problem = slugProblem(slug);
+    if (problem !== null) {
+      throw usageError(
+        `The slug ${JSON.stringify(slug)}${values.slug === undefined ? ' (the SKILL.md name)' : ''} ${problem}; give one with --slug.`,
+      );
+    }
+    const { files, skipped } = await collectFiles(dir);
+    if (!files.some((f) => f.path === 'SKILL.md'))
+      throw new CliError(`SKILL.md is excluded by ${IGNORE_FILE}; a package must hold it.`, EXIT.invalidPackage);
+
+    const work = await mkdtemp(path.join(tmpdir(), 'skill-registry-'));
+    try {
+      const archive = path.join(work, `${slug}-${version}.zip`);
+      const packed = await packZip(files, archive);
+      const { inspection } = await inspectLocalArchive(archive, 'The package is refused: ');
+      for (const warning of inspection.warnings) if (!skillMd.warnings.includes(warning.message)) out.warn(warning.message);
+
+      const target = await resolveTarget(io, values.registry);
+      const client = clientFor(target, { authenticated: values['dry-run'] !== true });
+      const summary = {
+        slug,
+        version,
+        size: packed.size,
+        sha256: packed.sha256,
+        files: files.map((f) => ({ path: f.path, size: f.size })),
+        skipped,
+      };
+
+      if (values['dry-run']) {
+        const validation = await client.versions.validate({ path: archive });
+        const existing = target.apiKey ? await existingSkill(client, slug) : null;
+        const action = existing === null ? 'create' : 'upload';
+        out.result({ ...summary, action, validation }, () => [
+          `${slug} ${version}: ${files.length} files, ${formatBytes(packed.size)} zip, sha256 ${packed.sha256}`,
+          ...files.map((f) => `  ${f.path} (${formatBytes(f.size)})`),
+          ...(skipped.length > 0 ? [`skipped: ${skipped.join(', ')}`] : []),
+          ...validation.warnings.map((w) => `warning: ${w.message}`),
+          validation.valid
+            ? `The registry accepts the package. Without --dry-run this ${action === 'create' ? `creates the skill ${slug}` : `uploads version ${version} of ${slug}`}.`
+            : 'The registry refuses the package:',
+          ...validation.errors.map((e) => `  ${e.field}: ${e.message}${e.entry !== undefined ? ` (${e.entry})` : ''}`),
+        ]);
+        return validation.valid ? EXIT.ok : EXIT.invalidPackage;
+      }
+
+      const existing = await existingSkill(client, slug);
+      const progress = progressBar(io, `Uploading ${slug}@${version}`);
+      let skill: Skill;
+      let uploaded: Version;
+      try {
+        const options = { onProgress: (sent: number, total: number | null) => progress.update(sent, total) };
+        if (existing !== null) {
+          const ignored = (['name', 'category', 'tags', 'source-type', 'source-url'] as const).filter((o) => values[o] !== undefined);
+          if (ignored.length > 0)
+            out.warn(`${ignored.map((o) => `--${o}`).join(', ')} apply to a new skill; ${slug} exists and keeps its metadata.`);
+          skill = existing;
+          uploaded = await client.versions.upload(slug, { version, changelog }, { path: archive }, options);
+        } else {
+          const created = await client.versions.createSkill(
+            {
+              name: values.name ?? String(skillMd.front.name),
+              slug,
+              version,
+              changelog,
+              category: values.category,
+              tags: values.tags
+                ?.split(',')
+                .map((t) => t.trim())
+                .filter(Boolean),
+              source_type: sourceType,
+              source_url: values['source-url'],
+            },
+            { path: archive },
+            options,
+          );
+          skill = created.skill;
+          uploaded = created.version;
+        }
+      } finally {
+        progress.finish();
+      }
+      for (const warning of uploaded.warnings)
+        if (!inspection.warnings.some((w) => w.message === warning.message)) out.warn(warning.message);
+      out.result({ created: existing === null, skill, version: uploaded }, () => [
+        `${existing === null ? 'Created' : 'Published'} ${skill.slug} ${uploaded.version} (${formatBytes(uploaded.size)}, ${uploaded.file_count} files, sha256 ${uploaded.sha256}); status: ${skill.status}.`,
+        statusNote(skill),
+      ]);
+      return EXIT.ok;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * Installing one version of a skill into a skills directory:
+ *
+ * 1. the version record gives the sha256 the package must have;
+ * 2. the package is downloaded into a private temporary directory (never into the skills directory) and hashed
+ *    on the way; a mismatch with the record or with the download's Repr-Digest stops here, nothing changed;
+ * 3. it is checked with the registry's inspector and extracted into a hidden sibling of the skill's folder;
+ * 4. under the directory's lock, the new folder replaces the old one by rename and the lock file is updated.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RegistryClient, Version } from '@skill-registry/client';
+import { ARCHIVE_EXTENSIONS } from '@skill-registry/skill-package/format';
+import { extractPackage } from './extract.js';
+import { CliError, EXIT } from './exit-codes.js';
+import type { Io } from './io.js';
+import { readLock, updateLock, type InstalledSkill, type LockFile } from './lockfile.js';
+import { progressBar } from './progress.js';
+
+/** A slug as the registry allows it: also what keeps the folder name safe whatever a registry answers. */
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export interface InstallRequest {
+  client: RegistryClient;
+  registry: string;
+  /** Slug or id. */
+  skill: string;
+  /** A version, or `latest`. */
+  version: string;
+  dir: string;
+  /**
+   * What may be replaced. `install`: nothing (an installed copy of the same version is left as it is). `update`:
+   * another version this command installed. `force`: anything, the same version included (a fresh copy).
+   */
+  mode: 'install' | 'update' | 'force';
+  io: Io;
+}
+
+export interface InstallOutcome {
+  skill: string;
+  version: string;
+  previous: string | null;
+  action: 'installed' | 'replaced' | 'unchanged';
+  path: string;
+  sha256: string;
+  files: string[];
+}
+
+async function exists(file: string): Promise<boolean> {
+  return lstat(file).then(
+    () => true,
+    (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+}
+
+function sameVersion(installed: InstalledSkill | undefined, version: Version): boolean {
+  return installed?.version === version.version && installed.sha256 === version.sha256;
+}
+
+/** Refuses to replace what the request may not replace; null when installing may go ahead. */
+function conflict(
+  lock: LockFile,
+  slug: string,
+  folderExists: boolean,
+  version: Version,
+  dir: string,
+  mode: InstallRequest['mode'],
+): CliError | null {
+  if (mode === 'force' || !folderExists) return null;
+  const installed = lock.skills[slug];
+  if (installed === undefined) {
+    return new CliError(
+      `${path.join(dir, slug)} exists and was not installed by skill-registry; pass --force to replace it.`,
+      EXIT.conflict,
+    );
+  }
+  if (mode === 'install' && !sameVersion(installed, version)) {
+    return new CliError(
+      `${slug} ${installed.version} is installed in ${dir}; pass --force to replace it with ${version.version}.`,
+      EXIT.conflict,
+    );
+  }
+  return null;
+}
+
+export async function installSkill(request: InstallRequest): Promise<InstallOutcome> {
+  const { client, dir, io } = request;
+  const skill = await client.skills.get(request.skill);
+  if (!SLUG.test(skill.slug)) throw new CliError(`The registry answered with an unusable slug ${JSON.stringify(skill.slug)}.`);
+  const slug = skill.slug;
+  const version = await client.versions.get(slug, request.version);
+  const dest = path.join(dir, slug);
+  const lockNow = await readLock(dir);
+  const installed = lockNow.skills[slug];
+  const folderExists = await exists(dest);
+  if (request.mode !== 'force' && folderExists && installed !== undefined && sameVersion(installed, version)) {
+    return {
+      skill: slug,
+      version: version.version,
+      previous: installed.version,
+      action: 'unchanged',
+      path: dest,
+      sha256: version.sha256,
+      files: installed.files,
+    };
+  }
+  const early = conflict(lockNow, slug, folderExists, version, dir, request.mode);
+  if (early) throw early;
+
+  const work = await mkdtemp(path.join(tmpdir(), 'skill-registry-'));
+  try {
+    const archive = path.join(work, `${slug}-${version.version}.${ARCHIVE_EXTENSIONS[version.archive_format]}`);
+    const progress = progressBar(io, `Downloading ${slug}@${version.version}`);
+    try {
+      await client.versions.downloadToFile(slug, version.version, archive, {
+        expectedSha256: version.sha256,
+        onProgress: (done, total) => progress.update(done, total),
+      });
+    } finally {
+      progress.finish();
+    }
+
+    await mkdir(dir, { recursive: true });
+    const staging = path.join(dir, `.${slug}.installing-${randomBytes(6).toString('hex')}`);
+    let files: string[];
+    try {
+      files = (await extractPackage(archive, staging)).files;
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+
+    try {
+      return await updateLock(dir, async (lock) => {
+        // Checked again under the lock: another command may have changed the directory meanwhile.
+        const previous = lock.skills[slug]?.version ?? null;
+        const present = await exists(dest);
+        const late = conflict(lock, slug, present, version, dir, request.mode);
+        if (late) throw late;
+        if (present) {
+          const old = path.join(dir, `.${slug}.replaced-${randomBytes(6).toString('hex')}`);
+          await rename(dest, old);
+          try {
+            await rename(staging, dest);
+          } catch (error) {
+            await rename(old, dest);
+            throw error;
+          }
+          await rm(old, { recursive: true, force: true });
+        } else {
+          await rename(staging, dest);
+        }
+        const entry: InstalledSkill = {
+          version: version.version,
+          registry: request.registry,
+          sha256: version.sha256,
+          size: version.size,
+          archive_format: version.archive_format,
+          files: [...files].sort(),
+          installed_at: new Date().toISOString(),
+        };
+        lock.skills[slug] = entry;
+        return {
+          skill: slug,
+          version: version.version,
+          previous,
+          action: present ? 'replaced' : 'installed',
+          path: dest,
+          sha256: version.sha256,
+          files: entry.files,
+        } as const;
+      });
+    } finally {
+      // Gone once renamed into place; otherwise (a conflict, a failure) it must not stay behind.
+      await rm(staging, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

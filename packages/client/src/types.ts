@@ -1,0 +1,95 @@
+/**
+ * The request and response types of the registry API, derived from the TypeBox schemas the registry validates and
+ * serialises with (@skill-registry/api-schemas). Only types are imported: the client carries no schema code.
+ */
+import type { Static, TObject, TSchema } from 'typebox';
+import type * as accounts from '@skill-registry/api-schemas/accounts';
+import type * as common from '@skill-registry/api-schemas/common';
+import type * as feedback from '@skill-registry/api-schemas/feedback';
+import type * as logs from '@skill-registry/api-schemas/logs';
+import type * as skills from '@skill-registry/api-schemas/skills';
+import type * as versions from '@skill-registry/api-schemas/versions';
+
+/** The named schemas that `Type.Ref(...)` points at, so that references resolve to their shapes. */
+// A type alias, not an interface: TypeBox's Static takes the references as an object type with an index signature.
+// eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+type Refs = {
+  User: typeof accounts.User;
+  ApiKey: typeof accounts.ApiKey;
+  Skill: typeof skills.Skill;
+  Version: typeof versions.Version;
+  Feedback: typeof feedback.Feedback;
+  CallLog: typeof logs.CallLog;
+  Problem: typeof common.Problem;
+};
+
+/** The JSON a schema describes, with references resolved. */
+export type Wire<T extends TSchema> = Static<T, Refs>;
+
+/** The list envelope every list endpoint answers with. */
+export type Page<Item extends TSchema> = Wire<ReturnType<typeof common.ListEnvelope<Item>>>;
+/** `page` and `page_size`, accepted by every list endpoint. */
+export type PageParams = Wire<TObject<typeof common.PageQuery>>;
+
+// Records
+export type Problem = Wire<typeof common.Problem>;
+export type ProblemFieldError = NonNullable<Problem['errors']>[number];
+export type User = Wire<typeof accounts.User>;
+export type Role = Wire<typeof accounts.Role>;
+export type Scope = Wire<typeof accounts.ScopeName>;
+export type Me = Wire<typeof accounts.Me>;
+export type LoginResult = Wire<typeof accounts.LoginResult>;
+export type ApiKey = Wire<typeof accounts.ApiKey>;
+export type ApiKeyCreated = Wire<typeof accounts.ApiKeyCreated>;
+export type Skill = Wire<typeof skills.Skill>;
+export type SkillStatus = Wire<typeof skills.SkillStatus>;
+export type SourceType = Wire<typeof skills.SourceType>;
+export type Version = Wire<typeof versions.Version>;
+export type FileList = Wire<typeof versions.FileList>;
+export type PackageValidation = Wire<typeof versions.Validation>;
+export type Stats = Wire<typeof versions.Stats>;
+export type Feedback = Wire<typeof feedback.Feedback>;
+export type FeedbackList = Wire<typeof feedback.FeedbackList>;
+export type CallLog = Wire<typeof logs.CallLog>;
+
+// Lists
+export type SkillList = Page<typeof skills.SkillRef>;
+export type VersionList = Page<typeof versions.VersionRef>;
+export type UserList = Page<typeof accounts.UserRef>;
+export type CallLogList = Page<typeof logs.CallLogRef>;
+/** `GET /v1/me/api-keys` is not paged: every live key in one list. */
+export interface ApiKeyList {
+  items: ApiKey[];
+}
+/** `POST /v1/skills/with-package`: the new draft skill and its first version. */
+export interface SkillWithVersion {
+  skill: Skill;
+  version: Version;
+}
+
+// Requests
+export type ListSkillsQuery = Wire<typeof skills.ListSkillsQuery>;
+export type CreateSkillBody = Wire<typeof skills.CreateSkillBody>;
+export type UpdateSkillBody = Wire<typeof skills.UpdateSkillBody>;
+export type StatusBody = Wire<typeof skills.StatusBody>;
+export type FeaturedBody = Wire<typeof skills.FeaturedBody>;
+export type RegisterBody = Wire<typeof accounts.RegisterBody>;
+export type LoginBody = Wire<typeof accounts.LoginBody>;
+export type CreateApiKeyBody = Wire<typeof accounts.CreateApiKeyBody>;
+export type AdminCreateUserBody = Wire<typeof accounts.AdminCreateUserBody>;
+export type AdminUpdateUserBody = Wire<typeof accounts.AdminUpdateUserBody>;
+export type AdminListUsersQuery = PageParams & { q?: string; role?: Role; disabled?: boolean };
+export type FeedbackBody = Wire<typeof feedback.FeedbackBody>;
+export type FeedbackQuery = Wire<typeof feedback.FeedbackQuery>;
+export type LogsQuery = Wire<typeof logs.LogsQuery>;
+export type StatsQuery = Wire<typeof versions.StatsQuery>;
+export type VersionListQuery = Wire<typeof versions.VersionListQuery>;
+/** The text fields of a version upload (the package itself is passed separately). */
+export type UploadFields = Wire<typeof versions.UploadFields>;
+/**
+ * The text fields of `POST /v1/skills/with-package`. `tags` is a list here; the client sends it as the JSON-array
+ * text the endpoint expects.
+ */
+export type WithPackageFields = Omit<Wire<typeof versions.WithPackageFields>, 'tags'> & {
+  tags?: Wire<typeof versions.WithPackageJson.tags>;
+};

@@ -1,0 +1,159 @@
+/**
+ * A pull reader over a stream of chunks: the zip reader walks the archive body and the tar reader the
+ * decompressed tar with it, front to back, so every byte is either accounted for by a record or refused.
+ */
+import zlib from 'node:zlib';
+
+/** Thrown when the stream ends before the bytes asked for; readers turn it into a refusal naming the entry. */
+export class EndOfStream extends Error {
+  constructor(
+    readonly wanted: number,
+    readonly got: number,
+  ) {
+    super(`the data ends early (${got} of ${wanted} bytes)`);
+    this.name = 'EndOfStream';
+  }
+}
+
+export class ByteReader {
+  private readonly iterator: AsyncIterator<Buffer>;
+  private pending: Buffer = Buffer.alloc(0);
+  private done = false;
+  /** Bytes handed out so far. */
+  position = 0;
+
+  constructor(chunks: AsyncIterable<Buffer | Uint8Array>) {
+    const inner = chunks[Symbol.asyncIterator]();
+    this.iterator = {
+      next: async () => {
+        const r = await inner.next();
+        if (r.done) return r;
+        const value = r.value;
+        return { done: false, value: Buffer.isBuffer(value) ? value : Buffer.from(value) };
+      },
+      return: async () => {
+        await inner.return?.();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  private async fill(): Promise<boolean> {
+    if (this.done) return false;
+    const r = await this.iterator.next();
+    if (r.done) {
+      this.done = true;
+      return false;
+    }
+    this.pending = this.pending.length === 0 ? r.value : Buffer.concat([this.pending, r.value]);
+    return true;
+  }
+
+  /** Exactly `n` bytes (meant for headers: small `n`), or EndOfStream. */
+  async take(n: number): Promise<Buffer> {
+    while (this.pending.length < n) {
+      if (!(await this.fill())) throw new EndOfStream(n, this.pending.length);
+    }
+    const out = this.pending.subarray(0, n);
+    this.pending = this.pending.subarray(n);
+    this.position += n;
+    return out;
+  }
+
+  /** Up to `n` bytes as they arrive (at least one), without copying more than needed; EndOfStream at the end. */
+  private async next(n: number): Promise<Buffer> {
+    if (this.pending.length === 0 && !(await this.fill())) throw new EndOfStream(n, 0);
+    const out = this.pending.length > n ? this.pending.subarray(0, n) : this.pending;
+    this.pending = this.pending.subarray(out.length);
+    this.position += out.length;
+    return out;
+  }
+
+  /** Exactly `n` bytes, in chunks as they arrive; EndOfStream when the stream is shorter. */
+  async *chunks(n: number): AsyncGenerator<Buffer> {
+    let left = n;
+    while (left > 0) {
+      let chunk: Buffer;
+      try {
+        chunk = await this.next(left);
+      } catch (err) {
+        if (err instanceof EndOfStream) throw new EndOfStream(n, n - left);
+        throw err;
+      }
+      left -= chunk.length;
+      yield chunk;
+    }
+  }
+
+  /** True when no byte is left. */
+  async atEnd(): Promise<boolean> {
+    if (this.pending.length > 0) return false;
+    return !(await this.fill());
+  }
+
+  /** Everything left, in chunks. */
+  async *rest(): AsyncGenerator<Buffer> {
+    for (;;) {
+      if (this.pending.length === 0 && !(await this.fill())) return;
+      const out = this.pending;
+      this.pending = Buffer.alloc(0);
+      this.position += out.length;
+      yield out;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.done = true;
+    await this.iterator.return?.();
+  }
+}
+
+/** The result of inflating: how many input bytes the deflate stream used, and whether it reached its end. */
+export interface InflateEnd {
+  consumed: number;
+}
+
+/**
+ * Inflates raw deflate data fed from `input`, yielding the output. Once the input is all written, returns how
+ * many input bytes the deflate stream took (zlib ignores what follows the end of a deflate stream; callers
+ * refuse such leftovers). A deflate stream that has not ended when the input does is an error.
+ */
+export async function* inflateRaw(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer, InflateEnd> {
+  const inflater = zlib.createInflateRaw();
+  let failure: unknown = null;
+  const feed = (async () => {
+    try {
+      for await (const chunk of input) {
+        if (inflater.destroyed) return;
+        if (!inflater.write(chunk)) {
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              inflater.off('drain', done);
+              inflater.off('close', done);
+              resolve();
+            };
+            inflater.on('drain', done);
+            inflater.on('close', done);
+          });
+        }
+      }
+      if (!inflater.destroyed) inflater.end();
+    } catch (err) {
+      failure = err;
+      inflater.destroy(err instanceof Error ? err : new Error(String(err)));
+    }
+  })();
+  try {
+    for await (const out of inflater as AsyncIterable<Buffer>) yield out;
+  } catch (err) {
+    // An input (storage) error is rethrown as itself, not as zlib's.
+    throw failure ?? err;
+  } finally {
+    if (!inflater.destroyed) inflater.destroy();
+    await feed;
+  }
+  // What the feeding side threw, rethrown as it was (a source fault keeps its mark).
+  // eslint-disable-next-line @typescript-eslint/only-throw-error
+  if (failure !== null) throw failure;
+  return { consumed: inflater.bytesWritten };
+}

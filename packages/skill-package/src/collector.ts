@@ -1,0 +1,208 @@
+/**
+ * Bookkeeping shared by the zip and tar.gz readers: entry count, real uncompressed bytes, path collisions,
+ * the file list and SKILL.md, and the refusal helper every rule goes through.
+ *
+ * SKILL.md decisions:
+ * - Candidates are `SKILL.md` at the root and `<folder>/SKILL.md` for every top-level folder (exact, case-
+ *   sensitive name). Exactly one candidate is the package's SKILL.md; none is the `skill_md_missing` warning;
+ *   more than one (root and a folder, or two folders) is a 422 invalid_skill_md naming them, since it is
+ *   ambiguous which skill the package is. `x/SKILL.md` counts even when other files sit beside folder `x`.
+ * - Only the first candidate's bytes are kept (at most SKILL_MD_MAX_BYTES + 1), so memory stays bounded
+ *   whatever the archive holds. SKILL.md problems are reported after the whole archive passed its checks:
+ *   an archive problem wins over a SKILL.md problem.
+ */
+import { comparePaths, pathKey } from './paths.js';
+import { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
+import { PackageError, type Inspection, type ArchiveFormat, type PackageFile, type PackageLimits, type PackageWarning } from './types.js';
+
+/** Quotes an entry name for a sentence, escaping control characters. */
+export function quote(name: string): string {
+  return JSON.stringify(name);
+}
+
+/** A 422 invalid_archive: `rule` completes "Archive entry X is refused: …", and is the problem's message. */
+export function refuse(entry: string | null, rule: string): PackageError {
+  const detail = entry === null ? `The archive is refused: ${rule}.` : `Archive entry ${quote(entry)} is refused: ${rule}.`;
+  return new PackageError(422, 'invalid_archive', detail, [
+    entry === null ? { field: 'file', message: rule } : { field: 'file', entry, message: rule },
+  ]);
+}
+
+/** Errors thrown by a RandomAccessSource (storage faults) are passed through untouched, never called a bad archive. */
+const sourceErrors = new WeakSet<object>();
+export function markSourceError(err: unknown): void {
+  if (typeof err === 'object' && err !== null) sourceErrors.add(err);
+}
+export function isSourceError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && sourceErrors.has(err);
+}
+
+/** Maps whatever a reader threw to what inspectPackage throws. */
+export function asPackageError(err: unknown, entry: string | null, what: string): unknown {
+  if (err instanceof PackageError || isSourceError(err)) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return refuse(entry, `${what} (${message})`);
+}
+
+export class SkillMdCapture {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  size = 0;
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    const room = SKILL_MD_MAX_BYTES + 1 - this.kept;
+    if (room <= 0) return;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(Buffer.from(part));
+    this.kept += part.length;
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+export function isSkillMdCandidate(path: string): boolean {
+  return path === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(path);
+}
+
+export class PackageCollector {
+  entries = 0;
+  totalBytes = 0;
+  private declaredBytes = 0;
+  private readonly files: PackageFile[] = [];
+  /** pathKey → path, for files and for directories (explicit entries and parents implied by file paths). */
+  private readonly fileKeys = new Map<string, string>();
+  private readonly dirKeys = new Map<string, string>();
+  private readonly skillMdCandidates: string[] = [];
+  private skillMd: SkillMdCapture | null = null;
+  private readonly caseVariants: string[] = [];
+
+  constructor(readonly limits: PackageLimits) {}
+
+  countEntry(label: string): void {
+    this.entries += 1;
+    if (this.entries > this.limits.maxEntries) {
+      throw refuse(label, `the archive holds more than ${this.limits.maxEntries} entries (files and directories)`);
+    }
+  }
+
+  private claimParents(label: string, path: string): void {
+    let at = path.indexOf('/');
+    while (at !== -1) {
+      const parent = path.slice(0, at);
+      const key = pathKey(parent);
+      const file = this.fileKeys.get(key);
+      if (file !== undefined) throw refuse(label, `its path lies under ${quote(file)}, which is a file`);
+      if (!this.dirKeys.has(key)) this.dirKeys.set(key, parent);
+      at = path.indexOf('/', at + 1);
+    }
+  }
+
+  /** A directory entry (normalised path, `''` for the root). Repeated directory entries are harmless. */
+  addDirectory(label: string, path: string): void {
+    if (path === '') return;
+    const key = pathKey(path);
+    const file = this.fileKeys.get(key);
+    if (file !== undefined) {
+      throw refuse(
+        label,
+        file === path
+          ? 'the same path is also a file'
+          : `its path collides with the file ${quote(file)} (paths differing only in letter case or Unicode normalisation are the same)`,
+      );
+    }
+    this.claimParents(label, path);
+    if (!this.dirKeys.has(key)) this.dirKeys.set(key, path);
+  }
+
+  /** Reserves a file path before its bytes are read, so collisions are refused before any inflating. */
+  reserveFile(label: string, path: string): void {
+    const key = pathKey(path);
+    const file = this.fileKeys.get(key);
+    if (file !== undefined) {
+      throw refuse(
+        label,
+        file === path
+          ? 'its path appears twice in the archive'
+          : `its path collides with ${quote(file)} (paths differing only in letter case or Unicode normalisation are duplicates)`,
+      );
+    }
+    const dir = this.dirKeys.get(key);
+    if (dir !== undefined) throw refuse(label, `its path is also a directory (${quote(dir)})`);
+    this.claimParents(label, path);
+    this.fileKeys.set(key, path);
+  }
+
+  /**
+   * Refuses a file before reading it when the sizes declared so far break the total limit. (The zip reader
+   * declares every entry before it reads any; real bytes are counted separately by addBytes.)
+   */
+  checkDeclaredSize(label: string, declared: number): void {
+    if (this.declaredBytes + declared > this.limits.maxTotalBytes) {
+      throw refuse(
+        label,
+        `it declares ${declared} bytes, which takes the package over its limit of ${this.limits.maxTotalBytes} uncompressed bytes`,
+      );
+    }
+    this.declaredBytes += declared;
+  }
+
+  /** Counts real bytes as they are read. */
+  addBytes(label: string, n: number): void {
+    this.totalBytes += n;
+    if (this.totalBytes > this.limits.maxTotalBytes) {
+      throw refuse(label, `the files hold more than ${this.limits.maxTotalBytes} uncompressed bytes in total`);
+    }
+  }
+
+  /** Returns a capture for SKILL.md candidates (only the first one keeps bytes), else null. */
+  captureFor(path: string): SkillMdCapture | null {
+    if (!isSkillMdCandidate(path)) {
+      if (/^([^/]+\/)?skill\.md$/i.test(path)) this.caseVariants.push(path);
+      return null;
+    }
+    this.skillMdCandidates.push(path);
+    if (this.skillMdCandidates.length > 1) return null;
+    this.skillMd = new SkillMdCapture();
+    return this.skillMd;
+  }
+
+  recordFile(path: string, size: number): void {
+    this.files.push({ path, size });
+  }
+
+  finish(format: ArchiveFormat): Inspection {
+    const files = [...this.files].sort((a, b) => comparePaths(a.path, b.path));
+    const warnings: PackageWarning[] = [];
+    const candidates = this.skillMdCandidates;
+    if (candidates.length > 1) {
+      const names = candidates.map(quote).join(', ');
+      throw new PackageError(
+        422,
+        'invalid_skill_md',
+        `The package has more than one SKILL.md (${names}); it must have one, at the root or inside a single top-level folder.`,
+        candidates.map((entry) => ({ field: 'skill_md', entry, message: 'more than one SKILL.md in the package' })),
+      );
+    }
+    const path = candidates[0];
+    if (path === undefined || this.skillMd === null) {
+      const hint = this.caseVariants.length > 0 ? ` (found ${this.caseVariants.map(quote).join(', ')}; the name is case-sensitive)` : '';
+      warnings.push({
+        code: 'skill_md_missing',
+        message: `The package has no SKILL.md at its root or inside a single top-level folder${hint}.`,
+      });
+      return { format, files, skillMdPath: null, skillMd: null, warnings };
+    }
+    if (this.skillMd.size > SKILL_MD_MAX_BYTES) {
+      throw new PackageError(
+        422,
+        'invalid_skill_md',
+        `${path} is ${this.skillMd.size} bytes; SKILL.md must be at most ${SKILL_MD_MAX_BYTES} bytes.`,
+        [{ field: 'skill_md', entry: path, message: `SKILL.md must be at most ${SKILL_MD_MAX_BYTES} bytes` }],
+      );
+    }
+    const parsed = parseSkillMd(this.skillMd.bytes(), path);
+    warnings.push(...parsed.warnings);
+    return { format, files, skillMdPath: path, skillMd: parsed.skillMd, warnings };
+  }
+}

@@ -1,0 +1,224 @@
+import type { Readable } from 'node:stream';
+import type { SkillUpdate } from '../../db/repositories/skills.js';
+import type { VersionsRepository } from '../../db/repositories/versions.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
+import { inspectPackage } from '@skill-registry/skill-package/inspect';
+import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } from '@skill-registry/skill-package/types';
+import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../storage/blob-store.js';
+import type { AuthenticatedActor } from '../actor.js';
+import { AppError, conflict, notFound } from '../errors.js';
+import { slugTaken, type SkillInput, type SkillService } from '../skills/skills.js';
+import { checkChangelog, checkVersion, latestOf, parseMetadata } from './rules.js';
+import { toVersion, type Version } from './views.js';
+
+/** The text fields of an upload, as they arrive beside the file. */
+export interface VersionFields {
+  version?: string;
+  changelog?: string;
+  metadata?: string;
+}
+
+/** The longest description a SKILL.md may give a skill that has none. */
+const SKILL_MD_DESCRIPTION_MAX = 1024;
+
+function packageRefused(error: PackageError): AppError {
+  return new AppError(
+    error.status,
+    error.code,
+    error.detail,
+    error.problems.map((p) => ({ field: p.field, message: p.message, entry: p.entry })),
+  );
+}
+
+/**
+ * Orphan collection on another node deleted the blob of these bytes between the upload's commit and its version
+ * row (an earlier copy of the same bytes had been an orphan past its grace period). Nothing was written; the same
+ * upload, sent again, stores the bytes anew.
+ */
+function uploadInterrupted(): AppError {
+  return new AppError(
+    503,
+    'upload_interrupted',
+    'The package was removed while the version was being recorded; nothing was written. Upload it again.',
+    undefined,
+    1,
+  );
+}
+
+function versionExists(slug: string, version: string): AppError {
+  return conflict('version_exists', `Version ${version} of skill '${slug}' already exists; versions are immutable.`);
+}
+
+/** The description a package's SKILL.md offers, if any. */
+function skillMdDescription(inspection: Inspection): string | null {
+  const description = inspection.skillMd?.description;
+  return typeof description === 'string' && description !== '' ? description.slice(0, SKILL_MD_DESCRIPTION_MAX) : null;
+}
+
+/**
+ * Uploading versions: a package body is staged, inspected, committed to the blob store and then recorded as a
+ * version, or refused with nothing recorded. A committed blob whose version is never written (a refusal after the
+ * commit, a lost race, a crash) is left to orphan collection: the same bytes may be another upload's, in flight.
+ */
+export function versionUploads(deps: {
+  skillService: SkillService;
+  versions: VersionsRepository;
+  blobs: BlobStore;
+  maxUploadBytes: number;
+  limits?: PackageLimits;
+}) {
+  const { versions, blobs, skillService } = deps;
+  const limits = deps.limits ?? DEFAULT_LIMITS;
+
+  async function inspect(staged: StagedBlob): Promise<Inspection> {
+    try {
+      return await inspectPackage(staged.source, limits);
+    } catch (error) {
+      if (error instanceof PackageError) throw packageRefused(error);
+      throw error;
+    }
+  }
+
+  function versionRow(
+    skillId: string,
+    fields: { version: string; changelog: string | null; metadata: Record<string, unknown> | null },
+    staged: StagedBlob,
+    inspection: Inspection,
+    uploaderId: string,
+  ) {
+    return {
+      id: newId(),
+      skill_id: skillId,
+      version: fields.version,
+      changelog: fields.changelog,
+      metadata: fields.metadata === null ? null : JSON.stringify(fields.metadata),
+      size: staged.size,
+      sha256: staged.sha256,
+      archive_format: inspection.format,
+      file_count: inspection.files.length,
+      total_size: inspection.files.reduce((sum, f) => sum + f.size, 0),
+      skill_md: inspection.skillMd === null ? null : JSON.stringify(inspection.skillMd),
+      skill_md_path: inspection.skillMdPath,
+      warnings: JSON.stringify(inspection.warnings),
+      uploader_id: uploaderId,
+      created_at: nowIso(),
+    };
+  }
+
+  /** The version as it was just written: no downloads yet. */
+  function written(row: ReturnType<typeof versionRow>): Version {
+    return toVersion({ ...row, downloads: 0 });
+  }
+
+  /**
+   * Whether a committed blob is still in the store, as the version about to name it needs: asked under the blob's
+   * lock, after which no orphan collection can delete it until the version is written.
+   */
+  async function stillStored(staged: StagedBlob): Promise<boolean> {
+    return (await blobs.stat(staged.sha256))?.size === staged.size;
+  }
+
+  /** Runs `work` with a staged blob and discards the blob if `work` fails before committing it. */
+  async function withStaged<T>(staged: StagedBlob, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      await staged.discard().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    /** Streams an upload body into staging; 413 once it exceeds the upload limit. */
+    async stage(body: Readable): Promise<StagedBlob> {
+      try {
+        return await blobs.stage(body, { maxBytes: deps.maxUploadBytes });
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) {
+          throw new AppError(413, 'payload_too_large', `The package is larger than the upload limit of ${deps.maxUploadBytes} bytes.`);
+        }
+        throw error;
+      }
+    },
+
+    /** Inspects a staged package without storing anything (POST /v1/packages/validate). */
+    async validate(staged: StagedBlob) {
+      try {
+        const inspection = await inspectPackage(staged.source, limits);
+        return { valid: true, errors: [], warnings: inspection.warnings, files: inspection.files, skill_md: inspection.skillMd };
+      } catch (error) {
+        if (!(error instanceof PackageError)) throw error;
+        const refused = packageRefused(error);
+        return {
+          valid: false,
+          errors: refused.errors ?? [{ field: 'file', message: error.detail }],
+          warnings: [],
+          files: [],
+          skill_md: null,
+        };
+      } finally {
+        await staged.discard();
+      }
+    },
+
+    async publish(actor: AuthenticatedActor, skillRef: string, fields: VersionFields, staged: StagedBlob): Promise<Version> {
+      return withStaged(staged, async () => {
+        const skill = await skillService.manageable(actor, skillRef);
+        const version = checkVersion(fields.version);
+        const changelog = checkChangelog(fields.changelog);
+        const metadata = parseMetadata(fields.metadata);
+        if (await versions.exists(skill.id, version)) throw versionExists(skill.slug, version);
+        const inspection = await inspect(staged);
+        await staged.commit();
+        const row = versionRow(skill.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
+        const description = skillMdDescription(inspection);
+        const outcome = await versions.insert(
+          row,
+          inspection.files,
+          (existing): SkillUpdate => ({
+            latest_version: latestOf(existing),
+            updated_at: row.created_at,
+            // A SKILL.md description fills a skill that has none yet.
+            ...(skill.description === '' && description !== null ? { description } : {}),
+          }),
+          () => stillStored(staged),
+        );
+        // Two uploads of one version: the unique index decides, and the loser gets the same answer as a late one.
+        if (outcome === 'version_taken') throw versionExists(skill.slug, version);
+        if (outcome === 'blob_gone') throw uploadInterrupted();
+        // Deleted while the package was being checked.
+        if (outcome === 'skill_gone') throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
+        skillService.changed();
+        return written(row);
+      });
+    },
+
+    /** Creates a draft skill and its first version together; a refused package creates nothing. */
+    async publishWithSkill(actor: AuthenticatedActor, input: SkillInput, fields: VersionFields, staged: StagedBlob) {
+      return withStaged(staged, async () => {
+        const prepared = await skillService.prepare(actor, input);
+        const version = checkVersion(fields.version);
+        const changelog = checkChangelog(fields.changelog);
+        const metadata = parseMetadata(fields.metadata);
+        const inspection = await inspect(staged);
+        await staged.commit();
+        const row = versionRow(prepared.row.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
+        const description = skillMdDescription(inspection);
+        const skillRow = {
+          ...prepared.row,
+          latest_version: version,
+          ...(prepared.row.description === '' && description !== null ? { description } : {}),
+        };
+        const outcome = await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files, () => stillStored(staged));
+        // Two creations racing for one slug: the unique index decides.
+        if (outcome === 'slug_taken') throw slugTaken(prepared.row.slug);
+        if (outcome === 'blob_gone') throw uploadInterrupted();
+        skillService.changed();
+        return { skill: await skillService.get(actor, prepared.row.id), version: written(row) };
+      });
+    },
+  };
+}
+
+export type VersionUploads = ReturnType<typeof versionUploads>;

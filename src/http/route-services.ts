@@ -1,0 +1,28 @@
+import type { AccountService } from '../domain/accounts/accounts.js';
+import type { ApiKeyService } from '../domain/accounts/api-keys.js';
+import type { Authenticator } from '../domain/accounts/authenticate.js';
+import type { FeedbackService } from '../domain/feedback/feedback.js';
+import type { CallLogService } from '../domain/logs/call-logs.js';
+import type { SkillService } from '../domain/skills/skills.js';
+import type { VersionService } from '../domain/versions/versions.js';
+
+/** A dependency the readiness check asks whether it answers. */
+export interface Pingable {
+  ping(): Promise<void>;
+}
+
+/**
+ * What the routes and the authentication hook call: the domain's services, and the two dependencies readiness
+ * checks. The composition root (src/services.ts) builds them; the HTTP layer knows them only by this shape.
+ */
+export interface RouteServices {
+  accounts: AccountService;
+  apiKeys: ApiKeyService;
+  authenticate: Authenticator;
+  skills: SkillService;
+  versions: VersionService;
+  feedback: FeedbackService;
+  logs: CallLogService;
+  database: Pingable;
+  blobs: Pingable;
+}

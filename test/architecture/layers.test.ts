@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import ts from 'typescript';
+
+/**
+ * Imports point one way: http → domain → db and storage. The composition root (src/services.ts, src/app.ts,
+ * src/server.ts) may import anything; nothing below it imports it.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Rule {
+  /** Files under this folder of src/ ... */
+  layer: string;
+  /** ... import none of these: a path under src/ (a file, or a folder ending in /), or a package name. */
+  forbidden: string[];
+  why: string;
+}
+
+const COMPOSITION = ['services.ts', 'app.ts', 'server.ts'];
+
+const RULES: Rule[] = [
+  {
+    layer: 'domain/',
+    forbidden: [
+      'http/',
+      ...COMPOSITION,
+      'fastify',
+      '@fastify/',
+      // The domain declares its own types and reads repository outcomes; the schema, the connection and the
+      // drivers' errors stay in the data layer.
+      'db/schema.ts',
+      'db/database.ts',
+      'db/faults.ts',
+      'db/repositories/unique-violation.ts',
+      'kysely',
+      'pg',
+      'better-sqlite3',
+    ],
+    why: 'the domain knows neither HTTP nor the composition root nor how the database is built',
+  },
+  {
+    layer: 'db/',
+    forbidden: ['domain/', 'http/', ...COMPOSITION, 'fastify', '@fastify/'],
+    why: 'the data layer serves the domain without knowing it',
+  },
+  {
+    layer: 'storage/',
+    forbidden: ['domain/', 'http/', ...COMPOSITION, 'fastify', '@fastify/'],
+    why: 'storage serves the domain without knowing it',
+  },
+  { layer: 'http/', forbidden: [...COMPOSITION], why: 'routes know the services by the interface http/route-services.ts declares' },
+];
+
+/** What an import names: a path under src/ (relative imports, resolved) or a package name. */
+function target(fromFile: string, specifier: string): string {
+  if (!specifier.startsWith('.')) return specifier;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), specifier));
+  return resolved.replace(/\.js$/, '.ts');
+}
+
+function matches(imported: string, forbidden: string): boolean {
+  if (forbidden.endsWith('/')) return imported.startsWith(forbidden);
+  return imported === forbidden || imported.startsWith(`${forbidden}/`);
+}
+
+/** Every import that breaks a rule, as "file → import (why)"; files are keyed by their path under src/. */
+function layerViolations(files: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const rules = RULES.filter((r) => file.startsWith(r.layer));
+    if (rules.length === 0) continue;
+    // Static imports, re-exports and dynamic import() calls alike.
+    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+      const imported = target(file, fileName);
+      for (const rule of rules) {
+        const hit = rule.forbidden.find((f) => matches(imported, f));
+        if (hit !== undefined) found.push(`src/${file} imports ${fileName} (${rule.why})`);
+      }
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir: string, base = dir): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) for (const [k, v] of sourceFiles(full, base)) out.set(k, v);
+    else if (/\.(ts|mts|cts)$/.test(name)) out.set(path.relative(base, full).split(path.sep).join('/'), readFileSync(full, 'utf8'));
+  }
+  return out;
+}
+
+describe('layers', () => {
+  it('every import under src/ points the allowed way', () => {
+    const files = sourceFiles(path.join(ROOT, 'src'));
+    assert.ok(files.size > 50, `read ${files.size} files under src/`);
+    assert.deepEqual(layerViolations(files), []);
+  });
+
+  it('reports each kind of wrong-way import', () => {
+    const files = new Map([
+      [
+        'domain/skills/x.ts',
+        "import type { SkillStatus } from '../../db/schema.js';\nimport { isUniqueViolation } from '../../db/repositories/unique-violation.js';",
+      ],
+      ['domain/y.ts', "import type { FastifyRequest } from 'fastify';\nexport { caller } from '../http/plugins/auth.js';"],
+      ['domain/z.ts', "const services = await import('../services.js');\nimport { openDatabase } from '../db/database.js';"],
+      ['db/repositories/w.ts', "import type { Actor } from '../../domain/actor.js';"],
+      ['storage/v.ts', "import { sendProblem } from '../http/plugins/errors.js';"],
+      ['http/routes/u.ts', "import type { Services } from '../../services.js';"],
+      // Allowed: domain → repositories, http → domain, db → db.
+      ['domain/ok.ts', "import type { SkillsRepository } from '../db/repositories/skills.js';"],
+      ['http/ok.ts', "import { AppError } from '../domain/errors.js';"],
+      ['db/ok.ts', "import type { Database } from './schema.js';"],
+    ]);
+    const found = layerViolations(files);
+    assert.equal(found.length, 9, found.join('\n'));
+    for (const file of ['domain/skills/x.ts', 'domain/y.ts', 'domain/z.ts', 'db/repositories/w.ts', 'storage/v.ts', 'http/routes/u.ts']) {
+      assert.ok(
+        found.some((f) => f.startsWith(`src/${file} `)),
+        `${file} is reported`,
+      );
+    }
+    assert.ok(!found.some((f) => f.includes('/ok.ts')), 'allowed imports are not reported');
+  });
+});
