@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 
 /**
- * Imports point one way: http → domain → db and storage. The composition root (src/services.ts, src/app.ts,
+ * Imports point one way: http → domain → db, storage and search. The composition root (src/services.ts, src/app.ts,
  * src/server.ts) may import anything; nothing below it imports it.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -49,6 +49,11 @@ const RULES: Rule[] = [
     layer: 'storage/',
     forbidden: ['domain/', 'http/', ...COMPOSITION, 'fastify', '@fastify/'],
     why: 'storage serves the domain without knowing it',
+  },
+  {
+    layer: 'search/',
+    forbidden: ['domain/', 'db/', 'http/', ...COMPOSITION, 'fastify', '@fastify/'],
+    why: 'the search index serves the domain without knowing it or the database',
   },
   { layer: 'http/', forbidden: [...COMPOSITION], why: 'routes know the services by the interface http/route-services.ts declares' },
 ];

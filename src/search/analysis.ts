@@ -1,0 +1,115 @@
+import { stemmer } from 'stemmer';
+
+/**
+ * One word of a text as the index sees it: `surface` is the word folded (lower case, no diacritics), `term` what
+ * it is indexed under (the English stem for Latin-script words, the surface otherwise), and `start`/`end` its place
+ * in the original text in UTF-16 code units, for highlighting.
+ */
+export interface Token {
+  surface: string;
+  term: string;
+  start: number;
+  end: number;
+  /** A pair of characters from a script written without spaces: matched as part of a substring, never as a prefix. */
+  gram: boolean;
+}
+
+/** Scripts written without spaces between words: their runs are indexed as overlapping character pairs. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** A run of letters, digits and combining marks: what punctuation, spaces, hyphens, underscores and dots separate. */
+const RUN = /[\p{L}\p{N}\p{M}]+/gu;
+/** Where camelCase and letter/digit changes split a run: `PdfTools` → Pdf|Tools, `HTTPServer` → HTTP|Server. */
+const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const MARKS = /\p{M}+/gu;
+const LATIN_WORD = /^[a-z]+$/;
+
+/** Lower case without diacritics: `Café` and `cafe` are one word. */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
+}
+
+/** The stem of a folded Latin-script word (publish, publishing, published → publish); other words stay as they are. */
+export function termOf(surface: string): string {
+  return surface.length > 3 && LATIN_WORD.test(surface) ? stemmer(surface) : surface;
+}
+
+function word(text: string, start: number): Token {
+  const surface = fold(text);
+  return { surface, term: termOf(surface), start, end: start + text.length, gram: false };
+}
+
+/** Overlapping character pairs of a run without spaces (a lone character stands alone), so any substring of two or more characters is found. */
+function grams(run: string, start: number): Token[] {
+  const chars = [...run];
+  const offsets: number[] = [];
+  let offset = start;
+  for (const char of chars) {
+    offsets.push(offset);
+    offset += char.length;
+  }
+  offsets.push(offset);
+  if (chars.length === 1) {
+    const surface = fold(run);
+    return [{ surface, term: surface, start, end: offset, gram: true }];
+  }
+  const tokens: Token[] = [];
+  for (let i = 0; i + 1 < chars.length; i += 1) {
+    const surface = fold(`${chars[i] ?? ''}${chars[i + 1] ?? ''}`);
+    tokens.push({ surface, term: surface, start: offsets[i] ?? start, end: offsets[i + 2] ?? offset, gram: true });
+  }
+  return tokens;
+}
+
+/** Splits a run of letters and digits into its words and its unspaced-script pieces. */
+function splitRun(run: string, start: number): Token[] {
+  const tokens: Token[] = [];
+  let offset = 0;
+  // A run may mix scripts ("PDF表格"): spaced and unspaced stretches are analysed each their own way.
+  const stretches = stretchesOf(run);
+  for (const stretch of stretches) {
+    const at = start + offset;
+    if (stretch.unspaced) tokens.push(...grams(stretch.text, at));
+    else {
+      let partAt = at;
+      for (const part of stretch.text.split(CAMEL)) {
+        if (part.length > 0) tokens.push(word(part, partAt));
+        partAt += part.length;
+      }
+    }
+    offset += stretch.text.length;
+  }
+  return tokens;
+}
+
+/** Consecutive stretches of a run that are, or are not, written without spaces. */
+function stretchesOf(run: string): { text: string; unspaced: boolean }[] {
+  const stretches: { text: string; unspaced: boolean }[] = [];
+  for (const char of run) {
+    const unspaced = UNSPACED.test(char);
+    const last = stretches.at(-1);
+    if (last?.unspaced === unspaced) last.text += char;
+    else stretches.push({ text: char, unspaced });
+  }
+  return stretches;
+}
+
+/** Every word of `text`, in order. */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(RUN)) tokens.push(...splitRun(match[0], match.index));
+  return tokens;
+}
+
+/**
+ * The extra words a compound stands for: `pdf-tools`, `PdfTools` and `pdf_tools` are also indexed as `pdftools`,
+ * so a query written as one word meets a name written as two.
+ */
+export function compounds(text: string): string[] {
+  const joined: string[] = [];
+  for (const chunk of text.split(/\s+/u)) {
+    const parts = tokenize(chunk).filter((t) => !t.gram);
+    if (parts.length > 1 && parts.length <= 4) joined.push(parts.map((t) => t.surface).join(''));
+  }
+  return joined;
+}
