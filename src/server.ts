@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { localInvalidationBus, redisInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { SEARCH_SYNC_INTERVAL_MS } from './domain/skills/skill-search.js';
 import { createServices, type Services } from './services.js';
 import { DEFAULT_SWEEP_AGE_MS } from './storage/blob-util.js';
 import { openBlobStore } from './storage/index.js';
@@ -37,6 +38,15 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     bus = config.redisUrl ? await redisInvalidationBus(config.redisUrl, { onError: (error) => report(error) }) : localInvalidationBus();
     const services = createServices(database, blobs, config, (error) => report(error), bus);
     const runningBus = bus;
+    // Searches are answered from an in-memory index: it is filled before the node takes requests, and then looks
+    // for changes other nodes made without a message reaching this one.
+    await services.skills.searchReady();
+    const searchSync = setInterval(() => {
+      services.skills.catchUpSearch().catch((error: unknown) => {
+        report(error);
+      });
+    }, SEARCH_SYNC_INTERVAL_MS);
+    searchSync.unref();
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });
     report = (error) => app.log.error({ err: error }, 'background write failed');
@@ -67,6 +77,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       close() {
         closing ??= (async () => {
           clearInterval(pruneTimer);
+          clearInterval(searchSync);
           try {
             // Requests in flight finish first (their log entries are recorded as they do), then the buffers go out.
             await app.close();

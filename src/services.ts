@@ -36,7 +36,11 @@ export function createServices(
   const skills = skillsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
-  const skillServiceInstance = skillService({ skills, announce: () => bus.publish({ kind: 'skills' }) });
+  const skillServiceInstance = skillService({
+    skills,
+    announce: (id) => bus.publish({ kind: 'skills', id }),
+    onSearchError: log ?? (() => undefined),
+  });
   // Revocations, sign-outs and account changes reach the other nodes' authentication caches too.
   const invalidation = {
     forgetUser(id: string) {
@@ -49,13 +53,18 @@ export function createServices(
     },
   };
   bus.subscribe((message) => {
-    if (message.kind === 'skills') skillServiceInstance.forgetCached();
+    if (message.kind === 'skills') skillServiceInstance.changedElsewhere(message.id);
     else if (message.kind === 'user') authenticate.forgetUser(message.id);
     else authenticate.forgetCredential(message.id);
   });
   // Written counts change the totals public answers show: refreshed at once on this node. Other nodes are not
   // told, or every node would drop its caches every second under download traffic; their TTL covers counts.
-  const downloads = downloadCounter({ versions, onWritten: () => skillServiceInstance.forgetCached(), ...(log ? { onError: log } : {}) });
+  const downloads = downloadCounter({
+    versions,
+    onWritten: () => skillServiceInstance.forgetCached(),
+    onCounted: (counts) => skillServiceInstance.downloaded(counts),
+    ...(log ? { onError: log } : {}),
+  });
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
   const versionServiceInstance = versionService({

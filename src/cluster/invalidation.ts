@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 /** What one node tells the others to forget from its in-process caches. */
-export type Invalidation = { kind: 'skills' } | { kind: 'user'; id: string } | { kind: 'credential'; id: string };
+export type Invalidation = { kind: 'skills'; id?: string } | { kind: 'user'; id: string } | { kind: 'credential'; id: string };
 
 /**
  * Tells the other nodes serving the same database that something cached changed. Delivery is best effort:
@@ -40,7 +40,10 @@ function parseEnvelope(text: string): Envelope | null {
     const value = JSON.parse(text) as { from?: unknown; message?: { kind?: unknown; id?: unknown } | null };
     const message = value.message;
     if (typeof value.from !== 'string' || typeof message !== 'object' || message === null) return null;
-    if (message.kind === 'skills') return { from: value.from, message: { kind: 'skills' } };
+    if (message.kind === 'skills') {
+      // The skill that changed, so the other nodes read it again for search; without one, only caches are dropped.
+      return { from: value.from, message: typeof message.id === 'string' ? { kind: 'skills', id: message.id } : { kind: 'skills' } };
+    }
     if ((message.kind === 'user' || message.kind === 'credential') && typeof message.id === 'string') {
       return { from: value.from, message: { kind: message.kind, id: message.id } };
     }

@@ -14,9 +14,11 @@ export interface Token {
   gram: boolean;
 }
 
-/** Scripts written without spaces between words: their runs are indexed as overlapping character pairs. */
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/**
+ * Scripts written without spaces between words: their runs are indexed as overlapping character pairs. By
+ * Script_Extensions rather than Script, so a mark shared between scripts (the long-vowel mark ー is "Common") stays in its run.
+ */
+const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
 /** A run of letters, digits and combining marks: what punctuation, spaces, hyphens, underscores and dots separate. */
 const RUN = /[\p{L}\p{N}\p{M}]+/gu;
 /** Where camelCase and letter/digit changes split a run: `PdfTools` → Pdf|Tools, `HTTPServer` → HTTP|Server. */
@@ -71,10 +73,15 @@ function splitRun(run: string, start: number): Token[] {
     const at = start + offset;
     if (stretch.unspaced) tokens.push(...grams(stretch.text, at));
     else {
-      let partAt = at;
-      for (const part of stretch.text.split(CAMEL)) {
-        if (part.length > 0) tokens.push(word(part, partAt));
-        partAt += part.length;
+      // Only a real camelCase word is split: "gAmMa" or "iPhone" would fall apart into letters.
+      const parts = stretch.text.split(CAMEL);
+      if (parts.some((part) => part.length < 2)) tokens.push(word(stretch.text, at));
+      else {
+        let partAt = at;
+        for (const part of parts) {
+          tokens.push(word(part, partAt));
+          partAt += part.length;
+        }
       }
     }
     offset += stretch.text.length;

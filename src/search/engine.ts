@@ -181,6 +181,13 @@ export class SearchEngine {
     for (const surface of surfaces) this.vocabulary.add(surface, termOf(surface));
   }
 
+  /** Downloads change too often to re-index a skill for each: the total is updated in place. */
+  addDownloads(id: string, count: number): void {
+    const at = this.slotOf.get(id);
+    const slot = at === undefined ? undefined : this.slots[at];
+    if (slot !== undefined) slot.document = { ...slot.document, downloads: slot.document.downloads + count };
+  }
+
   remove(id: string): void {
     const at = this.slotOf.get(id);
     if (at === undefined) return;

@@ -210,6 +210,15 @@ describe(
         async () => (await send<Page<Skill>>(a.base, 'GET', `/v1/skills?tags=cluster`)).body.total === 1,
         TOLD_WITHIN_MS,
       );
+      // A's search index was told too: the skill is found by its words at once.
+      await eventually(
+        'A finds the published skill by search',
+        async () =>
+          (await send<Page<Skill>>(a.base, 'GET', `/v1/skills?q=${encodeURIComponent('cluster skill')}`)).body.items.some(
+            (s) => s.slug === slug,
+          ),
+        TOLD_WITHIN_MS,
+      );
 
       // Downloads through both nodes add up: each counts in memory and adds its share to the shared rows.
       const downloads = { a: 3, b: 4 };

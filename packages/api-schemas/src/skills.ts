@@ -70,7 +70,8 @@ const searchText = (description: string) => Type.Optional(Type.String({ maxLengt
 
 export const ListSkillsQuery = Type.Object({
   q: searchText(
-    'Words that must each occur in the name or description (case-insensitive substring); a repeated word counts once. ' +
+    'Words that must each match the name, slug, tags, category or description: as a word, an English stem, a prefix (the last ' +
+      'word, as typed), with a typo (one edit from 5 letters, two from 9) or, for scripts written without spaces, as a substring. ' +
       `At most ${SEARCH_TEXT_MAX} characters and ${SEARCH_WORDS_MAX} different words (400 above).`,
   ),
   keyword: searchText('Alias of q.'),
@@ -87,9 +88,44 @@ export const ListSkillsQuery = Type.Object({
   status: Type.Optional(
     Type.String({ description: 'draft, published, deprecated or all. Honoured for an admin session only; ignored otherwise.' }),
   ),
-  sort: Type.Optional(Type.Union([Type.Literal('latest'), Type.Literal('downloads'), Type.Literal('featured')], { default: 'latest' })),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('relevance'), Type.Literal('latest'), Type.Literal('downloads'), Type.Literal('featured')], {
+      description: 'relevance (best match first; only with q, and the default then), latest (the default without q), downloads, featured.',
+    }),
+  ),
   ...PageQuery,
 });
+
+/** Matched spans, `[start, end)` in UTF-16 code units of the returned text. */
+const Spans = Type.Array(Type.Tuple([Type.Integer(), Type.Integer()]));
+
+export const SkillListItem = Type.Object(
+  {
+    ...Skill.properties,
+    highlights: Type.Optional(
+      Type.Object(
+        { name: Spans, description: Spans },
+        { description: 'In search results only: where the words of q matched in the name and the description.' },
+      ),
+    ),
+  },
+  { title: 'SkillListItem' },
+);
+
+export const SkillList = Type.Object(
+  {
+    items: Type.Array(SkillListItem),
+    page: Type.Integer(),
+    page_size: Type.Integer(),
+    total: Type.Integer(),
+    match: Type.Optional(
+      Type.Union([Type.Literal('full'), Type.Literal('partial')], {
+        description: 'With q: `partial` when no skill matched every word and the best partial matches are listed instead.',
+      }),
+    ),
+  },
+  { title: 'SkillList' },
+);
 
 export const StatusBody = Type.Object(
   {

@@ -1,3 +1,4 @@
+import type { Highlights } from '../../search/highlights.js';
 import type { NewSkill, SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository, SkillUpdate } from '../../db/repositories/skills.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import type { Same } from '../../lib/same-type.js';
@@ -10,6 +11,7 @@ import { checkSource, type SourceType } from './source.js';
 import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
+import { skillSearch } from './skill-search.js';
 import { canManage, canSee } from './visibility.js';
 
 export interface Skill {
@@ -68,13 +70,28 @@ export interface SkillInput {
 
 export type SkillPatch = Partial<SkillInput>;
 
+/** A search result: the skill, and where the query's words stand in its name and description. */
+export interface SkillListItem extends Skill {
+  highlights?: Highlights;
+}
+
+export interface SkillList {
+  items: SkillListItem[];
+  total: number;
+  /** With a search: `partial` when no skill matched every word and the best partial matches were returned. */
+  match?: 'full' | 'partial';
+}
+
+export type ListSort = SkillSort | 'relevance';
+
 export interface ListQuery {
   q?: string;
   category?: string;
   tags?: string;
   featured?: boolean;
   status?: SkillStatus | 'all';
-  sort: SkillSort;
+  /** `relevance` only with `q`. */
+  sort: ListSort;
   page: number;
   pageSize: number;
 }
@@ -97,13 +114,16 @@ export const PUBLIC_TOTAL_TTL_MS = 5000;
 
 export function skillService(deps: {
   skills: SkillsRepository;
-  /** Tells other nodes serving the same database that skills changed (they then forget their cached answers). */
-  announce?: () => void;
+  /** Tells other nodes serving the same database that a skill changed (they then forget their cached answers). */
+  announce?: (id: string) => void;
+  /** Where a failure to bring the search index up to date is reported. */
+  onSearchError?: (error: unknown) => void;
 }) {
   const { skills } = deps;
+  const search = skillSearch(skills);
   // Published skills and public pages are the same for every caller, and most traffic asks for them.
   const rowCache = publicCache<{ row: SkillRecordRow; skill: Skill } | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
-  const pageCache = publicCache<{ items: Skill[]; total: number }>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
+  const pageCache = publicCache<SkillList>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
   // Counting a common word's matches costs far more than fetching a page of them, and a total changes only when a
   // skill does (never with downloads): it is shared by every page and sort of one filter, and kept longer.
   const totalCache = publicCache<number>({ ttlMs: PUBLIC_TOTAL_TTL_MS, maxEntries: 5_000 });
@@ -118,9 +138,16 @@ export function skillService(deps: {
   }
 
   /** Called after every write that can change what a skill or a list shows. */
-  function changed(): void {
+  function changed(id: string): void {
     forgetCached();
-    deps.announce?.();
+    void search.refresh(id).catch(deps.onSearchError);
+    deps.announce?.(id);
+  }
+
+  /** Another node changed a skill: this node forgets its cached answers and reads the skill again for search. */
+  function changedElsewhere(id: string | undefined): void {
+    forgetCached();
+    if (id !== undefined) void search.refresh(id).catch(deps.onSearchError);
   }
 
   async function find(ref: string): Promise<SkillRecordRow | undefined> {
@@ -209,7 +236,16 @@ export function skillService(deps: {
     visible,
     manageable,
     changed,
+    changedElsewhere,
     forgetCached,
+    /** Looks once for skill changes other nodes made without telling this one (see skillSearch). */
+    catchUpSearch: () => search.catchUp(),
+    /** Downloads this node wrote, for the search index's totals (sort=downloads and the popularity boost). */
+    downloaded(counts: ReadonlyMap<string, number>): void {
+      search.downloaded(counts);
+    },
+    /** Resolves once the search index holds every skill; start-up waits for it before taking requests. */
+    searchReady: search.ready,
     /** Registers a cache of answers derived from skills, to be cleared with the skill caches. */
     onChange(listener: () => void): void {
       listeners.push(listener);
@@ -231,7 +267,7 @@ export function skillService(deps: {
       const { row, tags } = await prepare(actor, input);
       // Two creations racing for one slug: the unique index decides, and the loser gets the same answer.
       if ((await skills.insert(row, tags)) === 'slug_taken') throw slugTaken(row.slug);
-      changed();
+      changed(row.id);
       return reload(row.id);
     },
 
@@ -259,7 +295,7 @@ export function skillService(deps: {
       }
       changes.updated_at = nowIso();
       await skills.update(row.id, changes, tags);
-      changed();
+      changed(row.id);
       return reload(row.id);
     },
 
@@ -274,7 +310,7 @@ export function skillService(deps: {
       if (!(await skills.deleteDraft(row.id))) {
         throw conflict('not_draft', `"${row.slug}" stopped being a draft while it was being deleted.`);
       }
-      changed();
+      changed(row.id);
     },
 
     async list(actor: Actor, query: ListQuery) {
@@ -282,6 +318,7 @@ export function skillService(deps: {
       let statuses: SkillListFilter['statuses'] = ['published'];
       if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
       const filter = filterOf(query, statuses, undefined);
+      if (filter.words.length > 0) return searched(query, filter);
       if (statuses === 'all' || statuses.length !== 1 || statuses[0] !== 'published') return run(filter);
       const { sort: _sort, limit: _limit, offset: _offset, ...matching } = filter;
       return pageCache.get(JSON.stringify(filter), () =>
@@ -295,7 +332,9 @@ export function skillService(deps: {
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
       const statuses: SkillListFilter['statuses'] = query.status === undefined || query.status === 'all' ? 'all' : [query.status];
-      return run(filterOf(query, statuses, actor.user.id));
+      const filter = filterOf(query, statuses, actor.user.id);
+      if (filter.words.length > 0) return searched(query, filter);
+      return run(filter);
     },
 
     /** Moderation: an administrator's session only. */
@@ -322,7 +361,7 @@ export function skillService(deps: {
       );
       if (!applied)
         throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
-      changed();
+      changed(row.id);
       return reload(row.id);
     },
 
@@ -346,7 +385,7 @@ export function skillService(deps: {
             created_at: nowIso(),
           },
         );
-        changed();
+        changed(row.id);
       }
       return reload(row.id);
     },
@@ -357,7 +396,7 @@ export function skillService(deps: {
       words: searchWords(query.q),
       tags: parseTagFilter(query.tags),
       statuses,
-      sort: query.sort,
+      sort: query.sort === 'relevance' ? 'latest' : query.sort,
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
       category: query.category,
@@ -366,7 +405,30 @@ export function skillService(deps: {
     };
   }
 
-  async function run(filter: SkillListFilter, knownTotal?: Promise<number>) {
+  /** A search: the index ranks and pages, the database supplies the page's current rows. */
+  async function searched(query: ListQuery, filter: SkillListFilter): Promise<SkillList> {
+    const answer = await search.search({
+      text: query.q ?? '',
+      statuses: filter.statuses,
+      ownerId: filter.ownerId,
+      category: filter.category,
+      tags: filter.tags,
+      featured: filter.featured,
+      sort: query.sort,
+      offset: filter.offset,
+      limit: filter.limit,
+    });
+    const rows = new Map((await skills.findManyByIds(answer.hits.map((hit) => hit.id))).map((row) => [row.id, row]));
+    const items: SkillListItem[] = [];
+    for (const hit of answer.hits) {
+      const row = rows.get(hit.id);
+      // Deleted since the index answered: left out rather than shown stale.
+      if (row !== undefined) items.push({ ...toSkill(row), highlights: hit.highlights });
+    }
+    return { items, total: answer.total, match: answer.match };
+  }
+
+  async function run(filter: SkillListFilter, knownTotal?: Promise<number>): Promise<SkillList> {
     const { rows, total } = await skills.list(filter, knownTotal);
     return { items: rows.map(toSkill), total };
   }

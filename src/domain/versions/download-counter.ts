@@ -24,6 +24,8 @@ export function downloadCounter(deps: {
    * ANNOUNCE_INTERVAL_MS of a timed write, at once after `flush` or `close`.
    */
   onWritten?: () => void;
+  /** Told at once of each written batch, per skill, for what keeps its own copy of the totals (the search index). */
+  onCounted?: (counts: ReadonlyMap<string, number>) => void;
   /** The clock that spaces announcements (tests drive their own). */
   now?: () => number;
 }) {
@@ -58,6 +60,11 @@ export function downloadCounter(deps: {
     pending = new Map();
     try {
       await deps.versions.addDownloads(batch);
+      if (deps.onCounted) {
+        const counts = new Map<string, number>();
+        for (const tally of batch) counts.set(tally.skillId, (counts.get(tally.skillId) ?? 0) + tally.count);
+        deps.onCounted(counts);
+      }
       announceSoon();
     } catch (error) {
       for (const tally of batch) add(tally.versionId, tally.skillId, tally.day, tally.count);

@@ -189,7 +189,7 @@ export function versionUploads(deps: {
         if (outcome === 'blob_gone') throw uploadInterrupted();
         // Deleted while the package was being checked.
         if (outcome === 'skill_gone') throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
-        skillService.changed();
+        skillService.changed(skill.id);
         return written(row);
       });
     },
@@ -214,7 +214,7 @@ export function versionUploads(deps: {
         // Two creations racing for one slug: the unique index decides.
         if (outcome === 'slug_taken') throw slugTaken(prepared.row.slug);
         if (outcome === 'blob_gone') throw uploadInterrupted();
-        skillService.changed();
+        skillService.changed(prepared.row.id);
         return { skill: await skillService.get(actor, prepared.row.id), version: written(row) };
       });
     },

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { caller } from '../plugins/auth.js';
 import { ApiKeyCreated, ApiKeyParams, CreateApiKeyBody, Me } from '@skill-registry/api-schemas/accounts';
-import { ListEnvelope, problems } from '@skill-registry/api-schemas/common';
-import { ListSkillsQuery, SkillRef } from '@skill-registry/api-schemas/skills';
+import { problems } from '@skill-registry/api-schemas/common';
+import { ListSkillsQuery, SkillList } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 import { security } from './security.js';
@@ -44,13 +44,13 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
           "The caller's own skills in every state; `status` (draft, published, deprecated, all) narrows them. Same search, filters and sorts as GET /v1/skills.",
         security: security('user'),
         querystring: ListSkillsQuery,
-        response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
+        response: { 200: SkillList, ...problems(400, 401) },
       },
     },
     async (request) => {
       const query = listQuery(request.query, true);
-      const { items, total } = await services.skills.listMine(caller(request), query);
-      return { items, total, page: query.page, page_size: query.pageSize };
+      const { items, total, match } = await services.skills.listMine(caller(request), query);
+      return { items, total, match, page: query.page, page_size: query.pageSize };
     },
   );
 

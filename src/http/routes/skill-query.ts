@@ -28,13 +28,16 @@ export function listQuery(query: Static<typeof ListSkillsQuery>, statusHonoured:
     status = query.status as SkillStatus | 'all';
   }
   const q = searchText(query);
+  if (query.sort === 'relevance' && q === undefined) {
+    throw validationFailed([{ field: 'sort', message: 'relevance needs a search: give q, or sort by latest, downloads or featured' }]);
+  }
   return {
     q,
     category: query.category,
     tags: query.tags,
     featured: query.featured,
     status,
-    sort: query.sort ?? 'latest',
+    sort: query.sort ?? (q === undefined ? 'latest' : 'relevance'),
     ...pageOf(query),
   };
 }

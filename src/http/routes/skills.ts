@@ -3,8 +3,8 @@ import { isAdminSession } from '../../domain/actor.js';
 import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
 import { sendJson } from '../cached-json.js';
-import { ListEnvelope, problems, SkillRefParams } from '@skill-registry/api-schemas/common';
-import { CreateSkillBody, ListSkillsQuery, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
+import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
+import { CreateSkillBody, ListSkillsQuery, SkillList, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 import { listQuery } from './skill-query.js';
@@ -18,12 +18,15 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['skills'],
         summary: 'List and search skills',
         description:
-          'Published skills by default. `q` (or `keyword`, `query`, `search`) matches name or description; every word must ' +
-          'occur, case-insensitively, and `%`/`_` are literal. Sorts: latest (updated_at), downloads, featured; ties break on id. ' +
+          'Published skills by default. `q` (or `keyword`, `query`, `search`) searches name, slug, tags, category and description; ' +
+          'every word must match (as a word, a stem, the last word as a prefix, with a typo, or a substring in scripts without ' +
+          'spaces); when no skill matches every word the best partial matches come back with `match: partial`. Results carry ' +
+          '`highlights`. Sorts: relevance (the default with q; 400 without), latest (the default otherwise), downloads, featured; ' +
+          'ties break on id. ' +
           'What one request may ask is bounded (400 `validation_failed` beyond): the search text at 200 characters and 8 different ' +
           'words, `tags` at 20 different tags, and paging at the first 10,000 items (page × page_size).',
         querystring: ListSkillsQuery,
-        response: { 200: ListEnvelope(SkillRef, 'SkillList'), ...problems(400, 401) },
+        response: { 200: SkillList, ...problems(400, 401) },
       },
     },
     async (request, reply) => {
@@ -34,6 +37,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       return sendJson(request, reply, result, () => ({
         items: result.items,
         total: result.total,
+        match: result.match,
         page: query.page,
         page_size: query.pageSize,
       }));

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createRuntime, type Runtime } from '../../src/server.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { adminSession, call, createSkill, expectStatus, json, registerUser, setStatus, type TestUser } from '../helpers/client.js';
+
+/** A word no other skill holds. */
+const word = () => `q${randomBytes(8).toString('hex').replace(/\d/g, 'x')}`;
+
+for (const backend of backends()) {
+  describe(`search on a node that was not told of a change [${backend.name}]`, () => {
+    let t: TestApp;
+    let other: Runtime;
+    let owner: TestUser;
+    let admin: { cookie: string };
+
+    before(async () => {
+      t = await startApp(backend);
+      // A second node on the same database, with no message bus between the two.
+      other = await createRuntime(t.config);
+      owner = await registerUser(t);
+      admin = await adminSession(t);
+    });
+    after(async () => {
+      await other.close();
+      await t.close();
+    });
+
+    async function slugsOn(runtime: Runtime, q: string, extra = ''): Promise<string[]> {
+      const res = await runtime.app.inject({
+        method: 'GET',
+        url: `/v1/skills?q=${encodeURIComponent(q)}${extra}`,
+        headers: { cookie: `session_token=${admin.cookie}` },
+      });
+      return json<{ items: { slug: string }[] }>(expectStatus(res, 200)).items.map((s) => s.slug);
+    }
+
+    it('finds new, edited and re-statused skills, and drops deleted ones, after one catch-up', async () => {
+      const first = word();
+      const created = await createSkill(t, owner.session, { name: `Sync ${first}`, slug: `${first}-sync` });
+      await setStatus(t, admin, created.id, 'published');
+      assert.deepEqual(await slugsOn(other, first), []);
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, first), [created.slug]);
+
+      const second = word();
+      expectStatus(await call(t, 'PATCH', `/v1/skills/${created.id}`, owner.session, { description: `Now about ${second}` }), 200);
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, second), [created.slug]);
+      await setStatus(t, admin, created.id, 'deprecated');
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, second), []);
+
+      const third = word();
+      const draft = await createSkill(t, owner.session, { name: `Draft ${third}`, slug: `${third}-draft` });
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, third, '&status=all'), [draft.slug]);
+      expectStatus(await call(t, 'DELETE', `/v1/skills/${draft.id}`, owner.session), 204);
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, third, '&status=all'), []);
+    });
+  });
+}
