@@ -1,4 +1,4 @@
-import { compounds, fold, termOf, tokenize, type Token } from './analysis.js';
+import { compounds, termOf, tokenize, type Token } from './analysis.js';
 import { highlight, type Highlights } from './highlights.js';
 import { Postings } from './postings.js';
 import { STOP_WORDS } from './stop-words.js';
@@ -237,7 +237,8 @@ export class SearchEngine {
       kept = candidates.filter((slot) => (this.matchedWords[slot] ?? 0) > 0 && filter(slot));
       match = 'partial';
     }
-    const exact = fold(query.text).split(/\s+/u).filter(Boolean);
+    // The query's words as the name's and slug's are kept, so `wiki-page-documenter` is the exact slug it names.
+    const exact = tokenize(query.text).map((token) => token.surface);
     const exactKeys = new Set([exact.join(' '), exact.join('')]);
     if (query.sort === 'relevance') this.relevance(kept, exactKeys);
     const page = topK(kept, query.offset + query.limit, this.ranker(query.sort)).slice(query.offset);

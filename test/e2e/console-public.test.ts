@@ -57,6 +57,12 @@ describe('web console: visitors and administrators', () => {
     await page.getByRole('heading', { name: '1 skill for “spreadsheet”' }).waitFor();
     const card = page.locator('.skill-card').first();
     assert.match(await card.innerText(), /Spreadsheet Wizard[\s\S]*xlsx[\s\S]*v1\.0\.0/);
+    // The words that matched are marked, and a search is ordered best match first.
+    assert.equal(await card.locator('h3 mark').innerText(), 'Spreadsheet');
+    assert.equal(await page.getByLabel('Sort').inputValue(), 'relevance');
+    // Words no skill holds all of: the closest matches, said to be partial.
+    await page.getByRole('searchbox', { name: 'Search skills' }).fill('spreadsheet zeppelin');
+    await page.getByText('No skill matches every word; these match some of them.').waitFor();
 
     await page.getByRole('searchbox', { name: 'Search skills' }).fill('');
     // The box reflects the URL, which the click changes; the render follows within a frame.

@@ -20,6 +20,7 @@ import type {
   Page,
   RegisterInput,
   Skill,
+  SkillPage,
   SkillQuery,
   SkillStatus,
   SkillWithVersion,
@@ -47,7 +48,7 @@ export const auth = {
 };
 
 export const skills = {
-  list: (query: SkillQuery, signal?: AbortSignal) => request<Page<Skill>>('GET', '/v1/skills', { query, signal }),
+  list: (query: SkillQuery, signal?: AbortSignal) => request<SkillPage>('GET', '/v1/skills', { query, signal }),
   /** Admin session only: `status` is honoured (draft, published, deprecated, all). */
   listByStatus: (status: AdminSkillStatus, query: SkillQuery, signal?: AbortSignal) =>
     request<Page<Skill>>('GET', '/v1/skills', { query: { ...query, status }, signal }),

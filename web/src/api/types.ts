@@ -23,6 +23,7 @@ import type {
   FeaturedBody,
   ListSkillsQuery,
   Skill as SkillSchema,
+  SkillListItem as SkillListItemSchema,
   SkillStatus as SkillStatusSchema,
   SourceType as SourceTypeSchema,
   StatusBody,
@@ -53,6 +54,11 @@ export type ApiKeyCreated = Static<typeof ApiKeyCreatedSchema>;
 export type ApiKeyInput = Static<typeof CreateApiKeyBody>;
 
 export type Skill = Static<typeof SkillSchema>;
+/** A skill in a list; a search result also says where the words matched. */
+export type SkillResult = Static<typeof SkillListItemSchema>;
+export type Highlights = NonNullable<SkillResult['highlights']>;
+/** A page of skills; a search also says whether every word matched (`full`) or only some (`partial`). */
+export type SkillPage = Page<SkillResult> & { match?: 'full' | 'partial' };
 export type SkillStatus = Static<typeof SkillStatusSchema>;
 export type SourceType = Static<typeof SourceTypeSchema>;
 export type SkillQuery = Static<typeof ListSkillsQuery>;

@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
-import type { Skill } from '../api/types';
+import type { Skill, SkillResult } from '../api/types';
 import { formatCompact, formatRelative } from '../lib/format';
 import { FeaturedBadge, StatusBadge } from './Badges';
+import { Highlighted } from './Highlighted';
 
 interface SkillCardProps {
-  skill: Skill;
+  /** A search result carries the spans its words matched, shown marked. */
+  skill: Skill | SkillResult;
   /** Shows the status badge (my skills, admin lists); public lists hold published skills only. */
   showStatus?: boolean;
   /** Where the name links to; the public page by default. */
@@ -13,11 +15,14 @@ interface SkillCardProps {
 }
 
 export function SkillCard({ skill, showStatus = false, href, onTag }: SkillCardProps) {
+  const highlights = 'highlights' in skill ? skill.highlights : undefined;
   return (
     <article className="card skill-card" aria-labelledby={`skill-${skill.id}`}>
       <div className="skill-card-head">
         <h3 className="skill-card-title" id={`skill-${skill.id}`}>
-          <Link to={href ?? `/skills/${skill.slug}`}>{skill.name}</Link>
+          <Link to={href ?? `/skills/${skill.slug}`}>
+            <Highlighted text={skill.name} spans={highlights?.name} />
+          </Link>
         </h3>
         <div className="badges">
           {showStatus && <StatusBadge status={skill.status} />}
@@ -27,7 +32,13 @@ export function SkillCard({ skill, showStatus = false, href, onTag }: SkillCardP
       <p className="skill-card-slug">
         {skill.slug} <span aria-hidden="true">·</span> by {skill.owner.username}
       </p>
-      <p className="skill-card-description">{skill.description || <span className="muted">No description.</span>}</p>
+      <p className="skill-card-description">
+        {skill.description ? (
+          <Highlighted text={skill.description} spans={highlights?.description} />
+        ) : (
+          <span className="muted">No description.</span>
+        )}
+      </p>
       {skill.tags.length > 0 && (
         <ul className="tags" aria-label="Tags">
           {skill.tags.map((tag) => (

@@ -15,13 +15,16 @@ import { useSession } from '../session/session';
 
 const PAGE_SIZE = 24;
 const SORTS: { value: SkillSort; label: string }[] = [
+  { value: 'relevance', label: 'Best match' },
   { value: 'latest', label: 'Recently updated' },
   { value: 'downloads', label: 'Most downloaded' },
   { value: 'featured', label: 'Featured first' },
 ];
 
-function sortParam(value: string | null): SkillSort {
-  return value === 'downloads' || value === 'featured' ? value : 'latest';
+/** Best match is the default, and only possible, with search words; recently updated without them. */
+function sortParam(value: string | null, searching: boolean): SkillSort {
+  if (value === 'downloads' || value === 'featured' || (value === 'latest' && searching)) return value;
+  return searching ? 'relevance' : 'latest';
 }
 
 /**
@@ -40,7 +43,8 @@ export function BrowsePage() {
   const category = params.get('category') ?? '';
   const tags = splitTags(params.get('tags') ?? '').join(',');
   const featured = params.get('featured') === 'true';
-  const sort = sortParam(params.get('sort'));
+  const sort = sortParam(params.get('sort'), q.trim() !== '');
+  const defaultSort = q.trim() !== '' ? 'relevance' : 'latest';
   const page = pageParam(params);
   usePageTitle(q ? `Search: ${q}` : undefined);
 
@@ -141,9 +145,9 @@ export function BrowsePage() {
             <select
               id={`${searchId}-sort`}
               value={sort}
-              onChange={(e) => update({ sort: e.target.value === 'latest' ? null : e.target.value })}
+              onChange={(e) => update({ sort: e.target.value === defaultSort ? null : e.target.value })}
             >
-              {SORTS.map((s) => (
+              {SORTS.filter((s) => s.value !== 'relevance' || defaultSort === 'relevance').map((s) => (
                 <option key={s.value} value={s.value}>
                   {s.label}
                 </option>
@@ -178,6 +182,11 @@ export function BrowsePage() {
             </button>
           )}
         </div>
+        {data?.match === 'partial' && data.items.length > 0 && (
+          <p className="notice notice-info" role="status">
+            No skill matches every word; these match some of them.
+          </p>
+        )}
         {resource.status === 'error' && <ErrorMessage error={resource.error} retry={reload} />}
         {!data && resource.status === 'loading' && <Loading label="Loading skills…" />}
         {data?.items.length === 0 && (
