@@ -137,17 +137,22 @@ export function skillService(deps: {
     for (const listener of listeners) listener();
   }
 
+  /** Reads a changed skill again for search; a failure is reported, never left unhandled. */
+  function refreshSearch(id: string): void {
+    search.refresh(id).catch((error: unknown) => deps.onSearchError?.(error));
+  }
+
   /** Called after every write that can change what a skill or a list shows. */
   function changed(id: string): void {
     forgetCached();
-    void search.refresh(id).catch(deps.onSearchError);
+    refreshSearch(id);
     deps.announce?.(id);
   }
 
   /** Another node changed a skill: this node forgets its cached answers and reads the skill again for search. */
   function changedElsewhere(id: string | undefined): void {
     forgetCached();
-    if (id !== undefined) void search.refresh(id).catch(deps.onSearchError);
+    if (id !== undefined) refreshSearch(id);
   }
 
   async function find(ref: string): Promise<SkillRecordRow | undefined> {
