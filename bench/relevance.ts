@@ -119,11 +119,14 @@ export function missList(misses: readonly RelevanceMiss[]): string {
     .join('\n');
 }
 
-async function main(): Promise<void> {
+/**
+ * Seeds a fresh registry with the relevance corpus (BENCH_RELEVANCE_SKILLS, 5,000 by default) on SQLite, or on
+ * PostgreSQL with a postgres:// `databaseUrl`, and prints the table; `npm run bench` runs it after its scenarios.
+ */
+export async function runRelevance(databaseUrl: string | undefined): Promise<RelevanceResult> {
   const size = Number(process.env.BENCH_RELEVANCE_SKILLS ?? 5_000);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-relevance-'));
-  // What bench/run.ts reads from DATABASE_URL, under a name of the bench's own: a shell's DATABASE_URL stays out of it.
-  const database = await benchDatabase(dataDir, process.env.BENCH_DATABASE_URL);
+  const database = await benchDatabase(dataDir, databaseUrl);
   let registry: Registry | undefined;
   try {
     let t = performance.now();
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
       console.log(`\nFailing: no expected skill in the first 10 (${failing.length})\n${missList(failing)}`);
       console.log(`\nFound, but not first (${late.length})\n${missList(late)}`);
     }
+    return result;
   } finally {
     await registry?.stop();
     await database.dispose().catch((error: unknown) => console.error('could not drop the benchmark schema:', error));
@@ -154,4 +158,6 @@ async function main(): Promise<void> {
 }
 
 // Run as a script, not when a test or the bench suite imports measureRelevance.
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === import.meta.filename) await main();
+// What bench/run.ts reads from DATABASE_URL, under a name of the bench's own: a shell's DATABASE_URL stays out of it.
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === import.meta.filename)
+  await runRelevance(process.env.BENCH_DATABASE_URL);

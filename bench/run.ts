@@ -22,6 +22,7 @@ import {
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
 import { adminCookie, createApiKey, getRaw, packageOf, streamUpload, zipOf } from './lib/registry-api.js';
 import { benchDatabase, seedSkills } from './lib/seed.js';
+import { runRelevance, type RelevanceResult } from './relevance.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -59,6 +60,7 @@ const SCENARIOS = [
   'mixed',
   'upload-50mib',
   'upload',
+  'relevance',
 ] as const;
 type ScenarioId = (typeof SCENARIOS)[number];
 
@@ -689,11 +691,18 @@ async function main() {
     console.log(`\n${table(results)}\n`);
     const failed = results.filter((r) => r.target && !r.target.pass).map((r) => r.id);
     console.log(failed.length === 0 ? 'Every target met.' : `Targets missed: ${failed.join(', ')}`);
+    // How well search finds the right skill, on a corpus of its own (bench/relevance.ts), on the same database.
+    let relevance: RelevanceResult | undefined;
+    if (selected('relevance')) {
+      console.log('\nRelevance: judged queries over the relevance corpus');
+      relevance = await runRelevance(process.env.DATABASE_URL);
+    }
 
     const date = new Date();
     const report = {
       date: date.toISOString(),
       command: 'npm run bench',
+      relevance: relevance === undefined ? null : { overall: relevance.overall, kinds: relevance.kinds },
       machine,
       database: database.label,
       source,
