@@ -21,6 +21,9 @@ function toDocument(row: SkillSearchRow): SearchDocument {
 /** How often a node looks for changes other nodes made, when no message told it of them. */
 export const SEARCH_SYNC_INTERVAL_MS = 1_000;
 
+/** Skills indexed in one turn of the event loop (about 100 ms of work). */
+const INDEX_BATCH = 1_000;
+
 /** Past this share of replaced or removed entries, the index is built again from its live documents. */
 const REBUILD_DEAD_SHARE = 0.3;
 
@@ -41,7 +44,7 @@ export function skillSearch(skills: SkillsRepository) {
       // Taken first: whatever changes while the rows are read is read again by the next catch-up.
       watermark = await skills.searchWatermark();
       const rows = await skills.searchRows();
-      for (const row of rows) engine.upsert(toDocument(row));
+      await indexInTurns(rows);
     })().catch((error: unknown) => {
       loading = null;
       engine = new SearchEngine();
@@ -50,12 +53,34 @@ export function skillSearch(skills: SkillsRepository) {
     return loading;
   }
 
+  /**
+   * Indexes rows a batch at a time, letting other work run between batches: a hundred thousand skills take
+   * seconds to index, and a node catching up with many changes must go on answering meanwhile.
+   */
+  async function indexInTurns(rows: readonly SkillSearchRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += INDEX_BATCH) {
+      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const row of rows.slice(start, start + INDEX_BATCH)) engine.upsert(toDocument(row));
+    }
+  }
+
+  /** A fresh index of the live documents, built in turns; changes wait for it (they are applied one at a time). */
+  async function rebuild(): Promise<void> {
+    const documents = [...engine.documents()];
+    const fresh = new SearchEngine();
+    for (let start = 0; start < documents.length; start += INDEX_BATCH) {
+      if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const document of documents.slice(start, start + INDEX_BATCH)) fresh.upsert(document);
+    }
+    engine = fresh;
+  }
+
   async function refreshNow(id: string): Promise<void> {
     await ready();
     const row = await skills.searchRow(id);
     if (row === undefined) engine.remove(id);
     else engine.upsert(toDocument(row));
-    if (engine.deadShare > REBUILD_DEAD_SHARE) engine = SearchEngine.build([...engine.documents()]);
+    if (engine.deadShare > REBUILD_DEAD_SHARE) await rebuild();
   }
 
   /**
@@ -70,11 +95,8 @@ export function skillSearch(skills: SkillsRepository) {
     watermark = now;
     if (before === null || (before.latest === now.latest && before.count === now.count)) return;
     const changed = before.latest === null ? await skills.searchRows() : await skills.searchRowsSince(before.latest);
-    let added = 0;
-    for (const row of changed) {
-      if (!engine.has(row.id)) added += 1;
-      engine.upsert(toDocument(row));
-    }
+    const added = changed.filter((row) => !engine.has(row.id)).length;
+    await indexInTurns(changed);
     if (now.count < before.count + added) {
       const live = new Set(await skills.skillIds());
       for (const document of [...engine.documents()]) if (!live.has(document.id)) engine.remove(document.id);
