@@ -64,7 +64,8 @@ const DOWNLOADS_BOOST_MAX = 0.08;
 
 interface Slot {
   document: SearchDocument;
-  alive: boolean;
+  /** Words per field, to take the slot out of the average lengths again without analysing it twice. */
+  lengths: Record<Field, number>;
   /** The name and slug folded and joined, for "an exact name or slug match comes first". */
   exactKeys: string[];
   /** The terms the slot was indexed under, to take it out of the counts again. */
@@ -145,8 +146,10 @@ export class SearchEngine {
     const averages = this.averages();
     const weighted = new Map<string, number>();
     const surfaces = new Set<string>();
+    const lengths: Record<Field, number> = { slug: 0, name: 0, tags: 0, category: 0, description: 0 };
     for (const field of Object.keys(WEIGHTS) as Field[]) {
       const list = tokens[field];
+      lengths[field] = list.length;
       this.fieldLengths[field] += list.length;
       const counts = new Map<string, number>();
       for (const token of list) {
@@ -167,7 +170,7 @@ export class SearchEngine {
       this.alive = grown;
     }
     this.alive[slot] = 1;
-    this.slots.push({ document, alive: true, exactKeys: exactKeysOf(document), terms: [...weighted.keys()], surfaces: [...surfaces] });
+    this.slots.push({ document, lengths, exactKeys: exactKeysOf(document), terms: [...weighted.keys()], surfaces: [...surfaces] });
     this.slotOf.set(document.id, slot);
     this.live += 1;
     for (const [term, tf] of weighted) {
@@ -193,7 +196,6 @@ export class SearchEngine {
     if (at === undefined) return;
     const slot = this.slots[at];
     if (slot === undefined) return;
-    slot.alive = false;
     this.alive[at] = 0;
     this.slotOf.delete(id);
     this.live -= 1;
@@ -202,8 +204,7 @@ export class SearchEngine {
       if (list !== undefined) list.documents -= 1;
     }
     for (const surface of slot.surfaces) this.vocabulary.remove(surface);
-    const tokens = fieldTokens(slot.document);
-    for (const field of Object.keys(WEIGHTS) as Field[]) this.fieldLengths[field] -= tokens[field].length;
+    for (const field of Object.keys(WEIGHTS) as Field[]) this.fieldLengths[field] -= slot.lengths[field];
   }
 
   /** Replaces every document the index holds. */
@@ -219,9 +220,12 @@ export class SearchEngine {
   }
 
   documents(): IterableIterator<SearchDocument> {
-    const slots = this.slots;
+    const { slots, alive } = this;
     return (function* () {
-      for (const slot of slots) if (slot.alive) yield slot.document;
+      for (let at = 0; at < slots.length; at += 1) {
+        const slot = slots[at];
+        if (slot !== undefined && alive[at] === 1) yield slot.document;
+      }
     })();
   }
 
@@ -311,7 +315,6 @@ export class SearchEngine {
       }
       query.push(word);
     });
-    // A query written as one compound ("pdftools") or split ("pdf tools") meets both spellings of a name.
     return { query, matched };
   }
 
