@@ -8,23 +8,19 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cannon } from './lib/autocannon.js';
 import { load, type LoadResult } from './lib/client.js';
-import {
-  ADJECTIVES,
-  CATEGORIES,
-  COMMON,
-  generateSkills,
-  generator,
-  searchWords,
-  TAGS,
-  VERBS,
-  type GeneratedSkill,
-} from './lib/generate.js';
-import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
+import { CATEGORIES, generateSkills, generator, searchWords, TAGS, type GeneratedSkill } from './lib/generate.js';
+import { buildFtsDatabase } from './lib/fts-database.js';
+import { rssOf, sampleRss, startCeiling, startRegistry, type Ceiling, type Registry } from './lib/processes.js';
+import { queryLog } from './lib/query-log.js';
 import { adminCookie, createApiKey, getRaw, packageOf, streamUpload, zipOf } from './lib/registry-api.js';
 import { benchDatabase, seedSkills } from './lib/seed.js';
 import { runRelevance, type RelevanceResult } from './relevance.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Distinct searches and filtered lists are driven as a search box is: fewer connections, every request new. */
+const DISTINCT_CONNECTIONS = Number(process.env.BENCH_DISTINCT_CONNECTIONS ?? 16);
+/** Distinct search queries in the log (bench/lib/query-log.ts). */
+const DISTINCT_QUERIES = Number(process.env.BENCH_DISTINCT_QUERIES ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 /** Rounds per side, alternating ceiling and registry; the best round of each side is reported. */
@@ -222,24 +218,46 @@ async function jsonScenario(
 
 /**
  * Many distinct queries of one kind, a path drawn at random for every request, so that no answer is asked for
- * twice in quick succession: what the database path costs when a response cache cannot help. No ceiling (the
- * bodies differ); the same p99 target as the single-query scenario.
+ * twice in quick succession: what the registry costs when no cache can help. Driven at `DISTINCT_CONNECTIONS`;
+ * with a ceiling (a server answering the same paths its own way, in its own process), compared with it round by
+ * round.
  */
-async function distinctScenario(f: Fixture, id: ScenarioId, title: string, paths: string[], maxP99Ms: number): Promise<ScenarioResult> {
+async function distinctScenario(
+  f: Fixture,
+  id: ScenarioId,
+  title: string,
+  paths: string[],
+  maxP99Ms: number,
+  ceiling?: { server: Ceiling; what: string; minRatio: number },
+): Promise<ScenarioResult> {
   for (const p of [paths[0]!, paths[paths.length - 1]!]) {
     const res = await getRaw(`${f.registry.url}${p}`);
     if (res.status !== 200) throw new Error(`${id}: GET ${p} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
   }
-  const rnd = generator(7);
-  const pick = () => paths[Math.floor(rnd() * paths.length)]!;
-  const drive = (seconds: number) => cannon({ url: `${f.registry.url}${paths[0]}`, connections: CONNECTIONS, seconds, pick });
-  const registry = await measure(f.registry.child.pid!, drive);
+  const drive = (origin: string) => {
+    const rnd = generator(7);
+    const pick = () => paths[Math.floor(rnd() * paths.length)]!;
+    return (seconds: number) => cannon({ url: `${origin}${paths[0]}`, connections: DISTINCT_CONNECTIONS, seconds, pick });
+  };
+  const details = { distinctPaths: paths.length, connections: DISTINCT_CONNECTIONS, examples: paths.slice(0, 5) };
+  if (ceiling === undefined) {
+    const registry = await measure(f.registry.child.pid!, drive(f.registry.url));
+    return { id, title, registry, target: p99Target(registry, maxP99Ms), details };
+  }
+  const { reference, registry } = await compare(
+    { pid: ceiling.server.child.pid!, drive: drive(ceiling.server.url) },
+    { pid: f.registry.child.pid!, drive: drive(f.registry.url) },
+  );
+  const ratio = registry.rps / reference.rps;
+  const pass = registry.p99 <= maxP99Ms && ratio >= ceiling.minRatio && registry.errors === 0;
   return {
     id,
     title,
     registry,
-    target: p99Target(registry, maxP99Ms),
-    details: { distinctPaths: paths.length, examples: paths.slice(0, 3) },
+    ceiling: { ...reference, what: ceiling.what },
+    ratio,
+    target: { text: `p99 ≤ ${maxP99Ms} ms, ratio ≥ ${ceiling.minRatio.toFixed(1)}`, pass },
+    details,
   };
 }
 
@@ -633,13 +651,17 @@ async function main() {
       jsonScenario(f, 'filtered', 'filtered list (category + tags, sort=downloads)', [f.paths.filtered], p99Of(15)),
     );
     const distinctFilters = CATEGORIES.flatMap((category) =>
-      TAGS.flatMap((tag) => [1, 2].map((page) => `/v1/skills?category=${category}&tags=${tag}&sort=downloads&page=${page}`)),
+      TAGS.flatMap((tag) =>
+        (['latest', 'downloads', 'featured'] as const).flatMap((sort) =>
+          [1, 2, 3].map((page) => `/v1/skills?category=${category}&tags=${tag}&sort=${sort}&page=${page}`),
+        ),
+      ),
     );
     await run('filtered-distinct', () =>
       distinctScenario(
         f,
         'filtered-distinct',
-        `filtered list, ${distinctFilters.length.toLocaleString('en')} distinct category + tag queries`,
+        `filtered list, ${distinctFilters.length.toLocaleString('en')} distinct category + tag + sort + page queries`,
         distinctFilters,
         15,
       ),
@@ -650,18 +672,29 @@ async function main() {
     await run('search-common', () =>
       jsonScenario(f, 'search-common', `search, common word "${words.common.word}"`, [f.paths.searchCommon], p99Of(15)),
     );
-    const distinctSearches = [COMMON, ...ADJECTIVES, ...VERBS].flatMap((word) =>
-      Array.from({ length: 100 }, (_, i) => `/v1/skills?q=${word}&page=${1 + (i % 5)}&page_size=${10 + Math.floor(i / 5)}`),
-    );
-    await run('search-distinct', () =>
-      distinctScenario(
-        f,
-        'search-distinct',
-        `search, ${distinctSearches.length.toLocaleString('en')} distinct common-word queries`,
-        distinctSearches,
-        15,
-      ),
-    );
+    if (selected('search-distinct')) {
+      const log = queryLog(rows, DISTINCT_QUERIES);
+      const distinctSearches = log.map((q) => `/v1/skills?q=${encodeURIComponent(q)}`);
+      t = performance.now();
+      const ftsFile = path.join(workDir, 'ceiling-fts.db');
+      buildFtsDatabase(ftsFile, rows);
+      console.log(`(search ceiling's FTS5 database built in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+      const server = await startCeiling('ceiling-fts-server.ts', [ftsFile]);
+      try {
+        await run('search-distinct', () =>
+          distinctScenario(
+            f,
+            'search-distinct',
+            `search, ${distinctSearches.length.toLocaleString('en')} distinct queries (1–3 words, prefixes as typed)`,
+            distinctSearches,
+            15,
+            { server, what: 'bare node:http + SQLite FTS5 bm25', minRatio: 1 },
+          ),
+        );
+      } finally {
+        await server.stop();
+      }
+    }
     let anonymousDetail: Side | undefined;
     await run('detail', async () => {
       const result = await jsonScenario(f, 'detail', 'skill detail (anonymous)', [f.paths.detail], ratioOf(0.6));

@@ -26,8 +26,14 @@ const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const MARKS = /\p{M}+/gu;
 const LATIN_WORD = /^[a-z]+$/;
 
+const ASCII = /^[ -~]*$/;
+/** ASCII with no capital after the first character: nothing to split (unspaced scripts are never ASCII). */
+const PLAIN_ASCII_WORD = /^[ -~][ -@[-~]*$/;
+
 /** Lower case without diacritics: `Café` and `cafe` are one word. */
 export function fold(text: string): string {
+  // Most words are ASCII, which has nothing to decompose: lower-casing alone folds them, at a fraction of the cost.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(MARKS, '').toLowerCase().normalize('NFC');
 }
 
@@ -36,9 +42,15 @@ export function termOf(surface: string): string {
   return surface.length > 3 && LATIN_WORD.test(surface) ? stemmer(surface) : surface;
 }
 
-function word(text: string, start: number): Token {
+/** For callers that need only the surfaces. */
+export const unstemmed: Stem = (surface) => surface;
+
+/** How a folded word becomes its term: `termOf`, or a lookup of the words already stemmed in front of it. */
+export type Stem = (surface: string) => string;
+
+function word(text: string, start: number, stem: Stem): Token {
   const surface = fold(text);
-  return { surface, term: termOf(surface), start, end: start + text.length, gram: false };
+  return { surface, term: stem(surface), start, end: start + text.length, gram: false };
 }
 
 /** Overlapping character pairs of a run without spaces (a lone character stands alone), so any substring of two or more characters is found. */
@@ -64,9 +76,11 @@ function grams(run: string, start: number): Token[] {
 }
 
 /** Splits a run of letters and digits into its words and its unspaced-script pieces. */
-function splitRun(run: string, start: number): Token[] {
+export function splitRun(run: string, start: number, stem: Stem = termOf): Token[] {
   const tokens: Token[] = [];
   let offset = 0;
+  // Most runs are one plain ASCII word: they skip the per-character script test and the camelCase split.
+  if (PLAIN_ASCII_WORD.test(run)) return [word(run, start, stem)];
   // A run may mix scripts ("PDF表格"): spaced and unspaced stretches are analysed each their own way.
   const stretches = stretchesOf(run);
   for (const stretch of stretches) {
@@ -75,11 +89,11 @@ function splitRun(run: string, start: number): Token[] {
     else {
       // Only a real camelCase word is split: "gAmMa" or "iPhone" would fall apart into letters.
       const parts = stretch.text.split(CAMEL);
-      if (parts.some((part) => part.length < 2)) tokens.push(word(stretch.text, at));
+      if (parts.some((part) => part.length < 2)) tokens.push(word(stretch.text, at, stem));
       else {
         let partAt = at;
         for (const part of parts) {
-          tokens.push(word(part, partAt));
+          tokens.push(word(part, partAt, stem));
           partAt += part.length;
         }
       }
@@ -102,9 +116,9 @@ function stretchesOf(run: string): { text: string; unspaced: boolean }[] {
 }
 
 /** Every word of `text`, in order. */
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, stem: Stem = termOf): Token[] {
   const tokens: Token[] = [];
-  for (const match of text.matchAll(RUN)) tokens.push(...splitRun(match[0], match.index));
+  for (const match of text.matchAll(RUN)) tokens.push(...splitRun(match[0], match.index, stem));
   return tokens;
 }
 
@@ -115,7 +129,7 @@ export function tokenize(text: string): Token[] {
 export function compounds(text: string): string[] {
   const joined: string[] = [];
   for (const chunk of text.split(/\s+/u)) {
-    const parts = tokenize(chunk).filter((t) => !t.gram);
+    const parts = tokenize(chunk, unstemmed).filter((t) => !t.gram);
     if (parts.length > 1 && parts.length <= 4) joined.push(parts.map((t) => t.surface).join(''));
   }
   return joined;

@@ -1,7 +1,10 @@
-import { compounds, termOf, tokenize, type Token } from './analysis.js';
+import { compounds, termOf, tokenize, unstemmed, type Stem, type Token } from './analysis.js';
+import { Columns, Interner } from './columns.js';
 import { highlight, type Highlights } from './highlights.js';
-import { Postings } from './postings.js';
+import { Matcher, type Admit, type QueryWord } from './matching.js';
+import { Postings, SlotList } from './postings.js';
 import { STOP_WORDS } from './stop-words.js';
+import { topK, type Order } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** What the index holds of one skill. */
@@ -50,6 +53,7 @@ export interface SearchAnswer {
 export const QUERY_WORDS_MAX = 12;
 
 type Field = 'slug' | 'name' | 'tags' | 'category' | 'description';
+const FIELDS: readonly Field[] = ['slug', 'name', 'tags', 'category', 'description'];
 
 /** BM25F: slug and name count most, tags and category next, the description least. */
 const WEIGHTS: Record<Field, number> = { slug: 3, name: 3, tags: 2, category: 1.5, description: 1 };
@@ -61,27 +65,19 @@ const PREFIX_FACTOR = 0.85;
 const TYPO_FACTOR = 0.55;
 /** Downloads lift a score by at most this share, so popularity breaks near-ties but never beats a better match. */
 const DOWNLOADS_BOOST_MAX = 0.08;
+/** Rank bonuses that outweigh any score: an exact name or slug match, then (in a partial match) each word held. */
+const EXACT_BONUS = 1e6;
+const WORD_BONUS = 1e4;
+/** Featured first, then newest: one sort key, as `featured × this + updatedAt` (milliseconds stay far below it). */
+const FEATURED_KEY = 1e13;
 
 interface Slot {
   document: SearchDocument;
   /** Words per field, to take the slot out of the average lengths again without analysing it twice. */
   lengths: Record<Field, number>;
-  /** The name and slug folded and joined, for "an exact name or slug match comes first". */
-  exactKeys: string[];
   /** The terms the slot was indexed under, to take it out of the counts again. */
   terms: string[];
   surfaces: string[];
-}
-
-interface Alternative {
-  postings: Postings;
-  factor: number;
-}
-
-interface QueryWord {
-  alternatives: Alternative[];
-  /** A stop word counts towards the score when present, but is not required. */
-  optional: boolean;
 }
 
 /** What a query matched, for highlighting: whole terms, and the last word as typed when it is a prefix. */
@@ -90,30 +86,46 @@ interface Matched {
   prefix: string | null;
 }
 
-function fieldTokens(document: SearchDocument): Record<Field, Token[]> {
+function fieldTokens(document: SearchDocument, stem: Stem): Record<Field, Token[]> {
   return {
-    slug: tokenize(document.slug),
-    name: tokenize(document.name),
-    tags: document.tags.flatMap((tag) => tokenize(tag)),
-    category: tokenize(document.category ?? ''),
-    description: tokenize(document.description),
+    slug: tokenize(document.slug, stem),
+    name: tokenize(document.name, stem),
+    tags: document.tags.flatMap((tag) => tokenize(tag, stem)),
+    category: tokenize(document.category ?? '', stem),
+    description: tokenize(document.description, stem),
   };
 }
 
-function exactKeysOf(document: SearchDocument): string[] {
+/** The name and slug folded and joined, with and without spaces: `PDF Tools` is `pdf tools` and `pdftools`. */
+function exactKeysOf(texts: readonly string[]): Set<string> {
   const keys = new Set<string>();
-  for (const text of [document.name, document.slug]) {
-    const surfaces = tokenize(text).map((t) => t.surface);
+  for (const text of texts) {
+    const surfaces = tokenize(text, unstemmed).map((t) => t.surface);
+    if (surfaces.length === 0) continue;
     keys.add(surfaces.join(' '));
     keys.add(surfaces.join(''));
   }
-  return [...keys];
+  return keys;
+}
+
+function boostOf(downloads: number): number {
+  return 1 + Math.min(DOWNLOADS_BOOST_MAX, (DOWNLOADS_BOOST_MAX * Math.log10(1 + Math.max(downloads, 0))) / 6);
+}
+
+function listIn<K>(lists: Map<K, SlotList>, key: K): SlotList {
+  let list = lists.get(key);
+  if (list === undefined) {
+    list = new SlotList();
+    lists.set(key, list);
+  }
+  return list;
 }
 
 /**
- * An in-memory inverted index of the skills, ranked with BM25F. Documents are appended to slots; a changed
- * document gets a new slot and its old one is skipped until the index is rebuilt. One query's work is the
- * postings of its words (each bounded in expansions), never a walk over every skill.
+ * An in-memory inverted index of the skills, ranked with BM25F, that also answers their filtered lists.
+ * Documents are appended to slots; a changed document gets a new slot and its old one is skipped until the
+ * index is rebuilt. A query's work is the postings of its words (each bounded in expansions), and a list's the
+ * slots of its narrowest filter: typed arrays walked in tight loops, never an object per skill.
  */
 export class SearchEngine {
   private readonly slots: Slot[] = [];
@@ -121,15 +133,19 @@ export class SearchEngine {
   private readonly postings = new Map<string, Postings>();
   private readonly vocabulary = new Vocabulary();
   private readonly fieldLengths: Record<Field, number> = { slug: 0, name: 0, tags: 0, category: 0, description: 0 };
+  private readonly columns = new Columns();
+  private readonly statuses = new Interner();
+  private readonly owners = new Interner();
+  private readonly categories = new Interner();
+  /** Slots by filter value, so a filtered list walks only the slots that can pass. */
+  private readonly byOwner = new Map<number, SlotList>();
+  private readonly byCategory = new Map<number, SlotList>();
+  private readonly byTag = new Map<string, SlotList>();
+  private readonly byExactKey = new Map<string, SlotList>();
+  private readonly matcher = new Matcher();
   private live = 0;
-  // Scratch arrays reused by every query (the server runs one query at a time), stamped instead of cleared.
-  private wordStamp = new Uint32Array(0);
-  private wordBest = new Float32Array(0);
-  private queryStamp = new Uint32Array(0);
-  private matchedWords = new Uint8Array(0);
-  private score = new Float64Array(0);
-  private alive = new Uint8Array(1024);
-  private stamp = 0;
+  /** Words already indexed are stemmed by a lookup: the stemmer's dozens of expressions ran for every word. */
+  private readonly stem: Stem = (surface) => this.vocabulary.termOf(surface) ?? termOf(surface);
 
   get size(): number {
     return this.live;
@@ -141,13 +157,13 @@ export class SearchEngine {
 
   upsert(document: SearchDocument): void {
     this.remove(document.id);
-    const tokens = fieldTokens(document);
+    const tokens = fieldTokens(document, this.stem);
     const extra = [...compounds(document.name), ...compounds(document.slug)];
     const averages = this.averages();
     const weighted = new Map<string, number>();
     const surfaces = new Set<string>();
     const lengths: Record<Field, number> = { slug: 0, name: 0, tags: 0, category: 0, description: 0 };
-    for (const field of Object.keys(WEIGHTS) as Field[]) {
+    for (const field of FIELDS) {
       const list = tokens[field];
       lengths[field] = list.length;
       this.fieldLengths[field] += list.length;
@@ -156,7 +172,7 @@ export class SearchEngine {
         counts.set(token.term, (counts.get(token.term) ?? 0) + 1);
         if (!token.gram) surfaces.add(token.surface);
       }
-      if (field === 'name') for (const compound of extra) counts.set(termOf(compound), (counts.get(termOf(compound)) ?? 0) + 1);
+      if (field === 'name') for (const compound of extra) counts.set(this.stem(compound), (counts.get(this.stem(compound)) ?? 0) + 1);
       const damping = LENGTH_DAMPING[field];
       const norm = 1 - damping + (damping * Math.max(list.length, 1)) / Math.max(averages[field], 1);
       for (const [term, count] of counts) weighted.set(term, (weighted.get(term) ?? 0) + (WEIGHTS[field] * count) / norm);
@@ -164,15 +180,25 @@ export class SearchEngine {
     for (const compound of extra) surfaces.add(compound);
 
     const slot = this.slots.length;
-    if (slot >= this.alive.length) {
-      const grown = new Uint8Array(this.alive.length * 2);
-      grown.set(this.alive);
-      this.alive = grown;
-    }
-    this.alive[slot] = 1;
-    this.slots.push({ document, lengths, exactKeys: exactKeysOf(document), terms: [...weighted.keys()], surfaces: [...surfaces] });
+    this.slots.push({ document: { ...document }, lengths, terms: [...weighted.keys()], surfaces: [...surfaces] });
     this.slotOf.set(document.id, slot);
     this.live += 1;
+    const { columns } = this;
+    columns.ensure(slot);
+    columns.alive[slot] = 1;
+    columns.status[slot] = this.statuses.id(document.status);
+    columns.featured[slot] = document.featured ? 1 : 0;
+    const owner = this.owners.id(document.ownerId);
+    columns.owner[slot] = owner;
+    const category = document.category === null ? -1 : this.categories.id(document.category);
+    columns.category[slot] = category;
+    columns.downloads[slot] = document.downloads;
+    columns.updatedAt[slot] = document.updatedAt;
+    columns.boost[slot] = boostOf(document.downloads);
+    listIn(this.byOwner, owner).push(slot);
+    if (category >= 0) listIn(this.byCategory, category).push(slot);
+    for (const tag of new Set(document.tags)) listIn(this.byTag, tag).push(slot);
+    for (const key of exactKeysOf([document.name, document.slug])) listIn(this.byExactKey, key).push(slot);
     for (const [term, tf] of weighted) {
       let list = this.postings.get(term);
       if (list === undefined) {
@@ -181,14 +207,18 @@ export class SearchEngine {
       }
       list.add(slot, (tf * (K1 + 1)) / (tf + K1));
     }
-    for (const surface of surfaces) this.vocabulary.add(surface, termOf(surface));
+    for (const surface of surfaces) this.vocabulary.add(surface, this.stem(surface));
   }
 
   /** Downloads change too often to re-index a skill for each: the total is updated in place. */
   addDownloads(id: string, count: number): void {
     const at = this.slotOf.get(id);
     const slot = at === undefined ? undefined : this.slots[at];
-    if (slot !== undefined) slot.document = { ...slot.document, downloads: slot.document.downloads + count };
+    if (at === undefined || slot === undefined) return;
+    const downloads = slot.document.downloads + count;
+    slot.document.downloads = downloads;
+    this.columns.downloads[at] = downloads;
+    this.columns.boost[at] = boostOf(downloads);
   }
 
   remove(id: string): void {
@@ -196,7 +226,7 @@ export class SearchEngine {
     if (at === undefined) return;
     const slot = this.slots[at];
     if (slot === undefined) return;
-    this.alive[at] = 0;
+    this.columns.alive[at] = 0;
     this.slotOf.delete(id);
     this.live -= 1;
     for (const term of slot.terms) {
@@ -204,7 +234,7 @@ export class SearchEngine {
       if (list !== undefined) list.documents -= 1;
     }
     for (const surface of slot.surfaces) this.vocabulary.remove(surface);
-    for (const field of Object.keys(WEIGHTS) as Field[]) this.fieldLengths[field] -= slot.lengths[field];
+    for (const field of FIELDS) this.fieldLengths[field] -= slot.lengths[field];
   }
 
   /** Replaces every document the index holds. */
@@ -220,39 +250,71 @@ export class SearchEngine {
   }
 
   documents(): IterableIterator<SearchDocument> {
-    const { slots, alive } = this;
+    const { slots, columns } = this;
     return (function* () {
       for (let at = 0; at < slots.length; at += 1) {
         const slot = slots[at];
-        if (slot !== undefined && alive[at] === 1) yield slot.document;
+        if (slot !== undefined && columns.alive[at] === 1) yield slot.document;
       }
     })();
   }
 
+  /** With words, the skills matching them; without, every skill passing the filters. Either way filtered, sorted and paged. */
   search(query: SearchQuery): SearchAnswer {
+    this.matcher.ensure(this.slots.length);
+    const admit = this.admission(query);
+    if (admit === null) return { hits: [], total: 0, match: 'full' };
     const words = this.parse(query.text);
-    this.growScratch();
-    const candidates = this.collect(words.query);
-    const required = words.query.filter((w) => !w.optional).length;
-    const filter = this.filterOf(query);
-    let kept = candidates.filter((slot) => this.matchedWords[slot] === required && filter(slot));
+    if (words.query.length === 0) return this.list(query, admit.test, admit.narrowest);
+
+    const { matcher } = this;
+    let count = matcher.all(words.query, admit.test);
     let match: SearchAnswer['match'] = 'full';
-    if (kept.length === 0 && required > 1) {
-      kept = candidates.filter((slot) => (this.matchedWords[slot] ?? 0) > 0 && filter(slot));
+    const required = words.query.filter((word) => !word.optional).length;
+    if (count === 0 && required > 1) {
+      count = matcher.partial(words.query, admit.test);
       match = 'partial';
     }
-    // The query's words as the name's and slug's are kept, so `wiki-page-documenter` is the exact slug it names.
-    const exact = tokenize(query.text).map((token) => token.surface);
-    const exactKeys = new Set([exact.join(' '), exact.join('')]);
-    if (query.sort === 'relevance') this.relevance(kept, exactKeys);
-    const page = topK(kept, query.offset + query.limit, this.ranker(query.sort)).slice(query.offset);
+    if (query.sort === 'relevance') this.rank(count, match === 'partial', query.text);
+    const order = query.sort === 'relevance' ? this.relevanceOrder() : this.sortOrder(query.sort, count);
+    const page = topK(matcher.pool, count, query.offset + query.limit, order).slice(query.offset);
     return {
       hits: page.map((slot) => {
         const document = this.document(slot);
-        return { id: document.id, highlights: highlight(document, words.matched) };
+        return { id: document.id, highlights: highlight(document, words.matched, this.stem) };
       }),
-      total: kept.length,
+      total: count,
       match,
+    };
+  }
+
+  /** A list without words: the admitted slots of the narrowest filter, in the order asked for. */
+  private list(query: SearchQuery, admit: Admit, narrowest: SlotList | null): SearchAnswer {
+    const { pool } = this.matcher;
+    let count = 0;
+    if (narrowest === null) {
+      for (let slot = 0; slot < this.slots.length; slot += 1) {
+        if (admit(slot)) {
+          pool[count] = slot;
+          count += 1;
+        }
+      }
+    } else {
+      const { slots, length } = narrowest;
+      for (let k = 0; k < length; k += 1) {
+        const slot = slots[k] ?? 0;
+        if (admit(slot)) {
+          pool[count] = slot;
+          count += 1;
+        }
+      }
+    }
+    const sort = query.sort === 'relevance' ? 'latest' : query.sort;
+    const page = topK(pool, count, query.offset + query.limit, this.sortOrder(sort, count)).slice(query.offset);
+    return {
+      hits: page.map((slot) => ({ id: this.document(slot).id, highlights: { name: [], description: [] } })),
+      total: count,
+      match: 'full',
     };
   }
 
@@ -279,9 +341,61 @@ export class SearchEngine {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /**
+   * The query's filters as one test over the columns, and the smallest slot list that holds every slot able to
+   * pass (null: every slot); null altogether when a filter names a value no skill has.
+   */
+  private admission(query: SearchQuery): { test: Admit; narrowest: SlotList | null } | null {
+    const { alive, status, owner, category, featured } = this.columns;
+    let statusMask = -1;
+    if (query.statuses !== 'all') {
+      statusMask = 0;
+      for (const value of query.statuses) {
+        const id = this.statuses.find(value);
+        if (id >= 0) statusMask |= 1 << id;
+      }
+      if (statusMask === 0) return null;
+    }
+    const lists: SlotList[] = [];
+    let ownerId = -1;
+    if (query.ownerId !== undefined) {
+      ownerId = this.owners.find(query.ownerId);
+      const list = this.byOwner.get(ownerId);
+      if (list === undefined) return null;
+      lists.push(list);
+    }
+    let categoryId = -1;
+    if (query.category !== undefined) {
+      categoryId = this.categories.find(query.category);
+      const list = this.byCategory.get(categoryId);
+      if (list === undefined) return null;
+      lists.push(list);
+    }
+    for (const tag of query.tags) {
+      const list = this.byTag.get(tag);
+      if (list === undefined) return null;
+      lists.push(list);
+    }
+    const onlyFeatured = query.featured === true;
+    const { tags } = query;
+    const plain = ownerId < 0 && categoryId < 0 && !onlyFeatured && tags.length === 0;
+    // The public search filters on status alone: its test is kept to two loads, as it runs for every posting.
+    const test: Admit = plain
+      ? (slot) => alive[slot] === 1 && (statusMask & (1 << (status[slot] ?? 0))) !== 0
+      : (slot) =>
+          alive[slot] === 1 &&
+          (statusMask & (1 << (status[slot] ?? 0))) !== 0 &&
+          (ownerId < 0 || owner[slot] === ownerId) &&
+          (categoryId < 0 || category[slot] === categoryId) &&
+          (!onlyFeatured || featured[slot] === 1) &&
+          (tags.length === 0 || tags.every((tag) => this.slots[slot]?.document.tags.includes(tag) === true));
+    const narrowest = lists.reduce<SlotList | null>((best, list) => (best === null || list.length < best.length ? list : best), null);
+    return { test, narrowest };
+  }
+
   /** The words of a query with what each may match: itself (its stem), and as a prefix or with a typo. */
   private parse(text: string): { query: QueryWord[]; matched: Matched } {
-    const tokens = tokenize(text).slice(0, QUERY_WORDS_MAX);
+    const tokens = tokenize(text, this.stem).slice(0, QUERY_WORDS_MAX);
     const typing = text.length > 0 && !/\s$/u.test(text);
     const matched: Matched = { terms: new Set(), prefix: null };
     const query: QueryWord[] = [];
@@ -318,107 +432,63 @@ export class SearchEngine {
     return { query, matched };
   }
 
-  /** Scores every document holding any word; `matchedWords` then says how many required words each holds. */
-  private collect(words: QueryWord[]): number[] {
-    const candidates: number[] = [];
-    this.stamp += 1;
-    const queryStamp = this.stamp;
-    for (const word of words) {
-      this.stamp += 1;
-      const wordStamp = this.stamp;
-      const touched: number[] = [];
-      for (const { postings, factor } of word.alternatives) {
-        const { slots, impacts, length } = postings;
-        for (let k = 0; k < length; k += 1) {
-          const slot = slots[k] ?? 0;
-          if (this.alive[slot] === 0) continue;
-          const value = factor * (impacts[k] ?? 0);
-          if (this.wordStamp[slot] !== wordStamp) {
-            this.wordStamp[slot] = wordStamp;
-            this.wordBest[slot] = value;
-            touched.push(slot);
-          } else if (value > (this.wordBest[slot] ?? 0)) this.wordBest[slot] = value;
-        }
-      }
-      for (const slot of touched) {
-        if (this.queryStamp[slot] !== queryStamp) {
-          if (word.optional) continue;
-          this.queryStamp[slot] = queryStamp;
-          this.matchedWords[slot] = 0;
-          this.score[slot] = 0;
-          candidates.push(slot);
-        }
-        if (!word.optional) this.matchedWords[slot] = (this.matchedWords[slot] ?? 0) + 1;
-        this.score[slot] = (this.score[slot] ?? 0) + (this.wordBest[slot] ?? 0);
+  /**
+   * Turns each candidate's score into its rank value: an exact name or slug match first, then (in a partial
+   * match) every word held, then BM25F lifted a little by downloads.
+   */
+  private rank(count: number, partial: boolean, text: string): void {
+    const { pool, score, matched } = this.matcher;
+    const { boost } = this.columns;
+    for (let i = 0; i < count; i += 1) {
+      const slot = pool[i] ?? 0;
+      score[slot] = (partial ? (matched[slot] ?? 0) * WORD_BONUS : 0) + (score[slot] ?? 0) * (boost[slot] ?? 1);
+    }
+    // The query's words as the name's and slug's are kept, so `wiki-page-documenter` is the exact slug it names.
+    const exact = new Set<number>();
+    for (const key of exactKeysOf([text])) {
+      const list = this.byExactKey.get(key);
+      if (list === undefined) continue;
+      for (let k = 0; k < list.length; k += 1) {
+        const slot = list.slots[k] ?? 0;
+        if (this.matcher.isCandidate(slot)) exact.add(slot);
       }
     }
-    return candidates;
+    for (const slot of exact) score[slot] = (score[slot] ?? 0) + EXACT_BONUS;
   }
 
-  private filterOf(query: SearchQuery): (slot: number) => boolean {
-    const statuses = query.statuses === 'all' ? null : new Set(query.statuses);
-    return (slot) => {
-      const document = this.slots[slot]?.document;
-      if (document === undefined) return false;
-      if (statuses !== null && !statuses.has(document.status)) return false;
-      if (query.ownerId !== undefined && document.ownerId !== query.ownerId) return false;
-      if (query.category !== undefined && document.category !== query.category) return false;
-      if (query.featured === true && !document.featured) return false;
-      return query.tags.every((tag) => document.tags.includes(tag));
+  private relevanceOrder(): Order {
+    const { downloads } = this.columns;
+    return {
+      key: this.matcher.score,
+      tie: (a, b) => (downloads[b] ?? 0) - (downloads[a] ?? 0) || this.byId(a, b),
     };
   }
 
-  /** Turns each candidate's score into its rank value: an exact name or slug match first, then every required word, then BM25F lifted a little by downloads. */
-  private relevance(kept: number[], exactKeys: Set<string>): void {
-    for (const slot of kept) {
-      const found = this.slots[slot];
-      if (found === undefined) continue;
-      const exact = found.exactKeys.some((key) => exactKeys.has(key)) ? 1e6 : 0;
-      const boost = 1 + Math.min(DOWNLOADS_BOOST_MAX, (DOWNLOADS_BOOST_MAX * Math.log10(1 + found.document.downloads)) / 6);
-      this.score[slot] = exact + (this.matchedWords[slot] ?? 0) * 1e4 + (this.score[slot] ?? 0) * boost;
-    }
-  }
-
-  /** A comparison putting the better result first; ties break on the id, so pages never repeat or skip one. */
-  private ranker(sort: SearchSort): (a: number, b: number) => number {
-    const byId = (a: SearchDocument, b: SearchDocument) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-    const docs = (a: number, b: number) => [this.document(a), this.document(b)] as const;
+  /** The order of a sort other than relevance; ties break on the id, so pages never repeat or skip one. */
+  private sortOrder(sort: Exclude<SearchSort, 'relevance'>, count: number): Order {
+    const { downloads, updatedAt, featured } = this.columns;
+    const tie = (a: number, b: number) => this.byId(a, b);
     switch (sort) {
       case 'latest':
-        return (a, b) => {
-          const [x, y] = docs(a, b);
-          return y.updatedAt - x.updatedAt || byId(x, y);
-        };
+        return { key: updatedAt, tie };
       case 'downloads':
-        return (a, b) => {
-          const [x, y] = docs(a, b);
-          return y.downloads - x.downloads || byId(x, y);
-        };
-      case 'featured':
-        return (a, b) => {
-          const [x, y] = docs(a, b);
-          return Number(y.featured) - Number(x.featured) || y.updatedAt - x.updatedAt || byId(x, y);
-        };
-      case 'relevance':
-        return (a, b) => {
-          const difference = (this.score[b] ?? 0) - (this.score[a] ?? 0);
-          if (difference !== 0) return difference;
-          const [x, y] = docs(a, b);
-          return y.downloads - x.downloads || byId(x, y);
-        };
+        return { key: downloads, tie };
+      case 'featured': {
+        const { pool, score } = this.matcher;
+        for (let i = 0; i < count; i += 1) {
+          const slot = pool[i] ?? 0;
+          score[slot] = (featured[slot] ?? 0) * FEATURED_KEY + (updatedAt[slot] ?? 0);
+        }
+        return { key: score, tie };
+      }
     }
   }
 
-  private growScratch(): void {
-    const n = this.slots.length;
-    if (this.wordStamp.length >= n) return;
-    const size = Math.max(1024, n * 2);
-    this.wordStamp = new Uint32Array(size);
-    this.wordBest = new Float32Array(size);
-    this.queryStamp = new Uint32Array(size);
-    this.matchedWords = new Uint8Array(size);
-    this.score = new Float64Array(size);
-    this.stamp = 0;
+  /** The larger id first, as the database orders its lists. */
+  private byId(a: number, b: number): number {
+    const x = this.document(a).id;
+    const y = this.document(b).id;
+    return x < y ? 1 : x > y ? -1 : 0;
   }
 }
 
@@ -427,44 +497,4 @@ function prefixExpansions(prefix: string): number {
   if (prefix.length <= 1) return 8;
   if (prefix.length === 2) return 16;
   return 48;
-}
-
-/** The best `k` of `items` in order, without sorting all of them when they are many. */
-function topK(items: number[], k: number, compare: (a: number, b: number) => number): number[] {
-  if (items.length <= k * 4) return items.sort(compare).slice(0, k);
-  // A bounded max-heap on "worse first" keeps the k best seen so far.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => compare(a, b) > 0;
-  const siftUp = (i: number) => {
-    let at = i;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!worse(heap[at] ?? 0, heap[parent] ?? 0)) break;
-      [heap[at], heap[parent]] = [heap[parent] ?? 0, heap[at] ?? 0];
-      at = parent;
-    }
-  };
-  const siftDown = (i: number) => {
-    let at = i;
-    for (;;) {
-      const left = at * 2 + 1;
-      const right = left + 1;
-      let worst = at;
-      if (left < heap.length && worse(heap[left] ?? 0, heap[worst] ?? 0)) worst = left;
-      if (right < heap.length && worse(heap[right] ?? 0, heap[worst] ?? 0)) worst = right;
-      if (worst === at) return;
-      [heap[at], heap[worst]] = [heap[worst] ?? 0, heap[at] ?? 0];
-      at = worst;
-    }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      siftUp(heap.length - 1);
-    } else if (compare(item, heap[0] ?? 0) < 0) {
-      heap[0] = item;
-      siftDown(0);
-    }
-  }
-  return heap.sort(compare);
 }

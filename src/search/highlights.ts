@@ -1,4 +1,4 @@
-import { tokenize, type Token } from './analysis.js';
+import { tokenize, type Stem, type Token } from './analysis.js';
 
 /** Matched spans of a result's name and description: `[start, end)` in UTF-16 code units, in order, merged. */
 export interface Highlights {
@@ -22,8 +22,9 @@ function spans(tokens: Token[], hit: (token: Token) => boolean): [number, number
 export function highlight(
   document: { name: string; description: string },
   matched: { terms: ReadonlySet<string>; prefix: string | null },
+  stem: Stem,
 ): Highlights {
   const { prefix } = matched;
   const hit = (token: Token) => matched.terms.has(token.term) || (prefix !== null && !token.gram && token.surface.startsWith(prefix));
-  return { name: spans(tokenize(document.name), hit), description: spans(tokenize(document.description), hit) };
+  return { name: spans(tokenize(document.name, stem), hit), description: spans(tokenize(document.description, stem), hit) };
 }

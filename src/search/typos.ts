@@ -42,36 +42,49 @@ export function pairsOf(word: string): string[] {
 
 /**
  * Finds the words of a growing vocabulary within a few edits of a query word, without comparing it with every
- * word: candidates must share enough character pairs with it (an edit changes at most three pairs), and only
- * those are compared exactly.
+ * word. An edit changes at most three of a word's character pairs, so a word within `max` edits shares at least
+ * one of any `3 × max + 1` of the query's pairs: only the words holding one of its rarest pairs, and of a length
+ * within `max`, are compared exactly. Lists are kept per pair and length, so a common pair of a long vocabulary
+ * (`^s`, `in`) never means a walk over a large share of it.
  */
 export class TypoIndex {
   private readonly byPair = new Map<string, number[]>();
   private readonly words: string[] = [];
+  /** Stamps of the last `near` call, to take each candidate once without a set. */
+  private seen = new Uint32Array(1024);
+  private stamp = 0;
 
   add(word: string): void {
     const id = this.words.push(word) - 1;
     for (const pair of pairsOf(word)) {
-      const list = this.byPair.get(pair);
-      if (list === undefined) this.byPair.set(pair, [id]);
+      const key = keyOf(pair, word.length);
+      const list = this.byPair.get(key);
+      if (list === undefined) this.byPair.set(key, [id]);
       else list.push(id);
     }
   }
 
   /** The words within `max` edits of `word`, the word itself excluded. */
   near(word: string, max: number): string[] {
-    const pairs = pairsOf(word);
-    const needed = Math.max(1, pairs.length - 3 * max);
-    const shared = new Map<number, number>();
-    for (const pair of pairs) {
-      for (const id of this.byPair.get(pair) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
-    }
+    if (this.seen.length < this.words.length) this.seen = new Uint32Array(this.words.length * 2);
+    this.stamp += 1;
     const found: string[] = [];
-    for (const [id, count] of shared) {
-      if (count < needed) continue;
-      const candidate = this.words[id];
-      if (candidate !== undefined && candidate !== word && editDistanceWithin(word, candidate, max)) found.push(candidate);
+    const pairs = pairsOf(word);
+    for (let length = Math.max(1, word.length - max); length <= word.length + max; length += 1) {
+      const lists = pairs.map((pair) => this.byPair.get(keyOf(pair, length)) ?? []).sort((a, b) => a.length - b.length);
+      for (const list of lists.slice(0, 3 * max + 1)) {
+        for (const id of list) {
+          if (this.seen[id] === this.stamp) continue;
+          this.seen[id] = this.stamp;
+          const candidate = this.words[id];
+          if (candidate !== undefined && candidate !== word && editDistanceWithin(word, candidate, max)) found.push(candidate);
+        }
+      }
     }
     return found;
   }
+}
+
+function keyOf(pair: string, length: number): string {
+  return `${pair}${length}`;
 }

@@ -1,6 +1,7 @@
 import { TypoIndex, typoBudget } from './typos.js';
 
 interface Word {
+  surface: string;
   /** The indexed term the word stands for (its stem). */
   term: string;
   /** Live documents holding the word. */
@@ -12,13 +13,21 @@ export const PREFIX_EXPANSIONS_MAX = 48;
 export const TYPO_EXPANSIONS_MAX = 8;
 /** New words wait in a short list before joining the sorted one, so indexing one skill never sorts them all. */
 const RECENT_MAX = 2_048;
+/**
+ * Prefixes this short stand for thousands of words each, and there are few of them: their expansions are kept
+ * until the vocabulary gains a word, rather than found by a walk over thousands of words on every keystroke.
+ */
+const SHORT_PREFIX = 2;
+
+const bySurface = (a: Word, b: Word) => (a.surface < b.surface ? -1 : a.surface > b.surface ? 1 : 0);
 
 /** Every folded word the index has seen, for prefixes (search as you type) and typos. */
 export class Vocabulary {
   private readonly words = new Map<string, Word>();
-  private sorted: string[] = [];
-  private recent: string[] = [];
+  private sorted: Word[] = [];
+  private recent: Word[] = [];
   private readonly typos = new TypoIndex();
+  private readonly shortPrefixes = new Map<string, string[]>();
 
   add(surface: string, term: string): void {
     const known = this.words.get(surface);
@@ -26,9 +35,11 @@ export class Vocabulary {
       known.documents += 1;
       return;
     }
-    this.words.set(surface, { term, documents: 1 });
+    const word = { surface, term, documents: 1 };
+    this.words.set(surface, word);
+    this.shortPrefixes.clear();
     this.typos.add(surface);
-    this.recent.push(surface);
+    this.recent.push(word);
     if (this.recent.length > RECENT_MAX) this.merge();
   }
 
@@ -46,39 +57,73 @@ export class Vocabulary {
     return this.words.get(surface)?.term;
   }
 
-  /** The words starting with `prefix` that some live document holds, most frequent first. */
+  /**
+   * The words starting with `prefix` that some live document holds, most frequent first. One pass over the
+   * words with the prefix (thousands for a letter or two), keeping the best few: no sort of them all.
+   */
   prefixed(prefix: string, max = PREFIX_EXPANSIONS_MAX): string[] {
-    const found = this.recent.filter((word) => word.startsWith(prefix));
+    if (prefix.length > SHORT_PREFIX) return this.scan(prefix, max);
+    const key = `${max}:${prefix}`;
+    let found = this.shortPrefixes.get(key);
+    if (found === undefined) {
+      found = this.scan(prefix, max);
+      this.shortPrefixes.set(key, found);
+    }
+    return found;
+  }
+
+  private scan(prefix: string, max: number): string[] {
+    const best = new MostFrequent(max);
+    for (const word of this.recent) if (word.surface.startsWith(prefix)) best.offer(word);
     let low = 0;
     let high = this.sorted.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.sorted[middle] ?? '') < prefix) low = middle + 1;
+      if ((this.sorted[middle]?.surface ?? '') < prefix) low = middle + 1;
       else high = middle;
     }
     for (let i = low; i < this.sorted.length; i += 1) {
-      const word = this.sorted[i] ?? '';
-      if (!word.startsWith(prefix)) break;
-      found.push(word);
+      const word = this.sorted[i];
+      if (!word?.surface.startsWith(prefix)) break;
+      best.offer(word);
     }
-    return this.mostFrequent(found, max);
+    return best.surfaces();
   }
 
   /** The words within the typo budget of `surface`'s length, most frequent first. */
   near(surface: string): string[] {
     const budget = typoBudget(surface.length);
     if (budget === 0) return [];
-    return this.mostFrequent(this.typos.near(surface, budget), TYPO_EXPANSIONS_MAX);
-  }
-
-  private mostFrequent(words: string[], max: number): string[] {
-    const live = words.filter((word) => (this.words.get(word)?.documents ?? 0) > 0);
-    if (live.length <= max) return live;
-    return live.sort((a, b) => (this.words.get(b)?.documents ?? 0) - (this.words.get(a)?.documents ?? 0)).slice(0, max);
+    const best = new MostFrequent(TYPO_EXPANSIONS_MAX);
+    for (const found of this.typos.near(surface, budget)) {
+      const word = this.words.get(found);
+      if (word !== undefined) best.offer(word);
+    }
+    return best.surfaces();
   }
 
   private merge(): void {
-    this.sorted = [...this.sorted, ...this.recent].sort();
+    this.sorted = [...this.sorted, ...this.recent.sort(bySurface)].sort(bySurface);
     this.recent = [];
+  }
+}
+
+/** The `max` live words with the most documents among those offered, most first (ties: first offered). */
+class MostFrequent {
+  private readonly kept: Word[] = [];
+  constructor(private readonly max: number) {}
+
+  offer(word: Word): void {
+    const { kept, max } = this;
+    if (word.documents <= 0) return;
+    if (kept.length === max && (kept[max - 1]?.documents ?? 0) >= word.documents) return;
+    let at = kept.length;
+    while (at > 0 && (kept[at - 1]?.documents ?? 0) < word.documents) at -= 1;
+    kept.splice(at, 0, word);
+    if (kept.length > max) kept.pop();
+  }
+
+  surfaces(): string[] {
+    return this.kept.map((word) => word.surface);
   }
 }
