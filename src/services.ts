@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { apiKeysRepository, sessionsRepository } from './db/repositories/credentials.js';
+import { skillChangesRepository } from './db/repositories/skill-changes.js';
 import { skillsRepository } from './db/repositories/skills.js';
 import { usersRepository } from './db/repositories/users.js';
 import { accountService } from './domain/accounts/accounts.js';
@@ -36,8 +37,10 @@ export function createServices(
   const skills = skillsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
+  const skillChanges = skillChangesRepository(database.db);
   const skillServiceInstance = skillService({
     skills,
+    skillChanges,
     announce: (id) => bus.publish({ kind: 'skills', id }),
     onSearchError: log ?? (() => undefined),
   });
@@ -79,7 +82,7 @@ export function createServices(
     blobs,
     downloads,
     recorder,
-    repositories: { users, sessions, apiKeys, skills, versions, callLogs },
+    repositories: { users, sessions, apiKeys, skills, skillChanges, versions, callLogs },
     bus,
     accounts: accountService({ users, sessions, config, invalidation }),
     apiKeys: apiKeyService({ apiKeys, invalidation }),

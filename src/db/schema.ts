@@ -121,6 +121,13 @@ export interface DownloadCountsTable {
   downloads: number;
 }
 
+/** Written by triggers on every change to a skill row (migration 0006); read by each node's search index. */
+export interface SkillChangesTable {
+  /** bigserial on PostgreSQL, which the driver returns as a string. */
+  seq: ColumnType<number | string, never, never>;
+  skill_id: string;
+}
+
 export interface FeedbackTable {
   id: string;
   skill_id: string;
@@ -160,6 +167,7 @@ export interface Database {
   download_counts: DownloadCountsTable;
   feedback: FeedbackTable;
   call_logs: CallLogsTable;
+  skill_changes: SkillChangesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

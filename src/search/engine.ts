@@ -65,6 +65,8 @@ const PREFIX_FACTOR = 0.85;
 const TYPO_FACTOR = 0.55;
 /** Downloads lift a score by at most this share, so popularity breaks near-ties but never beats a better match. */
 const DOWNLOADS_BOOST_MAX = 0.08;
+/** A stop word held by more than this share of the skills is not scored (see `parse`). */
+const COMMON_STOP_WORD_SHARE = 0.25;
 /** Rank bonuses that outweigh any score: an exact name or slug match, then (in a partial match) each word held. */
 const EXACT_BONUS = 1e6;
 const WORD_BONUS = 1e4;
@@ -80,9 +82,9 @@ interface Slot {
   surfaces: string[];
 }
 
-/** What a query matched, for highlighting: whole terms, and the last word as typed when it is a prefix. */
+/** What a query matched, for highlighting: the words of its terms, and the last word as typed when it is a prefix. */
 interface Matched {
-  terms: Set<string>;
+  surfaces: Set<string>;
   prefix: string | null;
 }
 
@@ -265,7 +267,10 @@ export class SearchEngine {
     const admit = this.admission(query);
     if (admit === null) return { hits: [], total: 0, match: 'full' };
     const words = this.parse(query.text);
-    if (words.query.length === 0) return this.list(query, admit.test, admit.narrowest);
+    if (words.query.length === 0) {
+      // A text of punctuation alone names no word: nothing matches it, rather than everything.
+      return query.text.trim() === '' ? this.list(query, admit.columns, admit.lists) : { hits: [], total: 0, match: 'full' };
+    }
 
     const { matcher } = this;
     let count = matcher.all(words.query, admit.test);
@@ -281,18 +286,22 @@ export class SearchEngine {
     return {
       hits: page.map((slot) => {
         const document = this.document(slot);
-        return { id: document.id, highlights: highlight(document, words.matched, this.stem) };
+        return { id: document.id, highlights: highlight(document, words.matched) };
       }),
       total: count,
       match,
     };
   }
 
-  /** A list without words: the admitted slots of the narrowest filter, in the order asked for. */
-  private list(query: SearchQuery, admit: Admit, narrowest: SlotList | null): SearchAnswer {
+  /**
+   * A list without words: the slots of the narrowest filter list that every other filter list also holds (all
+   * lists ascend, so one cursor per list walks forward), admitted, in the order asked for.
+   */
+  private list(query: SearchQuery, admit: Admit, lists: readonly SlotList[]): SearchAnswer {
     const { pool } = this.matcher;
     let count = 0;
-    if (narrowest === null) {
+    const [narrowest, ...others] = lists;
+    if (narrowest === undefined) {
       for (let slot = 0; slot < this.slots.length; slot += 1) {
         if (admit(slot)) {
           pool[count] = slot;
@@ -300,9 +309,19 @@ export class SearchEngine {
         }
       }
     } else {
+      const cursors = others.map(() => 0);
       const { slots, length } = narrowest;
-      for (let k = 0; k < length; k += 1) {
+      walk: for (let k = 0; k < length; k += 1) {
         const slot = slots[k] ?? 0;
+        for (let o = 0; o < others.length; o += 1) {
+          const other = others[o];
+          if (other === undefined) continue;
+          let at = cursors[o] ?? 0;
+          while (at < other.length && (other.slots[at] ?? 0) < slot) at += 1;
+          cursors[o] = at;
+          if (at >= other.length) break walk;
+          if (other.slots[at] !== slot) continue walk;
+        }
         if (admit(slot)) {
           pool[count] = slot;
           count += 1;
@@ -342,10 +361,11 @@ export class SearchEngine {
   }
 
   /**
-   * The query's filters as one test over the columns, and the smallest slot list that holds every slot able to
-   * pass (null: every slot); null altogether when a filter names a value no skill has.
+   * The query's filters as one test (over the columns, and the tag lists by binary search), the part of it over
+   * the columns alone, and the slot lists of its owner, category and tags, shortest first (a list walks those
+   * instead of testing tags); null altogether when a filter names a value no skill has.
    */
-  private admission(query: SearchQuery): { test: Admit; narrowest: SlotList | null } | null {
+  private admission(query: SearchQuery): { test: Admit; columns: Admit; lists: SlotList[] } | null {
     const { alive, status, owner, category, featured } = this.columns;
     let statusMask = -1;
     if (query.statuses !== 'all') {
@@ -377,27 +397,26 @@ export class SearchEngine {
       lists.push(list);
     }
     const onlyFeatured = query.featured === true;
-    const { tags } = query;
+    const tags = query.tags.map((tag) => this.byTag.get(tag)).filter((list) => list !== undefined);
     const plain = ownerId < 0 && categoryId < 0 && !onlyFeatured && tags.length === 0;
     // The public search filters on status alone: its test is kept to two loads, as it runs for every posting.
-    const test: Admit = plain
+    const columns: Admit = plain
       ? (slot) => alive[slot] === 1 && (statusMask & (1 << (status[slot] ?? 0))) !== 0
       : (slot) =>
           alive[slot] === 1 &&
           (statusMask & (1 << (status[slot] ?? 0))) !== 0 &&
           (ownerId < 0 || owner[slot] === ownerId) &&
           (categoryId < 0 || category[slot] === categoryId) &&
-          (!onlyFeatured || featured[slot] === 1) &&
-          (tags.length === 0 || tags.every((tag) => this.slots[slot]?.document.tags.includes(tag) === true));
-    const narrowest = lists.reduce<SlotList | null>((best, list) => (best === null || list.length < best.length ? list : best), null);
-    return { test, narrowest };
+          (!onlyFeatured || featured[slot] === 1);
+    const test: Admit = tags.length === 0 ? columns : (slot) => columns(slot) && tags.every((list) => list.indexOf(slot) >= 0);
+    return { test, columns, lists: lists.sort((a, b) => a.length - b.length) };
   }
 
   /** The words of a query with what each may match: itself (its stem), and as a prefix or with a typo. */
   private parse(text: string): { query: QueryWord[]; matched: Matched } {
     const tokens = tokenize(text, this.stem).slice(0, QUERY_WORDS_MAX);
     const typing = text.length > 0 && !/\s$/u.test(text);
-    const matched: Matched = { terms: new Set(), prefix: null };
+    const matched: Matched = { surfaces: new Set(), prefix: null };
     const query: QueryWord[] = [];
     const seen = new Set<string>();
     const allStopWords = tokens.every((t) => STOP_WORDS.has(t.surface));
@@ -421,10 +440,15 @@ export class SearchEngine {
         }
       }
       const word: QueryWord = { alternatives: [], optional: !allStopWords && STOP_WORDS.has(token.surface) && !(last && typing) };
+      // A stop word in a quarter of all skills weighs a fifth of a rare word at most, yet scoring it means a walk
+      // over its postings: it is left out, and the query's other words decide.
+      if (word.optional && (this.postings.get(token.term)?.documents ?? 0) > this.live * COMMON_STOP_WORD_SHARE) return;
       for (const [term, factor] of alternatives) {
         const postings = this.postings.get(term);
         if (postings === undefined || postings.documents <= 0) continue;
-        matched.terms.add(term);
+        // Pairs of unspaced scripts are their own term; words are every surface indexed under it.
+        matched.surfaces.add(term);
+        for (const surface of this.vocabulary.surfacesOf(term)) matched.surfaces.add(surface);
         word.alternatives.push({ postings, factor: factor * this.idf(postings) });
       }
       query.push(word);

@@ -1,4 +1,4 @@
-import { tokenize, type Stem, type Token } from './analysis.js';
+import { tokenize, unstemmed, type Token } from './analysis.js';
 
 /** Matched spans of a result's name and description: `[start, end)` in UTF-16 code units, in order, merged. */
 export interface Highlights {
@@ -18,13 +18,16 @@ function spans(tokens: Token[], hit: (token: Token) => boolean): [number, number
   return found;
 }
 
-/** Where the words a query matched stand in a document's name and description. */
+/**
+ * Where the words a query matched stand in a document's name and description: the words whose folded form is
+ * one the query matched (every word indexed under a matched term), and while typing, those the last word starts.
+ * Words are compared as written, so a result is never stemmed again to be highlighted.
+ */
 export function highlight(
   document: { name: string; description: string },
-  matched: { terms: ReadonlySet<string>; prefix: string | null },
-  stem: Stem,
+  matched: { surfaces: ReadonlySet<string>; prefix: string | null },
 ): Highlights {
-  const { prefix } = matched;
-  const hit = (token: Token) => matched.terms.has(token.term) || (prefix !== null && !token.gram && token.surface.startsWith(prefix));
-  return { name: spans(tokenize(document.name, stem), hit), description: spans(tokenize(document.description, stem), hit) };
+  const { prefix, surfaces } = matched;
+  const hit = (token: Token) => surfaces.has(token.surface) || (prefix !== null && !token.gram && token.surface.startsWith(prefix));
+  return { name: spans(tokenize(document.name, unstemmed), hit), description: spans(tokenize(document.description, unstemmed), hit) };
 }

@@ -28,6 +28,8 @@ export class Vocabulary {
   private recent: Word[] = [];
   private readonly typos = new TypoIndex();
   private readonly shortPrefixes = new Map<string, string[]>();
+  /** The words indexed under each term, so a result's matches are found by their surface, not stemmed again. */
+  private readonly byTerm = new Map<string, string[]>();
 
   add(surface: string, term: string): void {
     const known = this.words.get(surface);
@@ -37,6 +39,9 @@ export class Vocabulary {
     }
     const word = { surface, term, documents: 1 };
     this.words.set(surface, word);
+    const same = this.byTerm.get(term);
+    if (same === undefined) this.byTerm.set(term, [surface]);
+    else same.push(surface);
     this.shortPrefixes.clear();
     this.typos.add(surface);
     this.recent.push(word);
@@ -55,6 +60,11 @@ export class Vocabulary {
 
   termOf(surface: string): string | undefined {
     return this.words.get(surface)?.term;
+  }
+
+  /** Every word ever indexed under `term`. */
+  surfacesOf(term: string): readonly string[] {
+    return this.byTerm.get(term) ?? [];
   }
 
   /**

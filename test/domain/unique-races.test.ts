@@ -78,7 +78,10 @@ for (const backend of backends()) {
 
     it('two skills with one slug: the second is 409 slug_taken, alone or created with its first version', async () => {
       const existing = await services.skills.create(sessionOf(owner), { name: 'Raced Skill', slug: 'raced-skill' });
-      const racingSkills = skillService({ skills: { ...services.repositories.skills, slugTaken: () => Promise.resolve(false) } });
+      const racingSkills = skillService({
+        skills: { ...services.repositories.skills, slugTaken: () => Promise.resolve(false) },
+        skillChanges: services.repositories.skillChanges,
+      });
       await refused(
         racingSkills.create(sessionOf(owner), { name: 'Other', slug: existing.slug }),
         409,

@@ -61,5 +61,34 @@ for (const backend of backends()) {
       await other.services.skills.catchUpSearch();
       assert.deepEqual(await slugsOn(other, third, '&status=all'), []);
     });
+
+    it('follows featuring and download totals, which leave the change time as it was', async () => {
+      const name = word();
+      const plain = await createSkill(t, owner.session, { name: `Plain ${name}`, slug: `${name}-plain` });
+      const starred = await createSkill(t, owner.session, { name: `Starred ${name}`, slug: `${name}-starred` });
+      for (const skill of [plain, starred]) await setStatus(t, admin, skill.id, 'published');
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, name, '&featured=true'), []);
+      expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${starred.id}`, admin, { featured: true }), 200);
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, name, '&featured=true'), [starred.slug]);
+
+      // A download total written by another node (here straight into the table, as its flush does).
+      await t.runtime.database.db.updateTable('skills').set({ downloads: 500 }).where('id', '=', plain.id).execute();
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, name, '&sort=downloads'), [plain.slug, starred.slug]);
+    });
+
+    it('reads every skill again when the change log no longer reaches back to what it last applied', async () => {
+      const name = word();
+      const skill = await createSkill(t, owner.session, { name: `Pruned ${name}`, slug: `${name}-pruned` });
+      await setStatus(t, admin, skill.id, 'published');
+      const changes = t.runtime.services.repositories.skillChanges;
+      await changes.prune((await changes.horizon()).last);
+      // One more change after the pruning, so the log holds entries, none reaching back far enough.
+      await createSkill(t, owner.session, { name: `After ${word()}` });
+      await other.services.skills.catchUpSearch();
+      assert.deepEqual(await slugsOn(other, name), [skill.slug]);
+    });
   });
 }

@@ -4,6 +4,7 @@ import { initial } from './0001_initial.js';
 import { versions } from './0002_versions.js';
 import { feedbackAndLogs } from './0003_feedback_and_logs.js';
 import { categorySortIndexes } from './0004_category_sort_indexes.js';
+import { skillChanges } from './0006_skill_changes.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -15,6 +16,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0002_versions': versions(dialect),
     '0003_feedback_and_logs': feedbackAndLogs(dialect),
     '0004_category_sort_indexes': categorySortIndexes(),
+    '0006_skill_changes': skillChanges(dialect),
   };
 }
 

@@ -1,5 +1,7 @@
+import type { SkillChangesRepository } from '../../db/repositories/skill-changes.js';
 import type { SkillSearchRow, SkillsRepository } from '../../db/repositories/skills.js';
 import { toIso } from '../../lib/time.js';
+import { CHANGES_PAGE } from '../../db/repositories/skill-changes.js';
 import { SearchEngine, type SearchAnswer, type SearchDocument, type SearchQuery } from '../../search/engine.js';
 
 function toDocument(row: SkillSearchRow): SearchDocument {
@@ -28,22 +30,39 @@ const INDEX_BATCH = 1_000;
 const REBUILD_DEAD_SHARE = 0.3;
 
 /**
+ * How far back each look at the change log reads again. On PostgreSQL an entry's number is taken when its
+ * transaction writes it, not when it commits, so an entry may appear behind ones already read: entries this
+ * close to the newest are read again and applied if they were not yet.
+ */
+const LATE_WINDOW = 1_000;
+
+/** Entries kept in the change log behind the newest; a node further behind than this reloads every skill. */
+const CHANGES_KEPT = 100_000;
+const PRUNE_STEP = 10_000;
+
+/**
  * The search index of this node, kept in step with the database: filled once at start-up, then each changed
  * skill read again and replaced. Changes are applied one after the other, so an older read never overwrites a
  * newer one.
  */
-export function skillSearch(skills: SkillsRepository) {
+export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepository) {
   let engine = new SearchEngine();
   let pending: Promise<unknown> = Promise.resolve();
 
-  let watermark: { latest: string | null; count: number } | null = null;
+  /** The newest change-log entry applied, and the entries applied within LATE_WINDOW of it. */
+  let watermark = 0;
+  let applied = new Set<number>();
+  let pruned = 0;
   let loading: Promise<void> | null = null;
   /** Fills the index on first use (the server asks at start-up); a failed load is tried again by the next caller. */
   function ready(): Promise<void> {
     loading ??= (async () => {
-      // Taken first: whatever changes while the rows are read is read again by the next catch-up.
-      watermark = await skills.searchWatermark();
+      // Read first: whatever changes while the rows are read is applied again by the next catch-up.
+      const recent = await changes.since(Math.max(0, (await changes.horizon()).last - LATE_WINDOW));
+      watermark = recent.at(-1)?.seq ?? (await changes.horizon()).last;
+      applied = new Set(recent.map((change) => change.seq));
       const rows = await skills.searchRows();
+      engine = new SearchEngine();
       await indexInTurns(rows);
     })().catch((error: unknown) => {
       loading = null;
@@ -75,31 +94,46 @@ export function skillSearch(skills: SkillsRepository) {
     engine = fresh;
   }
 
-  async function refreshNow(id: string): Promise<void> {
-    await ready();
-    const row = await skills.searchRow(id);
-    if (row === undefined) engine.remove(id);
-    else engine.upsert(toDocument(row));
+  /** Reads the named skills again: those still there are replaced, those gone are removed. */
+  async function reread(ids: readonly string[]): Promise<void> {
+    const rows = await changes.searchRowsOf(ids);
+    const found = new Set(rows.map((row) => row.id));
+    await indexInTurns(rows);
+    for (const id of ids) if (!found.has(id)) engine.remove(id);
     if (engine.deadShare > REBUILD_DEAD_SHARE) await rebuild();
   }
 
+  async function refreshNow(id: string): Promise<void> {
+    await ready();
+    await reread([id]);
+  }
+
   /**
-   * Catches up with changes other nodes made when no message announced them (no Redis, or a message lost): a
-   * skill added, edited, re-statused or given a version moves the newest `updated_at`; one removed lowers the
-   * count. Either read again what changed since the last look; a lower count also drops the skills now gone.
+   * Applies the change-log entries not yet applied: what other nodes changed when no message announced it (no
+   * Redis, or a message lost), and this node's own changes again (harmless: a skill is read as it now is).
    */
   async function catchUp(): Promise<void> {
     await ready();
-    const now = await skills.searchWatermark();
-    const before = watermark;
-    watermark = now;
-    if (before === null || (before.latest === now.latest && before.count === now.count)) return;
-    const changed = before.latest === null ? await skills.searchRows() : await skills.searchRowsSince(before.latest);
-    const added = changed.filter((row) => !engine.has(row.id)).length;
-    await indexInTurns(changed);
-    if (now.count < before.count + added) {
-      const live = new Set(await skills.skillIds());
-      for (const document of [...engine.documents()]) if (!live.has(document.id)) engine.remove(document.id);
+    for (;;) {
+      const entries = await changes.since(Math.max(0, watermark - LATE_WINDOW));
+      const first = entries[0];
+      if (first !== undefined && first.seq > watermark + 1 && watermark > 0 && (await changes.horizon()).first > watermark + 1) {
+        // Entries this node never read were pruned: only a full reload is sure to hold every change.
+        loading = null;
+        await ready();
+        return;
+      }
+      const fresh = entries.filter((entry) => !applied.has(entry.seq));
+      if (fresh.length > 0) await reread([...new Set(fresh.map((entry) => entry.skillId))]);
+      for (const entry of fresh) applied.add(entry.seq);
+      watermark = Math.max(watermark, entries.at(-1)?.seq ?? 0);
+      for (const seq of applied) if (seq <= watermark - LATE_WINDOW) applied.delete(seq);
+      if (entries.length < CHANGES_PAGE) break;
+    }
+    // Every node prunes; pruning in steps keeps it to one statement per PRUNE_STEP changes.
+    if (watermark - CHANGES_KEPT > pruned + PRUNE_STEP) {
+      pruned = watermark - CHANGES_KEPT;
+      await changes.prune(pruned);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Highlights } from '../../search/highlights.js';
-import type { NewSkill, SkillListFilter, SkillRecordRow, SkillSort, SkillsRepository, SkillUpdate } from '../../db/repositories/skills.js';
+import type { SkillChangesRepository } from '../../db/repositories/skill-changes.js';
+import type { NewSkill, SkillRecordRow, SkillsRepository, SkillUpdate } from '../../db/repositories/skills.js';
 import { looksLikeId, newId } from '../../lib/ids.js';
 import type { Same } from '../../lib/same-type.js';
 import { nowIso, toIso } from '../../lib/time.js';
@@ -82,7 +83,7 @@ export interface SkillList {
   match?: 'full' | 'partial';
 }
 
-export type ListSort = SkillSort | 'relevance';
+export type ListSort = 'latest' | 'downloads' | 'featured' | 'relevance';
 
 export interface ListQuery {
   q?: string;
@@ -109,31 +110,25 @@ export function slugTaken(slug: string): AppError {
 
 /** How long a public answer may be reused; see publicCache for how changes clear it sooner. */
 export const PUBLIC_CACHE_TTL_MS = 1000;
-/** How long the total of a public list or search may be reused; cleared with the answers on every change. */
-export const PUBLIC_TOTAL_TTL_MS = 5000;
 
 export function skillService(deps: {
   skills: SkillsRepository;
+  /** The log of skill changes the search index follows. */
+  skillChanges: SkillChangesRepository;
   /** Tells other nodes serving the same database that a skill changed (they then forget their cached answers). */
   announce?: (id: string) => void;
   /** Where a failure to bring the search index up to date is reported. */
   onSearchError?: (error: unknown) => void;
 }) {
   const { skills } = deps;
-  const search = skillSearch(skills);
+  const search = skillSearch(skills, deps.skillChanges);
   // Published skills and public pages are the same for every caller, and most traffic asks for them.
   const rowCache = publicCache<{ row: SkillRecordRow; skill: Skill } | undefined>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 10_000 });
-  const pageCache = publicCache<SkillList>({ ttlMs: PUBLIC_CACHE_TTL_MS, maxEntries: 1_000 });
-  // Counting a common word's matches costs far more than fetching a page of them, and a total changes only when a
-  // skill does (never with downloads): it is shared by every page and sort of one filter, and kept longer.
-  const totalCache = publicCache<number>({ ttlMs: PUBLIC_TOTAL_TTL_MS, maxEntries: 5_000 });
 
   const listeners: (() => void)[] = [];
   /** Drops this node's cached public answers. */
   function forgetCached(): void {
     rowCache.clear();
-    pageCache.clear();
-    totalCache.clear();
     for (const listener of listeners) listener();
   }
 
@@ -320,26 +315,14 @@ export function skillService(deps: {
 
     async list(actor: Actor, query: ListQuery) {
       // `status` is an admin-session privilege; everyone else sees published skills whatever they ask for.
-      let statuses: SkillListFilter['statuses'] = ['published'];
+      let statuses: readonly SkillStatus[] | 'all' = ['published'];
       if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
-      const filter = filterOf(query, statuses, undefined);
-      if (filter.words.length > 0) return searched(query, filter);
-      if (statuses === 'all' || statuses.length !== 1 || statuses[0] !== 'published') return run(filter);
-      const { sort: _sort, limit: _limit, offset: _offset, ...matching } = filter;
-      return pageCache.get(JSON.stringify(filter), () =>
-        run(
-          filter,
-          totalCache.get(JSON.stringify(matching), () => skills.count(filter)),
-        ),
-      );
+      return listed(query, statuses, undefined);
     },
 
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
-      const statuses: SkillListFilter['statuses'] = query.status === undefined || query.status === 'all' ? 'all' : [query.status];
-      const filter = filterOf(query, statuses, actor.user.id);
-      if (filter.words.length > 0) return searched(query, filter);
-      return run(filter);
+      return listed(query, query.status === undefined || query.status === 'all' ? 'all' : [query.status], actor.user.id);
     },
 
     /** Moderation: an administrator's session only. */
@@ -396,46 +379,34 @@ export function skillService(deps: {
     },
   };
 
-  function filterOf(query: ListQuery, statuses: SkillListFilter['statuses'], ownerId: string | undefined): SkillListFilter {
-    return {
-      words: searchWords(query.q),
-      tags: parseTagFilter(query.tags),
-      statuses,
-      sort: query.sort === 'relevance' ? 'latest' : query.sort,
-      limit: query.pageSize,
-      offset: (query.page - 1) * query.pageSize,
-      category: query.category,
-      featured: query.featured,
-      ownerId,
-    };
-  }
-
-  /** A search: the index ranks and pages, the database supplies the page's current rows. */
-  async function searched(query: ListQuery, filter: SkillListFilter): Promise<SkillList> {
+  /**
+   * Every list and search: the index filters, ranks and pages; the database supplies the page's current rows.
+   * A row that no longer passes the filters it was chosen by (changed on another node since the index last
+   * heard) is left out rather than shown, and so is one deleted since.
+   */
+  async function listed(query: ListQuery, statuses: readonly SkillStatus[] | 'all', ownerId: string | undefined): Promise<SkillList> {
+    const searching = searchWords(query.q).length > 0;
     const answer = await search.search({
-      text: query.q ?? '',
-      statuses: filter.statuses,
-      ownerId: filter.ownerId,
-      category: filter.category,
-      tags: filter.tags,
-      featured: filter.featured,
+      text: searching ? (query.q ?? '') : '',
+      statuses,
+      ownerId,
+      category: query.category,
+      tags: parseTagFilter(query.tags),
+      featured: query.featured,
       sort: query.sort,
-      offset: filter.offset,
-      limit: filter.limit,
+      offset: (query.page - 1) * query.pageSize,
+      limit: query.pageSize,
     });
     const rows = new Map((await skills.findManyByIds(answer.hits.map((hit) => hit.id))).map((row) => [row.id, row]));
     const items: SkillListItem[] = [];
     for (const hit of answer.hits) {
       const row = rows.get(hit.id);
-      // Deleted since the index answered: left out rather than shown stale.
-      if (row !== undefined) items.push({ ...toSkill(row), highlights: hit.highlights });
+      if (row === undefined) continue;
+      if (statuses !== 'all' && !statuses.includes(row.status)) continue;
+      if (ownerId !== undefined && row.owner_id !== ownerId) continue;
+      items.push(searching ? { ...toSkill(row), highlights: hit.highlights } : toSkill(row));
     }
-    return { items, total: answer.total, match: answer.match };
-  }
-
-  async function run(filter: SkillListFilter, knownTotal?: Promise<number>): Promise<SkillList> {
-    const { rows, total } = await skills.list(filter, knownTotal);
-    return { items: rows.map(toSkill), total };
+    return searching ? { items, total: answer.total, match: answer.match } : { items, total: answer.total };
   }
 }
 

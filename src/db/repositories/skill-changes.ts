@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import type { SkillSearchRow } from './skills.js';
+
+export interface SkillChange {
+  seq: number;
+  skillId: string;
+}
+
+/** Entries read at once: a node far behind catches up in several reads rather than one huge one. */
+export const CHANGES_PAGE = 5_000;
+
+/**
+ * The change log the search index follows (written by triggers on `skills`, see migration 0006), and the
+ * search rows of the skills it names.
+ */
+export function skillChangesRepository(db: Kysely<Database>) {
+  return {
+    /** Entries after `seq`, oldest first, at most CHANGES_PAGE of them. */
+    async since(seq: number): Promise<SkillChange[]> {
+      const rows = await db
+        .selectFrom('skill_changes')
+        .select(['seq', 'skill_id'])
+        .where('seq', '>', seq)
+        .orderBy('seq')
+        .limit(CHANGES_PAGE)
+        .execute();
+      return rows.map((row) => ({ seq: Number(row.seq), skillId: row.skill_id }));
+    },
+
+    /** The oldest and newest entry (0 for an empty log). */
+    async horizon(): Promise<{ first: number; last: number }> {
+      const row = await db
+        .selectFrom('skill_changes')
+        .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
+        .executeTakeFirstOrThrow();
+      // min() and max() over an empty table are null, whatever the column's type says.
+      const { first, last } = row as { first: number | string | null; last: number | string | null };
+      return { first: Number(first ?? 0), last: Number(last ?? 0) };
+    },
+
+    /** Drops the entries up to `seq`. */
+    async prune(seq: number): Promise<void> {
+      await db.deleteFrom('skill_changes').where('seq', '<=', seq).execute();
+    },
+
+    /** The search rows of the skills among `ids` that still exist. */
+    async searchRowsOf(ids: readonly string[]): Promise<SkillSearchRow[]> {
+      const rows: SkillSearchRow[] = [];
+      // A few hundred ids per statement stay well inside either database's limit on parameters.
+      for (let start = 0; start < ids.length; start += 500) {
+        const chunk = ids.slice(start, start + 500);
+        rows.push(
+          ...(await db
+            .selectFrom('skills')
+            .select(['id', 'slug', 'name', 'description', 'category', 'tags', 'status', 'owner_id', 'featured', 'downloads', 'updated_at'])
+            .where('id', 'in', chunk)
+            .execute()),
+        );
+      }
+      return rows;
+    },
+  };
+}
+
+export type SkillChangesRepository = ReturnType<typeof skillChangesRepository>;
