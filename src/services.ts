@@ -37,7 +37,7 @@ export function createServices(
   const skills = skillsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
-  const skillChanges = skillChangesRepository(database.db);
+  const skillChanges = skillChangesRepository(database.db, database.dialect);
   const skillServiceInstance = skillService({
     skills,
     skillChanges,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../dialect.js';
 import type { Database } from '../schema.js';
 import type { SkillSearchRow } from './skills.js';
 
@@ -14,8 +15,15 @@ export const CHANGES_PAGE = 5_000;
  * The change log the search index follows (written by triggers on `skills`, see migration 0006), and the
  * search rows of the skills it names.
  */
-export function skillChangesRepository(db: Kysely<Database>) {
+export function skillChangesRepository(db: Kysely<Database>, dialect: DialectName) {
   return {
+    /**
+     * How far behind the newest entry a new one may still appear. On PostgreSQL an entry's number is taken when
+     * its transaction writes it, not when it commits, so it may become visible behind entries already read; on
+     * SQLite writes are serialised and entries appear in order.
+     */
+    lateWindow: dialect === 'postgres' ? 1_000 : 0,
+
     /** Entries after `seq`, oldest first, at most CHANGES_PAGE of them. */
     async since(seq: number): Promise<SkillChange[]> {
       const rows = await db

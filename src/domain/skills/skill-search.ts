@@ -29,13 +29,6 @@ const INDEX_BATCH = 1_000;
 /** Past this share of replaced or removed entries, the index is built again from its live documents. */
 const REBUILD_DEAD_SHARE = 0.3;
 
-/**
- * How far back each look at the change log reads again. On PostgreSQL an entry's number is taken when its
- * transaction writes it, not when it commits, so an entry may appear behind ones already read: entries this
- * close to the newest are read again and applied if they were not yet.
- */
-const LATE_WINDOW = 1_000;
-
 /** Entries kept in the change log behind the newest; a node further behind than this reloads every skill. */
 const CHANGES_KEPT = 100_000;
 const PRUNE_STEP = 10_000;
@@ -49,7 +42,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
   let engine = new SearchEngine();
   let pending: Promise<unknown> = Promise.resolve();
 
-  /** The newest change-log entry applied, and the entries applied within LATE_WINDOW of it. */
+  /** The newest change-log entry applied, and the entries applied within the log's late window of it. */
   let watermark = 0;
   let applied = new Set<number>();
   let pruned = 0;
@@ -58,7 +51,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
   function ready(): Promise<void> {
     loading ??= (async () => {
       // Read first: whatever changes while the rows are read is applied again by the next catch-up.
-      const recent = await changes.since(Math.max(0, (await changes.horizon()).last - LATE_WINDOW));
+      const recent = await changes.since(Math.max(0, (await changes.horizon()).last - changes.lateWindow));
       watermark = recent.at(-1)?.seq ?? (await changes.horizon()).last;
       applied = new Set(recent.map((change) => change.seq));
       const rows = await skills.searchRows();
@@ -115,7 +108,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
   async function catchUp(): Promise<void> {
     await ready();
     for (;;) {
-      const entries = await changes.since(Math.max(0, watermark - LATE_WINDOW));
+      const entries = await changes.since(Math.max(0, watermark - changes.lateWindow));
       const first = entries[0];
       if (first !== undefined && first.seq > watermark + 1 && watermark > 0 && (await changes.horizon()).first > watermark + 1) {
         // Entries this node never read were pruned: only a full reload is sure to hold every change.
@@ -127,7 +120,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
       if (fresh.length > 0) await reread([...new Set(fresh.map((entry) => entry.skillId))]);
       for (const entry of fresh) applied.add(entry.seq);
       watermark = Math.max(watermark, entries.at(-1)?.seq ?? 0);
-      for (const seq of applied) if (seq <= watermark - LATE_WINDOW) applied.delete(seq);
+      for (const seq of applied) if (seq <= watermark - changes.lateWindow) applied.delete(seq);
       if (entries.length < CHANGES_PAGE) break;
     }
     // Every node prunes; pruning in steps keeps it to one statement per PRUNE_STEP changes.
