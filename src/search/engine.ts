@@ -75,11 +75,12 @@ const FEATURED_KEY = 1e13;
 
 interface Slot {
   document: SearchDocument;
-  /** Words per field, to take the slot out of the average lengths again without analysing it twice. */
-  lengths: Record<Field, number>;
-  /** The terms the slot was indexed under, to take it out of the counts again. */
-  terms: string[];
-  surfaces: string[];
+  /**
+   * What removing the slot must take back out of the counts, without analysing its text twice: the words per
+   * field, then the number of terms, the terms' postings numbers, and the numbers of its words. One typed array
+   * per skill rather than arrays of strings: the collector never walks its contents.
+   */
+  held: Int32Array;
 }
 
 /** What a query matched, for highlighting: the words of its terms, and the last word as typed when it is a prefix. */
@@ -110,6 +111,19 @@ function exactKeysOf(texts: readonly string[]): Set<string> {
   return keys;
 }
 
+/** Whether two versions of a document index the same words under the same owner: then only columns differ. */
+function sameText(a: SearchDocument, b: SearchDocument): boolean {
+  return (
+    a.slug === b.slug &&
+    a.name === b.name &&
+    a.description === b.description &&
+    a.category === b.category &&
+    a.ownerId === b.ownerId &&
+    a.tags.length === b.tags.length &&
+    a.tags.every((tag, i) => tag === b.tags[i])
+  );
+}
+
 function boostOf(downloads: number): number {
   return 1 + Math.min(DOWNLOADS_BOOST_MAX, (DOWNLOADS_BOOST_MAX * Math.log10(1 + Math.max(downloads, 0))) / 6);
 }
@@ -133,6 +147,7 @@ export class SearchEngine {
   private readonly slots: Slot[] = [];
   private readonly slotOf = new Map<string, number>();
   private readonly postings = new Map<string, Postings>();
+  private readonly postingsById: Postings[] = [];
   private readonly vocabulary = new Vocabulary();
   private readonly fieldLengths: Record<Field, number> = { slug: 0, name: 0, tags: 0, category: 0, description: 0 };
   private readonly columns = new Columns();
@@ -143,7 +158,8 @@ export class SearchEngine {
   private readonly byOwner = new Map<number, SlotList>();
   private readonly byCategory = new Map<number, SlotList>();
   private readonly byTag = new Map<string, SlotList>();
-  private readonly byExactKey = new Map<string, SlotList>();
+  /** One slot, or several when skills share a name: most keys name one skill, and a list each would double the objects. */
+  private readonly byExactKey = new Map<string, number | number[]>();
   private readonly matcher = new Matcher();
   private live = 0;
   /** Words already indexed are stemmed by a lookup: the stemmer's dozens of expressions ran for every word. */
@@ -158,6 +174,14 @@ export class SearchEngine {
   }
 
   upsert(document: SearchDocument): void {
+    const current = this.slotOf.get(document.id);
+    const same = current === undefined ? undefined : this.slots[current];
+    if (current !== undefined && same !== undefined && sameText(same.document, document)) {
+      // Status, featuring, downloads and times change far more often than text: they are columns, set in place.
+      same.document = document;
+      this.setColumns(current, document);
+      return;
+    }
     this.remove(document.id);
     const tokens = fieldTokens(document, this.stem);
     const extra = [...compounds(document.name), ...compounds(document.slug)];
@@ -182,43 +206,59 @@ export class SearchEngine {
     for (const compound of extra) surfaces.add(compound);
 
     const slot = this.slots.length;
-    this.slots.push({ document: { ...document }, lengths, terms: [...weighted.keys()], surfaces: [...surfaces] });
-    this.slotOf.set(document.id, slot);
-    this.live += 1;
-    const { columns } = this;
-    columns.ensure(slot);
-    columns.alive[slot] = 1;
-    columns.status[slot] = this.statuses.id(document.status);
-    columns.featured[slot] = document.featured ? 1 : 0;
-    const owner = this.owners.id(document.ownerId);
-    columns.owner[slot] = owner;
-    const category = document.category === null ? -1 : this.categories.id(document.category);
-    columns.category[slot] = category;
-    columns.downloads[slot] = document.downloads;
-    columns.updatedAt[slot] = document.updatedAt;
-    columns.boost[slot] = boostOf(document.downloads);
-    listIn(this.byOwner, owner).push(slot);
-    if (category >= 0) listIn(this.byCategory, category).push(slot);
-    for (const tag of new Set(document.tags)) listIn(this.byTag, tag).push(slot);
-    for (const key of exactKeysOf([document.name, document.slug])) listIn(this.byExactKey, key).push(slot);
+    const held = new Int32Array(FIELDS.length + 1 + weighted.size + surfaces.size);
+    FIELDS.forEach((field, i) => (held[i] = lengths[field]));
+    held[FIELDS.length] = weighted.size;
+    let at = FIELDS.length + 1;
     for (const [term, tf] of weighted) {
       let list = this.postings.get(term);
       if (list === undefined) {
-        list = new Postings();
+        list = new Postings(this.postingsById.length);
         this.postings.set(term, list);
+        this.postingsById.push(list);
       }
       list.add(slot, (tf * (K1 + 1)) / (tf + K1));
+      held[at] = list.id;
+      at += 1;
     }
-    for (const surface of surfaces) this.vocabulary.add(surface, this.stem(surface));
+    for (const surface of surfaces) {
+      held[at] = this.vocabulary.add(surface, this.stem(surface));
+      at += 1;
+    }
+    this.slots.push({ document, held });
+    this.slotOf.set(document.id, slot);
+    this.live += 1;
+    this.columns.ensure(slot);
+    this.columns.alive[slot] = 1;
+    this.setColumns(slot, document);
+    listIn(this.byOwner, this.columns.owner[slot] ?? 0).push(slot);
+    const category = this.columns.category[slot] ?? -1;
+    if (category >= 0) listIn(this.byCategory, category).push(slot);
+    for (const tag of new Set(document.tags)) listIn(this.byTag, tag).push(slot);
+    for (const key of exactKeysOf([document.name, document.slug])) {
+      const known = this.byExactKey.get(key);
+      if (known === undefined) this.byExactKey.set(key, slot);
+      else if (typeof known === 'number') this.byExactKey.set(key, [known, slot]);
+      else known.push(slot);
+    }
+  }
+
+  private setColumns(slot: number, document: SearchDocument): void {
+    const { columns } = this;
+    columns.status[slot] = this.statuses.id(document.status);
+    columns.featured[slot] = document.featured ? 1 : 0;
+    columns.owner[slot] = this.owners.id(document.ownerId);
+    columns.category[slot] = document.category === null ? -1 : this.categories.id(document.category);
+    columns.downloads[slot] = document.downloads;
+    columns.updatedAt[slot] = document.updatedAt;
+    columns.boost[slot] = boostOf(document.downloads);
   }
 
   /** Downloads change too often to re-index a skill for each: the total is updated in place. */
   addDownloads(id: string, count: number): void {
     const at = this.slotOf.get(id);
-    const slot = at === undefined ? undefined : this.slots[at];
-    if (at === undefined || slot === undefined) return;
-    const downloads = slot.document.downloads + count;
-    slot.document.downloads = downloads;
+    if (at === undefined) return;
+    const downloads = (this.columns.downloads[at] ?? 0) + count;
     this.columns.downloads[at] = downloads;
     this.columns.boost[at] = boostOf(downloads);
   }
@@ -231,12 +271,15 @@ export class SearchEngine {
     this.columns.alive[at] = 0;
     this.slotOf.delete(id);
     this.live -= 1;
-    for (const term of slot.terms) {
-      const list = this.postings.get(term);
-      if (list !== undefined) list.documents -= 1;
+    const { held } = slot;
+    FIELDS.forEach((field, i) => (this.fieldLengths[field] -= held[i] ?? 0));
+    const terms = held[FIELDS.length] ?? 0;
+    for (let i = FIELDS.length + 1; i < held.length; i += 1) {
+      if (i <= FIELDS.length + terms) {
+        const list = this.postingsById[held[i] ?? 0];
+        if (list !== undefined) list.documents -= 1;
+      } else this.vocabulary.removeId(held[i] ?? 0);
     }
-    for (const surface of slot.surfaces) this.vocabulary.remove(surface);
-    for (const field of FIELDS) this.fieldLengths[field] -= slot.lengths[field];
   }
 
   /** Replaces every document the index holds. */
@@ -256,7 +299,7 @@ export class SearchEngine {
     return (function* () {
       for (let at = 0; at < slots.length; at += 1) {
         const slot = slots[at];
-        if (slot !== undefined && columns.alive[at] === 1) yield slot.document;
+        if (slot !== undefined && columns.alive[at] === 1) yield { ...slot.document, downloads: columns.downloads[at] ?? 0 };
       }
     })();
   }
@@ -470,12 +513,9 @@ export class SearchEngine {
     // The query's words as the name's and slug's are kept, so `wiki-page-documenter` is the exact slug it names.
     const exact = new Set<number>();
     for (const key of exactKeysOf([text])) {
-      const list = this.byExactKey.get(key);
-      if (list === undefined) continue;
-      for (let k = 0; k < list.length; k += 1) {
-        const slot = list.slots[k] ?? 0;
-        if (this.matcher.isCandidate(slot)) exact.add(slot);
-      }
+      const known = this.byExactKey.get(key);
+      if (known === undefined) continue;
+      for (const slot of typeof known === 'number' ? [known] : known) if (this.matcher.isCandidate(slot)) exact.add(slot);
     }
     for (const slot of exact) score[slot] = (score[slot] ?? 0) + EXACT_BONUS;
   }

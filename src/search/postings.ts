@@ -37,6 +37,11 @@ export class SlotList {
 /** The documents holding one term, each with the term's impact on its score. */
 export class Postings extends SlotList {
   impacts = new Float32Array(4);
+  /** Its number in the index, by which a slot remembers the terms it holds. */
+  constructor(readonly id: number) {
+    super();
+  }
+
   /** Live documents holding the term (the arrays keep removed ones until the index is rebuilt). */
   documents = 0;
 

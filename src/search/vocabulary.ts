@@ -1,6 +1,7 @@
 import { TypoIndex, typoBudget } from './typos.js';
 
 interface Word {
+  id: number;
   surface: string;
   /** The indexed term the word stands for (its stem). */
   term: string;
@@ -24,6 +25,7 @@ const bySurface = (a: Word, b: Word) => (a.surface < b.surface ? -1 : a.surface 
 /** Every folded word the index has seen, for prefixes (search as you type) and typos. */
 export class Vocabulary {
   private readonly words = new Map<string, Word>();
+  private readonly byId: Word[] = [];
   private sorted: Word[] = [];
   private recent: Word[] = [];
   private readonly typos = new TypoIndex();
@@ -31,13 +33,15 @@ export class Vocabulary {
   /** The words indexed under each term, so a result's matches are found by their surface, not stemmed again. */
   private readonly byTerm = new Map<string, string[]>();
 
-  add(surface: string, term: string): void {
+  /** Counts one more document holding the word; returns the word's number, for `removeId`. */
+  add(surface: string, term: string): number {
     const known = this.words.get(surface);
     if (known !== undefined) {
       known.documents += 1;
-      return;
+      return known.id;
     }
-    const word = { surface, term, documents: 1 };
+    const word = { surface, term, documents: 1, id: this.byId.length };
+    this.byId.push(word);
     this.words.set(surface, word);
     const same = this.byTerm.get(term);
     if (same === undefined) this.byTerm.set(term, [surface]);
@@ -46,10 +50,12 @@ export class Vocabulary {
     this.typos.add(surface);
     this.recent.push(word);
     if (this.recent.length > RECENT_MAX) this.merge();
+    return word.id;
   }
 
-  remove(surface: string): void {
-    const known = this.words.get(surface);
+  /** Counts one document fewer holding the word numbered `id`. */
+  removeId(id: number): void {
+    const known = this.byId[id];
     if (known !== undefined) known.documents -= 1;
   }
 

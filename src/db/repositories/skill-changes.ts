@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { Database } from '../schema.js';
-import type { SkillSearchRow } from './skills.js';
 
 export interface SkillChange {
   seq: number;
@@ -12,8 +11,7 @@ export interface SkillChange {
 export const CHANGES_PAGE = 5_000;
 
 /**
- * The change log the search index follows (written by triggers on `skills`, see migration 0006), and the
- * search rows of the skills it names.
+ * The change log the search index follows (written by triggers on `skills`, see migration 0006).
  */
 export function skillChangesRepository(db: Kysely<Database>, dialect: DialectName) {
   return {
@@ -50,23 +48,6 @@ export function skillChangesRepository(db: Kysely<Database>, dialect: DialectNam
     /** Drops the entries up to `seq`. */
     async prune(seq: number): Promise<void> {
       await db.deleteFrom('skill_changes').where('seq', '<=', seq).execute();
-    },
-
-    /** The search rows of the skills among `ids` that still exist. */
-    async searchRowsOf(ids: readonly string[]): Promise<SkillSearchRow[]> {
-      const rows: SkillSearchRow[] = [];
-      // A few hundred ids per statement stay well inside either database's limit on parameters.
-      for (let start = 0; start < ids.length; start += 500) {
-        const chunk = ids.slice(start, start + 500);
-        rows.push(
-          ...(await db
-            .selectFrom('skills')
-            .select(['id', 'slug', 'name', 'description', 'category', 'tags', 'status', 'owner_id', 'featured', 'downloads', 'updated_at'])
-            .where('id', 'in', chunk)
-            .execute()),
-        );
-      }
-      return rows;
     },
   };
 }

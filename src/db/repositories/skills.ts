@@ -1,7 +1,6 @@
 import { sql, type Expression, type Insertable, type Kysely, type SqlBool, type Transaction } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { AdminAuditTable, Database, NewSkill, SkillStatus, SkillUpdate } from '../schema.js';
-import { toIso } from '../../lib/time.js';
 import { likeContains } from './like.js';
 import { isUniqueViolation } from './unique-violation.js';
 
@@ -53,20 +52,6 @@ const SKILL_COLUMNS = [
   's.created_at',
   's.updated_at',
   's.published_at',
-] as const;
-
-const SEARCH_COLUMNS = [
-  'id',
-  'slug',
-  'name',
-  'description',
-  'category',
-  'tags',
-  'status',
-  'owner_id',
-  'featured',
-  'downloads',
-  'updated_at',
 ] as const;
 
 function ftsPhrase(word: string): string {
@@ -194,39 +179,24 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
     },
 
     /** Several skills by id, in no particular order; ids that no longer exist are left out. */
-    findManyByIds(ids: readonly string[]) {
-      if (ids.length === 0) return Promise.resolve([]);
-      return withOwner(db).select(SKILL_COLUMNS).where('s.id', 'in', ids).execute();
+    /** The skills among `ids` that exist, in no particular order. */
+    async findManyByIds(ids: readonly string[]) {
+      const rows = [];
+      // A few hundred ids per statement stay well inside either database's limit on parameters.
+      for (let start = 0; start < ids.length; start += 500) {
+        rows.push(
+          ...(await withOwner(db)
+            .select(SKILL_COLUMNS)
+            .where('s.id', 'in', ids.slice(start, start + 500))
+            .execute()),
+        );
+      }
+      return rows;
     },
 
-    /** What the search index holds of every skill, in every state. */
+    /** Every skill in every state, as the search index holds it (and lists show it). */
     searchRows() {
-      return db.selectFrom('skills').select(SEARCH_COLUMNS).execute();
-    },
-
-    /** The newest change time and the number of skills: when neither moved, no skill was added, edited or removed. */
-    async searchWatermark(): Promise<{ latest: string | null; count: number }> {
-      const row = await db
-        .selectFrom('skills')
-        .select((eb) => [eb.fn.max('updated_at').as('latest'), eb.fn.countAll<number>().as('count')])
-        .executeTakeFirstOrThrow();
-      // max() over an empty table is null, whatever the column's type says.
-      const latest = row.latest as Date | string | null;
-      return { latest: toIso(latest), count: row.count };
-    },
-
-    /** The search rows of skills changed at or after `since`. */
-    searchRowsSince(since: string) {
-      return db.selectFrom('skills').select(SEARCH_COLUMNS).where('updated_at', '>=', since).execute();
-    },
-
-    async skillIds(): Promise<string[]> {
-      return (await db.selectFrom('skills').select('id').execute()).map((row) => row.id);
-    },
-
-    /** What the search index holds of one skill; undefined once it is gone. */
-    searchRow(id: string) {
-      return db.selectFrom('skills').select(SEARCH_COLUMNS).where('id', '=', id).executeTakeFirst();
+      return withOwner(db).select(SKILL_COLUMNS).execute();
     },
 
     findBySlug(slug: string) {
@@ -287,5 +257,4 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
 }
 
 export type SkillsRepository = ReturnType<typeof skillsRepository>;
-export type SkillSearchRow = NonNullable<Awaited<ReturnType<SkillsRepository['searchRow']>>>;
 export type SkillRecordRow = NonNullable<Awaited<ReturnType<SkillsRepository['findById']>>>;

@@ -1,10 +1,11 @@
 import type { SkillChangesRepository } from '../../db/repositories/skill-changes.js';
-import type { SkillSearchRow, SkillsRepository } from '../../db/repositories/skills.js';
+import type { SkillRecordRow, SkillsRepository } from '../../db/repositories/skills.js';
 import { toIso } from '../../lib/time.js';
 import { CHANGES_PAGE } from '../../db/repositories/skill-changes.js';
-import { SearchEngine, type SearchAnswer, type SearchDocument, type SearchQuery } from '../../search/engine.js';
+import type { Highlights } from '../../search/highlights.js';
+import { SearchEngine, type SearchDocument, type SearchQuery } from '../../search/engine.js';
 
-function toDocument(row: SkillSearchRow): SearchDocument {
+function toDocument(row: SkillRecordRow): SearchDocument {
   return {
     id: row.id,
     slug: row.slug,
@@ -18,6 +19,12 @@ function toDocument(row: SkillSearchRow): SearchDocument {
     downloads: row.downloads,
     updatedAt: Date.parse(toIso(row.updated_at)),
   };
+}
+
+export interface SearchPage {
+  hits: { row: SkillRecordRow; highlights: Highlights }[];
+  total: number;
+  match: 'full' | 'partial';
 }
 
 /** How often a node looks for changes other nodes made, when no message told it of them. */
@@ -40,6 +47,8 @@ const PRUNE_STEP = 10_000;
  */
 export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepository) {
   let engine = new SearchEngine();
+  /** Each indexed skill's row as a list shows it: a page is answered from here, without a read per request. */
+  let rows = new Map<string, SkillRecordRow>();
   let pending: Promise<unknown> = Promise.resolve();
 
   /** The newest change-log entry applied, and the entries applied within the log's late window of it. */
@@ -54,9 +63,10 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
       const recent = await changes.since(Math.max(0, (await changes.horizon()).last - changes.lateWindow));
       watermark = recent.at(-1)?.seq ?? (await changes.horizon()).last;
       applied = new Set(recent.map((change) => change.seq));
-      const rows = await skills.searchRows();
+      const all = await skills.searchRows();
       engine = new SearchEngine();
-      await indexInTurns(rows);
+      rows = new Map();
+      await indexInTurns(all);
     })().catch((error: unknown) => {
       loading = null;
       engine = new SearchEngine();
@@ -69,10 +79,13 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
    * Indexes rows a batch at a time, letting other work run between batches: a hundred thousand skills take
    * seconds to index, and a node catching up with many changes must go on answering meanwhile.
    */
-  async function indexInTurns(rows: readonly SkillSearchRow[]): Promise<void> {
-    for (let start = 0; start < rows.length; start += INDEX_BATCH) {
+  async function indexInTurns(batch: readonly SkillRecordRow[]): Promise<void> {
+    for (let start = 0; start < batch.length; start += INDEX_BATCH) {
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const row of rows.slice(start, start + INDEX_BATCH)) engine.upsert(toDocument(row));
+      for (const row of batch.slice(start, start + INDEX_BATCH)) {
+        rows.set(row.id, row);
+        engine.upsert(toDocument(row));
+      }
     }
   }
 
@@ -89,10 +102,14 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
 
   /** Reads the named skills again: those still there are replaced, those gone are removed. */
   async function reread(ids: readonly string[]): Promise<void> {
-    const rows = await changes.searchRowsOf(ids);
-    const found = new Set(rows.map((row) => row.id));
-    await indexInTurns(rows);
-    for (const id of ids) if (!found.has(id)) engine.remove(id);
+    const read = await skills.findManyByIds(ids);
+    const found = new Set(read.map((row) => row.id));
+    await indexInTurns(read);
+    for (const id of ids) {
+      if (found.has(id)) continue;
+      engine.remove(id);
+      rows.delete(id);
+    }
     if (engine.deadShare > REBUILD_DEAD_SHARE) await rebuild();
   }
 
@@ -148,14 +165,24 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
     },
 
     downloaded(counts: ReadonlyMap<string, number>): void {
-      for (const [id, count] of counts) engine.addDownloads(id, count);
+      for (const [id, count] of counts) {
+        engine.addDownloads(id, count);
+        const row = rows.get(id);
+        if (row !== undefined) rows.set(id, { ...row, downloads: row.downloads + count });
+      }
     },
 
-    /** Waits for the changes already announced, then searches. */
-    async search(query: SearchQuery): Promise<SearchAnswer> {
+    /** Waits for the changes already announced, then searches: a page of rows, each with what matched. */
+    async search(query: SearchQuery): Promise<SearchPage> {
       await ready();
       await pending;
-      return engine.search(query);
+      const answer = engine.search(query);
+      const hits: SearchPage['hits'] = [];
+      for (const hit of answer.hits) {
+        const row = rows.get(hit.id);
+        if (row !== undefined) hits.push({ row, highlights: hit.highlights });
+      }
+      return { hits, total: answer.total, match: answer.match };
     },
   };
 }

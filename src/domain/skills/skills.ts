@@ -380,9 +380,8 @@ export function skillService(deps: {
   };
 
   /**
-   * Every list and search: the index filters, ranks and pages; the database supplies the page's current rows.
-   * A row that no longer passes the filters it was chosen by (changed on another node since the index last
-   * heard) is left out rather than shown, and so is one deleted since.
+   * Every list and search: the index filters, ranks and pages, and holds the rows it shows (kept in step with
+   * the database as docs/api-decisions.md describes: at once on this node, within a second on the others).
    */
   async function listed(query: ListQuery, statuses: readonly SkillStatus[] | 'all', ownerId: string | undefined): Promise<SkillList> {
     const searching = searchWords(query.q).length > 0;
@@ -397,15 +396,7 @@ export function skillService(deps: {
       offset: (query.page - 1) * query.pageSize,
       limit: query.pageSize,
     });
-    const rows = new Map((await skills.findManyByIds(answer.hits.map((hit) => hit.id))).map((row) => [row.id, row]));
-    const items: SkillListItem[] = [];
-    for (const hit of answer.hits) {
-      const row = rows.get(hit.id);
-      if (row === undefined) continue;
-      if (statuses !== 'all' && !statuses.includes(row.status)) continue;
-      if (ownerId !== undefined && row.owner_id !== ownerId) continue;
-      items.push(searching ? { ...toSkill(row), highlights: hit.highlights } : toSkill(row));
-    }
+    const items = answer.hits.map(({ row, highlights }) => (searching ? { ...toSkill(row), highlights } : toSkill(row)));
     return searching ? { items, total: answer.total, match: answer.match } : { items, total: answer.total };
   }
 }
