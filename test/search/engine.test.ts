@@ -123,4 +123,74 @@ describe('search engine', () => {
     assert.equal(local.search(query('title')).total, 0);
     assert.equal(local.size, 0);
   });
+
+  it('lists without words: every filter list intersected, every sort, exact totals, pages that never overlap', () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      skill({
+        name: `Listed ${i}`,
+        category: i % 3 === 0 ? 'data' : 'web',
+        tags: [i % 2 === 0 ? 'even' : 'odd', ...(i % 5 === 0 ? ['fives'] : [])],
+        featured: i % 7 === 0,
+        downloads: (i * 37) % 11,
+        status: i % 10 === 9 ? 'draft' : 'published',
+      }),
+    );
+    const local = SearchEngine.build(many);
+    const expected = many.filter(
+      (d) => d.status === 'published' && d.category === 'data' && d.tags.includes('even') && d.tags.includes('fives'),
+    );
+    const answer = local.search(query('', { category: 'data', tags: ['fives', 'even'], sort: 'latest', limit: 100 }));
+    assert.equal(answer.total, expected.length);
+    assert.deepEqual(
+      answer.hits.map((h) => h.id),
+      expected.sort((a, b) => b.updatedAt - a.updatedAt).map((d) => d.id),
+    );
+    const byDownloads = (a: SearchDocument, b: SearchDocument) => b.downloads - a.downloads || (a.id < b.id ? 1 : -1);
+    const published = many.filter((d) => d.status === 'published');
+    const pages = [0, 1, 2, 3].flatMap((page) =>
+      local.search(query('', { sort: 'downloads', offset: page * 7, limit: 7 })).hits.map((h) => h.id),
+    );
+    assert.deepEqual(
+      pages,
+      [...published]
+        .sort(byDownloads)
+        .slice(0, 28)
+        .map((d) => d.id),
+    );
+    const featuredFirst = local.search(query('', { sort: 'featured', limit: 3 })).hits.map((h) => h.id);
+    assert.deepEqual(
+      featuredFirst,
+      published
+        .filter((d) => d.featured)
+        .sort((a, b) => b.updatedAt - a.updatedAt)
+        .slice(0, 3)
+        .map((d) => d.id),
+    );
+    assert.equal(local.search(query('', { tags: ['nowhere'] })).total, 0);
+    assert.equal(local.search(query('', { category: 'nowhere' })).total, 0);
+    assert.equal(local.search(query('%')).total, 0);
+  });
+
+  it('updates status, featuring and downloads in place when the text is unchanged, and follows them', () => {
+    const first = skill({ name: 'Steady Text', downloads: 1 });
+    const second = skill({ name: 'Steady Other', downloads: 5 });
+    const local = SearchEngine.build([first, second]);
+    local.upsert({ ...first, downloads: 9, featured: true });
+    assert.equal(local.deadShare, 0);
+    assert.deepEqual(
+      local.search(query('steady', { sort: 'downloads' })).hits.map((h) => h.id),
+      [first.id, second.id],
+    );
+    assert.deepEqual(
+      local.search(query('steady', { featured: true })).hits.map((h) => h.id),
+      [first.id],
+    );
+    local.upsert({ ...first, downloads: 9, status: 'deprecated' });
+    assert.deepEqual(
+      local.search(query('steady')).hits.map((h) => h.id),
+      [second.id],
+    );
+    local.addDownloads(second.id, 100);
+    assert.equal([...local.documents()].find((d) => d.id === second.id)?.downloads, 105);
+  });
 });
