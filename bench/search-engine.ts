@@ -4,7 +4,7 @@
 // 100,000; BENCH_QUERIES, default 2,000).
 import { generateSkills } from './lib/generate.js';
 import { queryLog } from './lib/query-log.js';
-import { SearchEngine, type SearchDocument } from '../src/search/engine.js';
+import { SearchEngine, type SearchDocument, type SearchQuery } from '../src/search/engine.js';
 
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 2_000);
@@ -51,3 +51,33 @@ console.log(
 );
 console.log('slowest:');
 for (const t of timings.sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`  ${t.ms.toFixed(1)} ms  "${t.q}" (${t.total} matches)`);
+
+// The most expensive shapes one request may ask for within the API's limits (8 distinct words of 200
+// characters, 20 tags, pages within the first 10,000 items): each asked 5 times, the slowest kept.
+const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i)).join(' ');
+const shapes: [string, Partial<SearchQuery>][] = [
+  ['plain list, first page', { text: '', sort: 'latest' }],
+  ['plain list, deepest page (items 9,901–10,000)', { text: '', sort: 'downloads', offset: 9_900, limit: 100 }],
+  ['8 one-letter words', { text: letters(8) }],
+  ['8 one-letter words, ending in a space', { text: `${letters(8)} ` }],
+  ['8 two-letter prefixes', { text: 'co re pr da te sk fi su' }],
+  ['8 common words', { text: 'is skill with and files support the a' }],
+  ['8 common words, sort=featured, page_size 100', { text: 'skill files support data tool code test with', sort: 'featured', limit: 100 }],
+  [
+    '8 unknown long words (typo lookups)',
+    { text: 'qwertyuiopa asdfghjklzx zxcvbnmasd poiuytrewq lkjhgfdsaq mnbvcxzlkj plokijuhyg qazwsxedcr' },
+  ],
+  ['one letter, deepest page', { text: 's', offset: 9_900, limit: 100 }],
+  ['20 tags with 8 short words', { text: 'ka zen to ix ve mo ra qu', tags: Array.from({ length: 20 }, (_, i) => `tag${i}`) }],
+];
+console.log('worst shapes (slowest of 5):');
+for (const [what, shape] of shapes) {
+  let worst = 0;
+  let total = 0;
+  for (let round = 0; round < 5; round += 1) {
+    const at = performance.now();
+    total = engine.search({ text: '', statuses: ['published'], tags: [], sort: 'relevance', offset: 0, limit: 20, ...shape }).total;
+    worst = Math.max(worst, performance.now() - at);
+  }
+  console.log(`  ${worst.toFixed(2)} ms  ${what} (${total} matches)`);
+}

@@ -46,6 +46,8 @@ export interface Config {
   /** Requests allowed per minute in each rate-limit bucket (see src/http/plugins/rate-limit.ts). */
   rateLimits: RateLimits;
   logRetentionDays: number;
+  /** `SEARCH_SYNC_INTERVAL_MS`: how often the search index reads the change log for what other nodes changed. */
+  searchSyncIntervalMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
   /** Time limits on a client's request; see docs/deployment.md ("Faults and what the registry promises"). */
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
       reads: integer('RATE_LIMIT_READS', 1200, 1, 1_000_000),
     },
     logRetentionDays: integer('LOG_RETENTION_DAYS', 30, 1, 3650),
+    searchSyncIntervalMs: integer('SEARCH_SYNC_INTERVAL_MS', 1_000, 100, 86_400_000),
     logLevel: choice('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', false),
     timeouts: {

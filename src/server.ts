@@ -3,7 +3,6 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { localInvalidationBus, redisInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
-import { SEARCH_SYNC_INTERVAL_MS } from './domain/skills/skill-search.js';
 import { createServices, type Services } from './services.js';
 import { DEFAULT_SWEEP_AGE_MS } from './storage/blob-util.js';
 import { openBlobStore } from './storage/index.js';
@@ -45,7 +44,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       services.skills.catchUpSearch().catch((error: unknown) => {
         report(error);
       });
-    }, SEARCH_SYNC_INTERVAL_MS);
+    }, config.searchSyncIntervalMs);
     searchSync.unref();
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
     const app = await buildApp({ config, services });

@@ -34,7 +34,7 @@ export function createServices(
   const users = usersRepository(database.db, database.dialect);
   const sessions = sessionsRepository(database.db);
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
-  const skills = skillsRepository(database.db, database.dialect);
+  const skills = skillsRepository(database.db);
   const versions = versionsRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
   const skillChanges = skillChangesRepository(database.db, database.dialect);

@@ -23,7 +23,7 @@ export interface BenchDatabase {
 
 /**
  * SQLite in the registry's data directory by default; with a postgres:// `databaseUrl`, a fresh schema in that
- * database (pg_trgm stays in public, which stays on the search path), dropped by `dispose`.
+ * database (pg_trgm, which migration 0001 needs, stays in public, which stays on the search path), dropped by `dispose`.
  */
 export async function benchDatabase(dataDir: string, databaseUrl: string | undefined): Promise<BenchDatabase> {
   if (!databaseUrl || !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
@@ -105,7 +105,7 @@ export async function seedSkills(database: BenchDatabase, rows: readonly Generat
          values (?, ?, ?, ?, ?, ?, 'published', ?, ?, ?, ?, ?, ?)`,
       );
       const insertTag = sqlite.prepare('insert into skill_tags (skill_id, tag) values (?, ?)');
-      // One transaction, two prepared statements; the FTS5 triggers fill skills_fts as rows go in.
+      // One transaction, two prepared statements.
       sqlite.transaction(() => {
         for (const r of rows) {
           insertSkill.run(

@@ -70,10 +70,6 @@ function openSqlite(file: string): DatabaseHandle {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  // SQLite's own lower() and LIKE fold ASCII only; search needs Unicode case folding for short words.
-  connection.function('unicode_lower', { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }, connection) });
   return {
     db,

@@ -49,7 +49,8 @@ export function registryPool(settings: PostgresPoolSettings): RegistryPool {
     ...(statementTimeoutMs > 0
       ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + DEAD_CONNECTION_GRACE_MS }
       : {}),
-    // Each test run may live in its own schema; pg_trgm stays in public, so public stays on the path.
+    // Each test run may live in its own schema; public stays on the path for pg_trgm, which lives there and
+    // which migration 0001 needs for the trigram indexes it builds (0005 drops them).
     ...(settings.schema ? { options: `-c search_path=${settings.schema},public` } : {}),
     types: {
       getTypeParser(oid, format) {

@@ -47,7 +47,7 @@ export interface ApiKeysTable {
 }
 
 export interface SkillsTable {
-  /** Integer row key: SQLite's FTS5 index refers to rows by it, so it must never be renumbered. */
+  /** Integer row key: the rowid on SQLite, an identity column on PostgreSQL. Other tables refer to skills by `id`. */
   seq: Generated<number>;
   id: string;
   slug: string;

@@ -49,7 +49,9 @@ export class Vocabulary {
     this.shortPrefixes.clear();
     this.typos.add(surface);
     this.recent.push(word);
-    if (this.recent.length > RECENT_MAX) this.merge();
+    // The waiting list may grow with the vocabulary: merging costs a pass over every word, so merging after a
+    // fixed number of new words would make indexing quadratic in the vocabulary.
+    if (this.recent.length > Math.max(RECENT_MAX, this.sorted.length / 16)) this.merge();
     return word.id;
   }
 
@@ -118,8 +120,25 @@ export class Vocabulary {
     return best.surfaces();
   }
 
+  /** One linear merge of the sorted words with the waiting ones, sorted first. */
   private merge(): void {
-    this.sorted = [...this.sorted, ...this.recent.sort(bySurface)].sort(bySurface);
+    const waiting = this.recent.sort(bySurface);
+    const { sorted } = this;
+    const merged: Word[] = new Array<Word>(sorted.length + waiting.length);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < merged.length; k += 1) {
+      const a = sorted[i];
+      const b = waiting[j];
+      if (a !== undefined && (b === undefined || a.surface <= b.surface)) {
+        merged[k] = a;
+        i += 1;
+      } else if (b !== undefined) {
+        merged[k] = b;
+        j += 1;
+      }
+    }
+    this.sorted = merged;
     this.recent = [];
   }
 }

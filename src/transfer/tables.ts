@@ -31,9 +31,13 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'call_logs', key: ['request_id'], timestamps: ['created_at'] },
 ];
 
-/** Tables that are not the registry's data: the migrator's bookkeeping and SQLite's search index (rebuilt by triggers). */
+/**
+ * Tables that are not the registry's data: the migrator's bookkeeping, SQLite's own tables, the former FTS5
+ * search table (skills_fts and its shadow tables), which SQLite databases not yet migrated to 0005 still hold,
+ * and the change log of skills (written by triggers as the skills are copied in, so it is not copied itself).
+ */
 function isBookkeeping(name: string): boolean {
-  return name.startsWith('kysely_migration') || name.startsWith('skills_fts') || name.startsWith('sqlite_');
+  return name.startsWith('kysely_migration') || name.startsWith('skills_fts') || name.startsWith('sqlite_') || name === 'skill_changes';
 }
 
 /** The data tables of a database and their columns, as the database itself describes them. */

@@ -43,7 +43,10 @@ function postgres(url: string): Backend {
         const client = admin();
         await client.connect();
         try {
-          // pg_trgm lives in public so every per-test schema (which keeps public on its search_path) sees it.
+          // Migration 0001 creates pg_trgm and builds trigram indexes with it (0005 drops them, and builds them
+          // again when migrated down). There is one extension per database: created here once, in public, it is
+          // seen by every per-test schema (which keeps public on its search_path), and no test schema takes it
+          // along when it is dropped.
           await client.query('create extension if not exists pg_trgm with schema public');
         } catch (error) {
           // Two test processes may race to create it; the loser sees a duplicate, which is fine.

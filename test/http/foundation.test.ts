@@ -91,7 +91,8 @@ for (const backend of backends()) {
       // Closing the database under a live app makes the next query fail the way a real outage would.
       const broken = await startApp(backend);
       await broken.runtime.database.close();
-      const res = await call(broken, 'GET', '/v1/skills');
+      // A skill's detail reads the database (lists and searches are answered by the in-memory index).
+      const res = await call(broken, 'GET', '/v1/skills/no-such-skill-here');
       const body = expectProblem(res, 500, 'internal_error');
       assert.match(String(body.detail), new RegExp(String(res.headers['x-request-id'])));
       expectProblem(await call(broken, 'GET', '/readyz'), 503, 'not_ready');

@@ -4,6 +4,7 @@ import { initial } from './0001_initial.js';
 import { versions } from './0002_versions.js';
 import { feedbackAndLogs } from './0003_feedback_and_logs.js';
 import { categorySortIndexes } from './0004_category_sort_indexes.js';
+import { dropTextSearchIndexes } from './0005_drop_text_search_indexes.js';
 import { skillChanges } from './0006_skill_changes.js';
 
 /**
@@ -16,6 +17,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0002_versions': versions(dialect),
     '0003_feedback_and_logs': feedbackAndLogs(dialect),
     '0004_category_sort_indexes': categorySortIndexes(),
+    '0005_drop_text_search_indexes': dropTextSearchIndexes(dialect),
     '0006_skill_changes': skillChanges(dialect),
   };
 }
@@ -32,12 +34,19 @@ export interface MigrationReport {
 }
 
 /**
+ * The registry's migrator over `db`. With `schema` (PostgreSQL), its bookkeeping tables are looked for in that
+ * schema only: Kysely otherwise looks across every schema unless told which one is ours.
+ */
+export function registryMigrator(db: Kysely<unknown>, dialect: DialectName, schema?: string): Migrator {
+  return new Migrator({ db, provider: new InCodeProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
+}
+
+/**
  * Brings the schema up to date. Kysely's migrator takes a lock (an advisory lock on PostgreSQL, a lock row on
  * SQLite) inside a transaction, so several nodes starting at once apply each migration exactly once.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName, schema?: string): Promise<MigrationReport> {
-  // Kysely looks for its bookkeeping tables across every schema unless told which one is ours.
-  const migrator = new Migrator({ db, provider: new InCodeProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = registryMigrator(db, dialect, schema);
   let { error, results } = await migrator.migrateToLatest();
   // Kysely's introspection reads every schema's tables in one catalog query; a schema that another client
   // drops during that query makes it fail with "schema does not exist" (3F000) although ours is fine.

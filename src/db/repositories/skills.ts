@@ -1,38 +1,8 @@
-import { sql, type Expression, type Insertable, type Kysely, type SqlBool, type Transaction } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { AdminAuditTable, Database, NewSkill, SkillStatus, SkillUpdate } from '../schema.js';
-import { likeContains } from './like.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 export type { NewSkill, SkillUpdate };
-
-export type SkillSort = 'latest' | 'downloads' | 'featured';
-
-export interface SkillListFilter {
-  /** Search words; every one must occur (case-insensitively) in the name or the description. */
-  words: string[];
-  category?: string;
-  tags: string[];
-  featured?: boolean;
-  statuses: readonly SkillStatus[] | 'all';
-  ownerId?: string;
-  sort: SkillSort;
-  limit: number;
-  offset: number;
-}
-
-/** The trigram index needs at least three characters; shorter words are matched on the narrowed set. */
-export const TRIGRAM_MIN = 3;
-
-/**
- * Up to this many search matches, a page is fetched from the matches and sorted; beyond it, walking the
- * sort order's index and stopping after one page of matches is cheaper.
- */
-export const MATCHES_FIRST_MAX = 2000;
-
-function matchesFirst(filter: SkillListFilter, total: number): boolean {
-  return filter.words.length > 0 && total <= MATCHES_FIRST_MAX;
-}
 
 const SKILL_COLUMNS = [
   's.id',
@@ -54,99 +24,8 @@ const SKILL_COLUMNS = [
   's.published_at',
 ] as const;
 
-function ftsPhrase(word: string): string {
-  return `"${word.replace(/"/g, '""')}"`;
-}
-
-export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
+export function skillsRepository(db: Kysely<Database>) {
   const withOwner = (executor: Kysely<Database>) => executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id');
-
-  /**
-   * The filtered set, before paging and sorting: shared by the page query, the count and the plan test.
-   *
-   * With `matchesFirst`, a search is answered by fetching the rows the text index matched and filtering
-   * those, instead of walking an index over every published skill and probing each against the matches.
-   * That is the right plan when the matches are few (always, for counting). SQLite is steered by making
-   * the other equality terms unusable for an index (the documented unary `+`); PostgreSQL by handing the
-   * matches over as an array, which it can only look up by key.
-   */
-  function filtered(filter: SkillListFilter, matchesFirst = false) {
-    const searching = filter.words.length > 0;
-    const column = (name: 'status' | 'owner_id' | 'category' | 'featured') =>
-      searching && matchesFirst && dialect === 'sqlite' ? sql.raw(`+s.${name}`) : sql.ref(`s.${name}`);
-
-    let query = withOwner(db);
-    if (filter.statuses !== 'all') {
-      const statuses = filter.statuses;
-      query = query.where(column('status'), 'in', statuses);
-    }
-    if (filter.ownerId !== undefined) query = query.where(column('owner_id'), '=', filter.ownerId);
-    if (filter.category !== undefined) query = query.where(column('category'), '=', filter.category);
-    if (filter.featured === true) query = query.where(column('featured'), '=', 1);
-    for (const tag of filter.tags) {
-      query = query.where((eb) =>
-        eb.exists(
-          eb.selectFrom('skill_tags as t').select(sql.lit(1).as('one')).whereRef('t.skill_id', '=', 's.id').where('t.tag', '=', tag),
-        ),
-      );
-    }
-    if (!searching) return query;
-
-    if (dialect === 'sqlite') {
-      const indexed = filter.words.filter((w) => [...w].length >= TRIGRAM_MIN);
-      if (indexed.length > 0) {
-        const match = indexed.map(ftsPhrase).join(' AND ');
-        query = query.where(sql<SqlBool>`s.seq in (select rowid from skills_fts where skills_fts match ${match})`);
-      }
-      // Words too short for the trigram index are checked on the rows the other terms leave.
-      for (const word of filter.words.filter((w) => [...w].length < TRIGRAM_MIN)) query = query.where(containsWordSqlite(word));
-      return query;
-    }
-    if (matchesFirst) {
-      const matching = filter.words.reduce(
-        (inner, word) => inner.where(containsWordPostgres(word)),
-        db.selectFrom('skills as s').select('s.seq'),
-      );
-      return query.where(sql<SqlBool>`s.seq = any(array(${matching}))`);
-    }
-    return filter.words.reduce((q, word) => q.where(containsWordPostgres(word)), query);
-  }
-
-  /** SQLite's LIKE folds ASCII only; a Unicode lower-case function registered on the connection folds the rest. */
-  function containsWordSqlite(word: string): Expression<SqlBool> {
-    const lowered = word.toLowerCase();
-    return sql<SqlBool>`(instr(unicode_lower(s.name), ${lowered}) > 0 or instr(unicode_lower(s.description), ${lowered}) > 0)`;
-  }
-
-  function containsWordPostgres(word: string): Expression<SqlBool> {
-    const pattern = likeContains(word);
-    return sql<SqlBool>`(s.name ilike ${pattern} or s.description ilike ${pattern})`;
-  }
-
-  function pageQuery(filter: SkillListFilter, matchesFirst = false) {
-    let query = filtered(filter, matchesFirst).select(SKILL_COLUMNS);
-    switch (filter.sort) {
-      case 'downloads':
-        query = query.orderBy('s.downloads', 'desc');
-        break;
-      case 'featured':
-        query = query.orderBy('s.featured', 'desc').orderBy('s.updated_at', 'desc');
-        break;
-      case 'latest':
-        query = query.orderBy('s.updated_at', 'desc');
-        break;
-    }
-    return query.orderBy('s.id', 'desc').limit(filter.limit).offset(filter.offset);
-  }
-
-  /** How many skills the filter matches, whatever the page. */
-  async function count(filter: SkillListFilter): Promise<number> {
-    return (await countQuery(filter).executeTakeFirstOrThrow()).n;
-  }
-
-  function countQuery(filter: SkillListFilter) {
-    return filtered(filter, true).select((eb) => eb.fn.countAll<number>().as('n'));
-  }
 
   async function replaceTags(trx: Transaction<Database>, skillId: string, tags: readonly string[]): Promise<void> {
     await trx.deleteFrom('skill_tags').where('skill_id', '=', skillId).execute();
@@ -159,21 +38,6 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
   }
 
   return {
-    pageQuery,
-    countQuery,
-    matchesFirst,
-
-    count,
-
-    /** A page and the total; `knownTotal` (a count remembered for the same filter) spares counting again. */
-    async list(filter: SkillListFilter, knownTotal?: Promise<number>) {
-      // The count comes first because its size decides how the page is best fetched.
-      const total = await (knownTotal ?? count(filter));
-      if (filter.offset >= total) return { rows: [], total };
-      const rows = await pageQuery(filter, matchesFirst(filter, total)).execute();
-      return { rows, total };
-    },
-
     findById(id: string) {
       return withOwner(db).select(SKILL_COLUMNS).where('s.id', '=', id).executeTakeFirst();
     },

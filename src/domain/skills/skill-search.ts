@@ -27,9 +27,6 @@ export interface SearchPage {
   match: 'full' | 'partial';
 }
 
-/** How often a node looks for changes other nodes made, when no message told it of them. */
-export const SEARCH_SYNC_INTERVAL_MS = 1_000;
-
 /** Skills indexed in one turn of the event loop (about 100 ms of work). */
 const INDEX_BATCH = 1_000;
 
@@ -150,7 +147,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
   return {
     ready,
 
-    /** One look for changes made elsewhere; the caller repeats it (every SEARCH_SYNC_INTERVAL_MS on a server). */
+    /** One look for changes made elsewhere; the caller repeats it (every `SEARCH_SYNC_INTERVAL_MS` on a server). */
     catchUp(): Promise<void> {
       const next = pending.then(catchUp);
       pending = next.catch(() => undefined);
