@@ -13,7 +13,8 @@ import { buildFtsDatabase } from './lib/fts-database.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Ceiling, type Registry } from './lib/processes.js';
 import { queryLog } from './lib/query-log.js';
 import { adminCookie, createApiKey, getRaw, packageOf, streamUpload, zipOf } from './lib/registry-api.js';
-import { benchDatabase, seedSkills } from './lib/seed.js';
+import { benchDatabase, seedSkills, type BenchDatabase } from './lib/seed.js';
+import { openDatabase } from '../src/db/database.js';
 import { runRelevance, type RelevanceResult } from './relevance.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -533,6 +534,47 @@ function table(results: ScenarioResult[]): string {
   ].join('\n');
 }
 
+/**
+ * How long a change takes to show in search: made through the API on the node searched (visible before the
+ * write is answered), and written straight into the database as another node would, which the node searched
+ * finds in the change log (read every second). Each time is from the start of the write to the first search
+ * answer holding the change, polled every 10 ms.
+ */
+async function freshness(f: Fixture, database: BenchDatabase): Promise<{ sameNodeMs: number; otherNodeMs: number }> {
+  const detail = JSON.parse((await getRaw(`${f.registry.url}${f.paths.detail}`)).body.toString()) as { id: string };
+  const until = async (word: string, started: number): Promise<number> => {
+    for (;;) {
+      const res = await getRaw(`${f.registry.url}/v1/skills?q=${word}`);
+      if ((JSON.parse(res.body.toString()) as { total: number }).total > 0) return performance.now() - started;
+      if (performance.now() - started > 30_000) throw new Error(`"${word}" never showed in search`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const word = () => `fresh${Math.random().toString(36).slice(2, 10).replace(/\d/g, 'x')}`;
+  const here = word();
+  let started = performance.now();
+  const res = await fetch(`${f.registry.url}/v1/skills/${detail.id}`, {
+    method: 'PATCH',
+    headers: { cookie: f.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ description: `Now also about ${here}.` }),
+  });
+  if (!res.ok) throw new Error(`PATCH answered ${res.status}: ${await res.text()}`);
+  const sameNodeMs = await until(here, started);
+  const elsewhere = word();
+  const handle = openDatabase(database.config);
+  try {
+    started = performance.now();
+    await handle.db
+      .updateTable('skills')
+      .set({ description: `Written by another node about ${elsewhere}.`, updated_at: new Date().toISOString() })
+      .where('id', '=', detail.id)
+      .execute();
+    return { sameNodeMs, otherNodeMs: await until(elsewhere, started) };
+  } finally {
+    await handle.close();
+  }
+}
+
 async function main() {
   const started = performance.now();
   const workDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-work-'));
@@ -672,6 +714,7 @@ async function main() {
     await run('search-common', () =>
       jsonScenario(f, 'search-common', `search, common word "${words.common.word}"`, [f.paths.searchCommon], p99Of(15)),
     );
+    let fresh: { sameNodeMs: number; otherNodeMs: number } | null = null;
     if (selected('search-distinct')) {
       const log = queryLog(rows, DISTINCT_QUERIES);
       const distinctSearches = log.map((q) => `/v1/skills?q=${encodeURIComponent(q)}`);
@@ -694,6 +737,10 @@ async function main() {
       } finally {
         await server.stop();
       }
+      fresh = await freshness(f, database);
+      console.log(
+        `A change showed in search ${fresh.sameNodeMs.toFixed(0)} ms after a write through the API, ${fresh.otherNodeMs.toFixed(0)} ms after one written by another node`,
+      );
     }
     let anonymousDetail: Side | undefined;
     await run('detail', async () => {
@@ -763,6 +810,7 @@ async function main() {
       },
       queries,
       paths: f.paths,
+      freshness: fresh,
       scenarios: results,
       failed,
       totalSeconds: (performance.now() - started) / 1000,
