@@ -611,7 +611,12 @@ async function main() {
     );
     t = performance.now();
     // A 50 MiB package is just over the default upload limit once zip framing is added.
-    const start = () => startRegistry({ ...database.env, MAX_UPLOAD_BYTES: String(128 * MIB), ...RATE_LIMIT_ENV }, NODE_ARGS, { dataDir });
+    // A registry indexes every skill before it answers: about a minute more per 200,000 skills on a slow machine.
+    const start = () =>
+      startRegistry({ ...database.env, MAX_UPLOAD_BYTES: String(128 * MIB), ...RATE_LIMIT_ENV }, NODE_ARGS, {
+        dataDir,
+        startTimeoutMs: 60_000 + SKILLS * 0.3,
+      });
     registry = await start();
     const cookie = await adminCookie(registry.url);
     const apiKey = await createApiKey(registry.url, cookie);

@@ -49,7 +49,7 @@ export interface Registry {
 export async function startRegistry(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
-  options: { dataDir?: string } = {},
+  options: { dataDir?: string; startTimeoutMs?: number } = {},
 ): Promise<Registry> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'skreg-bench-'));
@@ -67,7 +67,7 @@ export async function startRegistry(
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`);
+  await waitForHttp(`${url}/healthz`, options.startTimeoutMs);
   return { url, child, dataDir, stop: () => stopChild(child) };
 }
 
