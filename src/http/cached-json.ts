@@ -39,3 +39,18 @@ export function sendJson(request: FastifyRequest, reply: FastifyReply, source: o
   if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);
 }
+
+/**
+ * Sends an answer made for this request alone (a list or search page) as JSON through the route's response
+ * schema, with a strong ETag and `304 Not Modified` for a matching `If-None-Match`. Nothing is kept: an entry
+ * per request in the map above would only make work for the collector, and a string body is written to the
+ * socket without a buffer of its own (a buffer this size lives outside the heap, and every one made counts
+ * towards the next full collection).
+ */
+export function sendFreshJson(request: FastifyRequest, reply: FastifyReply, payload: object): FastifyReply {
+  const body = reply.serialize(payload) as string;
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  reply.header('etag', etag);
+  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body);
+}

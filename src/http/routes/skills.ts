@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { isAdminSession } from '../../domain/actor.js';
 import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
-import { sendJson } from '../cached-json.js';
+import { sendFreshJson, sendJson } from '../cached-json.js';
 import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
 import { CreateSkillBody, ListSkillsQuery, SkillList, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
@@ -34,13 +34,13 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       const query = listQuery(request.query, admin);
       const result = await services.skills.list(request.actor, query);
       // Only an admin session may list anything but published skills.
-      return sendJson(request, reply, result, () => ({
+      return sendFreshJson(request, reply, {
         items: result.items,
         total: result.total,
         match: result.match,
         page: query.page,
         page_size: query.pageSize,
-      }));
+      });
     },
   );
 
