@@ -4,7 +4,7 @@ import { highlight, type Highlights } from './highlights.js';
 import { Matcher, type Admit, type QueryWord } from './matching.js';
 import { Postings, SlotList } from './postings.js';
 import { STOP_WORDS } from './stop-words.js';
-import { topK, type Order } from './top-k.js';
+import { pageOf, type Order } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** What the index holds of one skill. */
@@ -325,7 +325,7 @@ export class SearchEngine {
     }
     if (query.sort === 'relevance') this.rank(count, match === 'partial', query.text);
     const order = query.sort === 'relevance' ? this.relevanceOrder() : this.sortOrder(query.sort, count);
-    const page = topK(matcher.pool, count, query.offset + query.limit, order).slice(query.offset);
+    const page = pageOf(matcher.pool, count, query.offset, query.limit, order);
     return {
       hits: page.map((slot) => {
         const document = this.document(slot);
@@ -372,7 +372,7 @@ export class SearchEngine {
       }
     }
     const sort = query.sort === 'relevance' ? 'latest' : query.sort;
-    const page = topK(pool, count, query.offset + query.limit, this.sortOrder(sort, count)).slice(query.offset);
+    const page = pageOf(pool, count, query.offset, query.limit, this.sortOrder(sort, count));
     return {
       hits: page.map((slot) => ({ id: this.document(slot).id, highlights: { name: [], description: [] } })),
       total: count,

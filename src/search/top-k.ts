@@ -51,3 +51,49 @@ export function topK(pool: Int32Array, count: number, k: number, order: Order): 
   }
   return heap.sort((a, b) => (before(order, a, b) ? -1 : before(order, b, a) ? 1 : 0));
 }
+
+/** Up to this many kept, a bounded heap; past it, selection (below) does less work. */
+const HEAP_MAX = 256;
+
+/**
+ * Rearranges `pool[from, to)` so that the slot of rank `nth` (0 = best) stands at `nth`, every better one before
+ * it and every worse one after: Hoare's selection with a random pivot, linear on average whatever the order of
+ * the input (the order is total, as ties break on the tie function, so equal keys cannot make it quadratic).
+ */
+function select(pool: Int32Array, from: number, to: number, nth: number, order: Order): void {
+  let low = from;
+  let high = to - 1;
+  while (high > low) {
+    const pivot = pool[low + Math.floor(Math.random() * (high - low + 1))] ?? 0;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (before(order, pool[i] ?? 0, pivot)) i += 1;
+      while (before(order, pivot, pool[j] ?? 0)) j -= 1;
+      if (i <= j) {
+        const swap = pool[i] ?? 0;
+        pool[i] = pool[j] ?? 0;
+        pool[j] = swap;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (nth <= j) high = j;
+    else if (nth >= i) low = i;
+    else return;
+  }
+}
+
+/**
+ * The slots of ranks `offset` to `offset + limit` among the first `count` of `pool`, best first. A first page
+ * keeps a bounded heap; a deep one (up to 10,000 items in) selects its two edges and sorts only the page, so
+ * its cost stays linear in `count` rather than growing with the depth. `pool` is scratch: it is reordered.
+ */
+export function pageOf(pool: Int32Array, count: number, offset: number, limit: number, order: Order): number[] {
+  const end = Math.min(count, offset + limit);
+  if (end <= offset) return [];
+  if (end <= HEAP_MAX) return topK(pool, count, end, order).slice(offset);
+  select(pool, 0, count, end - 1, order);
+  if (offset > 0) select(pool, 0, end, offset, order);
+  return Array.from(pool.subarray(offset, end)).sort((a, b) => (before(order, a, b) ? -1 : before(order, b, a) ? 1 : 0));
+}

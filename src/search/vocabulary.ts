@@ -15,10 +15,11 @@ export const TYPO_EXPANSIONS_MAX = 8;
 /** New words wait in a short list before joining the sorted one, so indexing one skill never sorts them all. */
 const RECENT_MAX = 2_048;
 /**
- * Prefixes this short stand for thousands of words each, and there are few of them: their expansions are kept
- * until the vocabulary gains a word, rather than found by a walk over thousands of words on every keystroke.
+ * Prefixes this short stand for hundreds or thousands of words each, and there are few of them (at most a few
+ * tens of thousands): their expansions are kept until the vocabulary gains a word they start, rather than found by
+ * a walk over those words on every keystroke.
  */
-const SHORT_PREFIX = 2;
+const SHORT_PREFIX = 3;
 
 const bySurface = (a: Word, b: Word) => (a.surface < b.surface ? -1 : a.surface > b.surface ? 1 : 0);
 
@@ -28,8 +29,10 @@ export class Vocabulary {
   private readonly byId: Word[] = [];
   private sorted: Word[] = [];
   private recent: Word[] = [];
+  /** Whether `recent` is in order of surface (it is sorted when a prefix is looked up, not on every new word). */
+  private recentSorted = true;
   private readonly typos = new TypoIndex();
-  private readonly shortPrefixes = new Map<string, string[]>();
+  private readonly shortPrefixes = new Map<string, { max: number; surfaces: string[] }>();
   /** The words indexed under each term, so a result's matches are found by their surface, not stemmed again. */
   private readonly byTerm = new Map<string, string[]>();
 
@@ -46,9 +49,10 @@ export class Vocabulary {
     const same = this.byTerm.get(term);
     if (same === undefined) this.byTerm.set(term, [surface]);
     else same.push(surface);
-    this.shortPrefixes.clear();
+    for (let length = 1; length <= SHORT_PREFIX; length += 1) this.shortPrefixes.delete(surface.slice(0, length));
     this.typos.add(surface);
     this.recent.push(word);
+    this.recentSorted = false;
     // The waiting list may grow with the vocabulary: merging costs a pass over every word, so merging after a
     // fixed number of new words would make indexing quadratic in the vocabulary.
     if (this.recent.length > Math.max(RECENT_MAX, this.sorted.length / 16)) this.merge();
@@ -81,30 +85,22 @@ export class Vocabulary {
    */
   prefixed(prefix: string, max = PREFIX_EXPANSIONS_MAX): string[] {
     if (prefix.length > SHORT_PREFIX) return this.scan(prefix, max);
-    const key = `${max}:${prefix}`;
-    let found = this.shortPrefixes.get(key);
-    if (found === undefined) {
-      found = this.scan(prefix, max);
-      this.shortPrefixes.set(key, found);
-    }
-    return found;
+    const known = this.shortPrefixes.get(prefix);
+    if (known?.max === max) return known.surfaces;
+    const surfaces = this.scan(prefix, max);
+    this.shortPrefixes.set(prefix, { max, surfaces });
+    return surfaces;
   }
 
   private scan(prefix: string, max: number): string[] {
     const best = new MostFrequent(max);
-    for (const word of this.recent) if (word.surface.startsWith(prefix)) best.offer(word);
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.sorted[middle]?.surface ?? '') < prefix) low = middle + 1;
-      else high = middle;
+    if (!this.recentSorted) {
+      // Mostly in order already (one sorted run and the words added since), which the sort merges in a pass.
+      this.recent.sort(bySurface);
+      this.recentSorted = true;
     }
-    for (let i = low; i < this.sorted.length; i += 1) {
-      const word = this.sorted[i];
-      if (!word?.surface.startsWith(prefix)) break;
-      best.offer(word);
-    }
+    offerPrefixed(this.recent, prefix, best);
+    offerPrefixed(this.sorted, prefix, best);
     return best.surfaces();
   }
 
@@ -140,6 +136,23 @@ export class Vocabulary {
     }
     this.sorted = merged;
     this.recent = [];
+    this.recentSorted = true;
+  }
+}
+
+/** Offers `best` the words of `words` (in order of surface) that start with `prefix`, found by binary search. */
+function offerPrefixed(words: readonly Word[], prefix: string, best: MostFrequent): void {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((words[middle]?.surface ?? '') < prefix) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low; i < words.length; i += 1) {
+    const word = words[i];
+    if (!word?.surface.startsWith(prefix)) break;
+    best.offer(word);
   }
 }
 
