@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from './limits.js';
 
 export const Problem = Type.Object(
@@ -63,7 +63,30 @@ export function ListEnvelope<T extends TSchema>(item: T, name: string) {
 }
 
 export const Timestamp = Type.String({ format: 'date-time' });
-export const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+/**
+ * A value of `schema`'s one type, or null, written as a list of types (`"type": ["string", "null"]`, as OpenAPI 3.1
+ * allows) rather than `anyOf`. The response serialiser writes a type list after one test of the value, where it
+ * checks every value of an `anyOf` against each branch with a validator: written so, a page of twenty skills
+ * serialises in half the time (22 µs instead of 44, see docs/performance.md).
+ */
+export function Nullable<T extends TSchema & { type: string }>(schema: T): TUnsafe<Static<T> | null> {
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
+}
+
+/** One of a few strings, as an `enum` of one type (see `Nullable` for why not `anyOf` of constants). */
+export function OneOf<const V extends readonly string[]>(values: V, options: { description?: string } = {}): TUnsafe<V[number]> {
+  return Type.Unsafe<V[number]>({ ...options, type: 'string', enum: [...values] });
+}
+
+/** One of a few strings, or null. */
+export function OneOfOrNull<const V extends readonly string[]>(
+  values: V,
+  options: { description?: string } = {},
+): TUnsafe<V[number] | null> {
+  return Type.Unsafe<V[number] | null>({ ...options, type: ['string', 'null'], enum: [...values, null] });
+}
+
+export const NullableTimestamp = Nullable(Type.String({ format: 'date-time' }));
 
 export const SkillRefParams = Type.Object({
   skillId: Type.String({ minLength: 1, maxLength: 200, description: 'The skill id or its slug.' }),

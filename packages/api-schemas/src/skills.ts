@@ -1,11 +1,13 @@
 import { Type } from 'typebox';
 import { SLUG_MAX } from '@skill-registry/skill-package/rules';
-import { NullableTimestamp, PageQuery, Timestamp } from './common.js';
+import { Nullable, NullableTimestamp, OneOf, OneOfOrNull, PageQuery, Timestamp } from './common.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX, TAGS_MAX } from './limits.js';
 
 export const SkillStatus = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')]);
+const SOURCE_TYPE_DESCRIPTION =
+  '`github`: a repository on github.com; `external`: any http(s) URL; `original`: self-authored; null: not declared.';
 export const SourceType = Type.Union([Type.Literal('original'), Type.Literal('github'), Type.Literal('external'), Type.Null()], {
-  description: '`github`: a repository on github.com; `external`: any http(s) URL; `original`: self-authored; null: not declared.',
+  description: SOURCE_TYPE_DESCRIPTION,
 });
 const NullableString = (options: { maxLength?: number; description?: string } = {}) => Type.Union([Type.String(options), Type.Null()]);
 
@@ -15,14 +17,14 @@ export const Skill = Type.Object(
     slug: Type.String(),
     name: Type.String(),
     description: Type.String(),
-    category: Type.Union([Type.String(), Type.Null()]),
+    category: Nullable(Type.String()),
     tags: Type.Array(Type.String()),
-    status: SkillStatus,
+    status: OneOf(['draft', 'published', 'deprecated']),
     featured: Type.Boolean(),
-    source_type: SourceType,
-    source_url: Type.Union([Type.String(), Type.Null()]),
+    source_type: OneOfOrNull(['original', 'github', 'external'], { description: SOURCE_TYPE_DESCRIPTION }),
+    source_url: Nullable(Type.String()),
     owner: Type.Object({ id: Type.String(), username: Type.String() }),
-    latest_version: Type.Union([Type.String(), Type.Null()], { description: 'Highest semver version; null without versions.' }),
+    latest_version: Nullable(Type.String({ description: 'Highest semver version; null without versions.' })),
     downloads: Type.Integer(),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -119,7 +121,7 @@ export const SkillList = Type.Object(
     page_size: Type.Integer(),
     total: Type.Integer(),
     match: Type.Optional(
-      Type.Union([Type.Literal('full'), Type.Literal('partial')], {
+      OneOf(['full', 'partial'], {
         description: 'With q: `partial` when no skill matched every word and the best partial matches are listed instead.',
       }),
     ),

@@ -79,7 +79,14 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
   async function indexInTurns(batch: readonly SkillRecordRow[]): Promise<void> {
     for (let start = 0; start < batch.length; start += INDEX_BATCH) {
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const row of batch.slice(start, start + INDEX_BATCH)) {
+      for (const read of batch.slice(start, start + INDEX_BATCH)) {
+        // PostgreSQL reads timestamps as dates: written out once here, not on every page that shows the row.
+        const row = {
+          ...read,
+          created_at: toIso(read.created_at),
+          updated_at: toIso(read.updated_at),
+          published_at: toIso(read.published_at),
+        };
         rows.set(row.id, row);
         engine.upsert(toDocument(row));
       }

@@ -396,7 +396,12 @@ export function skillService(deps: {
       offset: (query.page - 1) * query.pageSize,
       limit: query.pageSize,
     });
-    const items = answer.hits.map(({ row, highlights }) => (searching ? { ...toSkill(row), highlights } : toSkill(row)));
+    const items = answer.hits.map(({ row, highlights }) => {
+      const item: SkillListItem = toSkill(row);
+      // Set on the record made here rather than spread into a copy of it: one object per result, not two.
+      if (searching) item.highlights = highlights;
+      return item;
+    });
     return searching ? { items, total: answer.total, match: answer.match } : { items, total: answer.total };
   }
 }
