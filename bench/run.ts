@@ -670,8 +670,10 @@ async function main() {
       `Filtered list category=${filter.category} tags=${filter.tags.join(',')}: ${filteredCount} matches, registry total ${queries.filtered.registryTotal}`,
     );
     for (const [name, q] of Object.entries(queries)) {
-      if (q.registryTotal !== q.count)
-        console.warn(`WARNING: ${name}: the registry reports ${q.registryTotal}, the generated data holds ${q.count}`);
+      // A word typed last stands for at most 48 of the words it starts (the most frequent): a rare fragment that
+      // starts more words than that matches somewhat fewer skills than the plain model counts.
+      const expected = name === 'filtered' ? q.registryTotal === q.count : q.registryTotal <= q.count && q.registryTotal >= q.count * 0.9;
+      if (!expected) console.warn(`WARNING: ${name}: the registry reports ${q.registryTotal}, the generated data holds ${q.count}`);
     }
     console.log(`(chosen in ${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
 

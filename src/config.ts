@@ -217,7 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
       reads: integer('RATE_LIMIT_READS', 1200, 1, 1_000_000),
     },
     logRetentionDays: integer('LOG_RETENTION_DAYS', 30, 1, 3650),
-    searchSyncIntervalMs: integer('SEARCH_SYNC_INTERVAL_MS', 1_000, 100, 86_400_000),
+    searchSyncIntervalMs: integer('SEARCH_SYNC_INTERVAL_MS', 500, 100, 86_400_000),
     logLevel: choice('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', false),
     timeouts: {

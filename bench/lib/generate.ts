@@ -416,11 +416,12 @@ function uniqueSlug(seen: Map<string, number>, base: string): string {
   }
 }
 
-/** The search semantics in plain JS: every word, case-insensitively, inside the name or inside the description. */
+/** The search semantics in plain JS, for one-word queries typed as a prefix: every word starts a word of the name or the description. */
 export function matches(row: Pick<GeneratedSkill, 'name' | 'description'>, words: readonly string[]): boolean {
-  const name = row.name.toLowerCase();
-  const description = row.description.toLowerCase();
-  return words.every((w) => name.includes(w.toLowerCase()) || description.includes(w.toLowerCase()));
+  // As the search reads a word typed last: some word of the name or description starts with it, words being split
+  // at anything but letters and digits and where a lower-case letter meets a capital (`KoDalvel`: `ko`, `dalvel`).
+  const text = ` ${row.name} ${row.description}`.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.every((w) => new RegExp(`[^a-z0-9]${w.toLowerCase().replace(/[^a-z0-9]/g, '')}`).test(text));
 }
 
 /** The word the generator writes into the descriptions of skills tagged `cli`: about a quarter of them. */

@@ -13,6 +13,13 @@ const LOCAL_KEYS_MAX = 20_000;
 /** Redis keys are `skreg:rl:<bucket>:<subject>`, e.g. `skreg:rl:login:203.0.113.7`, `skreg:rl:writes:user:<id>`. */
 export const REDIS_KEY_PREFIX = 'skreg:rl:';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bucket the rate limiter counted this request in; null until it is counted (or when it is exempt). */
+    rateLimitAssignment: Assignment | null;
+  }
+}
+
 export type BucketName = 'login' | 'feedback' | 'validate' | 'writes' | 'reads';
 
 interface BucketRule {
@@ -122,7 +129,9 @@ function createRedis(url: string, log: FastifyBaseLogger, warn: (error: unknown)
 export async function installRateLimits(app: FastifyInstance, config: Config): Promise<void> {
   if (!config.rateLimit) return;
   const limits = config.rateLimits;
-  const assigned = new WeakMap<FastifyRequest, Assignment>();
+  // A request decoration, not a map keyed by request: an entry per request in a WeakMap costs the collector
+  // more than the counting itself (measured in docs/performance.md, "Hot reads").
+  app.decorateRequest<Assignment | null>('rateLimitAssignment', null);
 
   let lastWarning = 0;
   let suppressed = 0;
@@ -153,9 +162,9 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     global: false,
     enableDraftSpec: true,
     timeWindow: WINDOW_MS,
-    max: (request) => assigned.get(request)?.max ?? limits.reads,
+    max: (request) => request.rateLimitAssignment?.max ?? limits.reads,
     keyGenerator: (request) => {
-      const assignment = assigned.get(request);
+      const assignment = request.rateLimitAssignment;
       return assignment ? keyOf(assignment.bucket, assignment.subject) : keyOf('reads', normalizeIP(request.ip));
     },
     // Failures surface in the hook below, which decides to fail open and logs.
@@ -163,7 +172,7 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     // Without Redis, the plugin's own store counts in process, its least recently used keys going first.
     ...(redis ? { redis, nameSpace: REDIS_KEY_PREFIX } : { cache: LOCAL_KEYS_MAX }),
     errorResponseBuilder: (request, context) => {
-      const assignment = assigned.get(request);
+      const assignment = request.rateLimitAssignment;
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       const what = WHAT[assignment?.bucket ?? 'reads'];
       return new HttpProblem(
@@ -182,10 +191,10 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
   const limit = app.rateLimit();
 
   const count = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (assigned.has(request)) return;
+    if (request.rateLimitAssignment !== null) return;
     const assignment = classify(request, limits);
     if (assignment === null) return;
-    assigned.set(request, assignment);
+    request.rateLimitAssignment = assignment;
     try {
       await limit.call(app, request, reply);
     } catch (error) {
