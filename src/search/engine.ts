@@ -1,6 +1,6 @@
 import { compounds, termOf, tokenize, unstemmed, type Stem, type Token } from './analysis.js';
 import { Columns, Interner } from './columns.js';
-import { highlight, type Highlights } from './highlights.js';
+import { highlighter, type Highlights } from './highlights.js';
 import { Matcher, type Admit, type QueryWord } from './matching.js';
 import { Postings, SlotList } from './postings.js';
 import { STOP_WORDS } from './stop-words.js';
@@ -326,10 +326,11 @@ export class SearchEngine {
     if (query.sort === 'relevance') this.rank(count, match === 'partial', query.text);
     const order = query.sort === 'relevance' ? this.relevanceOrder() : this.sortOrder(query.sort, count);
     const page = pageOf(matcher.pool, count, query.offset, query.limit, order);
+    const highlightsOf = highlighter(words.matched);
     return {
       hits: page.map((slot) => {
         const document = this.document(slot);
-        return { id: document.id, highlights: highlight(document, words.matched) };
+        return { id: document.id, highlights: highlightsOf(document) };
       }),
       total: count,
       match,

@@ -1,4 +1,10 @@
 /**
+ * Three rows of the distance table, reused by every comparison: a query word is compared with hundreds of
+ * candidates, and three arrays for each were a good part of what a search allocated.
+ */
+let table = new Int32Array(3 * 64);
+
+/**
  * Edit distance with adjacent swaps counting as one edit (optimal string alignment), given up as soon as it must
  * exceed `max`: only "within one or two edits" is ever asked.
  */
@@ -6,23 +12,30 @@ export function editDistanceWithin(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) return false;
   if (a === b) return true;
   const n = b.length;
-  let before = new Array<number>(n + 1).fill(0);
-  let previous = Array.from({ length: n + 1 }, (_, j) => j);
-  let current = new Array<number>(n + 1).fill(0);
+  const width = n + 1;
+  if (table.length < 3 * width) table = new Int32Array(6 * width);
+  // Rows rotate through the three thirds of the table: `before` (i - 2), `previous` (i - 1) and `current` (i).
+  let before = 0;
+  let previous = width;
+  let current = 2 * width;
+  for (let j = 0; j <= n; j += 1) {
+    table[before + j] = 0;
+    table[previous + j] = j;
+  }
   for (let i = 1; i <= a.length; i += 1) {
-    current[0] = i;
+    table[current] = i;
     let rowMin = i;
     for (let j = 1; j <= n; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (before[j - 2] ?? 0) + 1);
-      current[j] = value;
+      let value = Math.min((table[previous + j] ?? 0) + 1, (table[current + j - 1] ?? 0) + 1, (table[previous + j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (table[before + j - 2] ?? 0) + 1);
+      table[current + j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return false;
     [before, previous, current] = [previous, current, before];
   }
-  return (previous[n] ?? Infinity) <= max;
+  return (table[previous + n] ?? Infinity) <= max;
 }
 
 /** How many edits a word of this length may carry and still be found: one from 5 letters, two from 9. */

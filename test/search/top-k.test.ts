@@ -39,7 +39,10 @@ describe('pages of a ranked pool', () => {
 
   it('a deep page of a pool of one key throughout is ordered by the tie alone', () => {
     const flat = orderOf(Array.from({ length: count }, () => 1));
-    assert.deepEqual(pageOf(pool(), count, 5_000, 50, flat), Array.from({ length: 50 }, (_, i) => 5_000 + i));
+    assert.deepEqual(
+      pageOf(pool(), count, 5_000, 50, flat),
+      Array.from({ length: 50 }, (_, i) => 5_000 + i),
+    );
   });
 
   it('the bounded heap and the selection agree where both apply', () => {
