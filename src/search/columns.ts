@@ -51,3 +51,25 @@ export class Interner {
     return this.ids.get(value) ?? -1;
   }
 }
+
+/**
+ * Many short runs of numbers in one growing `Int32Array`: one object for them all, where a typed array each (over
+ * 64 bytes, so kept outside the heap) would give the collector an external buffer per run to track and sweep.
+ */
+export class Arena {
+  data = new Int32Array(1024);
+  private used = 0;
+
+  /** Makes room for `count` more numbers; returns where they start. */
+  reserve(count: number): number {
+    const at = this.used;
+    const needed = at + count;
+    if (needed > this.data.length) {
+      const data = new Int32Array(Math.max(needed, this.data.length * 2));
+      data.set(this.data.subarray(0, at));
+      this.data = data;
+    }
+    this.used = needed;
+    return at;
+  }
+}

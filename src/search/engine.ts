@@ -1,5 +1,5 @@
 import { compounds, termOf, tokenize, unstemmed, type Stem, type Token } from './analysis.js';
-import { Columns, Interner } from './columns.js';
+import { Arena, Columns, Interner } from './columns.js';
 import { highlighter, type Highlights } from './highlights.js';
 import { Matcher, type Admit, type QueryWord } from './matching.js';
 import { Postings, SlotList } from './postings.js';
@@ -76,11 +76,12 @@ const FEATURED_KEY = 1e13;
 interface Slot {
   document: SearchDocument;
   /**
-   * What removing the slot must take back out of the counts, without analysing its text twice: the words per
-   * field, then the number of terms, the terms' postings numbers, and the numbers of its words. One typed array
-   * per skill rather than arrays of strings: the collector never walks its contents.
+   * Where in `held` (the index's one arena of numbers) this slot keeps what removing it must take back out of the
+   * counts, without analysing its text twice: the words per field, then the number of terms, the terms' postings
+   * numbers, and the numbers of its words.
    */
-  held: Int32Array;
+  heldAt: number;
+  heldLength: number;
 }
 
 /** What a query matched, for highlighting: the words of its terms, and the last word as typed when it is a prefix. */
@@ -145,6 +146,8 @@ function listIn<K>(lists: Map<K, SlotList>, key: K): SlotList {
  */
 export class SearchEngine {
   private readonly slots: Slot[] = [];
+  /** Every slot's bookkeeping (see `Slot`), in one typed array: a typed array per skill costs the collector a record each. */
+  private readonly held = new Arena();
   private readonly slotOf = new Map<string, number>();
   private readonly postings = new Map<string, Postings>();
   private readonly postingsById: Postings[] = [];
@@ -206,10 +209,12 @@ export class SearchEngine {
     for (const compound of extra) surfaces.add(compound);
 
     const slot = this.slots.length;
-    const held = new Int32Array(FIELDS.length + 1 + weighted.size + surfaces.size);
-    FIELDS.forEach((field, i) => (held[i] = lengths[field]));
-    held[FIELDS.length] = weighted.size;
-    let at = FIELDS.length + 1;
+    const heldLength = FIELDS.length + 1 + weighted.size + surfaces.size;
+    const heldAt = this.held.reserve(heldLength);
+    const held = this.held.data;
+    FIELDS.forEach((field, i) => (held[heldAt + i] = lengths[field]));
+    held[heldAt + FIELDS.length] = weighted.size;
+    let at = heldAt + FIELDS.length + 1;
     for (const [term, tf] of weighted) {
       let list = this.postings.get(term);
       if (list === undefined) {
@@ -225,7 +230,7 @@ export class SearchEngine {
       held[at] = this.vocabulary.add(surface, this.stem(surface));
       at += 1;
     }
-    this.slots.push({ document, held });
+    this.slots.push({ document, heldAt, heldLength });
     this.slotOf.set(document.id, slot);
     this.live += 1;
     this.columns.ensure(slot);
@@ -271,11 +276,12 @@ export class SearchEngine {
     this.columns.alive[at] = 0;
     this.slotOf.delete(id);
     this.live -= 1;
-    const { held } = slot;
-    FIELDS.forEach((field, i) => (this.fieldLengths[field] -= held[i] ?? 0));
-    const terms = held[FIELDS.length] ?? 0;
-    for (let i = FIELDS.length + 1; i < held.length; i += 1) {
-      if (i <= FIELDS.length + terms) {
+    const held = this.held.data;
+    const { heldAt, heldLength } = slot;
+    FIELDS.forEach((field, i) => (this.fieldLengths[field] -= held[heldAt + i] ?? 0));
+    const terms = held[heldAt + FIELDS.length] ?? 0;
+    for (let i = heldAt + FIELDS.length + 1; i < heldAt + heldLength; i += 1) {
+      if (i <= heldAt + FIELDS.length + terms) {
         const list = this.postingsById[held[i] ?? 0];
         if (list !== undefined) list.documents -= 1;
       } else this.vocabulary.removeId(held[i] ?? 0);

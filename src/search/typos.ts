@@ -45,12 +45,20 @@ export function typoBudget(length: number): number {
   return 0;
 }
 
-/** The padded character pairs of a word (`^w`, …, `d$`): words one edit apart share all but a few. */
-export function pairsOf(word: string): string[] {
-  const padded = `^${word}$`;
-  const pairs = new Set<string>();
-  for (let i = 0; i + 1 < padded.length; i += 1) pairs.add(padded.slice(i, i + 2));
-  return [...pairs];
+/**
+ * The padded character pairs of a word (`^w`, …, `d$`), each once, as numbers (the two UTF-16 units side by side,
+ * the padding as 0 and 1): words one edit apart share all but a few. Numbers rather than strings: a million skills
+ * hold millions of words, and a string key per pair per word was most of the cost of indexing one.
+ */
+export function pairsOf(word: string): number[] {
+  const codes: number[] = [];
+  for (let i = -1; i < word.length; i += 1) {
+    const first = i < 0 ? 0 : word.charCodeAt(i);
+    const second = i + 1 < word.length ? word.charCodeAt(i + 1) : 1;
+    const code = first * 65_536 + second;
+    if (!codes.includes(code)) codes.push(code);
+  }
+  return codes;
 }
 
 /**
@@ -61,7 +69,8 @@ export function pairsOf(word: string): string[] {
  * (`^s`, `in`) never means a walk over a large share of it.
  */
 export class TypoIndex {
-  private readonly byPair = new Map<string, number[]>();
+  /** By word length, then by pair: the words' numbers. */
+  private readonly byLength: Map<number, number[]>[] = [];
   private readonly words: string[] = [];
   /** Stamps of the last `near` call, to take each candidate once without a set. */
   private seen = new Uint32Array(1024);
@@ -69,10 +78,14 @@ export class TypoIndex {
 
   add(word: string): void {
     const id = this.words.push(word) - 1;
+    let lists = this.byLength[word.length];
+    if (lists === undefined) {
+      lists = new Map();
+      this.byLength[word.length] = lists;
+    }
     for (const pair of pairsOf(word)) {
-      const key = keyOf(pair, word.length);
-      const list = this.byPair.get(key);
-      if (list === undefined) this.byPair.set(key, [id]);
+      const list = lists.get(pair);
+      if (list === undefined) lists.set(pair, [id]);
       else list.push(id);
     }
   }
@@ -84,7 +97,9 @@ export class TypoIndex {
     const found: string[] = [];
     const pairs = pairsOf(word);
     for (let length = Math.max(1, word.length - max); length <= word.length + max; length += 1) {
-      const lists = pairs.map((pair) => this.byPair.get(keyOf(pair, length)) ?? []).sort((a, b) => a.length - b.length);
+      const byPair = this.byLength[length];
+      if (byPair === undefined) continue;
+      const lists = pairs.map((pair) => byPair.get(pair) ?? []).sort((a, b) => a.length - b.length);
       for (const list of lists.slice(0, 3 * max + 1)) {
         for (const id of list) {
           if (this.seen[id] === this.stamp) continue;
@@ -96,8 +111,4 @@ export class TypoIndex {
     }
     return found;
   }
-}
-
-function keyOf(pair: string, length: number): string {
-  return `${pair}${length}`;
 }
