@@ -95,6 +95,8 @@ describe(
     let b: RegistryProcess;
     let alice: { key: string; session: string; id: string };
     let adminB: string;
+    /** What both nodes were started with, for a node started later. */
+    let nodeEnv: Record<string, string>;
     const slug = `cluster-skill-${process.pid}`;
 
     before(async () => {
@@ -115,6 +117,7 @@ describe(
         ADMIN_PASSWORD: ADMIN.password,
         ADMIN_EMAIL: ADMIN.email,
       };
+      nodeEnv = env;
       // Both at once, on an empty database: migrations and the bootstrap admin must not race.
       const started = await Promise.allSettled([startRegistryProcess(env, 60_000), startRegistryProcess(env, 60_000)]);
       const nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
@@ -250,6 +253,73 @@ describe(
         async () => (await send<Skill>(a.base, 'GET', `/v1/skills/${slug}`)).body.downloads === total,
         5_000,
       );
+    });
+
+    it('an edit, featuring, deprecation and deletion through B show in search within a second on A (told over Redis) and on a node without Redis (which reads the change log)', async () => {
+      // A third node shares the database and bucket but hears no message: only the change log tells it.
+      const { REDIS_URL: _redis, ...withoutRedis } = nodeEnv;
+      const c = await startRegistryProcess(withoutRedis, 60_000);
+      try {
+        const tag = `fresh-${process.pid}`;
+        const created = expect(
+          await send<Skill>(b.base, 'POST', '/v1/skills', { auth: alice.key, json: { name: `Orbit Lantern ${process.pid}`, tags: [tag] } }),
+          201,
+          'create on B',
+        );
+        const { slug } = created.body;
+        const onEvery = async (what: string, check: (base: string) => Promise<boolean>) => {
+          for (const [name, node] of [
+            ['A', a],
+            ['C', c],
+          ] as const)
+            await eventually(`${what} on ${name}`, () => check(node.base), 1_000);
+        };
+        const found = async (base: string, query: string) =>
+          (await send<Page<Skill>>(base, 'GET', `/v1/skills?tags=${tag}&${query}`)).body.items.map((s) => s.slug);
+
+        expect(
+          await send(b.base, 'PATCH', `/v1/admin/skills/${slug}/status`, { auth: adminB, json: { status: 'published' } }),
+          200,
+          'publish',
+        );
+        await onEvery('the published skill is found by its words', async (base) => (await found(base, 'q=lantern')).includes(slug));
+
+        expect(
+          await send(b.base, 'PATCH', `/v1/skills/${slug}`, { auth: alice.key, json: { name: `Orbit Beacon ${process.pid}` } }),
+          200,
+          'rename on B',
+        );
+        // The slug stays as it was (it is immutable): the old name's words still find the skill by its slug.
+        await onEvery('the renamed skill is found by its new name, which it shows', async (base) => {
+          const page = await send<Page<Skill>>(base, 'GET', `/v1/skills?tags=${tag}&q=beacon`);
+          return page.body.items.some((s) => s.slug === slug && s.name === `Orbit Beacon ${process.pid}`);
+        });
+
+        expect(await send(b.base, 'PATCH', `/v1/admin/skills/${slug}`, { auth: adminB, json: { featured: true } }), 200, 'feature on B');
+        await onEvery('the featured skill is listed as featured', async (base) => (await found(base, 'featured=true')).includes(slug));
+
+        expect(
+          await send(b.base, 'PATCH', `/v1/admin/skills/${slug}/status`, { auth: adminB, json: { status: 'deprecated' } }),
+          200,
+          'deprecate',
+        );
+        await onEvery('the deprecated skill is no longer listed publicly', async (base) => (await found(base, 'q=beacon')).length === 0);
+
+        const draft = expect(
+          await send<Skill>(b.base, 'POST', '/v1/skills', { auth: alice.key, json: { name: `Orbit Draft ${process.pid}`, tags: [tag] } }),
+          201,
+          'create a draft on B',
+        );
+        const mine = async (base: string) =>
+          (await send<Page<Skill>>(base, 'GET', `/v1/me/skills?status=all&tags=${tag}`, { auth: alice.session })).body.items.map(
+            (s) => s.slug,
+          );
+        await onEvery('the owner lists the new draft', async (base) => (await mine(base)).includes(draft.body.slug));
+        expect(await send(b.base, 'DELETE', `/v1/skills/${draft.body.slug}`, { auth: alice.key }), 204, 'delete the draft on B');
+        await onEvery('the deleted draft is no longer listed', async (base) => !(await mine(base)).includes(draft.body.slug));
+      } finally {
+        assert.equal(await c.stop(), 0, 'the node without Redis shuts down cleanly');
+      }
     });
 
     it('calls made through either node appear in the caller’s logs on both', async () => {
