@@ -26,7 +26,7 @@ const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const MARKS = /\p{M}+/gu;
 const LATIN_WORD = /^[a-z]+$/;
 
-const ASCII = /^[ -~]*$/;
+export const ASCII = /^[ -~]*$/;
 /** ASCII with no capital after the first character: nothing to split (unspaced scripts are never ASCII). */
 const PLAIN_ASCII_WORD = /^[ -~][ -@[-~]*$/;
 
@@ -118,8 +118,49 @@ function stretchesOf(run: string): { text: string; unspaced: boolean }[] {
 /** Every word of `text`, in order. */
 export function tokenize(text: string, stem: Stem = termOf): Token[] {
   const tokens: Token[] = [];
+  if (ASCII.test(text)) {
+    asciiRuns(text, (start, end, camel) => {
+      if (!camel) tokens.push(word(text.slice(start, end), start, stem));
+      else for (const token of splitRun(text.slice(start, end), start, stem)) tokens.push(token);
+    });
+    return tokens;
+  }
   for (const match of text.matchAll(RUN)) tokens.push(...splitRun(match[0], match.index, stem));
   return tokens;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+export function isUpper(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+function isLower(code: number): boolean {
+  return code >= 97 && code <= 122;
+}
+
+/**
+ * The runs of letters and digits of an ASCII text, as `RUN` finds them, without a match object or a string for
+ * each: `[start, end)` and whether a capital stands after the run's first character (a camelCase run, which
+ * `splitRun` splits). Indexing a skill and highlighting a page read thousands of words; most are plain ASCII.
+ */
+export function asciiRuns(text: string, visit: (start: number, end: number, camel: boolean) => void): void {
+  let at = 0;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (!isDigit(code) && !isUpper(code) && !isLower(code)) {
+      at += 1;
+      continue;
+    }
+    const start = at;
+    let camel = false;
+    for (at += 1; at < text.length; at += 1) {
+      const next = text.charCodeAt(at);
+      if (isUpper(next)) camel = true;
+      else if (!isDigit(next) && !isLower(next)) break;
+    }
+    visit(start, at, camel);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { splitRun, tokenize, unstemmed, type Token } from './analysis.js';
+import { ASCII, asciiRuns, isUpper, splitRun, tokenize, unstemmed, type Token } from './analysis.js';
 
 /** Matched spans of a result's name and description: `[start, end)` in UTF-16 code units, in order, merged. */
 export interface Highlights {
@@ -59,18 +59,6 @@ interface Sieve {
   prefix: string | null;
 }
 
-const ASCII = /^[ -~]*$/;
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-function isUpper(code: number): boolean {
-  return code >= 65 && code <= 90;
-}
-function isLower(code: number): boolean {
-  return code >= 97 && code <= 122;
-}
-
 /**
  * `spans` of an ASCII text, found as `tokenize` would find them but without making a token of every word: a page
  * of twenty results holds a few thousand words, and a token each was most of what a search allocated. A word whose
@@ -86,30 +74,17 @@ function asciiSpans(text: string, sieve: Sieve, hit: (token: Token) => boolean):
     if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
     else found.push([start, end]);
   };
-  let at = 0;
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    if (!isDigit(code) && !isUpper(code) && !isLower(code)) {
-      at += 1;
-      continue;
-    }
-    const start = at;
-    let camel = false;
-    at += 1;
-    for (; at < text.length; at += 1) {
-      const next = text.charCodeAt(at);
-      if (isUpper(next)) camel = true;
-      else if (!isDigit(next) && !isLower(next)) break;
-    }
+  asciiRuns(text, (start, end, camel) => {
     if (camel) {
-      for (const token of splitRun(text.slice(start, at), start, unstemmed)) if (hit(token)) mark(token.start, token.end);
-      continue;
+      for (const token of splitRun(text.slice(start, end), start, unstemmed)) if (hit(token)) mark(token.start, token.end);
+      return;
     }
-    if (!firsts.has(isUpper(code) ? code + 32 : code)) continue;
-    if (!lengths.has(at - start) && (prefix === null || !startsFolded(text, start, at, prefix))) continue;
-    const surface = text.slice(start, at).toLowerCase();
-    if (hit({ surface, term: surface, start, end: at, gram: false })) mark(start, at);
-  }
+    const code = text.charCodeAt(start);
+    if (!firsts.has(isUpper(code) ? code + 32 : code)) return;
+    if (!lengths.has(end - start) && (prefix === null || !startsFolded(text, start, end, prefix))) return;
+    const surface = text.slice(start, end).toLowerCase();
+    if (hit({ surface, term: surface, start, end, gram: false })) mark(start, end);
+  });
   return found;
 }
 

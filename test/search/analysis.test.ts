@@ -60,4 +60,18 @@ describe('typo tolerance', () => {
     assert.deepEqual(index.near('planing', 1).sort(), ['planning', 'planting']);
     assert.deepEqual(index.near('wrokflow', 1), ['workflow']);
   });
+
+  it('reads an ASCII text as the general path reads it, camelCase, digits and punctuation included', () => {
+    let seed = 5;
+    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const words = ['pdf', 'PdfTools', 'HTTPServer', 'iPhone', 'gAmMa', 'x2y', '42', 'ABC123def', 'publishing', 'Tables', 'a'];
+    const separators = [' ', '-', '_', '.', ', ', '/', '(', ')', "'", '  '];
+    for (let round = 0; round < 300; round += 1) {
+      let text = '';
+      for (let i = 0, n = 1 + next(10); i < n; i += 1)
+        text += (words[next(words.length)] ?? '') + (separators[next(separators.length)] ?? '');
+      // A character outside ASCII sends the text through the general path; its own token is the last.
+      assert.deepEqual(tokenize(text), tokenize(`${text} é`).slice(0, -1), text);
+    }
+  });
 });
