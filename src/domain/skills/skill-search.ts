@@ -80,13 +80,12 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
     for (let start = 0; start < batch.length; start += INDEX_BATCH) {
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       for (const read of batch.slice(start, start + INDEX_BATCH)) {
-        // PostgreSQL reads timestamps as dates: written out once here, not on every page that shows the row.
-        const row = {
-          ...read,
-          created_at: toIso(read.created_at),
-          updated_at: toIso(read.updated_at),
-          published_at: toIso(read.published_at),
-        };
+        // PostgreSQL reads timestamps as dates: written out once here, not on every page that shows the row (SQLite
+        // reads them as the text they were written as, and its rows are kept as they are).
+        const row =
+          read.created_at instanceof Date || read.updated_at instanceof Date || read.published_at instanceof Date
+            ? { ...read, created_at: toIso(read.created_at), updated_at: toIso(read.updated_at), published_at: toIso(read.published_at) }
+            : read;
         rows.set(row.id, row);
         engine.upsert(toDocument(row));
       }
