@@ -16,6 +16,7 @@ import { authRoutes } from './http/routes/auth.js';
 import { installConsole } from './http/routes/console.js';
 import { feedbackRoutes } from './http/routes/feedback.js';
 import { logRoutes } from './http/routes/logs.js';
+import { reportRoutes } from './http/routes/reports.js';
 import { meRoutes } from './http/routes/me.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
@@ -110,6 +111,7 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await app.register(skillRoutes, deps);
   await app.register(versionRoutes, deps);
   await app.register(feedbackRoutes, deps);
+  await app.register(reportRoutes, deps);
   await app.register(logRoutes, deps);
   await app.register(adminRoutes, deps);
   // Last: the console answers only what no API route does.

@@ -46,6 +46,11 @@ export interface Config {
   /** Requests allowed per minute in each rate-limit bucket (see src/http/plugins/rate-limit.ts). */
   rateLimits: RateLimits;
   logRetentionDays: number;
+  /**
+   * `REPORTS_HIDE_THRESHOLD`: distinct users with open reports of a skill that hide it pending an administrator's
+   * review; 0 (the default) never hides.
+   */
+  reportsHideThreshold: number;
   /** `SEARCH_SYNC_INTERVAL_MS`: how often the search index reads the change log for what other nodes changed. */
   searchSyncIntervalMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -86,6 +91,8 @@ export interface RateLimits {
   login: number;
   /** `POST /v1/feedback`, per IP address; `POST /v1/packages/validate` has its own bucket of the same size. */
   feedback: number;
+  /** `POST /v1/skills/:skillId/reports`, per user. */
+  reports: number;
   /** Other writes (POST, PUT, PATCH, DELETE), per user; per IP address for anonymous callers. */
   writes: number;
   /** Everything else, per IP address. */
@@ -213,10 +220,12 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: {
       login: integer('RATE_LIMIT_LOGIN', 10, 1, 1_000_000),
       feedback: integer('RATE_LIMIT_FEEDBACK', 10, 1, 1_000_000),
+      reports: integer('RATE_LIMIT_REPORTS', 10, 1, 1_000_000),
       writes: integer('RATE_LIMIT_WRITES', 120, 1, 1_000_000),
       reads: integer('RATE_LIMIT_READS', 1200, 1, 1_000_000),
     },
     logRetentionDays: integer('LOG_RETENTION_DAYS', 30, 1, 3650),
+    reportsHideThreshold: integer('REPORTS_HIDE_THRESHOLD', 0, 0, 1_000_000),
     searchSyncIntervalMs: integer('SEARCH_SYNC_INTERVAL_MS', 500, 100, 86_400_000),
     logLevel: choice('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', false),

@@ -17,6 +17,8 @@ import { localInvalidationBus, type InvalidationBus } from './cluster/invalidati
 import { callLogsRepository } from './db/repositories/call-logs.js';
 import { feedbackRepository } from './db/repositories/feedback.js';
 import { feedbackService } from './domain/feedback/feedback.js';
+import { reportsRepository } from './db/repositories/reports.js';
+import { reportService } from './domain/reports/reports.js';
 import { callLogService } from './domain/logs/call-logs.js';
 import { callLogRecorder } from './domain/logs/recorder.js';
 
@@ -89,6 +91,11 @@ export function createServices(
     authenticate,
     skills: skillServiceInstance,
     feedback: feedbackService({ feedback: feedbackRepository(database.db), versions, skills: skillServiceInstance }),
+    reports: reportService({
+      reports: reportsRepository(database.db),
+      skills: skillServiceInstance,
+      hideThreshold: config.reportsHideThreshold,
+    }),
     logs: callLogService({ logs: callLogs, recorder, retentionDays: config.logRetentionDays }),
     versions: versionServiceInstance,
     /** Orphaned blobs (failed uploads, deleted drafts, crashes) removed past their grace period, at start and hourly. */

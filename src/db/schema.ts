@@ -66,6 +66,8 @@ export interface SkillsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   published_at: Timestamp | null;
+  /** Set while enough users' open reports hide the skill pending review (migration 0008); null otherwise. */
+  hidden_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
 
 export interface SkillTagsTable {
@@ -138,6 +140,24 @@ export interface FeedbackTable {
   created_at: Timestamp;
 }
 
+export type ReportReason = 'malware' | 'security' | 'spam' | 'impersonation' | 'inappropriate' | 'copyright' | 'broken' | 'other';
+export type ReportState = 'open' | 'resolved';
+export type ReportResolution = 'dismissed' | 'actioned';
+
+export interface SkillReportsTable {
+  id: string;
+  skill_id: string;
+  reporter_id: string;
+  reason: ReportReason;
+  details: string | null;
+  state: ReportState;
+  created_at: Timestamp;
+  resolution: ReportResolution | null;
+  resolution_note: string | null;
+  resolved_by: string | null;
+  resolved_at: Timestamp | null;
+}
+
 export interface CallLogsTable {
   request_id: string;
   user_id: string;
@@ -168,6 +188,7 @@ export interface Database {
   feedback: FeedbackTable;
   call_logs: CallLogsTable;
   skill_changes: SkillChangesTable;
+  skill_reports: SkillReportsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

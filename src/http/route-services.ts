@@ -3,6 +3,7 @@ import type { ApiKeyService } from '../domain/accounts/api-keys.js';
 import type { Authenticator } from '../domain/accounts/authenticate.js';
 import type { FeedbackService } from '../domain/feedback/feedback.js';
 import type { CallLogService } from '../domain/logs/call-logs.js';
+import type { ReportService } from '../domain/reports/reports.js';
 import type { SkillService } from '../domain/skills/skills.js';
 import type { VersionService } from '../domain/versions/versions.js';
 
@@ -22,6 +23,7 @@ export interface RouteServices {
   skills: SkillService;
   versions: VersionService;
   feedback: FeedbackService;
+  reports: ReportService;
   logs: CallLogService;
   database: Pingable;
   blobs: Pingable;

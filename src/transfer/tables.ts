@@ -21,13 +21,14 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'users', key: ['id'], timestamps: ['created_at', 'updated_at'] },
   { name: 'sessions', key: ['id'], timestamps: ['created_at', 'expires_at'] },
   { name: 'api_keys', key: ['id'], timestamps: ['created_at', 'last_used_at', 'expires_at', 'revoked_at'] },
-  { name: 'skills', key: ['id'], timestamps: ['created_at', 'updated_at', 'published_at'], identity: 'seq' },
+  { name: 'skills', key: ['id'], timestamps: ['created_at', 'updated_at', 'published_at', 'hidden_at'], identity: 'seq' },
   { name: 'skill_tags', key: ['skill_id', 'tag'], timestamps: [] },
   { name: 'admin_audit', key: ['id'], timestamps: ['created_at'] },
   { name: 'versions', key: ['id'], timestamps: ['created_at'] },
   { name: 'version_files', key: ['version_id', 'path'], timestamps: [] },
   { name: 'download_counts', key: ['version_id', 'day'], timestamps: [] },
   { name: 'feedback', key: ['id'], timestamps: ['created_at'] },
+  { name: 'skill_reports', key: ['id'], timestamps: ['created_at', 'resolved_at'] },
   { name: 'call_logs', key: ['request_id'], timestamps: ['created_at'] },
 ];
 

@@ -32,3 +32,6 @@ export const MAX_PAGE_SIZE = 100;
 /** What an API key may be allowed to do, beyond reading. */
 export const SCOPES = ['skill:upload'] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** A report's details, in characters (code points). */
+export const REPORT_DETAILS_MAX = 2000;

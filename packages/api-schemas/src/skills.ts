@@ -29,6 +29,10 @@ export const Skill = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     published_at: NullableTimestamp,
+    hidden: Type.Boolean({
+      description:
+        "Hidden pending review of users' reports: listed, found and downloadable only by its owner and administrators until an administrator resolves the reports.",
+    }),
   },
   { $id: 'Skill', title: 'Skill' },
 );

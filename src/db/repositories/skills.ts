@@ -22,6 +22,7 @@ const SKILL_COLUMNS = [
   's.created_at',
   's.updated_at',
   's.published_at',
+  's.hidden_at',
 ] as const;
 
 export function skillsRepository(db: Kysely<Database>) {

@@ -136,7 +136,18 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       let query = db
         .selectFrom('versions as v')
         .innerJoin('skills as s', 's.id', 'v.skill_id')
-        .select(['s.id as skill_id', 's.slug', 's.status', 's.owner_id', 'v.id', 'v.version', 'v.size', 'v.sha256', 'v.archive_format']);
+        .select([
+          's.id as skill_id',
+          's.slug',
+          's.status',
+          's.hidden_at',
+          's.owner_id',
+          'v.id',
+          'v.version',
+          'v.size',
+          'v.sha256',
+          'v.archive_format',
+        ]);
       query = 'id' in skill ? query.where('s.id', '=', skill.id) : query.where('s.slug', '=', skill.slug);
       return (
         version === 'latest' ? query.whereRef('v.version', '=', 's.latest_version') : query.where('v.version', '=', version)

@@ -5,7 +5,7 @@ import { nowIso, toIso } from '../../lib/time.js';
 import { isAdminSession, type Actor } from '../actor.js';
 import { forbidden, notFound, validationFailed } from '../errors.js';
 import type { SkillService } from '../skills/skills.js';
-import { isOwner } from '../skills/visibility.js';
+import { isOwner, isPublic } from '../skills/visibility.js';
 
 import { COMMENT_MAX } from '@skill-registry/api-schemas/limits';
 
@@ -41,8 +41,8 @@ export function feedbackService(deps: { feedback: FeedbackRepository; versions: 
         throw validationFailed([{ field: 'comment', message: `must be at most ${COMMENT_MAX} characters` }]);
       }
       const skill = await skills.find(input.skill_id);
-      // Only published skills take feedback; anything else is, to this caller, not there.
-      if (skill?.status !== 'published') throw notFound('skill_not_found', `No published skill "${input.skill_id}".`);
+      // Only public skills take feedback; anything else is, to this caller, not there.
+      if (skill === undefined || !isPublic(skill)) throw notFound('skill_not_found', `No published skill "${input.skill_id}".`);
       const version = input.version ?? null;
       if (version !== null && !(await versions.exists(skill.id, version))) {
         throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${version}".`);

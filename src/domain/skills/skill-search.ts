@@ -1,9 +1,23 @@
 import type { SkillChangesRepository } from '../../db/repositories/skill-changes.js';
+import type { SkillStatus } from './statuses.js';
 import type { SkillRecordRow, SkillsRepository } from '../../db/repositories/skills.js';
 import { toIso } from '../../lib/time.js';
 import { CHANGES_PAGE } from '../../db/repositories/skill-changes.js';
 import type { Highlights } from '../../search/highlights.js';
 import { SearchEngine, type SearchDocument, type SearchQuery } from '../../search/engine.js';
+
+/**
+ * The status the index files a skill under: its own, or, while reports hide it pending review, a status of its
+ * own kind (`hidden:published`), so that lists asking for `published` leave it out without another filter.
+ */
+function indexedStatus(row: SkillRecordRow): string {
+  return row.hidden_at === null ? row.status : `hidden:${row.status}`;
+}
+
+/** The indexed statuses of skills in `statuses`, hidden or not: what owners and administrators list. */
+export function withHidden(statuses: readonly SkillStatus[]): string[] {
+  return statuses.flatMap((status) => [status, `hidden:${status}`]);
+}
 
 function toDocument(row: SkillRecordRow): SearchDocument {
   return {
@@ -13,7 +27,7 @@ function toDocument(row: SkillRecordRow): SearchDocument {
     description: row.description,
     category: row.category,
     tags: JSON.parse(row.tags) as string[],
-    status: row.status,
+    status: indexedStatus(row),
     ownerId: row.owner_id,
     featured: row.featured === 1,
     downloads: row.downloads,
@@ -83,8 +97,17 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
         // PostgreSQL reads timestamps as dates: written out once here, not on every page that shows the row (SQLite
         // reads them as the text they were written as, and its rows are kept as they are).
         const row =
-          read.created_at instanceof Date || read.updated_at instanceof Date || read.published_at instanceof Date
-            ? { ...read, created_at: toIso(read.created_at), updated_at: toIso(read.updated_at), published_at: toIso(read.published_at) }
+          read.created_at instanceof Date ||
+          read.updated_at instanceof Date ||
+          read.published_at instanceof Date ||
+          read.hidden_at instanceof Date
+            ? {
+                ...read,
+                created_at: toIso(read.created_at),
+                updated_at: toIso(read.updated_at),
+                published_at: toIso(read.published_at),
+                hidden_at: toIso(read.hidden_at),
+              }
             : read;
         rows.set(row.id, row);
         engine.upsert(toDocument(row));

@@ -12,7 +12,7 @@ import { checkSource, type SourceType } from './source.js';
 import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
-import { skillSearch } from './skill-search.js';
+import { skillSearch, withHidden } from './skill-search.js';
 import { canManage, canSee } from './visibility.js';
 
 export interface Skill {
@@ -32,6 +32,8 @@ export interface Skill {
   created_at: string;
   updated_at: string;
   published_at: string | null;
+  /** Hidden pending review of users' reports: shown only to its owner and administrators until they resolve them. */
+  hidden: boolean;
 }
 
 // The statuses and source types the domain knows are the ones the skills table stores.
@@ -56,6 +58,7 @@ export function toSkill(row: SkillRecordRow): Skill {
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
     published_at: toIso(row.published_at),
+    hidden: row.hidden_at !== null,
   };
 }
 
@@ -315,14 +318,15 @@ export function skillService(deps: {
 
     async list(actor: Actor, query: ListQuery) {
       // `status` is an admin-session privilege; everyone else sees published skills whatever they ask for.
-      let statuses: readonly SkillStatus[] | 'all' = ['published'];
-      if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
+      // Skills hidden pending review of reports are left out, except for an admin session asking by status.
+      let statuses: readonly string[] | 'all' = ['published'];
+      if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : withHidden([query.status]);
       return listed(query, statuses, undefined);
     },
 
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
-      return listed(query, query.status === undefined || query.status === 'all' ? 'all' : [query.status], actor.user.id);
+      return listed(query, query.status === undefined || query.status === 'all' ? 'all' : withHidden([query.status]), actor.user.id);
     },
 
     /** Moderation: an administrator's session only. */
@@ -383,7 +387,7 @@ export function skillService(deps: {
    * Every list and search: the index filters, ranks and pages, and holds the rows it shows (kept in step with
    * the database as docs/api-decisions.md describes: at once on this node, within a second on the others).
    */
-  async function listed(query: ListQuery, statuses: readonly SkillStatus[] | 'all', ownerId: string | undefined): Promise<SkillList> {
+  async function listed(query: ListQuery, statuses: readonly string[] | 'all', ownerId: string | undefined): Promise<SkillList> {
     const searching = searchWords(query.q).length > 0;
     const answer = await search.search({
       text: searching ? (query.q ?? '') : '',

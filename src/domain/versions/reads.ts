@@ -10,24 +10,30 @@ import { forbidden, notFound } from '../errors.js';
 import { publicCache } from '../skills/public-cache.js';
 import { PUBLIC_CACHE_TTL_MS, type SkillService } from '../skills/skills.js';
 import type { SkillStatus } from '../skills/statuses.js';
-import { isOwner } from '../skills/visibility.js';
+import { isOwner, isPublic } from '../skills/visibility.js';
 import type { DownloadCounter } from './download-counter.js';
 import { newestFirst } from './rules.js';
 import { toVersion, type Version } from './views.js';
 
 /** What a download needs: the skill's visibility facts, the version's package facts, and its bytes. */
 export interface Download {
-  skill: { id: string; slug: string; status: SkillStatus; owner_id: string };
+  skill: { id: string; slug: string; status: SkillStatus; owner_id: string; hidden_at: Date | string | null };
   version: { id: string; version: string; size: number; sha256: string; archive_format: ArchiveFormat };
   source: RandomAccessSource;
 }
 
 /**
  * Download access: published skills to anyone; drafts and deprecated skills to an admin session only.
- * Their owner is told it may not (403); anyone else learns nothing (404).
+ * Their owner is told it may not (403); anyone else learns nothing (404). A published skill hidden pending review
+ * of reports is its owner's and the administrators' only.
  */
-function checkDownloadAccess(actor: Actor, skill: { slug: string; status: SkillStatus; owner_id: string }, ref: string): void {
-  if (skill.status === 'published' || isAdminSession(actor)) return;
+function checkDownloadAccess(
+  actor: Actor,
+  skill: { slug: string; status: SkillStatus; owner_id: string; hidden_at: Date | string | null },
+  ref: string,
+): void {
+  if (isPublic(skill) || isAdminSession(actor)) return;
+  if (isOwner(actor, skill) && skill.status === 'published') return;
   if (isOwner(actor, skill)) {
     throw forbidden('not_published', `"${skill.slug}" is ${skill.status}; only an administrator can download it until it is published.`);
   }
@@ -88,7 +94,7 @@ export function versionReads(deps: {
         checkDownloadAccess(actor, skill, skillRef);
         throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${versionRef}".`);
       }
-      const skill = { id: row.skill_id, slug: row.slug, status: row.status, owner_id: row.owner_id };
+      const skill = { id: row.skill_id, slug: row.slug, status: row.status, owner_id: row.owner_id, hidden_at: row.hidden_at };
       checkDownloadAccess(actor, skill, skillRef);
       const size = row.size;
       return {

@@ -8,6 +8,7 @@ import { ApiKey, User } from '@skill-registry/api-schemas/accounts';
 import { Skill } from '@skill-registry/api-schemas/skills';
 import { Version } from '@skill-registry/api-schemas/versions';
 import { Feedback } from '@skill-registry/api-schemas/feedback';
+import { Report } from '@skill-registry/api-schemas/reports';
 import { CallLog } from '@skill-registry/api-schemas/logs';
 
 /**
@@ -21,7 +22,7 @@ const DOCS_HEADERS = pageSecurityHeaders({ imageSources: "'self' data:" });
  * the document is assembled from the very schemas the routes validate and serialise with.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
-  for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, CallLog]) app.addSchema(schema);
+  for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, Report, CallLog]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -43,6 +44,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
         { name: 'skills', description: 'Listing, search, detail and metadata of skills' },
         { name: 'versions', description: 'Version packages: upload, download, files, statistics' },
         { name: 'feedback', description: 'Ratings and comments on skills' },
+        { name: 'reports', description: "Users' reports of skills, and the administrators' queue of them" },
         { name: 'logs', description: "The caller's own call log" },
         { name: 'auth', description: 'Accounts and sessions' },
         { name: 'me', description: 'The caller: profile, own skills, API keys' },

@@ -20,20 +20,23 @@ declare module 'fastify' {
   }
 }
 
-export type BucketName = 'login' | 'feedback' | 'validate' | 'writes' | 'reads';
+export type BucketName = 'login' | 'feedback' | 'validate' | 'reports' | 'writes' | 'reads';
 
 interface BucketRule {
   method: string;
   /** The route pattern (or, for a path no route matches, the path itself). */
   url: string;
   bucket: BucketName;
+  /** Whom the bucket counts: the IP address, or the signed-in user (the address for a caller who is not). */
+  per: 'ip' | 'user';
 }
 
-/** Endpoints with a bucket of their own, counted per IP address; everything else is a write or a read. */
+/** Endpoints with a bucket of their own; everything else is a write or a read. */
 const RULES: readonly BucketRule[] = [
-  { method: 'POST', url: '/v1/auth/login', bucket: 'login' },
-  { method: 'POST', url: '/v1/feedback', bucket: 'feedback' },
-  { method: 'POST', url: '/v1/packages/validate', bucket: 'validate' },
+  { method: 'POST', url: '/v1/auth/login', bucket: 'login', per: 'ip' },
+  { method: 'POST', url: '/v1/feedback', bucket: 'feedback', per: 'ip' },
+  { method: 'POST', url: '/v1/packages/validate', bucket: 'validate', per: 'ip' },
+  { method: 'POST', url: '/v1/skills/:skillId/reports', bucket: 'reports', per: 'user' },
 ];
 
 /** Never limited: probes, metrics scrapes and the API description. */
@@ -46,6 +49,7 @@ const WHAT: Record<BucketName, string> = {
   login: 'sign-in attempts per IP address',
   feedback: 'feedback submissions per IP address',
   validate: 'package validations per IP address',
+  reports: 'reports of skills per user',
   writes: 'write requests per user',
   reads: 'requests per IP address',
 };
@@ -61,6 +65,8 @@ function limitOf(bucket: BucketName, limits: RateLimits): number {
   switch (bucket) {
     case 'login':
       return limits.login;
+    case 'reports':
+      return limits.reports;
     case 'feedback':
     case 'validate':
       return limits.feedback;
@@ -88,13 +94,11 @@ export function classify(request: FastifyRequest, limits: RateLimits): Assignmen
   const path = pathOf(request);
   if (isExempt(path)) return null;
   const ip = normalizeIP(request.ip);
+  const actor = request.actor;
+  const perUser = actor.kind === 'anonymous' ? `ip:${ip}` : `user:${actor.user.id}`;
   const rule = RULES.find((r) => r.method === request.method && r.url === path);
-  if (rule) return { bucket: rule.bucket, subject: ip, max: limitOf(rule.bucket, limits) };
-  if (WRITE_METHODS.has(request.method)) {
-    const actor = request.actor;
-    const subject = actor.kind === 'anonymous' ? `ip:${ip}` : `user:${actor.user.id}`;
-    return { bucket: 'writes', subject, max: limits.writes };
-  }
+  if (rule) return { bucket: rule.bucket, subject: rule.per === 'user' ? perUser : ip, max: limitOf(rule.bucket, limits) };
+  if (WRITE_METHODS.has(request.method)) return { bucket: 'writes', subject: perUser, max: limits.writes };
   return { bucket: 'reads', subject: ip, max: limits.reads };
 }
 

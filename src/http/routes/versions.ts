@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
+import { isPublic } from '../../domain/skills/visibility.js';
 import type { ByteRange } from '../../storage/blob-store.js';
 import { ARCHIVE_EXTENSIONS, ARCHIVE_MEDIA_TYPES } from '@skill-registry/skill-package/format';
 import { contentTypeFor } from '@skill-registry/skill-package/inspect';
@@ -128,7 +129,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
         etag,
         'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
         'accept-ranges': 'bytes',
-        'cache-control': skill.status === 'published' ? 'public, max-age=300' : 'private, no-store',
+        'cache-control': isPublic(skill) ? 'public, max-age=300' : 'private, no-store',
       });
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
