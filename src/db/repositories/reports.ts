@@ -162,7 +162,7 @@ export function reportsRepository(db: Kysely<Database>) {
               .groupBy(['skill_id', 'reason'])
               .select((eb) => ['skill_id', 'reason', eb.fn.countAll<number>().as('count')])
               .execute();
-      return { rows, reasons, total: Number(total.n) };
+      return { rows, reasons, total: total.n };
     },
 
     /** A skill's reports in `state`, newest first, with the reporter's and resolver's names. */
@@ -194,7 +194,7 @@ export function reportsRepository(db: Kysely<Database>) {
           .execute(),
         filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: Number(total.n) };
+      return { rows, total: total.n };
     },
   };
 }

@@ -88,7 +88,7 @@ export function reportService(deps: { reports: ReportsRepository; skills: SkillS
       const bySkill = new Map<string, { reason: ReportReason; count: number }[]>();
       for (const { skill_id, reason, count } of reasons) {
         const list = bySkill.get(skill_id) ?? [];
-        list.push({ reason, count: Number(count) });
+        list.push({ reason, count });
         bySkill.set(skill_id, list);
       }
       return { items: rows.map((row) => toQueueItem(row, bySkill.get(row.skill_id) ?? [])), total };
