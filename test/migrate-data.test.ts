@@ -124,6 +124,10 @@ async function snapshot(t: TestApp, admin: Auth, alice: Auth) {
       files,
       stats: json(expectStatus(await call(t, 'GET', `/v1/skills/${slug}/stats?days=30`, admin), 200)),
       feedback: json(expectStatus(await call(t, 'GET', `/v1/skills/${slug}/feedback?page_size=100`, admin), 200)),
+      reports: {
+        open: json(expectStatus(await call(t, 'GET', `/v1/admin/skills/${slug}/reports?page_size=100`, admin), 200)),
+        resolved: json(expectStatus(await call(t, 'GET', `/v1/admin/skills/${slug}/reports?state=resolved&page_size=100`, admin), 200)),
+      },
     };
   }
   const keys = json<{ items: Record<string, unknown>[] }>(expectStatus(await call(t, 'GET', '/v1/me/api-keys', alice), 200));
@@ -238,6 +242,19 @@ describe('migrate-data', () => {
     record(expectStatus(await call(source, 'GET', `/v1/skills/${published.slug}/versions/1.1.0/download`, asAlice), 200));
     expectStatus(await call(source, 'POST', '/v1/feedback', null, { skill_id: published.slug, rating: 5, comment: 'Great.' }), 201);
     expectStatus(await call(source, 'POST', '/v1/feedback', bob.session, { skill_id: published.slug, rating: 3, version: '1.0.0' }), 201);
+    // Reports: one open, and one resolved by the administrator.
+    expectStatus(
+      await call(source, 'POST', `/v1/skills/${published.slug}/reports`, bob.session, { reason: 'broken', details: 'Fails.' }),
+      201,
+    );
+    expectStatus(
+      await call(source, 'POST', `/v1/skills/${deprecated.slug}/reports`, admin, { reason: 'other', details: 'Outdated.' }),
+      201,
+    );
+    expectStatus(
+      await call(source, 'POST', `/v1/admin/skills/${deprecated.slug}/reports/resolve`, admin, { resolution: 'dismissed' }),
+      200,
+    );
 
     // Download counts are buffered for up to a second; what the API shows must include them.
     await source.runtime.services.downloads.flush();
