@@ -67,7 +67,9 @@ type Cells = readonly [Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cel
  * Targets, in brackets after a path: [published] is a published skill of the owner; [owner's draft],
  * [owner's published], [owner's deprecated] a skill of the owner in that state; [owner's key] a live API key
  * of the owner. The publish/deprecate rows aim at a draft of the owner, the admin skill rows at a fresh draft
- * (status → published) and a published skill (featured), PATCH /v1/admin/users/:userId at a fresh user.
+ * (status → published) and a published skill (featured), PATCH /v1/admin/users/:userId at a fresh user. The
+ * report rows aim at a fresh skill of the owner, and the admin report rows at a fresh published one that the plain
+ * user reported.
  */
 const TABLE = {
   //                                                 anonymous                 user session              owner's session           another user's session    owner's key, no scope         owner's key, skill:upload     another user's key            admin session             admin's key                   disabled user's session   revoked key               expired key
@@ -366,6 +368,76 @@ const TABLE = {
     '401 unauthenticated',
     '401 unauthenticated',
   ],
+  'POST /v1/skills/:skillId/reports [published]': [
+    '401 unauthenticated',
+    '201',
+    '403 own_skill',
+    '201',
+    '403 own_skill',
+    '403 own_skill',
+    '201',
+    '201',
+    '201',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  "POST /v1/skills/:skillId/reports [owner's draft]": [
+    '401 unauthenticated',
+    '404 skill_not_found',
+    '403 own_skill',
+    '404 skill_not_found',
+    '403 own_skill',
+    '403 own_skill',
+    '404 skill_not_found',
+    '201',
+    '404 skill_not_found',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'GET /v1/admin/reports': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'GET /v1/admin/skills/:skillId/reports [reported]': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'POST /v1/admin/skills/:skillId/reports/resolve [reported]': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
 } as const satisfies Record<string, Cells>;
 type RowName = keyof typeof TABLE;
 
@@ -640,7 +712,48 @@ const ENDPOINTS: Record<RowName, Endpoint> = {
       check: expectField('featured', true),
     }),
   },
+  'POST /v1/skills/:skillId/reports [published]': {
+    build: async (t, fx) => ({
+      method: 'POST',
+      url: `/v1/skills/${(await freshPublished(t, fx)).slug}/reports`,
+      body: { reason: 'spam' },
+      check: expectField('state', 'open'),
+    }),
+  },
+  "POST /v1/skills/:skillId/reports [owner's draft]": {
+    build: async (t, fx) => ({
+      method: 'POST',
+      url: `/v1/skills/${(await freshDraft(t, fx)).slug}/reports`,
+      body: { reason: 'spam' },
+      check: expectField('state', 'open'),
+    }),
+  },
+  'GET /v1/admin/reports': {
+    build: () => ({ method: 'GET', url: '/v1/admin/reports', check: (res) => assert.ok(Array.isArray(json(res).items)) }),
+  },
+  'GET /v1/admin/skills/:skillId/reports [reported]': {
+    build: async (t, fx) => ({
+      method: 'GET',
+      url: `/v1/admin/skills/${(await freshReported(t, fx)).slug}/reports`,
+      check: expectField('total', 1),
+    }),
+  },
+  'POST /v1/admin/skills/:skillId/reports/resolve [reported]': {
+    build: async (t, fx) => ({
+      method: 'POST',
+      url: `/v1/admin/skills/${(await freshReported(t, fx)).slug}/reports/resolve`,
+      body: { resolution: 'dismissed' },
+      check: expectField('resolved', 1),
+    }),
+  },
 };
+
+/** A fresh published skill of the owner with an open report by the plain user, for the admin report rows. */
+async function freshReported(t: TestApp, fx: Fixtures): Promise<SkillBody> {
+  const skill = await freshPublished(t, fx);
+  expectStatus(await call(t, 'POST', `/v1/skills/${skill.slug}/reports`, fx.plain.session, { reason: 'spam' }), 201);
+  return skill;
+}
 
 function parseCell(cell: Cell): { status: number; code: string | undefined } {
   const [status, code] = cell.split(' ');
