@@ -110,12 +110,18 @@ describe('configuration', () => {
 
 describe('configuration: rate limits', () => {
   it('defaults to the contract limits per minute', () => {
-    assert.deepEqual(loadConfig({}).rateLimits, { login: 10, feedback: 10, writes: 120, reads: 1200 });
+    assert.deepEqual(loadConfig({}).rateLimits, { login: 10, feedback: 10, reports: 10, writes: 120, reads: 1200 });
   });
 
   it('reads each limit from its variable', () => {
-    const config = loadConfig({ RATE_LIMIT_LOGIN: '3', RATE_LIMIT_FEEDBACK: ' 4 ', RATE_LIMIT_WRITES: '50', RATE_LIMIT_READS: '100000' });
-    assert.deepEqual(config.rateLimits, { login: 3, feedback: 4, writes: 50, reads: 100_000 });
+    const config = loadConfig({
+      RATE_LIMIT_LOGIN: '3',
+      RATE_LIMIT_FEEDBACK: ' 4 ',
+      RATE_LIMIT_REPORTS: '2',
+      RATE_LIMIT_WRITES: '50',
+      RATE_LIMIT_READS: '100000',
+    });
+    assert.deepEqual(config.rateLimits, { login: 3, feedback: 4, reports: 2, writes: 50, reads: 100_000 });
     assert.equal(config.rateLimit, true);
   });
 
@@ -130,6 +136,7 @@ describe('configuration: rate limits', () => {
     ['RATE_LIMIT_LOGIN', 'ten'],
     ['RATE_LIMIT_FEEDBACK', '-1'],
     ['RATE_LIMIT_FEEDBACK', '2.5'],
+    ['RATE_LIMIT_REPORTS', '0'],
     ['RATE_LIMIT_WRITES', '1e3'],
     ['RATE_LIMIT_READS', '1000001'],
   ];
@@ -148,6 +155,25 @@ describe('configuration: rate limits', () => {
     const problems = problemsOf({ RATE_LIMIT_LOGIN: 'x', RATE_LIMIT_READS: '0' });
     assert.deepEqual(problems.map((p) => p.split(' ')[0]).sort(), ['RATE_LIMIT_LOGIN', 'RATE_LIMIT_READS']);
   });
+});
+
+describe('configuration: hiding reported skills', () => {
+  it('is off (0) by default', () => {
+    assert.equal(loadConfig({}).reportsHideThreshold, 0);
+  });
+
+  it('reads REPORTS_HIDE_THRESHOLD, 0 included', () => {
+    assert.equal(loadConfig({ REPORTS_HIDE_THRESHOLD: ' 3 ' }).reportsHideThreshold, 3);
+    assert.equal(loadConfig({ REPORTS_HIDE_THRESHOLD: '0' }).reportsHideThreshold, 0);
+  });
+
+  for (const value of ['-1', 'two', '1.5', '1000001']) {
+    it(`names REPORTS_HIDE_THRESHOLD when it is "${value}"`, () => {
+      assert.deepEqual(problemsOf({ REPORTS_HIDE_THRESHOLD: value }), [
+        `REPORTS_HIDE_THRESHOLD must be a whole number from 0 to 1000000 (got "${value}")`,
+      ]);
+    });
+  }
 });
 
 describe('configuration: time limits, uploads, free space, shutdown, metrics access', () => {

@@ -153,6 +153,10 @@ for (const backend of backends()) {
         ['get', '/v1/skills/{skillId}/versions/{version}/files/{*}'],
         ['get', '/v1/skills/{skillId}/stats'],
         ['post', '/v1/packages/validate'],
+        ['post', '/v1/skills/{skillId}/reports'],
+        ['get', '/v1/admin/reports'],
+        ['get', '/v1/admin/skills/{skillId}/reports'],
+        ['post', '/v1/admin/skills/{skillId}/reports/resolve'],
       ];
       for (const [method, path] of expected) {
         const op = doc.paths[path]?.[method];
@@ -160,7 +164,7 @@ for (const backend of backends()) {
       }
       const upload = doc.paths['/v1/skills/{skillId}/versions']!.post! as { requestBody?: { content?: Record<string, unknown> } };
       assert.ok(upload.requestBody?.content?.['multipart/form-data'], 'uploads are documented as multipart/form-data');
-      for (const name of ['Skill', 'User', 'ApiKey', 'Problem', 'Version'])
+      for (const name of ['Skill', 'User', 'ApiKey', 'Problem', 'Version', 'Report'])
         assert.ok(doc.components.schemas[name], `schema ${name} missing`);
       const create = doc.paths['/v1/skills']!.post!;
       assert.ok(create.requestBody, 'POST /v1/skills documents its body');
