@@ -643,6 +643,7 @@ for (const backend of backends()) {
           'description',
           'downloads',
           'featured',
+          'hidden',
           'highlights',
           'id',
           'latest_version',
@@ -663,6 +664,7 @@ for (const backend of backends()) {
         assert.equal(s.category, 'documents');
         assert.deepEqual([...s.tags].sort(), ['office', 'pdf']);
         assert.equal(s.status, 'published');
+        assert.equal(s.hidden, false);
         assert.equal(s.featured, false);
         assert.equal(s.source_type, 'github');
         assert.equal(s.source_url, 'https://github.com/acme/pdf-tools');
