@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Static } from 'typebox';
-import type { ReportFiled, ReportList, ReportQueue, ReportsResolved } from '@skill-registry/api-schemas/reports';
+import type { Report, ReportFiled, ReportQueue, ReportsResolved } from '@skill-registry/api-schemas/reports';
 import { createRuntime, type Runtime } from '../../src/server.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
@@ -25,7 +25,10 @@ import {
 
 type Filed = Static<typeof ReportFiled>;
 type Queue = Static<typeof ReportQueue>;
-type Reports = Static<typeof ReportList>;
+interface Reports {
+  items: Static<typeof Report>[];
+  total: number;
+}
 type Resolved = Static<typeof ReportsResolved>;
 
 /** A word no other skill holds, so a search for it finds exactly the skills named with it. */
@@ -424,8 +427,9 @@ for (const backend of backends()) {
       assert.equal((await other.app.inject({ method: 'GET', url: `/v1/skills/${skill.slug}` })).statusCode, 404);
 
       const queued = (await queue(t, admin, '?page_size=100')).items.find((item) => item.skill.id === skill.id);
-      assert.equal(queued?.skill.hidden, true);
-      assert.equal(queued?.reporters, 2);
+      assert.ok(queued);
+      assert.equal(queued.skill.hidden, true);
+      assert.equal(queued.reporters, 2);
       const hiddenAudit = (await auditOf(t, skill.id)).filter((row) => row.action === 'skill.hidden');
       assert.deepEqual(
         hiddenAudit.map((row) => [row.actor_id, row.from_value, row.to_value]),
