@@ -453,6 +453,17 @@ for (const backend of backends()) {
       await expectShown(skill, true);
     });
 
+    it('hides a skill reported by enough users at the same moment, once', async () => {
+      for (let round = 0; round < 3; round += 1) {
+        const skill = await publishedSkill(t, owner, admin);
+        const [one, two] = await Promise.all([report(t, alice.session, skill.slug), report(t, bob.session, skill.slug)]);
+        expectStatus(one, 201);
+        expectStatus(two, 201);
+        assert.equal(json<SkillBody>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}`, admin), 200)).hidden, true);
+        assert.equal((await auditOf(t, skill.id)).filter((row) => row.action === 'skill.hidden').length, 1);
+      }
+    });
+
     it('counts distinct reporters, not reports', async () => {
       const skill = await publishedSkill(t, owner, admin);
       const key = await createKey(t, alice.session, []);

@@ -133,11 +133,12 @@ export function reportService(deps: { reports: ReportsRepository; skills: SkillS
       });
       const audits = [audit('skill.reports', 'open', input.resolution)];
       if (skill.hidden_at !== null) audits.push(audit('skill.hidden', 'true', 'false'));
-      const change: SkillUpdate = { hidden_at: null };
-      if (to !== undefined) {
-        audits.push(audit('skill.status', skill.status, to));
-        Object.assign(change, { status: to, updated_at: at }, to === 'published' ? { published_at: at } : {});
-      }
+      if (to !== undefined) audits.push(audit('skill.status', skill.status, to));
+      // Either resolution lifts the hiding; a transition is applied as the moderation endpoint applies it.
+      const change: SkillUpdate =
+        to === undefined
+          ? { hidden_at: null }
+          : { hidden_at: null, status: to, updated_at: at, ...(to === 'published' ? { published_at: at } : {}) };
       const result = await reports.resolve({
         skillId: skill.id,
         resolution: input.resolution,
