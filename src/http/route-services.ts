@@ -5,6 +5,7 @@ import type { FeedbackService } from '../domain/feedback/feedback.js';
 import type { CallLogService } from '../domain/logs/call-logs.js';
 import type { SkillService } from '../domain/skills/skills.js';
 import type { VersionService } from '../domain/versions/versions.js';
+import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
 
 /** A dependency the readiness check asks whether it answers. */
 export interface Pingable {
@@ -21,6 +22,7 @@ export interface RouteServices {
   authenticate: Authenticator;
   skills: SkillService;
   versions: VersionService;
+  rescans: RescanJobs;
   feedback: FeedbackService;
   logs: CallLogService;
   database: Pingable;

@@ -4,6 +4,7 @@ import { toIso } from '../../lib/time.js';
 import { CHANGES_PAGE } from '../../db/repositories/skill-changes.js';
 import type { Highlights } from '../../search/highlights.js';
 import { SearchEngine, type SearchDocument, type SearchQuery } from '../../search/engine.js';
+import { searchStatus } from './quarantine.js';
 
 function toDocument(row: SkillRecordRow): SearchDocument {
   return {
@@ -13,7 +14,7 @@ function toDocument(row: SkillRecordRow): SearchDocument {
     description: row.description,
     category: row.category,
     tags: JSON.parse(row.tags) as string[],
-    status: row.status,
+    status: searchStatus(row),
     ownerId: row.owner_id,
     featured: row.featured === 1,
     downloads: row.downloads,

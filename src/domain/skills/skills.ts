@@ -12,6 +12,7 @@ import { checkSource, type SourceType } from './source.js';
 import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
+import { checkPublishable, withQuarantined } from './quarantine.js';
 import { skillSearch } from './skill-search.js';
 import { canManage, canSee } from './visibility.js';
 
@@ -315,37 +316,50 @@ export function skillService(deps: {
 
     async list(actor: Actor, query: ListQuery) {
       // `status` is an admin-session privilege; everyone else sees published skills whatever they ask for.
-      let statuses: readonly SkillStatus[] | 'all' = ['published'];
-      if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : [query.status];
+      // Quarantined skills are left out of the public list, and of an admin's unless a status is asked for.
+      let statuses: readonly string[] | 'all' = ['published'];
+      if (isAdminSession(actor) && query.status !== undefined) statuses = withQuarantined(query.status === 'all' ? 'all' : [query.status]);
       return listed(query, statuses, undefined);
     },
 
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
-      return listed(query, query.status === undefined || query.status === 'all' ? 'all' : [query.status], actor.user.id);
+      return listed(query, withQuarantined(query.status === undefined || query.status === 'all' ? 'all' : [query.status]), actor.user.id);
     },
 
-    /** Moderation: an administrator's session only. */
-    async setStatus(actor: Actor, ref: string, to: SkillStatus, reason: string | undefined): Promise<Skill> {
+    /**
+     * Moderation: an administrator's session only. Publishing a quarantined skill needs `overrideQuarantine` and a
+     * reason, both recorded in the audit trail.
+     */
+    async setStatus(
+      actor: Actor,
+      ref: string,
+      to: SkillStatus,
+      reason: string | undefined,
+      overrideQuarantine = false,
+    ): Promise<Skill> {
       requireAdminSession(actor);
       const row = await visible(actor, ref);
       checkTransition(row.status, to);
+      const why = reason?.trim() || null;
+      const overridden = checkPublishable(row, to, overrideQuarantine, why);
       const now = nowIso();
+      const audit = {
+        actor_id: actor.user.id,
+        target_type: 'skill',
+        target_id: row.id,
+        reason: why,
+        created_at: now,
+      };
       const applied = await skills.updateAudited(
         row.id,
         { status: to, updated_at: now, ...(to === 'published' ? { published_at: now } : {}) },
-        {
-          id: newId(),
-          actor_id: actor.user.id,
-          action: 'skill.status',
-          target_type: 'skill',
-          target_id: row.id,
-          from_value: row.status,
-          to_value: to,
-          reason: reason?.trim() || null,
-          created_at: now,
-        },
+        [
+          { ...audit, id: newId(), action: 'skill.status', from_value: row.status, to_value: to },
+          ...(overridden ? [{ ...audit, id: newId(), action: 'skill.quarantine_override', from_value: 'quarantined', to_value: to }] : []),
+        ],
         row.status,
+        row.quarantined,
       );
       if (!applied)
         throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
@@ -383,7 +397,7 @@ export function skillService(deps: {
    * Every list and search: the index filters, ranks and pages, and holds the rows it shows (kept in step with
    * the database as docs/api-decisions.md describes: at once on this node, within a second on the others).
    */
-  async function listed(query: ListQuery, statuses: readonly SkillStatus[] | 'all', ownerId: string | undefined): Promise<SkillList> {
+  async function listed(query: ListQuery, statuses: readonly string[] | 'all', ownerId: string | undefined): Promise<SkillList> {
     const searching = searchWords(query.q).length > 0;
     const answer = await search.search({
       text: searching ? (query.q ?? '') : '',

@@ -128,7 +128,8 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
         etag,
         'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
         'accept-ranges': 'bytes',
-        'cache-control': skill.status === 'published' ? 'public, max-age=300' : 'private, no-store',
+        // A quarantined package goes to its owner and administrators only: no shared cache may keep it.
+        'cache-control': skill.status === 'published' && !version.quarantined ? 'public, max-age=300' : 'private, no-store',
       });
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
