@@ -72,7 +72,12 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
         const ids = await trx.selectFrom('versions').select('id').orderBy('id').execute();
         await trx
           .insertInto('scan_jobs')
-          .values({ ...job, state: ids.length === 0 ? 'finished' : 'running', total: ids.length, finished_at: ids.length === 0 ? job.started_at : null })
+          .values({
+            ...job,
+            state: ids.length === 0 ? 'finished' : 'running',
+            total: ids.length,
+            finished_at: ids.length === 0 ? job.started_at : null,
+          })
           .execute();
         for (let i = 0; i < ids.length; i += ITEM_BATCH) {
           await trx
@@ -131,7 +136,7 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
             .where('version_id', '=', item.versionId)
             .execute();
         }
-        return claimed.map((c) => ({ ...c, size: Number(c.size) }));
+        return claimed;
       });
     },
 
@@ -177,10 +182,11 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
         .updateTable('scan_jobs')
         .set({ state: 'finished', finished_at: now })
         .where('state', '=', 'running')
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('scan_job_items')
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('scan_job_items')
                 .select('version_id')
                 .whereRef('scan_job_items.job_id', '=', 'scan_jobs.id')
                 .where('scan_job_items.state', '=', 'pending'),

@@ -102,7 +102,7 @@ export function skillsRepository(db: Kysely<Database>) {
     async updateAudited(
       id: string,
       changes: SkillUpdate,
-      audit: Insertable<AdminAuditTable> | readonly Insertable<AdminAuditTable>[],
+      audits: readonly Insertable<AdminAuditTable>[],
       onlyIfStatus?: SkillStatus,
       onlyIfQuarantined?: number,
     ): Promise<boolean> {
@@ -114,7 +114,7 @@ export function skillsRepository(db: Kysely<Database>) {
         if (Number(result.numUpdatedRows) === 0) return false;
         await trx
           .insertInto('admin_audit')
-          .values(Array.isArray(audit) ? [...audit] : [audit as Insertable<AdminAuditTable>])
+          .values([...audits])
           .execute();
         return true;
       });

@@ -331,13 +331,7 @@ export function skillService(deps: {
      * Moderation: an administrator's session only. Publishing a quarantined skill needs `overrideQuarantine` and a
      * reason, both recorded in the audit trail.
      */
-    async setStatus(
-      actor: Actor,
-      ref: string,
-      to: SkillStatus,
-      reason: string | undefined,
-      overrideQuarantine = false,
-    ): Promise<Skill> {
+    async setStatus(actor: Actor, ref: string, to: SkillStatus, reason: string | undefined, overrideQuarantine = false): Promise<Skill> {
       requireAdminSession(actor);
       const row = await visible(actor, ref);
       checkTransition(row.status, to);
@@ -372,9 +366,7 @@ export function skillService(deps: {
       requireAdminSession(actor);
       const row = await visible(actor, ref);
       if ((row.featured === 1) !== featured) {
-        await skills.updateAudited(
-          row.id,
-          { featured: featured ? 1 : 0 },
+        await skills.updateAudited(row.id, { featured: featured ? 1 : 0 }, [
           {
             id: newId(),
             actor_id: actor.user.id,
@@ -386,7 +378,7 @@ export function skillService(deps: {
             reason: reason?.trim() || null,
             created_at: nowIso(),
           },
-        );
+        ]);
         changed(row.id);
       }
       return reload(row.id);

@@ -27,7 +27,8 @@ export type RescanOutcome = 'written' | 'version_gone';
 function explanationOf(raw: string | undefined): { text: string; at: string } | null | undefined {
   if (raw === undefined) return undefined;
   const text = raw.trim();
-  if (text.length > EXPLANATION_MAX) throw validationFailed([{ field: 'explanation', message: `must be at most ${EXPLANATION_MAX} characters` }]);
+  if (text.length > EXPLANATION_MAX)
+    throw validationFailed([{ field: 'explanation', message: `must be at most ${EXPLANATION_MAX} characters` }]);
   const unstorable = findUnstorable(text, 'explanation');
   if (unstorable !== null) throw validationFailed([unstorable]);
   return text === '' ? null : { text, at: nowIso() };

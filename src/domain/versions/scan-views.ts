@@ -45,11 +45,11 @@ export function toScanSummary(row: SummaryColumns): ScanSummary | null {
     verdict: row.scan_verdict,
     rules_version: row.scan_rules_version,
     findings: {
-      critical: Number(row.scan_critical ?? 0),
-      high: Number(row.scan_high ?? 0),
-      medium: Number(row.scan_medium ?? 0),
-      low: Number(row.scan_low ?? 0),
-      info: Number(row.scan_info ?? 0),
+      critical: row.scan_critical ?? 0,
+      high: row.scan_high ?? 0,
+      medium: row.scan_medium ?? 0,
+      low: row.scan_low ?? 0,
+      info: row.scan_info ?? 0,
     },
   };
 }
@@ -76,8 +76,7 @@ export function toScanReport(row: VersionScanRecord): ScanReportView {
     findings: JSON.parse(row.findings) as ScanFinding[],
     urls: JSON.parse(row.urls) as string[],
     domains: JSON.parse(row.domains) as string[],
-    explanation:
-      row.explanation === null ? null : { text: row.explanation, at: toIso(row.explained_at ?? row.scanned_at) },
+    explanation: row.explanation === null ? null : { text: row.explanation, at: toIso(row.explained_at ?? row.scanned_at) },
   };
 }
 
@@ -107,7 +106,16 @@ export const CURRENT_RULES_VERSION = '0';
 export function scanOf(inspection: Inspection): ScanReport {
   // PENDING-MERGE: the scanner adds `scan` to the inspection.
   const scanned = (inspection as Inspection & { scan?: ScanReport }).scan;
-  return scanned ?? { verdict: 'clean', rulesVersion: '0', counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0 }, findings: [], urls: [], domains: [] };
+  return (
+    scanned ?? {
+      verdict: 'clean',
+      rulesVersion: '0',
+      counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+      findings: [],
+      urls: [],
+      domains: [],
+    }
+  );
 }
 
 /** Whether a verdict quarantines its version: downloadable by its owner and administrators only, never latest. */

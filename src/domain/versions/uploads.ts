@@ -236,8 +236,13 @@ export function versionUploads(deps: {
           ...skillSummary([{ version, verdict: report.verdict }]),
           ...(prepared.row.description === '' && description !== null ? { description } : {}),
         };
-        const outcome = await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files, scanWrite(report, row.created_at), () =>
-          stillStored(staged),
+        const outcome = await versions.insertWithSkill(
+          skillRow,
+          prepared.tags,
+          row,
+          inspection.files,
+          scanWrite(report, row.created_at),
+          () => stillStored(staged),
         );
         // Two creations racing for one slug: the unique index decides.
         if (outcome === 'slug_taken') throw slugTaken(prepared.row.slug);

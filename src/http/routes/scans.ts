@@ -42,8 +42,7 @@ export const scanRoutes: RoutePlugin = async (app, { services }) => {
         response: { 200: ScanReportRef, ...problems(400, 401, 403, 404, 415, 422) },
       },
     },
-    async (request) =>
-      services.versions.rescan(caller(request), request.params.skillId, request.params.version, request.body.explanation),
+    async (request) => services.versions.rescan(caller(request), request.params.skillId, request.params.version, request.body.explanation),
   );
 
   app.post(
