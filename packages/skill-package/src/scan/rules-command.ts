@@ -1,0 +1,391 @@
+/**
+ * Dangerous commands, in scripts (all lines), in Markdown code blocks and hidden comments, and in prose.
+ *
+ * Weighing (ContextSeverities per rule): a script runs, so a match there weighs the rule's full severity; a
+ * Markdown code block is usually documentation that a person or agent may run, and weighs less; prose mentions
+ * it (a security skill explaining reverse shells) and weighs least; a hidden Markdown comment weighs like a
+ * script and at least `high`. A download run straight from a raw IP address, a collector or tunnel, or a URL
+ * shortener adds a `combo.remote-code` finding; a reverse shell aimed at a public IP weighs one step more.
+ *
+ * Every rule is a short literal-anchored expression followed by plain string checks on the same line, so no
+ * expression has open-ended gaps to backtrack over.
+ */
+import { noteFact, report, type LineInput } from './file-state.js';
+import { inContext, raise, type ContextSeverities } from './severity.js';
+import { notableDestination } from './urls.js';
+import type { Severity } from './types.js';
+
+export const COMMAND_SEVERITIES: Record<string, ContextSeverities> = {
+  'command.pipe-to-shell': { script: 'medium', code: 'low', prose: 'info' },
+  'command.reverse-shell': { script: 'critical', code: 'medium', prose: 'low' },
+  'command.destructive-delete': { script: 'critical', code: 'medium', prose: 'low' },
+  'command.shell-startup-write': { script: 'medium', code: 'low', prose: 'info' },
+  'command.persistence': { script: 'high', code: 'low', prose: 'info' },
+  'command.authorized-keys': { script: 'high', code: 'medium', prose: 'low' },
+  'command.credential-read': { script: 'high', code: 'medium', prose: 'low' },
+  'command.exfiltrate': { script: 'critical', code: 'high', prose: 'medium' },
+  'command.obfuscated-exec': { script: 'critical', code: 'high', prose: 'medium' },
+  'command.cover-tracks': { script: 'high', code: 'medium', prose: 'low' },
+  'combo.remote-code': { script: 'critical', code: 'high', prose: 'medium' },
+};
+
+function fire(input: LineInput, rule: string, index: number, length: number, steps = 0, message?: string): void {
+  const severity: Severity = raise(inContext(COMMAND_SEVERITIES[rule]!, input.context), steps);
+  report(input, rule, severity, index, length, message);
+}
+
+// Downloads run by a shell or interpreter.
+const SHELL_SINK =
+  /\|\s*(?:sudo\s+(?:-[A-Za-z]+\s+)?)?(?:env\s+)?(?:(?:ba|z|da|k|fi|c|tc)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?)(?![\w-])/gi;
+const DOWNLOADER = /\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|downloadstring)\b|\bnet\.webclient\b/i;
+const SUBSHELL = /(?:^|[\s;&(])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
+const IEX = /\b(?:iex|invoke-expression)\b/i;
+const PS_DOWNLOAD = /downloadstring|downloadfile|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|net\.webclient/i;
+const EXEC_REMOTE =
+  /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\(/i;
+
+function pipeToShell(input: LineInput, lower: string): void {
+  const { text } = input;
+  let at: { index: number; length: number } | null = null;
+  if (lower.includes('|')) {
+    SHELL_SINK.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while (at === null && (m = SHELL_SINK.exec(text)) !== null) {
+      const before = text.slice(0, m.index);
+      const start = Math.max(before.lastIndexOf(';'), before.lastIndexOf('&&'), before.lastIndexOf('||'));
+      if (DOWNLOADER.test(before.slice(start + 1))) at = { index: Math.max(0, start + 1), length: m.index + m[0].length - start - 1 };
+    }
+  }
+  if (at === null && (lower.includes('$(') || lower.includes('<(') || lower.includes('`'))) {
+    SUBSHELL.lastIndex = 0;
+    const m = SUBSHELL.exec(text);
+    if (m !== null) at = { index: m.index, length: m[0].length };
+  }
+  if (at === null && IEX.test(text) && PS_DOWNLOAD.test(text)) {
+    const m = IEX.exec(text)!;
+    at = { index: m.index, length: m[0].length };
+  }
+  if (at === null) {
+    const m = EXEC_REMOTE.exec(text);
+    if (m !== null) at = { index: m.index, length: m[0].length };
+  }
+  if (at === null) return;
+  fire(input, 'command.pipe-to-shell', at.index, at.length);
+  const destination = notableDestination(text);
+  if (destination !== null) {
+    const what =
+      destination.kind === 'raw-ip'
+        ? 'a raw IP address'
+        : destination.kind === 'collector'
+          ? 'a collector or tunnel service'
+          : 'a shortened URL';
+    fire(
+      input,
+      'combo.remote-code',
+      destination.index,
+      destination.length,
+      0,
+      `A command runs code downloaded from ${what}; what runs can change at any time and cannot be traced to a publisher.`,
+    );
+  }
+}
+
+// Reverse shells.
+const DEV_TCP = /\/dev\/(?:tcp|udp)\/[^\s/]{1,253}\/\d{1,5}/gi;
+const DEV_TCP_SHELL = /\b(?:ba|z)?sh\s+-i\b|0>&1|>&\s*\/dev\/(?:tcp|udp)|\bwhile\s+read\b|<&\s*\d/i;
+const NETCAT = /\b(?:nc|ncat|netcat)(?:\.exe)?\b/gi;
+const NETCAT_EXEC = /\s-[a-z]*[ec]\s{0,4}\S{0,40}(?:sh|cmd|powershell)(?:\.exe)?\b|--(?:sh-)?exec\b/i;
+const INTERACTIVE_SHELL = /\b(?:ba|z)?sh\s+-i\b|\bmkfifo\b/i;
+const SOCAT = /\bsocat\b/i;
+const SOCAT_EXEC = /\b(?:exec|system):/i;
+const SOCKET = /\bsocket\b|\bTCPSocket\b|\bnet\.Socket\b|\bnet\.connect\b|Net\.Sockets\.TCPClient/i;
+const SOCKET_SHELL =
+  /\bdup2\b|pty\.spawn|\bexec\s*\(?\s*["']\/bin\/(?:ba)?sh|subprocess\.(?:call|Popen|run)\s*\(\s*\[\s*["']\/bin\/(?:ba)?sh|spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']|GetStream\s*\(/i;
+
+function reverseShell(input: LineInput, lower: string): void {
+  const { text } = input;
+  let at: { index: number; length: number } | null = null;
+  if (lower.includes('/dev/tcp') || lower.includes('/dev/udp')) {
+    DEV_TCP.lastIndex = 0;
+    const m = DEV_TCP.exec(text);
+    if (m !== null && DEV_TCP_SHELL.test(text)) at = { index: m.index, length: m[0].length };
+  }
+  if (at === null && (lower.includes('nc') || lower.includes('netcat'))) {
+    NETCAT.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while (at === null && (m = NETCAT.exec(text)) !== null) {
+      const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 160);
+      if (NETCAT_EXEC.test(tail) || INTERACTIVE_SHELL.test(text)) at = { index: m.index, length: m[0].length + Math.min(tail.length, 60) };
+    }
+  }
+  if (at === null && SOCAT.test(text) && SOCAT_EXEC.test(text) && /\btcp/i.test(text)) {
+    const m = SOCAT.exec(text)!;
+    at = { index: m.index, length: text.length - m.index };
+  }
+  if (at === null && SOCKET.test(text) && SOCKET_SHELL.test(text)) {
+    const m = SOCKET.exec(text)!;
+    at = { index: m.index, length: text.length - m.index };
+  }
+  if (at !== null) {
+    const destination = notableDestination(text);
+    fire(input, 'command.reverse-shell', at.index, at.length, destination?.kind === 'raw-ip' && input.context !== 'script' ? 1 : 0);
+    return;
+  }
+  // A reverse shell spread over several lines of a script: noted here, decided at the end of the file.
+  if (input.context === 'script' || input.context === 'code') {
+    if (
+      /\bsocket\.socket\s*\(|\.connect\s*\(\s*\(|Net\.Sockets\.TCPClient|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:new|open)\b/i.test(
+        text,
+      )
+    )
+      noteFact(input, 'socket-connect');
+    if (
+      /\bos\.dup2\s*\(|pty\.spawn\s*\(|\.GetStream\s*\(|spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']|\.pipe\s*\(\s*\w*(?:sock|client|conn)\w*\s*\)|\bexec\s+["']\/bin\/(?:ba)?sh/i.test(
+        text,
+      )
+    )
+      noteFact(input, 'shell-attach');
+  }
+}
+
+// Deleting the home or root directory, wiping disks.
+const RM = /(?:^|[\s;&|(`$])(?:sudo\s)?rm\s([^;&|\n`)]{1,300})/g;
+const DANGEROUS_TARGET =
+  /^(?:\/|\/\*|~|~\/|~\/\*|\$HOME|\$HOME\/|\$HOME\/\*|\$\{HOME\}|\$\{HOME\}\/|\$\{HOME\}\/\*|\/(?:home|etc|usr|var|boot|bin|sbin|lib|lib64|opt|root|srv|System|Users|Library)\/?\*?)$/;
+const OTHER_DELETES = [
+  /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?(?:[a-z]:\\?|%userprofile%|%homepath%|%systemroot%)["']?(?=\s|$)/gi,
+  /\brmtree\s*\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~["'])\s*[,)]/g,
+  /\b(?:rm|rmdir|rmSync|rmdirSync)\s*\(\s*(?:(?:os\.)?homedir\(\)|["']\/["'])\s*[,)]/g,
+  /\bmkfs(?:\.\w+)?\s+\/dev\//g,
+  /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)/g,
+  /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g,
+];
+const PS_REMOVE = /\bRemove-Item\b/i;
+const PS_HOME_TARGET = /(?:\s|["'])(?:~|\$HOME|\$env:USERPROFILE|\$env:HOMEPATH|[A-Za-z]:\\)\\?\*?["']?(?:\s|$)/i;
+
+function destructiveDelete(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (lower.includes('rm ') || lower.includes('rm\t')) {
+    RM.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = RM.exec(text)) !== null) {
+      const tokens = m[1]!.trim().split(/\s+/);
+      const flags = tokens.filter((t) => t.startsWith('-'));
+      const recursive = flags.some((f) => /^-[a-zA-Z]*[rR]/.test(f) || f === '--recursive');
+      const targets = tokens.filter((t) => !t.startsWith('-')).map((t) => t.replace(/^["']|["']$/g, ''));
+      if (recursive && (flags.includes('--no-preserve-root') || targets.some((t) => DANGEROUS_TARGET.test(t)))) {
+        fire(input, 'command.destructive-delete', m.index, m[0].length);
+        return;
+      }
+    }
+  }
+  for (const pattern of OTHER_DELETES) {
+    pattern.lastIndex = 0;
+    const m = pattern.exec(text);
+    if (m !== null) {
+      fire(input, 'command.destructive-delete', m.index, m[0].length);
+      return;
+    }
+  }
+  if (PS_REMOVE.test(text) && /-Recurse\b/i.test(text) && PS_HOME_TARGET.test(text)) {
+    const m = PS_REMOVE.exec(text)!;
+    fire(input, 'command.destructive-delete', m.index, text.length - m.index);
+  }
+}
+
+// Writes to start-up files, scheduled tasks and authorized_keys.
+const WRITE_OP =
+  /(?:>>|(?:^|[^<>&0-9=-])>(?![>&=])|\btee\b|\bopen\s*\(|appendFile|writeFile|write_text|write_bytes|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bcp\s|\bmv\s|\bln\s+-s|\binstall\s+-m)/i;
+const STARTUP_FILE =
+  /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]{1,64}|["'])\/?\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|config\/fish\/config\.fish)\b|\/etc\/(?:profile|bash\.bashrc|zshrc|zsh\/zshrc|environment)\b|\/etc\/profile\.d\/|\$PROFILE\b/gi;
+
+function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
+  pattern.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = pattern.exec(text)) !== null) {
+    if (WRITE_OP.test(text.slice(0, m.index))) return m;
+  }
+  return null;
+}
+
+const CRONTAB = /\bcrontab\b([^;&|\n]{0,40})/gi;
+const CRON_FILES =
+  /\/etc\/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)\b|\/var\/spool\/cron\b|\/etc\/systemd\/system\/|\.config\/systemd\/user\/|Library\/Launch(?:Agents|Daemons)\b/gi;
+const PERSISTENCE_COMMANDS = [
+  /@reboot\s/g,
+  /\blaunchctl\s+(?:load|bootstrap|submit)\b/g,
+  /\bsystemctl\s+(?:--user\s+)?enable\b/g,
+  /\bschtasks(?:\.exe)?\s+\/create\b/gi,
+  /\\CurrentVersion\\Run(?:Once)?\b/gi,
+  /Start Menu\\Programs\\Startup|shell:startup/gi,
+];
+
+function persistence(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (lower.includes('crontab')) {
+    CRONTAB.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CRONTAB.exec(text)) !== null) {
+      const args = m[1]!.trim();
+      if (!/^-[lrev]\b/.test(args)) {
+        fire(input, 'command.persistence', m.index, m[0].length);
+        return;
+      }
+    }
+  }
+  const file = writesTo(text, CRON_FILES);
+  if (file !== null) {
+    fire(input, 'command.persistence', file.index, file[0].length);
+    return;
+  }
+  for (const pattern of PERSISTENCE_COMMANDS) {
+    pattern.lastIndex = 0;
+    const m = pattern.exec(text);
+    if (m !== null) {
+      fire(input, 'command.persistence', m.index, m[0].length);
+      return;
+    }
+  }
+}
+
+// Credentials and browser data.
+const CRED_PATH =
+  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
+/** Using a key (ssh -i, ssh-add, permissions) is not reading it out. */
+const KEY_USE =
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND/i;
+
+function credentialRead(input: LineInput): boolean {
+  const { text } = input;
+  CRED_PATH.lastIndex = 0;
+  const m = CRED_PATH.exec(text);
+  if (m === null || KEY_USE.test(text)) return false;
+  fire(input, 'command.credential-read', m.index, m[0].length);
+  if (input.context !== 'prose') noteFact(input, 'credential-read');
+  return true;
+}
+
+// Sending the environment or credential files away.
+const NET_SEND =
+  /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send/i;
+const NET_POST =
+  /\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s|\s-X\s*POST\b|--post-(?:file|data)|method\s*[:=]\s*["']POST|\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send|\b(?:nc|ncat|netcat)\s|\bscp\s|-Method\s+Post/i;
+const ENV_DUMP =
+  /(?:^|[\s|;&($`])(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\$\((?:env|printenv)\)|`(?:env|printenv)`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
+const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
+
+function exfiltrate(input: LineInput, readsCredentials: boolean): void {
+  const { text } = input;
+  const sender = NET_SEND.exec(text);
+  if (sender === null) return;
+  if (input.context !== 'prose' && NET_POST.test(text)) noteFact(input, 'network-send');
+  const env = ENV_DUMP.exec(text);
+  if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
+    const index = Math.min(sender.index, env?.index ?? sender.index);
+    fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
+  }
+}
+
+// Decoding and running hidden code.
+const B64_DECODE = /\bbase64\s+(?:-[a-zA-Z]*d[a-zA-Z]*|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?base64\s+-d\b/gi;
+const PIPE_RUN = /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/i;
+const SHELL_EVAL = /\beval\b|\b(?:ba|z)?sh\s+-c\b|\bexec\b|\bsource\b/i;
+const EXEC_CALL = /\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile)\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
+const DECODE_CALL =
+  /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b|\bBuffer\.from\s*\([^)]{0,400}["'](?:base64|hex)["']/i;
+const PS_ENCODED = /\s[-/]e(?:nc(?:odedcommand)?|c)?\s+[A-Za-z0-9+/=]{16,}/i;
+const POWERSHELL = /\b(?:powershell|pwsh)(?:\.exe)?\b/i;
+const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[rd]\s*\)/;
+
+function obfuscatedExec(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (lower.includes('base64') || lower.includes('xxd')) {
+    B64_DECODE.lastIndex = 0;
+    const m = B64_DECODE.exec(text);
+    if (m !== null && (PIPE_RUN.test(text.slice(m.index)) || SHELL_EVAL.test(text))) {
+      fire(input, 'command.obfuscated-exec', m.index, m[0].length);
+      return;
+    }
+  }
+  EXEC_CALL.lastIndex = 0;
+  const exec = EXEC_CALL.exec(text);
+  if (exec !== null) {
+    const decode = DECODE_CALL.exec(text.slice(exec.index));
+    if (decode !== null && !PACKER.test(text)) {
+      fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode[0].length);
+      return;
+    }
+    if (input.context === 'script' && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text)) noteFact(input, 'dynamic-exec');
+  }
+  if ((input.context === 'script' || input.context === 'code') && DECODE_CALL.test(text)) noteFact(input, 'decode');
+  if (POWERSHELL.test(text)) {
+    const m = PS_ENCODED.exec(text);
+    if (m !== null) fire(input, 'command.obfuscated-exec', m.index, m[0].length);
+  }
+}
+
+// Erasing traces.
+const COVER =
+  /\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bexport\s+HISTSIZE=0\b|\bhistory\s+-c\b|\bset\s+\+o\s+history\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|\bClear-EventLog\b/gi;
+const HISTORY_FILE = /\.(?:bash|zsh)_history\b/g;
+const ERASE = /\b(?:rm|shred|truncate|unlink)\b|>\s*$|\/dev\/null/i;
+
+function coverTracks(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (!lower.includes('hist') && !lower.includes('clear-') && !lower.includes('wevtutil')) return;
+  COVER.lastIndex = 0;
+  let m = COVER.exec(text);
+  if (m === null) {
+    HISTORY_FILE.lastIndex = 0;
+    m = HISTORY_FILE.exec(text);
+    if (m !== null && !ERASE.test(text.slice(0, m.index)) && !/ln\s+-sf?\s+\/dev\/null/.test(text)) m = null;
+  }
+  if (m !== null) fire(input, 'command.cover-tracks', m.index, m[0].length);
+}
+
+export function scanCommands(input: LineInput): void {
+  const lower = input.text.toLowerCase();
+  pipeToShell(input, lower);
+  reverseShell(input, lower);
+  destructiveDelete(input, lower);
+  const startup = writesTo(input.text, STARTUP_FILE);
+  if (startup !== null) fire(input, 'command.shell-startup-write', startup.index, startup[0].length);
+  persistence(input, lower);
+  if (lower.includes('authorized_keys')) {
+    const keys = writesTo(input.text, /authorized_keys2?\b/g);
+    if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
+  }
+  const reads = credentialRead(input);
+  exfiltrate(input, reads);
+  obfuscatedExec(input, lower);
+  coverTracks(input, lower);
+}
+
+/** Rules over several lines of one file, decided when the file ends. */
+export function finishCommands(
+  file: { facts: Map<string, number>; kind: string },
+  reportAt: (rule: string, severity: Severity, line: number, message: string) => void,
+): void {
+  const { facts } = file;
+  const context = file.kind === 'script' ? 'script' : 'code';
+  const connect = facts.get('socket-connect');
+  const attach = facts.get('shell-attach');
+  if (connect !== undefined && attach !== undefined) {
+    reportAt(
+      'command.reverse-shell',
+      inContext(COMMAND_SEVERITIES['command.reverse-shell']!, context),
+      Math.max(connect, attach),
+      'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
+    );
+  }
+  const decode = facts.get('decode');
+  const exec = facts.get('dynamic-exec');
+  if (file.kind === 'script' && decode !== undefined && exec !== undefined && exec >= decode) {
+    reportAt(
+      'command.obfuscated-exec',
+      'high',
+      exec,
+      'This script decodes data and later executes a value with eval or exec; what finally runs is hidden from every reviewer.',
+    );
+  }
+}
