@@ -4,6 +4,7 @@ import type { Same } from '../../lib/same-type.js';
 import { toIso } from '../../lib/time.js';
 import type { ScanFinding, ScanReport, SeverityCounts, Verdict } from '@skill-registry/skill-package/scan/types';
 import type { Inspection } from '@skill-registry/skill-package/types';
+import { RULES_VERSION } from '@skill-registry/skill-package/scan/catalogue';
 import { latestOf } from './rules.js';
 
 // The verdicts the scanner gives are the ones the version_scans table stores.
@@ -99,23 +100,11 @@ export function scanWrite(report: ScanReport, scannedAt: string, explanation?: {
 }
 
 /** The version of the rules the scanner applies now. */
-// PENDING-MERGE: read from the scanner.
-export const CURRENT_RULES_VERSION = '0';
+export const CURRENT_RULES_VERSION: string = RULES_VERSION;
 
 /** The scanner's report of an inspected package. */
 export function scanOf(inspection: Inspection): ScanReport {
-  // PENDING-MERGE: the scanner adds `scan` to the inspection.
-  const scanned = (inspection as Inspection & { scan?: ScanReport }).scan;
-  return (
-    scanned ?? {
-      verdict: 'clean',
-      rulesVersion: '0',
-      counts: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
-      findings: [],
-      urls: [],
-      domains: [],
-    }
-  );
+  return inspection.scan;
 }
 
 /** Whether a verdict quarantines its version: downloadable by its owner and administrators only, never latest. */
