@@ -347,8 +347,11 @@ for (const backend of backends()) {
 
         // Nothing of it can be installed by the public, so public lists and searches leave it out.
         const q = encodeURIComponent(name);
+        // A search also lists partial matches: only this skill's presence counts.
         const ids = async (url: string, auth: Auth) =>
-          json<{ items: SkillBody[] }>(expectStatus(await call(t, 'GET', url, auth), 200)).items.map((s) => s.id);
+          json<{ items: SkillBody[] }>(expectStatus(await call(t, 'GET', url, auth), 200))
+            .items.map((s) => s.id)
+            .filter((id) => id === skill.id);
         assert.deepEqual(await ids(`/v1/skills?q=${q}`, null), []);
         assert.deepEqual(await ids(`/v1/skills?q=${q}`, other.session), []);
         assert.deepEqual(await ids(`/v1/me/skills?q=${q}`, owner.session), [skill.id]);
@@ -532,6 +535,33 @@ for (const backend of backends()) {
             expectStatus(await second.app.inject({ method: 'GET', url: `/v1/admin/scans/${job.id}`, headers: authHeaders(admin) }), 200),
           );
           assert.deepEqual([seen.state, seen.done], ['finished', job.total]);
+        });
+
+        it("another node's search follows a skill's quarantine", async () => {
+          const name = uniqueName('Quarantined Numbat ');
+          const skill = await createSkill(t, owner.session, { name });
+          await uploaded(t, owner.session, skill.slug, '1.0.0', await maliciousPackage(skill.slug));
+          const reason = 'Reviewed: the script only runs in a throwaway container.';
+          expectStatus(
+            await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, {
+              status: 'published',
+              override_quarantine: true,
+              reason,
+            }),
+            200,
+          );
+          const publicIds = async () => {
+            // The other node reads the change log as its timer would.
+            await second.services.skills.catchUpSearch();
+            const res = await second.app.inject({ method: 'GET', url: `/v1/skills?q=${encodeURIComponent(name)}` });
+            // A search also lists partial matches: only this skill's presence counts.
+            return json<{ items: SkillBody[] }>(expectStatus(res, 200))
+              .items.map((item) => item.id)
+              .filter((id) => id === skill.id);
+          };
+          assert.deepEqual(await publicIds(), []);
+          await uploaded(t, owner.session, skill.slug, '1.0.1', await cleanPackage(skill.slug));
+          assert.deepEqual(await publicIds(), [skill.id]);
         });
 
         it("a node's batch is taken over once its lease has run out", async () => {
