@@ -93,8 +93,8 @@ export function versionRescans(deps: {
      * explanation given for the reviewer (an empty one removes it).
      */
     async rescan(actor: Actor, skillRef: string, versionRef: string, rawExplanation: string | undefined): Promise<ScanReportView> {
-      const explanation = explanationOf(rawExplanation);
       const skill = await skillService.manageable(actor, skillRef);
+      const explanation = explanationOf(rawExplanation);
       const version = await versionOf(skill, versionRef);
       let outcome: RescanOutcome;
       try {
