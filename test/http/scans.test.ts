@@ -484,6 +484,10 @@ for (const backend of backends()) {
         assert.deepEqual([job.done, job.failed, job.pending], [0, 0, job.total]);
         assert.equal(job.finished_at, null);
 
+        // One job at a time.
+        const refused = expectProblem(await call(t, 'POST', '/v1/admin/scans', admin), 409, 'scan_job_running');
+        assert.match(String(refused.detail), new RegExp(job.id));
+
         const first = await t.runtime.services.rescans.runOnce();
         assert.equal(first.length, 2, 'a batch is RESCAN_BATCH_SIZE versions');
         const midway = await progress(job.id);
