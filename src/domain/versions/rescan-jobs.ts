@@ -72,8 +72,10 @@ export function rescanJobs(deps: {
         await scans.settle(item, 'failed', error instanceof PackageError ? error.detail : 'The stored package is missing.');
         return;
       }
+      // Anything else (the database or the store away a moment) may pass: the version is handed back, and given up
+      // after RESCAN_MAX_ATTEMPTS claims. The rest of the batch goes on.
       await scans.release(item, nodeId, RESCAN_MAX_ATTEMPTS, error instanceof Error ? error.message : String(error));
-      throw error;
+      report.onError?.(error);
     }
   }
 
