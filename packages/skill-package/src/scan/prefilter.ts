@@ -245,7 +245,7 @@ const PREFIXES: [string[], number][] = [
 
 /** Words right after a dot: file names (`~/.ssh`), members (`os.environ`, `socket.send`, `.pipe(`). */
 const AFTER_DOT: [string[], number][] = [
-  [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git'], G.cred | G.exfil],
+  [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git', 'azure'], G.cred | G.exfil],
   [['env', 'environ', 'send', 'request', 'post', 'put'], G.exfil],
   [['pipe', 'connect', 'spawn'], G.reverse],
   [['profile', 'fish', 'bashrc', 'zshrc'], G.startup],
