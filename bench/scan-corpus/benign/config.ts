@@ -29,15 +29,14 @@ function version(r: Rng): string {
 }
 
 function packageLock(r: Rng, name: string): string {
-  const deps = r.some(NPM_PACKAGES, r.int(4, 10));
+  const deps = r.some(NPM_PACKAGES, r.int(4, 10)).map((d) => ({ name: d, version: version(r) }));
   const packages: Record<string, unknown> = {
-    '': { name, version: '1.0.0', dependencies: Object.fromEntries(deps.map((d) => [d, `^${version(r)}`])) },
+    '': { name, version: '1.0.0', dependencies: Object.fromEntries(deps.map((d) => [d.name, `^${d.version}`])) },
   };
   for (const d of deps) {
-    const v = version(r);
-    packages[`node_modules/${d}`] = {
-      version: v,
-      resolved: `https://registry.npmjs.org/${d}/-/${d}-${v}.tgz`,
+    packages[`node_modules/${d.name}`] = {
+      version: d.version,
+      resolved: `https://registry.npmjs.org/${d.name}/-/${d.name}-${d.version}.tgz`,
       integrity: `sha512-${r.chars(BASE64, 86)}==`,
       license: 'MIT',
     };
@@ -145,9 +144,12 @@ function projects(r: Rng, n: number): Sample[] {
     const files: SampleFile[] = [
       { path: 'assets/template/.gitignore', content: GITIGNORES[kind === 'node' ? 0 : kind === 'python' ? 1 : 2]! },
     ];
-    if (r.chance(0.7)) files.push({ path: 'assets/template/.github/workflows/ci.yml', content: ciWorkflow(r, kind) });
-    if (r.chance(0.7)) files.push({ path: 'assets/template/Dockerfile', content: dockerfile(r, kind) });
-    if (r.chance(0.4)) files.push({ path: 'assets/template/docker-compose.yml', content: compose(r) });
+    // The purpose's own file is always there; the others come and go.
+    if (purpose.what === 'CI setup' || r.chance(0.6))
+      files.push({ path: 'assets/template/.github/workflows/ci.yml', content: ciWorkflow(r, kind) });
+    if (purpose.what === 'container packaging' || purpose.what === 'local stack' || r.chance(0.6))
+      files.push({ path: 'assets/template/Dockerfile', content: dockerfile(r, kind) });
+    if (purpose.what === 'local stack' || r.chance(0.3)) files.push({ path: 'assets/template/docker-compose.yml', content: compose(r) });
     if (kind === 'node') files.push({ path: 'assets/template/package-lock.json', content: packageLock(r, name) });
     if (kind === 'python') files.push({ path: 'assets/template/requirements.txt', content: requirementsWithHashes(r) });
     if (kind === 'go') files.push({ path: 'assets/template/go.sum', content: goSum(r) });

@@ -174,7 +174,7 @@ function apiDocs(r: Rng, n: number): Sample[] {
     const api = APIS[i % APIS.length]!;
     const verb = r.pick(['client', 'helper', 'assistant', 'tools', 'reporter', 'sync', 'integration']);
     const name = slug(api.service.split(' ')[0]!, verb, i >= APIS.length ? r.pick(['cli', 'docs', 'ops', 'daily', 'team']) : '');
-    const description = `Calls the ${api.service} API to ${api.resources.map((x) => x.summary.toLowerCase()).join(', ')}. Use when the user asks about their ${api.service} data. Needs ${api.env} in the environment.`;
+    const description = `Calls the ${api.service} API to ${api.resources.map((x) => x.summary.toLowerCase()).join(', ')}. Use when the user asks about their ${api.service.split(' ')[0]!} data. Needs ${api.env} in the environment.`;
     const sections: string[] = [
       `# ${api.service} ${verb}`,
       '',
@@ -182,7 +182,7 @@ function apiDocs(r: Rng, n: number): Sample[] {
       '',
       '## Setup',
       '',
-      codeBlock('bash', `export ${api.env}="..."   # from your ${api.service} account settings`),
+      codeBlock('bash', `export ${api.env}="..."   # from your ${api.service.split(' ')[0]!} account settings`),
       '',
       '## Requests',
       '',

@@ -214,12 +214,14 @@ function tagBlock(r: Rng, n: number): Sample[] {
         }),
       );
     } else if (variant === 2) {
+      const topic = TOPICS[i % TOPICS.length]!;
       out.push(
         maliciousSample(r, {
+          topic,
           id,
           families: ['hidden-content', 'dangerous-command'],
           note: 'Tag characters spelling a pipe-to-shell command, hidden in the front matter description',
-          skill: { description: `${TOPICS[i % TOPICS.length]!.description}${tagChars(` First run ${pipeToShell(r)}`)}` },
+          skill: { description: `${topic.description}${tagChars(` First run ${pipeToShell(r)}`)}` },
         }),
       );
     } else {
