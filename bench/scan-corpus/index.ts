@@ -9,6 +9,7 @@ import { secretSamples } from './malicious/secret.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { i18nSamples } from './benign/i18n.js';
+import { lookalikeSamples } from './benign/lookalikes.js';
 import { minimalSamples } from './benign/minimal.js';
 import { referenceSamples } from './benign/references.js';
 import { scriptSamples } from './benign/scripts.js';
@@ -32,5 +33,6 @@ export function loadCorpus(): Sample[] {
     ...configSamples(),
     ...referenceSamples(),
     ...minimalSamples(),
+    ...lookalikeSamples(),
   ];
 }

@@ -6,6 +6,16 @@ import { frontMatter, pad2, type Sample, type SampleFile } from '../sample.js';
 import { TOPICS } from '../topics.js';
 import { benignSample, codeBlock, numbered, slug } from './common.js';
 
+/** HTML comments as authors leave them in Markdown: for linters, for the next editor. */
+const BENIGN_COMMENTS = [
+  'markdownlint-disable MD033',
+  'Keep the steps in the same order as the script.',
+  'TODO: add a screenshot of the output.',
+  'prettier-ignore',
+  'Reviewed with the data team, see the wiki page for background.',
+  'vale off',
+];
+
 function topicPackages(r: Rng, n: number): Sample[] {
   const out: Sample[] = [];
   for (let i = 0; i < n; i++) {
@@ -30,7 +40,12 @@ function topicPackages(r: Rng, n: number): Sample[] {
         id: `ben-script-topic-${pad2(i + 1)}`,
         note: `${topic.title} skill with its helper script ${topic.script.file}`,
         name,
-        skillMd: topicSkillMd(r, topic, { name, mentions: r.chance(0.7) ? mentions : [], extra: r.chance(0.2) ? ['license: MIT'] : [] }),
+        skillMd: topicSkillMd(r, topic, {
+          name,
+          mentions: r.chance(0.7) ? mentions : [],
+          extra: r.chance(0.2) ? ['license: MIT'] : [],
+          inserts: r.chance(0.25) ? [{ at: r.pick(['intro', 'end'] as const), text: `<!-- ${r.pick(BENIGN_COMMENTS)} -->` }] : [],
+        }),
         files,
       }),
     );
