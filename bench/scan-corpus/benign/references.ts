@@ -89,18 +89,24 @@ function longReferences(r: Rng, n: number): Sample[] {
       (_, k) =>
         `| ${k + 1} | ${r.pick(['Edge case', 'Common mistake', 'Performance note', 'Portability'])} | ${r.pick(['Check for NULL first.', 'Quote identifiers that are keywords.', 'Prefer explicit column lists.', 'Test on a copy of production data.', 'Read the server version before relying on it.'])} |`,
     ).join('\n');
+    const fm = frontMatter(r, {
+      name,
+      description: `Answers questions about ${title.toLowerCase()} from a bundled reference. Use when the user asks what one means or how to use it.`,
+    });
+    const document = `${reference}\n## Appendix\n\n| # | Topic | Note |\n|---|---|---|\n${appendix}\n`;
+    // Half keep the reference beside SKILL.md; the other half are one long SKILL.md.
+    const inline = i % 2 === 1;
     out.push(
       benignSample(r, {
         id: `ben-ref-long-${pad2(i + 1)}`,
-        note: `${title}: a short SKILL.md pointing at a long reference document with many sections and a table`,
+        note: inline
+          ? `${title}: one long SKILL.md holding the whole reference (sections, examples, a table)`
+          : `${title}: a short SKILL.md pointing at a long reference document with many sections and a table`,
         name,
-        skillMd: `${frontMatter(r, { name, description: `Answers questions about ${title.toLowerCase()} from a bundled reference. Use when the user asks what one means or how to use it.` })}\n# ${title}\n\nLook the answer up in \`references/REFERENCE.md\` rather than answering from memory, and quote the relevant section.\n`,
-        files: [
-          {
-            path: 'references/REFERENCE.md',
-            content: `# ${title} reference\n\n${reference}\n## Appendix\n\n| # | Topic | Note |\n|---|---|---|\n${appendix}\n`,
-          },
-        ],
+        skillMd: inline
+          ? `${fm}\n# ${title}\n\nQuote the relevant section below rather than answering from memory.\n\n${document}`
+          : `${fm}\n# ${title}\n\nLook the answer up in \`references/REFERENCE.md\` rather than answering from memory, and quote the relevant section.\n`,
+        files: inline ? [] : [{ path: 'references/REFERENCE.md', content: `# ${title} reference\n\n${document}` }],
       }),
     );
   }
