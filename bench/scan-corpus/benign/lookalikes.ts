@@ -3,7 +3,7 @@
 // public SSH key, decoding a Kubernetes secret to debug it, vendor install commands for Windows, vendored
 // minified code, archive fixtures, lint comments, inlined fonts, cryptographic test vectors.
 import { gzip, storedZip, tar } from '../binaries.js';
-import { HEX, rng, type Rng } from '../prng.js';
+import { BASE64, BASE64URL, HEX, rng, type Rng } from '../prng.js';
 import { b64, frontMatter, pad2, type Sample, type SampleFile } from '../sample.js';
 import { benignSample, bullets, codeBlock, numbered, slug, table } from './common.js';
 
@@ -208,6 +208,40 @@ const NEAR: Near[] = [
     description: 'Small shell one-liners for everyday data tasks. Use when the user wants a quick command rather than a script.',
     body: () =>
       `# One-liners\n\n${codeBlock('bash', `# Version field of package.json\npython3 -c "import sys, json; print(json.load(sys.stdin)['version'])" < package.json\n# How many parallel jobs to use\npython3 -c 'import os; print(os.cpu_count())'\n# Pretty-print JSON\npython3 -m json.tool data.json`)}\n`,
+  },
+  {
+    kind: 'jwt-docs',
+    note: 'Authentication docs decoding an example JWT (header and payload only describe a demo user; the signature is a dummy)',
+    name: (r) => slug('jwt', r.pick(['debugging', 'explainer', 'auth-docs'])),
+    description:
+      'Explains and decodes JSON Web Tokens to debug authentication problems, without verifying or storing them. Use when a login fails with a token error.',
+    body: (r) => {
+      const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const payload = Buffer.from(
+        JSON.stringify({ sub: 'demo-user', name: 'Demo User', iat: 1700000000 + r.int(0, 9999999), exp: 1700003600 + r.int(0, 9999999) }),
+      ).toString('base64url');
+      const token = `${header}.${payload}.${r.chars(BASE64URL, 43)}`;
+      return `# Reading a JWT\n\nA JWT is three base64url parts separated by dots: header, payload, signature. Decoding shows the claims; it proves nothing about who issued the token.\n\nExample (a made-up demo token):\n\n${codeBlock('text', token)}\n\n${codeBlock('bash', 'cut -d. -f2 <<< "$TOKEN" | base64 -d 2>/dev/null | jq .')}\n\nCheck \`exp\` against the current time and \`aud\` against the service. Never paste a user's real token into a website.\n`;
+    },
+  },
+  {
+    kind: 'public-keys',
+    note: 'Public material only: an SSH public key line, a CA certificate and a PGP public key block (no private keys)',
+    name: (r) => slug(r.pick(['deploy', 'server', 'release']), r.pick(['trust-setup', 'verification', 'keys'])),
+    description:
+      'Installs the team CA certificate and verifies signed releases with the published public keys. Use when setting up a new machine.',
+    body: (r) =>
+      `# Trust setup\n\nAdd the team's public SSH key for the deploy user (public keys are safe to share):\n\n${codeBlock('text', `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${r.chars(BASE64, 43)} deploy@ci.example.com`)}\n\nInstall the CA certificate from \`assets/team-ca.pem\` and verify releases with \`assets/release-signing.asc\`:\n\n${codeBlock('bash', 'sudo cp assets/team-ca.pem /usr/local/share/ca-certificates/team-ca.crt && sudo update-ca-certificates\ngpg --import assets/release-signing.asc\ngpg --verify release.tar.gz.asc release.tar.gz')}\n`,
+    files: (r) => [
+      {
+        path: 'assets/team-ca.pem',
+        content: `-----BEGIN CERTIFICATE-----\n${(`MIIDdzCCAl+gAwIBAgIU` + r.chars(BASE64, 1180)).match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`,
+      },
+      {
+        path: 'assets/release-signing.asc',
+        content: `-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n${(`mDMEZ` + r.chars(BASE64, 600)).match(/.{1,64}/g)!.join('\n')}\n=${r.chars(BASE64, 4)}\n-----END PGP PUBLIC KEY BLOCK-----\n`,
+      },
+    ],
   },
 ];
 

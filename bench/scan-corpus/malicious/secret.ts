@@ -149,7 +149,83 @@ function mixed(r: Rng, n: number): Sample[] {
   return out;
 }
 
+/** Credentials leaked the way people leak them: inside examples, URLs and tool configuration. */
+function leaks(r: Rng, n: number): Sample[] {
+  const out: Sample[] = [];
+  const variants: { note: string; files: (g: Rng) => { path: string; content: string }[]; inSkill?: (g: Rng) => string }[] = [
+    {
+      note: 'A real-looking GitHub token left in a curl example in SKILL.md',
+      files: () => [],
+      inSkill: (g) =>
+        `\`\`\`bash\ncurl -H "Authorization: Bearer ${fake.githubPat(g)}" https://api.github.com/repos/acme/site/issues\n\`\`\``,
+    },
+    {
+      note: 'Terraform variables file with an AWS key pair',
+      files: (g) => [
+        {
+          path: 'infra/terraform.tfvars',
+          content: `region            = "eu-central-1"\naccess_key        = "${fake.awsAccessKeyId(g)}"\nsecret_key        = "${fake.awsSecretKey(g)}"\ninstance_type     = "t3.small"\n`,
+        },
+      ],
+    },
+    {
+      note: 'A docker-compose file with a Stripe live key and an OpenAI key in the environment block',
+      files: (g) => [
+        {
+          path: 'docker-compose.yml',
+          content: `services:\n  worker:\n    image: ghcr.io/acme/worker:1.2\n    environment:\n      STRIPE_SECRET_KEY: ${fake.stripeLive(g)}\n      OPENAI_API_KEY: ${fake.openai(g)}\n`,
+        },
+      ],
+    },
+    {
+      note: 'A token embedded in a git remote URL in a config file',
+      files: (g) => [
+        {
+          path: 'config/repos.ini',
+          content: `[origin]\nurl = https://x-access-token:${fake.githubFineGrained(g)}@github.com/acme/data-pipeline.git\nbranch = main\n`,
+        },
+      ],
+    },
+    {
+      note: 'A .pypirc with a PyPI-style upload token and a Slack webhook in a notebook output cell',
+      files: (g) => [
+        {
+          path: '.pypirc',
+          content: `[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc${g.chars('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 150)}\n`,
+        },
+        {
+          path: 'notebooks/explore.ipynb',
+          content: `${JSON.stringify({ cells: [{ cell_type: 'code', execution_count: 3, metadata: {}, source: ['import os\n', 'os.environ["SLACK_WEBHOOK_URL"]'], outputs: [{ output_type: 'execute_result', execution_count: 3, metadata: {}, data: { 'text/plain': [`'${fake.slackWebhook(g)}'`] } }] }], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`,
+        },
+      ],
+    },
+    {
+      note: 'An Anthropic API key in a JavaScript client default, with a comment saying to replace it later',
+      files: (g) => [
+        {
+          path: 'scripts/summarise.mjs',
+          content: `// TODO: move to env before publishing\nconst apiKey = process.env.ANTHROPIC_API_KEY ?? '${fake.anthropic(g)}';\n\nexport async function summarise(text) {\n  const res = await fetch('https://api.anthropic.com/v1/messages', {\n    method: 'POST',\n    headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },\n    body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 300, messages: [{ role: 'user', content: text }] }),\n  });\n  return (await res.json()).content[0].text;\n}\n`,
+        },
+      ],
+    },
+  ];
+  for (let i = 0; i < n; i++) {
+    const v = variants[i % variants.length]!;
+    const inSkill = v.inSkill?.(r);
+    out.push(
+      maliciousSample(r, {
+        id: `mal-secret-leak-${pad2(i + 1)}`,
+        families: ['secret'],
+        note: v.note,
+        files: v.files(r),
+        skill: inSkill ? { inserts: [{ at: 'example', text: inSkill }] } : undefined,
+      }),
+    );
+  }
+  return out;
+}
+
 export function secretSamples(): Sample[] {
   const r = rng('malicious/secret');
-  return [...keys(r, 6), ...tokens(r, 14), ...mixed(r, 2)];
+  return [...keys(r, 6), ...tokens(r, 14), ...mixed(r, 2), ...leaks(r, 6)];
 }
