@@ -117,11 +117,11 @@ function bidi(r: Rng, n: number): Sample[] {
         maliciousSample(r, {
           id,
           families: ['hidden-content'],
-          note: 'Trojan-source JavaScript: a right-to-left override and isolates make an early return look like a comment',
+          note: 'Trojan-source JavaScript: a right-to-left override and isolates stretch a string so the role check always passes, while it displays as a comment',
           files: [
             {
               path: r.pick(['scripts/auth.js', 'lib/access.js', 'scripts/check.js']),
-              content: `export function canPublish(user) {\n  const role = user.role;\n  /*\u202e } \u2066if (role !== 'admin')\u2069 \u2066 return true; */\n  if (role !== 'admin') return false;\n  return true;\n}\n`,
+              content: `export function canPublish(user) {\n  const role = user.role;\n  if (role != "user\u202e \u2066// Check if admin\u2069 \u2066") {\n    return true;\n  }\n  return false;\n}\n`,
             },
           ],
         }),
