@@ -315,6 +315,7 @@ function localised(r: Rng, n: number): Sample[] {
         note: `A skill written in ${t.lang}${t.rtl ? ' (right to left)' : ''}${t.lang === 'Persian' ? ', with the zero-width non-joiners Persian spelling uses' : ''}${marks ? ', with left-to-right and right-to-left marks around Latin text' : ''}`,
         name,
         skillMd: `${frontMatter(r, { name, description: t.description })}\n${body.join('\n')}`,
+        closing: false,
       }),
     );
   }

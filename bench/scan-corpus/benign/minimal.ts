@@ -35,7 +35,8 @@ const TINY: [string, string, string][] = [
 function tiny(r: Rng, n: number): Sample[] {
   const out: Sample[] = [];
   for (let i = 0; i < n; i++) {
-    const [name, description, instruction] = TINY[i % TINY.length]!;
+    const [base, description, instruction] = TINY[i % TINY.length]!;
+    const name = i < TINY.length ? base : `${base}-${r.pick(['quick', 'simple', 'mini', 'plus'])}`;
     const skillMd = r.chance(0.5)
       ? `---\nname: ${name}\ndescription: ${yamlValue(description)}\n---\n\n${instruction}\n`
       : `---\nname: ${name}\ndescription: ${yamlValue(description)}\n---\n# ${name}\n\n${instruction}\n`;

@@ -156,7 +156,14 @@ function secretScanning(r: Rng, n: number): Sample[] {
       '',
       '## Pre-commit hook',
       '',
-      codeBlock('yaml', 'repos:\n  - repo: https://github.com/gitleaks/gitleaks\n    rev: v8.21.2\n    hooks:\n      - id: gitleaks'),
+      r.pick([
+        codeBlock('yaml', 'repos:\n  - repo: https://github.com/gitleaks/gitleaks\n    rev: v8.21.2\n    hooks:\n      - id: gitleaks'),
+        codeBlock(
+          'yaml',
+          'repos:\n  - repo: https://github.com/Yelp/detect-secrets\n    rev: v1.5.0\n    hooks:\n      - id: detect-secrets\n        args: ["--baseline", ".secrets.baseline"]',
+        ),
+        codeBlock('bash', 'trufflehog git file://. --since-commit HEAD~50 --only-verified --fail'),
+      ]),
       '',
       '## When something is found',
       '',
