@@ -5,7 +5,6 @@
  * with the prefilter; only lines with a hit (or inside a Markdown comment, or asked for by a rule) are given to
  * the rules, in the context their file kind and Markdown position give them.
  */
-import { StringDecoder } from 'node:string_decoder';
 import { fileKind } from './file-kind.js';
 import type { FileKind, FileState, LineInput } from './file-state.js';
 import type { FindingSink, Hit } from './findings.js';
@@ -39,10 +38,9 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private head: Buffer[] = [];
   private headLength = 0;
   private state: 'head' | 'text' | 'skip' = 'head';
-  private readonly decoder = new StringDecoder('utf8');
   private readonly splitter = new LineSplitter(this);
   private markdown: MarkdownContext | null = null;
-  private blockText = '';
+  private blockBytes: Buffer = Buffer.alloc(0);
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
   private readonly wrapped = { run: 0, start: 0, text: '' };
   private lastInput: LineInput | null = null;
@@ -64,7 +62,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
   push(chunk: Uint8Array): void {
     if (chunk.length === 0 || this.state === 'skip') return;
     if (this.state === 'text') {
-      this.splitter.push(this.decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+      this.splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       return;
     }
     this.head.push(Buffer.from(chunk));
@@ -75,7 +73,6 @@ export class FileScanner implements FileState, LineReader, LineSink {
   end(): void {
     if (this.state === 'head') this.decide();
     if (this.state !== 'text') return;
-    this.splitter.push(this.decoder.end());
     this.splitter.end();
     const open = this.markdown?.end();
     if (open) scanComment(open, this);
@@ -105,7 +102,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.state = 'text';
     this.kind = fileKind(this.path, head);
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
-    this.splitter.push(this.decoder.write(head));
+    this.splitter.push(head);
   }
 
   private wholeFile(rule: string, severity: 'high' | 'medium', shown: string, message: string): void {
@@ -114,27 +111,32 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   // LineReader
 
-  block(text: string, start: number, end: number, firstLine: number): void {
-    this.blockText = text;
-    anchorLines(text, start, end, firstLine, this.kind === 'script', this);
+  block(bytes: Buffer, start: number, end: number, firstLine: number): number {
+    this.blockBytes = bytes;
+    return anchorLines(bytes, start, end, firstLine, this.kind === 'script', this);
   }
 
   line(start: number, end: number, line: number, groups: number): void {
-    const text = this.blockText;
+    const bytes = this.blockBytes;
     const length = end - start;
-    if (length > LINE_CAP) this.longLine(text.slice(start, end), line);
+    if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
     else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
-      this.examine(text.slice(start, end), line, false, groups);
-    else if (length >= WRAPPED_MIN) this.unflagged(text.slice(start, end), line);
+      this.examine(bytes.toString('utf8', start, end), line, false, groups);
+    else if (length >= WRAPPED_MIN) this.unflagged(bytes.toString('utf8', start, end), line);
     else this.wrapped.run = 0;
   }
 
-  window(text: string, line: number, first: boolean): void {
+  window(bytes: Buffer, line: number, first: boolean): void {
+    const text = bytes.toString('utf8');
     if (first) reportLongLine(this.input(text, line, this.baseContext), LINE_CAP + 1);
     this.examine(text, line, !first, ALL_GROUPS);
   }
 
-  lineEnd(text: string, line: number): void {
+  lineEnd(bytes: Buffer, line: number): void {
+    this.lineEndText(bytes.toString('utf8'), line);
+  }
+
+  private lineEndText(text: string, line: number): void {
     for (let start = 0; start < text.length; start += LINE_CAP - WINDOW_OVERLAP) {
       this.examine(text.slice(start, start + LINE_CAP), line, true, ALL_GROUPS);
       if (start + LINE_CAP >= text.length) break;
@@ -142,8 +144,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
   }
 
   private longLine(text: string, line: number): void {
-    this.window(text.slice(0, LINE_CAP), line, true);
-    this.lineEnd(text.slice(LINE_CAP - WINDOW_OVERLAP), line);
+    const first = text.slice(0, LINE_CAP);
+    reportLongLine(this.input(first, line, this.baseContext), LINE_CAP + 1);
+    this.examine(first, line, false, ALL_GROUPS);
+    this.lineEndText(text.slice(LINE_CAP - WINDOW_OVERLAP), line);
   }
 
   private input(text: string, line: number, context: Context): LineInput {

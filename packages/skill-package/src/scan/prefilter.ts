@@ -245,7 +245,7 @@ const PREFIXES: [string[], number][] = [
 
 /** Words right after a dot: file names (`~/.ssh`), members (`os.environ`, `socket.send`, `.pipe(`). */
 const AFTER_DOT: [string[], number][] = [
-  [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git'], G.cred | G.exfil],
+  [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git', 'azure'], G.cred | G.exfil],
   [['env', 'environ', 'send', 'request', 'post', 'put'], G.exfil],
   [['pipe', 'connect', 'spawn'], G.reverse],
   [['profile', 'fish', 'bashrc', 'zshrc'], G.startup],
@@ -258,7 +258,7 @@ const SLOTS = 1 << 16;
 function hashWord(word: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
-  return (h ^ (h >>> 16)) & (SLOTS - 1);
+  return mix(h);
 }
 
 function table(sets: [string[], number][]): Uint16Array {
@@ -274,11 +274,12 @@ const PREFIX_4 = table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 
 const DOT_WORDS = table(AFTER_DOT);
 
 /**
- * Character classes: 1 word character (letters and digits, lower-cased code in LOWER), 2 punctuation that may start
- * an anchor. `_` separates words, so `MY_AWS_KEY` holds `aws` and `authorized_keys` holds `authorized`.
+ * Byte classes: 1 word character (ASCII letters and digits; lower-cased in LOWER), 2 punctuation that may start an
+ * anchor, 3 a UTF-8 lead byte that may start an invisible character, 4 a line end. `_` separates words, so
+ * `MY_AWS_KEY` holds `aws` and `authorized_keys` holds `authorized`. Non-ASCII letters end words.
  */
-const CLASS = new Uint8Array(128);
-const LOWER = new Uint8Array(128);
+const CLASS = new Uint8Array(256);
+const LOWER = new Uint8Array(256);
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   if (/[A-Za-z0-9]/.test(ch)) {
@@ -286,54 +287,88 @@ for (let c = 0; c < 128; c++) {
     LOWER[c] = ch.toLowerCase().charCodeAt(0);
   } else if ('|$<`~:-/@>\\'.includes(ch)) CLASS[c] = 2;
 }
+CLASS[0x0a] = 4;
+CLASS[0xe1] = 3;
+CLASS[0xe2] = 3;
+CLASS[0xef] = 3;
+CLASS[0xf3] = 3;
 
-function isInvisible(c: number): boolean {
-  return (
-    (c >= 0x200b && c <= 0x200f) ||
-    (c >= 0x202a && c <= 0x202e) ||
-    (c >= 0x2060 && c <= 0x2064) ||
-    (c >= 0x2066 && c <= 0x2069) ||
-    c === 0xfeff ||
-    c === 0x180e ||
-    c === 0xdb40
-  );
+function mix(h: number): number {
+  return (h ^ (h >>> 16)) & (SLOTS - 1);
 }
 
-/** Groups started by punctuation at `i` (whose code is `c`). */
-function punctuation(text: string, i: number, c: number): number {
+/**
+ * Whether the UTF-8 sequence at `i` is one of the invisible characters rules-hidden.ts looks for: U+200B–U+200F,
+ * U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+180E, U+FEFF, or a tag character (U+E0000–U+E007F).
+ */
+function invisibleAt(b: Uint8Array, i: number): boolean {
+  const lead = b[i]!;
+  const x = b[i + 1] ?? 0;
+  const y = b[i + 2] ?? 0;
+  if (lead === 0xe2) {
+    if (x === 0x80) return (y >= 0x8b && y <= 0x8f) || (y >= 0xaa && y <= 0xae);
+    if (x === 0x81) return (y >= 0xa0 && y <= 0xa4) || (y >= 0xa6 && y <= 0xa9);
+    return false;
+  }
+  if (lead === 0xef) return x === 0xbb && y === 0xbf;
+  if (lead === 0xe1) return x === 0xa0 && y === 0x8e;
+  return x === 0xa0 && (y === 0x80 || y === 0x81);
+}
+
+function startsWith(b: Uint8Array, i: number, ascii: string): boolean {
+  if (i + ascii.length > b.length) return false;
+  for (let k = 0; k < ascii.length; k++) if (b[i + k] !== ascii.charCodeAt(k)) return false;
+  return true;
+}
+
+/** The prefix groups of the word b[from, to), which starts with `a` or `0` and is at least two bytes long. */
+function prefixGroups(b: Uint8Array, from: number, to: number): number {
+  let p = Math.imul(0x811c9dc5 ^ LOWER[b[from]!]!, 0x01000193);
+  p = Math.imul(p ^ LOWER[b[from + 1]!]!, 0x01000193);
+  let groups = PREFIX_2[mix(p)]!;
+  if (to - from >= 4) {
+    p = Math.imul(p ^ LOWER[b[from + 2]!]!, 0x01000193);
+    p = Math.imul(p ^ LOWER[b[from + 3]!]!, 0x01000193);
+    groups |= PREFIX_4[mix(p)]!;
+  }
+  return groups;
+}
+
+/** Groups started by punctuation at `i` (whose byte is `c`). */
+function punctuation(b: Uint8Array, i: number, c: number): number {
   switch (c) {
     case 0x7c: // |
       return G.pipe | G.exfil | G.obfuscated;
     case 0x24: // $
-      return text.startsWith('$(', i) || text.startsWith('${', i)
+      return startsWith(b, i, '$(') || startsWith(b, i, '${')
         ? G.pipe | G.exfil | G.startup
-        : text.startsWith('$HOME', i)
+        : startsWith(b, i, '$HOME')
           ? G.startup | G.cred
-          : text.startsWith('$PROFILE', i)
+          : startsWith(b, i, '$PROFILE')
             ? G.startup
             : 0;
     case 0x3c: // <
-      return text.startsWith('<!--', i) ? G.markdown : text.startsWith('<(', i) ? G.pipe : 0;
+      return startsWith(b, i, '<!--') ? G.markdown : startsWith(b, i, '<(') ? G.pipe : 0;
     case 0x60: // `
-      return text.startsWith('```', i) ? G.markdown : G.pipe | G.exfil;
+      return startsWith(b, i, '```') ? G.markdown : G.pipe | G.exfil;
     case 0x7e: // ~
-      return text.startsWith('~~~', i) ? G.markdown : text.startsWith('~/', i) ? G.startup | G.cred : 0;
+      return startsWith(b, i, '~~~') ? G.markdown : startsWith(b, i, '~/') ? G.startup | G.cred : 0;
     case 0x3a: // :
-      return text.startsWith('://', i) ? G.url | G.agent : text.startsWith(':(', i) ? G.remove : 0;
+      return startsWith(b, i, '://') ? G.url | G.agent : startsWith(b, i, ':(') ? G.remove : 0;
     case 0x2d: // -
-      return text.startsWith('-->', i) ? G.markdown : text.startsWith('-----', i) ? G.secret : 0;
+      return startsWith(b, i, '-->') ? G.markdown : startsWith(b, i, '-----') ? G.secret : 0;
     case 0x2f: // /
-      return text.startsWith('/dev/', i)
+      return startsWith(b, i, '/dev/')
         ? G.reverse | G.remove
-        : text.startsWith('/bin/', i)
+        : startsWith(b, i, '/bin/')
           ? G.reverse
-          : text.startsWith('/etc/', i) || text.startsWith('/spool/', i)
+          : startsWith(b, i, '/etc/') || startsWith(b, i, '/spool/')
             ? G.startup | G.persist | G.cred
             : 0;
     case 0x40: // @
       return G.persist;
     case 0x3e: // >
-      return text.startsWith('>>', i) ? G.startup | G.persist | G.keys : 0;
+      return startsWith(b, i, '>>') ? G.startup | G.persist | G.keys : 0;
     case 0x5c: // \
       return G.persist;
     default:
@@ -342,63 +377,64 @@ function punctuation(text: string, i: number, c: number): number {
 }
 
 export interface LineSink {
-  /** Line `line` spans text[start, end) and its anchors name `groups` (0: none). */
+  /** Line `line` spans bytes[start, end) and its anchors name `groups` (0: none). */
   line(start: number, end: number, line: number, groups: number): void;
 }
 
 /**
- * Splits text[start, end) (whole lines joined by `\n`) into lines and calls `sink.line` for each with the groups its
- * anchors name. `forScript` leaves out the instruction words, which only prose is read for.
+ * Splits bytes[start, end) (whole lines separated by 0x0A) into lines and calls `sink.line` for each with the
+ * groups its anchors name; returns the number of lines. `forScript` leaves out the instruction words, which only
+ * prose is read for.
  */
-export function anchorLines(text: string, start: number, end: number, firstLine: number, forScript: boolean, sink: LineSink): void {
+export function anchorLines(b: Uint8Array, start: number, end: number, firstLine: number, forScript: boolean, sink: LineSink): number {
   const words = forScript ? WORDS_SCRIPT : WORDS_ALL;
-  const n = end;
   let lineStart = start;
   let line = firstLine;
   let groups = 0;
   let wordStart = -1;
   let h = 0;
-  let h2 = 0;
-  let h4 = 0;
-  let afterDot = false;
-  for (let i = start; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 0x0a;
-    const cls = c < 128 ? CLASS[c]! : 0;
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    const cls = CLASS[c]!;
     if (cls === 1) {
       if (wordStart === -1) {
         wordStart = i;
         h = 0x811c9dc5;
-        afterDot = i > start && text.charCodeAt(i - 1) === 0x2e;
       }
       h = Math.imul(h ^ LOWER[c]!, 0x01000193);
-      const length = i - wordStart + 1;
-      if (length === 2) h2 = h;
-      else if (length === 4) h4 = h;
       continue;
     }
     if (wordStart !== -1) {
-      const length = i - wordStart;
-      const slot = (h ^ (h >>> 16)) & (SLOTS - 1);
+      const slot = mix(h);
       groups |= words[slot]!;
-      if (afterDot) groups |= DOT_WORDS[slot]!;
-      if (length >= 2) groups |= PREFIX_2[(h2 ^ (h2 >>> 16)) & (SLOTS - 1)]!;
-      if (length >= 4) groups |= PREFIX_4[(h4 ^ (h4 >>> 16)) & (SLOTS - 1)]!;
+      if (wordStart > 0 && b[wordStart - 1] === 0x2e) groups |= DOT_WORDS[slot]!;
+      // Only words starting with `a` (access keys) or `0` (0x names) have prefix anchors.
+      const f = b[wordStart]! | 0x20;
+      if ((f === 0x61 || f === 0x30) && i - wordStart >= 2) groups |= prefixGroups(b, wordStart, i);
       wordStart = -1;
     }
-    if (c === 0x0a) {
+    if (cls === 0) continue;
+    if (cls === 4) {
       sink.line(lineStart, i, line, groups);
       lineStart = i + 1;
       line += 1;
       groups = 0;
-    } else if (cls === 2) groups |= punctuation(text, i, c);
-    else if (c >= 0x180e && isInvisible(c)) groups |= G.hidden;
+    } else if (cls === 2) groups |= punctuation(b, i, c);
+    else if (invisibleAt(b, i)) groups |= G.hidden;
   }
+  if (wordStart !== -1) {
+    groups |= words[mix(h)]!;
+    if (wordStart > 0 && b[wordStart - 1] === 0x2e) groups |= DOT_WORDS[mix(h)]!;
+    if (end - wordStart >= 2) groups |= prefixGroups(b, wordStart, end);
+  }
+  sink.line(lineStart, end, line, groups);
+  return line - firstLine + 1;
 }
 
 /** The groups a single line's anchors name (for tests). */
 export function groupsOfLine(text: string, forScript: boolean): number {
   let out = 0;
-  const flat = text.replace(/\n/g, ' ');
-  anchorLines(flat, 0, flat.length, 1, forScript, { line: (_s, _e, _l, g) => (out |= g) });
+  const bytes = Buffer.from(text.replace(/\n/g, ' '));
+  anchorLines(bytes, 0, bytes.length, 1, forScript, { line: (_s, _e, _l, g) => (out |= g) });
   return out;
 }

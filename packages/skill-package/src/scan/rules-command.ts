@@ -42,14 +42,16 @@ const DOWNLOADER = /\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restme
 const SUBSHELL = /(?:^|[\s;&(])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
 const IEX = /\b(?:iex|invoke-expression)\b/i;
 const PS_DOWNLOAD = /downloadstring|downloadfile|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|net\.webclient/i;
-const EXEC_REMOTE =
-  /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\(/i;
+const EXEC_REMOTE = [
+  /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/i,
+  /\beval\(\s?(?:await )?\(?(?:await )?fetch\(/i,
+];
 
 /**
  * A download piped into a shell within one command list: one left-to-right pass over downloaders, separators
  * and shell sinks, so a line of many pipes costs no more than one of few.
  */
-const PIPE_TOKENS = new RegExp(`(${DOWNLOADER.source})|(;|&&|\\|\\|)|(${SHELL_SINK.source})`, 'gi');
+export const PIPE_TOKENS = new RegExp(`(${DOWNLOADER.source})|(;|&&|\\|\\|)|(${SHELL_SINK.source})`, 'gi');
 
 function downloadIntoShell(text: string): { index: number; length: number } | null {
   PIPE_TOKENS.lastIndex = 0;
@@ -77,8 +79,8 @@ function pipeToShell(input: LineInput, lower: string): void {
     const m = IEX.exec(text)!;
     at = { index: m.index, length: m[0].length };
   }
-  if (at === null) {
-    const m = EXEC_REMOTE.exec(text);
+  for (const pattern of EXEC_REMOTE) {
+    const m = at === null ? pattern.exec(text) : null;
     if (m !== null) at = { index: m.index, length: m[0].length };
   }
   if (at === null) return;
@@ -109,13 +111,51 @@ const MAX_TRIES = 64;
 const DEV_TCP = /\/dev\/(?:tcp|udp)\/[^\s/]{1,253}\/\d{1,5}/gi;
 const DEV_TCP_SHELL = /\b(?:ba|z)?sh\s+-i\b|0>&1|>&\s*\/dev\/(?:tcp|udp)|\bwhile\s+read\b|<&\s*\d/i;
 const NETCAT = /\b(?:nc|ncat|netcat)(?:\.exe)?\b/gi;
-const NETCAT_EXEC = /\s-[a-z]*[ec]\s{0,4}\S{0,40}(?:sh|cmd|powershell)(?:\.exe)?\b|--(?:sh-)?exec\b/i;
+/** A flag group holding -e or -c, then a program: `nc -e /bin/sh`, `nc -lvp 4444 -c bash`. */
+const NETCAT_FLAG = /\s-([a-z]{1,6})\s{1,4}(\S{1,60})/gi;
+const NETCAT_LONG_EXEC = /--(?:sh-)?exec\b/i;
+const SHELL_PROGRAM = /(?:sh|cmd|powershell)(?:\.exe)?$/i;
+
+function netcatRunsShell(tail: string): boolean {
+  if (NETCAT_LONG_EXEC.test(tail)) return true;
+  NETCAT_FLAG.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NETCAT_FLAG.exec(tail)) !== null) {
+    if (/[ec]/i.test(m[1]!) && SHELL_PROGRAM.test(m[2]!.replace(/["']/g, ''))) return true;
+  }
+  return false;
+}
 const INTERACTIVE_SHELL = /\b(?:ba|z)?sh\s+-i\b|\bmkfifo\b/i;
 const SOCAT = /\bsocat\b/i;
 const SOCAT_EXEC = /\b(?:exec|system):/i;
 const SOCKET = /\bsocket\b|\bTCPSocket\b|\bnet\.Socket\b|\bnet\.connect\b|Net\.Sockets\.TCPClient/i;
-const SOCKET_SHELL =
-  /\bdup2\b|pty\.spawn|\bexec\s*\(?\s*["']\/bin\/(?:ba)?sh|subprocess\.(?:call|Popen|run)\s*\(\s*\[\s*["']\/bin\/(?:ba)?sh|spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']|GetStream\s*\(/i;
+const SOCKET_SHELL = [
+  /\bdup2\b|pty\.spawn|GetStream\s*\(/i,
+  /\bexec(?:\s*\()?\s*["']\/bin\/(?:ba)?sh/i,
+  /subprocess\.(?:call|Popen|run)\s*\(\s*\[\s*["']\/bin\/(?:ba)?sh/i,
+  /spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']/i,
+];
+/** Lines of a reverse shell spread over a script: the connection, and the shell attached to it. */
+const SOCKET_CONNECT = [
+  /\bsocket\.socket\s*\(/i,
+  /\.connect\s*\(\s*\(/i,
+  /Net\.Sockets\.TCPClient/i,
+  /\bnet\.(?:connect|createConnection)\s*\(/i,
+  /\bnew\s+net\.Socket\b/i,
+  /\bTCPSocket\.(?:new|open)\b/i,
+];
+const SHELL_ATTACH = [
+  /\bos\.dup2\s*\(/i,
+  /pty\.spawn\s*\(/i,
+  /\.GetStream\s*\(/i,
+  /spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']/i,
+  /\bexec\s+["']\/bin\/(?:ba)?sh/i,
+];
+const PIPE_TO = /\.pipe\s*\(\s*(\w{1,40})\s*\)/i;
+
+function any(patterns: readonly RegExp[], text: string): boolean {
+  return patterns.some((p) => p.test(text));
+}
 
 function reverseShell(input: LineInput, lower: string): void {
   const { text } = input;
@@ -132,14 +172,14 @@ function reverseShell(input: LineInput, lower: string): void {
     let tries = 0;
     while (at === null && tries++ < MAX_TRIES && (m = NETCAT.exec(text)) !== null) {
       const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 160);
-      if (interactive || NETCAT_EXEC.test(tail)) at = { index: m.index, length: m[0].length + Math.min(tail.length, 60) };
+      if (interactive || netcatRunsShell(tail)) at = { index: m.index, length: m[0].length + Math.min(tail.length, 60) };
     }
   }
   if (at === null && SOCAT.test(text) && SOCAT_EXEC.test(text) && /\btcp/i.test(text)) {
     const m = SOCAT.exec(text)!;
     at = { index: m.index, length: text.length - m.index };
   }
-  if (at === null && SOCKET.test(text) && SOCKET_SHELL.test(text)) {
+  if (at === null && SOCKET.test(text) && any(SOCKET_SHELL, text)) {
     const m = SOCKET.exec(text)!;
     at = { index: m.index, length: text.length - m.index };
   }
@@ -150,18 +190,9 @@ function reverseShell(input: LineInput, lower: string): void {
   }
   // A reverse shell spread over several lines of a script: noted here, decided at the end of the file.
   if (input.context === 'script' || input.context === 'code') {
-    if (
-      /\bsocket\.socket\s*\(|\.connect\s*\(\s*\(|Net\.Sockets\.TCPClient|\bnet\.(?:connect|createConnection)\s*\(|\bnew\s+net\.Socket\b|\bTCPSocket\.(?:new|open)\b/i.test(
-        text,
-      )
-    )
-      noteFact(input, 'socket-connect');
-    if (
-      /\bos\.dup2\s*\(|pty\.spawn\s*\(|\.GetStream\s*\(|spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']|\.pipe\s*\(\s*\w*(?:sock|client|conn)\w*\s*\)|\bexec\s+["']\/bin\/(?:ba)?sh/i.test(
-        text,
-      )
-    )
-      noteFact(input, 'shell-attach');
+    if (any(SOCKET_CONNECT, text)) noteFact(input, 'socket-connect');
+    const piped = PIPE_TO.exec(text);
+    if (any(SHELL_ATTACH, text) || (piped !== null && /sock|client|conn/i.test(piped[1]!))) noteFact(input, 'shell-attach');
   }
 }
 
@@ -216,16 +247,30 @@ function destructiveDelete(input: LineInput, lower: string): void {
 }
 
 // Writes to start-up files, scheduled tasks and authorized_keys.
-const WRITE_OP =
-  /(?:>>|(?:^|[^<>&0-9=-])>(?![>&=])|\btee\b|\bopen\s*\(|appendFile|writeFile|write_text|write_bytes|Add-Content|Set-Content|Out-File|\bsed\s+-i|\bcp\s|\bmv\s|\bln\s+-s|\binstall\s+-m)/i;
+const WRITE_OPS = [
+  />>/,
+  /[^<>&0-9=-]>(?![>&=])/,
+  /\btee\b|\bopen\s*\(|appendFile|writeFile|write_text|write_bytes|Add-Content|Set-Content|Out-File/i,
+  /\bsed\s+-i|\bcp\s|\bmv\s|\bln\s+-s|\binstall\s+-m/i,
+];
+
+/** Where the first write operation on the line is (a redirect, tee, open, copy…), or -1. */
+function firstWrite(text: string): number {
+  let first = text.startsWith('>') && !text.startsWith('>&') ? 0 : -1;
+  for (const pattern of WRITE_OPS) {
+    const m = pattern.exec(text);
+    if (m !== null && (first === -1 || m.index < first)) first = m.index;
+  }
+  return first;
+}
 const STARTUP_FILE =
   /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]{1,64}|["'])\/?\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|config\/fish\/config\.fish)\b|\/etc\/(?:profile|bash\.bashrc|zshrc|zsh\/zshrc|environment)\b|\/etc\/profile\.d\/|\$PROFILE\b/gi;
 
 /** The first match of `pattern` after a write operation on the line (a redirect, tee, open, copy…). */
 function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
-  const write = WRITE_OP.exec(text);
-  if (write === null) return null;
-  pattern.lastIndex = write.index;
+  const write = firstWrite(text);
+  if (write === -1) return null;
+  pattern.lastIndex = write;
   return pattern.exec(text);
 }
 
@@ -272,7 +317,7 @@ function persistence(input: LineInput, lower: string): void {
 
 // Credentials and browser data.
 const CRED_PATH =
-  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
+  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
 /** Using a key (ssh -i, ssh-add, permissions) is not reading it out. */
 const KEY_USE =
   /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND/i;
@@ -290,8 +335,13 @@ function credentialRead(input: LineInput): boolean {
 // Sending the environment or credential files away.
 const NET_SEND =
   /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send/i;
-const NET_POST =
-  /\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s|\s-X\s*POST\b|--post-(?:file|data)|method\s*[:=]\s*["']POST|\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send|\b(?:nc|ncat|netcat)\s|\bscp\s|-Method\s+Post/i;
+const NET_POST = [
+  /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
+  /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
+  /method\s*[:=]\s*["']POST/i,
+  /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
+  /\b(?:nc|ncat|netcat|scp)\s/i,
+];
 const ENV_DUMP =
   /(?:^|[\s|;&($`])(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\$\((?:env|printenv)\)|`(?:env|printenv)`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
@@ -300,7 +350,7 @@ function exfiltrate(input: LineInput, readsCredentials: boolean): void {
   const { text } = input;
   const sender = NET_SEND.exec(text);
   if (sender === null) return;
-  if (input.context !== 'prose' && NET_POST.test(text)) noteFact(input, 'network-send');
+  if (input.context !== 'prose' && any(NET_POST, text)) noteFact(input, 'network-send');
   const env = ENV_DUMP.exec(text);
   if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
@@ -309,12 +359,22 @@ function exfiltrate(input: LineInput, readsCredentials: boolean): void {
 }
 
 // Decoding and running hidden code.
-const B64_DECODE = /\bbase64\s+(?:-[a-zA-Z]*d[a-zA-Z]*|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?base64\s+-d\b/gi;
+const B64_DECODE = /\bbase64\s+(?:-d|-D|-di|-id|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?base64\s+-d\b/gi;
 const PIPE_RUN = /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/i;
 const SHELL_EVAL = /\beval\b|\b(?:ba|z)?sh\s+-c\b|\bexec\b|\bsource\b/i;
 const EXEC_CALL = /\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile)\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
-const DECODE_CALL =
-  /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b|\bBuffer\.from\s*\([^)]{0,400}["'](?:base64|hex)["']/i;
+const DECODE_WORD =
+  /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b/i;
+const BUFFER_FROM = /\bBuffer\.from\s*\(/i;
+
+/** The first decoding call in `text`: a decoder by name, or Buffer.from(…, 'base64' | 'hex'). */
+function decodeCall(text: string): { index: number; length: number } | null {
+  const word = DECODE_WORD.exec(text);
+  const buffer = BUFFER_FROM.exec(text);
+  const bufferDecodes = buffer !== null && /["'](?:base64|hex)["']/.test(text.slice(buffer.index, buffer.index + 400));
+  if (bufferDecodes && (word === null || buffer.index < word.index)) return { index: buffer.index, length: buffer[0].length };
+  return word === null ? null : { index: word.index, length: word[0].length };
+}
 const PS_ENCODED = /\s[-/]e(?:nc(?:odedcommand)?|c)?\s+[A-Za-z0-9+/=]{16,}/i;
 const POWERSHELL = /\b(?:powershell|pwsh)(?:\.exe)?\b/i;
 const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[rd]\s*\)/;
@@ -332,14 +392,14 @@ function obfuscatedExec(input: LineInput, lower: string): void {
   EXEC_CALL.lastIndex = 0;
   const exec = EXEC_CALL.exec(text);
   if (exec !== null) {
-    const decode = DECODE_CALL.exec(text.slice(exec.index));
+    const decode = decodeCall(text.slice(exec.index));
     if (decode !== null && !PACKER.test(text)) {
-      fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode[0].length);
+      fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode.length);
       return;
     }
     if (input.context === 'script' && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text)) noteFact(input, 'dynamic-exec');
   }
-  if ((input.context === 'script' || input.context === 'code') && DECODE_CALL.test(text)) noteFact(input, 'decode');
+  if ((input.context === 'script' || input.context === 'code') && decodeCall(text) !== null) noteFact(input, 'decode');
   if (POWERSHELL.test(text)) {
     const m = PS_ENCODED.exec(text);
     if (m !== null) fire(input, 'command.obfuscated-exec', m.index, m[0].length);

@@ -12,7 +12,7 @@ import type { ClosedComment } from './markdown.js';
 
 /** Every character these rules look at; also the prefilter's part for them. */
 export const INVISIBLE_SOURCE = '[\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u180e]|\\udb40[\\udc00-\\udc7f]';
-const INVISIBLE = new RegExp(INVISIBLE_SOURCE, 'g');
+export const INVISIBLE = new RegExp(INVISIBLE_SOURCE, 'g');
 const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const BLACK_FLAG = 0x1f3f4;
 const RUN_MIN = 4;

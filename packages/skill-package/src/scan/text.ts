@@ -10,7 +10,7 @@ export const EXCERPT_MAX = 160;
 const CONTEXT_CHARS = 240;
 
 /** Invisible, format and control characters (tab excepted), and the tag and variation-selector supplements. */
-const ESCAPED = new RegExp(
+export const ESCAPED = new RegExp(
   // eslint-disable-next-line no-misleading-character-class -- each escape is one code point to match alone, none combines.
   '[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f' +
     '\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\u{e0000}-\\u{e007f}\\u{e0100}-\\u{e01ef}]',

@@ -16,15 +16,22 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi;
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
 const BARE_IP = /(?<![\d.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\.?\d)/g;
 
+/** `text` without trailing characters from `chars`. */
+function trimEnd(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end -= 1;
+  return text.slice(0, end);
+}
+
 function trimUrl(raw: string): string {
-  let url = raw.replace(/[.,;:!?*_~'"]+$/, '');
+  let url = trimEnd(raw, `.,;:!?*_~'"`);
   for (const [open, close] of [
     ['(', ')'],
     ['[', ']'],
   ] as const) {
     while (url.endsWith(close) && url.split(open).length < url.split(close).length) url = url.slice(0, -1);
   }
-  return url.replace(/[.,;:!?*_~]+$/, '');
+  return trimEnd(url, '.,;:!?*_~');
 }
 
 /** Every http(s) URL in `text` whose host is a real name or IPv4 address (placeholders like `{host}` are skipped). */
