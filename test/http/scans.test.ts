@@ -59,6 +59,7 @@ interface Report {
   scanned_at: string;
   counts: Counts;
   findings: Finding[];
+  omitted: number;
   urls: string[];
   domains: string[];
   explanation: { text: string; at: string } | null;
@@ -163,6 +164,7 @@ for (const backend of backends()) {
         assert.equal(report.verdict, 'clean');
         assert.equal(report.rules_version, version.scan.rules_version);
         assert.deepEqual(report.counts, version.scan.findings);
+        assert.equal(report.omitted, 0);
         assert.deepEqual(report.urls, ['https://docs.tables.dev/format']);
         assert.deepEqual(report.domains, ['docs.tables.dev']);
         assert.equal(report.explanation, null);
@@ -208,6 +210,7 @@ for (const backend of backends()) {
           [['command.destructive-delete', 'dangerous-command', 'critical', 'scripts/cleanup.sh', 2]],
         );
         assert.equal(badRes.scan.counts.critical, 1);
+        assert.equal(badRes.scan.omitted, 0);
 
         const key = multipart({}, { content: await keyPackage('validated') });
         const keyRes = json<{ valid: boolean; scan: Omit<Report, 'scanned_at' | 'explanation'> }>(
@@ -225,6 +228,26 @@ for (const backend of backends()) {
         );
         assert.equal(refusedRes.valid, false);
         assert.equal(refusedRes.scan, null);
+      });
+
+      it('the report says how many findings it counted but did not list', async () => {
+        const skill = await createSkill(t, owner.session);
+        const lines = Array.from({ length: 15 }, (_, i) => `rm -rf ~/ # step ${i}`).join('\n');
+        await uploaded(
+          t,
+          owner.session,
+          skill.slug,
+          '1.0.0',
+          await zip([
+            { path: 'SKILL.md', content: skillMd(skill.slug, 'Cleans up.') },
+            { path: 'scripts/cleanup.sh', content: `#!/bin/sh\n${lines}\n` },
+          ]),
+        );
+        const report = json<Report>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/scan`, owner.session), 200));
+        const { critical, high, medium, low, info } = report.counts;
+        const counted = critical + high + medium + low + info;
+        assert.ok(report.omitted > 0, JSON.stringify(report.counts));
+        assert.equal(report.findings.length + report.omitted, counted);
       });
 
       it('the scan report is visible as the version is: 404 where the version is hidden or absent', async () => {
@@ -347,8 +370,11 @@ for (const backend of backends()) {
 
         // Nothing of it can be installed by the public, so public lists and searches leave it out.
         const q = encodeURIComponent(name);
+        // A search also lists partial matches: only this skill's presence counts.
         const ids = async (url: string, auth: Auth) =>
-          json<{ items: SkillBody[] }>(expectStatus(await call(t, 'GET', url, auth), 200)).items.map((s) => s.id);
+          json<{ items: SkillBody[] }>(expectStatus(await call(t, 'GET', url, auth), 200))
+            .items.map((s) => s.id)
+            .filter((id) => id === skill.id);
         assert.deepEqual(await ids(`/v1/skills?q=${q}`, null), []);
         assert.deepEqual(await ids(`/v1/skills?q=${q}`, other.session), []);
         assert.deepEqual(await ids(`/v1/me/skills?q=${q}`, owner.session), [skill.id]);
@@ -532,6 +558,33 @@ for (const backend of backends()) {
             expectStatus(await second.app.inject({ method: 'GET', url: `/v1/admin/scans/${job.id}`, headers: authHeaders(admin) }), 200),
           );
           assert.deepEqual([seen.state, seen.done], ['finished', job.total]);
+        });
+
+        it("another node's search follows a skill's quarantine", async () => {
+          const name = uniqueName('Quarantined Numbat ');
+          const skill = await createSkill(t, owner.session, { name });
+          await uploaded(t, owner.session, skill.slug, '1.0.0', await maliciousPackage(skill.slug));
+          const reason = 'Reviewed: the script only runs in a throwaway container.';
+          expectStatus(
+            await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, {
+              status: 'published',
+              override_quarantine: true,
+              reason,
+            }),
+            200,
+          );
+          const publicIds = async () => {
+            // The other node reads the change log as its timer would.
+            await second.services.skills.catchUpSearch();
+            const res = await second.app.inject({ method: 'GET', url: `/v1/skills?q=${encodeURIComponent(name)}` });
+            // A search also lists partial matches: only this skill's presence counts.
+            return json<{ items: SkillBody[] }>(expectStatus(res, 200))
+              .items.map((item) => item.id)
+              .filter((id) => id === skill.id);
+          };
+          assert.deepEqual(await publicIds(), []);
+          await uploaded(t, owner.session, skill.slug, '1.0.1', await cleanPackage(skill.slug));
+          assert.deepEqual(await publicIds(), [skill.id]);
         });
 
         it("a node's batch is taken over once its lease has run out", async () => {

@@ -49,6 +49,10 @@ const reportFields = {
   rules_version: Type.String(),
   counts: SeverityCounts,
   findings: Type.Array(ScanFinding, { description: 'Most severe first, then by file and line.' }),
+  omitted: Type.Integer({
+    minimum: 0,
+    description: 'Findings counted in `counts` but not listed, beyond the caps per rule, per file and in all.',
+  }),
   urls: Type.Array(Type.String(), { description: 'External http(s) URLs the package mentions, in order of first appearance.' }),
   domains: Type.Array(Type.String(), { description: 'The hosts of those URLs, sorted.' }),
 };

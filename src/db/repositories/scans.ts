@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { Database, ScanItemState, SkillUpdate } from '../schema.js';
 import { existingVersions, type ExistingVersion, type ScanWrite } from './versions.js';
@@ -14,9 +14,6 @@ export interface ClaimedItem {
   sha256: string;
   size: number;
 }
-
-/** Rows per statement when a job lists every version: two parameters each. */
-const ITEM_BATCH = 500;
 
 /**
  * Scans of versions and rescan jobs. A job's versions are rows of scan_job_items; a node claims a batch of pending
@@ -44,10 +41,11 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
       explanation: 'keep' | 'replace',
     ): Promise<ScanRecordWrite> {
       return db.transaction().execute(async (trx): Promise<ScanRecordWrite> => {
-        let skill = trx.selectFrom('skills').select('id').where('id', '=', skillId);
+        let query = trx.selectFrom('skills').select(['latest_version', 'quarantined']).where('id', '=', skillId);
         // SQLite's transactions begin IMMEDIATE and so hold the write lock already.
-        if (dialect === 'postgres') skill = skill.forUpdate();
-        if ((await skill.executeTakeFirst()) === undefined) return 'version_gone';
+        if (dialect === 'postgres') query = query.forUpdate();
+        const skill = await query.executeTakeFirst();
+        if (skill === undefined) return 'version_gone';
         const version = await trx.selectFrom('versions').select('id').where('id', '=', versionId).executeTakeFirst();
         if (version === undefined) return 'version_gone';
         const { explanation: text, explained_at, ...report } = scan;
@@ -57,11 +55,10 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
           .values({ ...scan, version_id: versionId })
           .onConflict((oc) => oc.column('version_id').doUpdateSet({ ...report, ...explained }))
           .execute();
-        await trx
-          .updateTable('skills')
-          .set(skillChanges(await existingVersions(trx, skillId)))
-          .where('id', '=', skillId)
-          .execute();
+        const changes = skillChanges(await existingVersions(trx, skillId));
+        // Most rescans change nothing of the skill: leaving its row alone spares every node re-reading it for search.
+        const same = Object.entries(changes).every(([key, value]) => skill[key as keyof typeof skill] === value);
+        if (!same) await trx.updateTable('skills').set(changes).where('id', '=', skillId).execute();
         return 'written';
       });
     },
@@ -69,23 +66,21 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
     /** Starts a job listing every version there is now; its total is their number. */
     async createJob(job: { id: string; rules_version: string; requested_by: string; started_at: string }): Promise<number> {
       return db.transaction().execute(async (trx) => {
-        const ids = await trx.selectFrom('versions').select('id').orderBy('id').execute();
         await trx
           .insertInto('scan_jobs')
-          .values({
-            ...job,
-            state: ids.length === 0 ? 'finished' : 'running',
-            total: ids.length,
-            finished_at: ids.length === 0 ? job.started_at : null,
-          })
+          .values({ ...job, state: 'running', total: 0, finished_at: null })
           .execute();
-        for (let i = 0; i < ids.length; i += ITEM_BATCH) {
-          await trx
-            .insertInto('scan_job_items')
-            .values(ids.slice(i, i + ITEM_BATCH).map((r) => ({ job_id: job.id, version_id: r.id, state: 'pending' as const })))
-            .execute();
-        }
-        return ids.length;
+        const listed = await sql`
+          insert into scan_job_items (job_id, version_id, state, attempts)
+          select ${job.id}, id, 'pending', 0 from versions
+        `.execute(trx);
+        const total = Number(listed.numAffectedRows ?? 0);
+        await trx
+          .updateTable('scan_jobs')
+          .set(total === 0 ? { total, state: 'finished', finished_at: job.started_at } : { total })
+          .where('id', '=', job.id)
+          .execute();
+        return total;
       });
     },
 

@@ -9,10 +9,8 @@ import type { Actor } from '../actor.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { SkillService } from '../skills/skills.js';
 import { findUnstorable } from '../storable-text.js';
+import { EXPLANATION_MAX } from '@skill-registry/api-schemas/scans';
 import { scanOf, scanWrite, skillSummary, toScanReport, type ScanReportView } from './scan-views.js';
-
-/** The longest explanation an owner may leave (as the API schema states it). */
-const EXPLANATION_MAX = 4000;
 
 /** A version of a skill, as a rescan needs it. */
 export interface StoredVersion {
@@ -93,8 +91,8 @@ export function versionRescans(deps: {
      * explanation given for the reviewer (an empty one removes it).
      */
     async rescan(actor: Actor, skillRef: string, versionRef: string, rawExplanation: string | undefined): Promise<ScanReportView> {
-      const explanation = explanationOf(rawExplanation);
       const skill = await skillService.manageable(actor, skillRef);
+      const explanation = explanationOf(rawExplanation);
       const version = await versionOf(skill, versionRef);
       let outcome: RescanOutcome;
       try {

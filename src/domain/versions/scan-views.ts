@@ -24,6 +24,8 @@ export interface ScanReportView {
   scanned_at: string;
   counts: SeverityCounts;
   findings: ScanFinding[];
+  /** Findings counted but not listed (beyond the scanner's caps). */
+  omitted: number;
   urls: string[];
   domains: string[];
   explanation: { text: string; at: string } | null;
@@ -69,16 +71,24 @@ export function summaryColumns(report: ScanReport): SummaryColumns {
 }
 
 export function toScanReport(row: VersionScanRecord): ScanReportView {
+  const counts = { critical: row.critical, high: row.high, medium: row.medium, low: row.low, info: row.info };
+  const findings = JSON.parse(row.findings) as ScanFinding[];
   return {
     verdict: row.verdict,
     rules_version: row.rules_version,
     scanned_at: toIso(row.scanned_at),
-    counts: { critical: row.critical, high: row.high, medium: row.medium, low: row.low, info: row.info },
-    findings: JSON.parse(row.findings) as ScanFinding[],
+    counts,
+    findings,
+    omitted: omittedOf(counts, findings),
     urls: JSON.parse(row.urls) as string[],
     domains: JSON.parse(row.domains) as string[],
     explanation: row.explanation === null ? null : { text: row.explanation, at: toIso(row.explained_at ?? row.scanned_at) },
   };
+}
+
+/** The counts include every finding, listed or not: what they hold beyond the list was left out of it. */
+export function omittedOf(counts: SeverityCounts, findings: readonly ScanFinding[]): number {
+  return Math.max(0, counts.critical + counts.high + counts.medium + counts.low + counts.info - findings.length);
 }
 
 /** A report as the version_scans row stores it. */

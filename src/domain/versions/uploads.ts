@@ -11,7 +11,7 @@ import type { AuthenticatedActor } from '../actor.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { slugTaken, type SkillInput, type SkillService } from '../skills/skills.js';
 import { checkChangelog, checkVersion, parseMetadata } from './rules.js';
-import { scanOf, scanWrite, skillSummary, summaryColumns, type ScanReportView } from './scan-views.js';
+import { omittedOf, scanOf, scanWrite, skillSummary, summaryColumns, type ScanReportView } from './scan-views.js';
 import { toVersion, type Version } from './views.js';
 
 /** The text fields of an upload, as they arrive beside the file. */
@@ -65,6 +65,7 @@ function validationScan(report: ScanReport): Omit<ScanReportView, 'scanned_at' |
     rules_version: report.rulesVersion,
     counts: report.counts,
     findings: report.findings,
+    omitted: omittedOf(report.counts, report.findings),
     urls: report.urls,
     domains: report.domains,
   };
