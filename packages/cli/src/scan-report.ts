@@ -7,10 +7,7 @@ import type { ScanFinding, ScanReport, ScanSummary, ScanVerdict, SeverityCounts 
 import type { ScanReport as LocalScanReport } from '@skill-registry/skill-package/scan/types';
 
 /** The fields a registry report and a local report share, in the registry's shape (as `--json` prints them). */
-export type ScanView = Pick<ScanReport, 'verdict' | 'rules_version' | 'counts' | 'findings' | 'urls' | 'domains'> & {
-  /** Findings counted but not listed (the scanner's caps per rule, per file and in all). */
-  omitted?: number;
-};
+export type ScanView = Pick<ScanReport, 'verdict' | 'rules_version' | 'counts' | 'findings' | 'omitted' | 'urls' | 'domains'>;
 
 /** Most severe first, as the counts are read. */
 const SEVERITY_ORDER = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -22,9 +19,9 @@ export function localScanView(report: LocalScanReport): ScanView {
     rules_version: report.rulesVersion,
     counts: report.counts,
     findings: report.findings,
+    omitted: report.omitted ?? 0,
     urls: report.urls,
     domains: report.domains,
-    ...(report.omitted ? { omitted: report.omitted } : {}),
   };
 }
 
@@ -81,6 +78,6 @@ export function findingsByFile(report: Pick<ScanView, 'findings' | 'omitted'>): 
       if (f.excerpt !== '') lines.push(`    ${f.excerpt}`);
     }
   }
-  if (report.omitted) lines.push(`(${report.omitted} more finding${report.omitted === 1 ? '' : 's'} counted but not listed)`);
+  if (report.omitted > 0) lines.push(`(${report.omitted} more finding${report.omitted === 1 ? '' : 's'} counted but not listed)`);
   return lines;
 }
