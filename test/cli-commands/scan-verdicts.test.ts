@@ -314,6 +314,27 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
     assert.ok(!existsSync(path.join(dir, suspicious)));
   });
 
+  it('update checks the version it would install: a suspicious latest is refused and the installed one stays', async () => {
+    const slug = await publishedSkill('clean');
+    const dir = skillsDir();
+    assert.equal((await cli(['install', slug, '--dir', dir], { home, env: otherEnv })).code, 0);
+    await publish(slug, '1.1.0', 'suspicious');
+
+    const refused = await cli(['update', '--dir', dir], { home, env: otherEnv });
+    assert.equal(refused.code, 10, refused.stderr);
+    assert.match(refused.stderr, new RegExp(`^error: ${slug} 1\\.1\\.0 is not installed: .*judged it suspicious`, 'm'));
+    assert.match(refused.stderr, findingsPattern('suspicious'));
+    const list = await cli(['list', '--dir', dir, '--json'], { home, env: otherEnv });
+    assert.deepEqual(
+      parsed<{ skills: { skill: string; version: string }[] }>(list).skills.map((s) => [s.skill, s.version]),
+      [[slug, '1.0.0']],
+    );
+
+    const updated = await cli(['update', '--dir', dir, '--allow-suspicious'], { home, env: otherEnv });
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stdout, new RegExp(`^Updated ${slug} 1\\.0\\.0 → 1\\.1\\.0\\.$`, 'm'));
+  });
+
   it('a version never scanned: info says so, --require-clean refuses it, and install scans it on this machine', async () => {
     const noticeSlug = await publishedSkill('notice');
     const suspiciousSlug = await publishedSkill('suspicious');

@@ -112,6 +112,7 @@ ${SCAN_POLICY_HELP}
 
 ${DIR_HELP}
   --force          replace a different installed version (or a folder not installed by this command)
+
 ${SCAN_HELP}
 
 ${COMMON_HELP}`,
@@ -231,6 +232,7 @@ from the registry it was installed from, replacing the installed version.
 ${SCAN_POLICY_HELP}
 
 ${DIR_HELP}
+
 ${SCAN_HELP}
 
 ${COMMON_HELP}`,
