@@ -14,8 +14,6 @@ export interface ScanPolicy {
   requireClean: boolean;
 }
 
-export const DEFAULT_SCAN_POLICY: ScanPolicy = { allowSuspicious: false, requireClean: false };
-
 /** An install refused for its scan verdict; `--json` output carries the report. */
 export class ScanRefusedError extends CliError {
   constructor(
@@ -35,16 +33,21 @@ interface Refusal {
   reason: string;
 }
 
-/** Why `policy` refuses a version with this scan, or null when it may be installed. */
-export function scanRefusal(scan: ScanSummary, policy: ScanPolicy, scanner = 'the package scanner'): Refusal | null {
+/**
+ * Why `policy` refuses a version with this scan, or null when it may be installed. `by`: whose scan it is, the
+ * registry's (which quarantines a malicious version) or the scanner's run on this machine.
+ */
+export function scanRefusal(scan: ScanSummary, policy: ScanPolicy, by: 'registry' | 'local' = 'registry'): Refusal | null {
   if (scan === null) {
     return policy.requireClean
       ? { code: EXIT.scanRefused, reason: 'it has not been scanned yet, and --require-clean accepts only versions scanned clean' }
       : null;
   }
+  const scanner = by === 'registry' ? 'the package scanner' : 'the package scanner, run on this machine (the registry has not scanned it),';
   const judged = `${scanner} judged it ${scan.verdict} (rules ${scan.rules_version})`;
   if (scan.verdict === 'malicious') {
-    return { code: EXIT.malicious, reason: `${judged}; it is quarantined, and a malicious version is never installed` };
+    const quarantined = by === 'registry' ? 'it is quarantined, and ' : '';
+    return { code: EXIT.malicious, reason: `${judged}; ${quarantined}a malicious version is never installed` };
   }
   if (policy.requireClean && scan.verdict !== 'clean') {
     return { code: EXIT.scanRefused, reason: `${judged}, and --require-clean accepts only clean versions` };
@@ -87,6 +90,6 @@ export async function checkRegistryScan(
 /** Applies the policy to a report of the scanner run on this machine (for a version the registry has not scanned). */
 export function checkLocalScan(label: string, report: ScanView, policy: ScanPolicy): void {
   const scan = summaryOf(report);
-  const refusal = scanRefusal(scan, policy, 'the package scanner, run on this machine (the registry has not scanned it),');
+  const refusal = scanRefusal(scan, policy, 'local');
   if (refusal !== null) throw refused(label, refusal, scan, report, []);
 }
