@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createRuntime, type Runtime } from '../../src/server.js';
-import { RESCAN_LEASE_MS } from '../../src/domain/versions/rescan-jobs.js';
+import { RESCAN_LEASE_MS, RESCAN_MAX_ATTEMPTS, rescanJobs } from '../../src/domain/versions/rescan-jobs.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
@@ -484,6 +484,10 @@ for (const backend of backends()) {
         assert.deepEqual([job.done, job.failed, job.pending], [0, 0, job.total]);
         assert.equal(job.finished_at, null);
 
+        // One job at a time.
+        const refused = expectProblem(await call(t, 'POST', '/v1/admin/scans', admin), 409, 'scan_job_running');
+        assert.match(String(refused.detail), new RegExp(job.id));
+
         const first = await t.runtime.services.rescans.runOnce();
         assert.equal(first.length, 2, 'a batch is RESCAN_BATCH_SIZE versions');
         const midway = await progress(job.id);
@@ -519,6 +523,31 @@ for (const backend of backends()) {
         assert.equal(finished.failed, 1);
         assert.equal(finished.done, job.total - 1);
         expectStatus(await call(t, 'DELETE', `/v1/skills/${skill.slug}`, owner.session), 204);
+      });
+
+      it('a version whose scan fails unexpectedly is handed back, and given up after its last claim', async () => {
+        const errors: unknown[] = [];
+        const failing = rescanJobs({
+          scans: t.runtime.services.repositories.scans,
+          rescan: () => Promise.reject(new Error('the package store is away')),
+          rulesVersion: 'test',
+          batchSize: 100_000,
+          pollMs: 86_400_000,
+        });
+        failing.start({ onError: (error) => errors.push(error) });
+        try {
+          const job = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
+          for (let claim = 1; claim <= RESCAN_MAX_ATTEMPTS; claim += 1) {
+            assert.equal((await failing.runOnce()).length, job.total, `claim ${claim} takes every version again`);
+            const seen = await progress(job.id);
+            if (claim < RESCAN_MAX_ATTEMPTS) assert.deepEqual([seen.state, seen.pending, seen.failed], ['running', job.total, 0]);
+            else assert.deepEqual([seen.state, seen.pending, seen.failed], ['finished', 0, job.total]);
+          }
+          assert.equal(errors.length, job.total * RESCAN_MAX_ATTEMPTS);
+          assert.deepEqual(await failing.runOnce(), []);
+        } finally {
+          await failing.close();
+        }
       });
 
       it('answers 404 for an unknown job', async () => {

@@ -15,6 +15,7 @@
  */
 import { comparePaths, pathKey } from './paths.js';
 import { PackageScanner, type FileSink } from './scan/scanner.js';
+import type { ScanReport } from './scan/types.js';
 import { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
 import { PackageError, type Inspection, type ArchiveFormat, type PackageFile, type PackageLimits, type PackageWarning } from './types.js';
 
@@ -64,6 +65,20 @@ export class SkillMdCapture {
   }
 }
 
+const IGNORED: FileSink = { push() {}, end() {} };
+
+/** The report of a collector built without its scanner. */
+function notScanned(): ScanReport {
+  return {
+    verdict: 'clean',
+    rulesVersion: 'not-scanned',
+    counts: { info: 0, low: 0, medium: 0, high: 0, critical: 0 },
+    findings: [],
+    urls: [],
+    domains: [],
+  };
+}
+
 export function isSkillMdCandidate(path: string): boolean {
   return path === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(path);
 }
@@ -79,9 +94,15 @@ export class PackageCollector {
   private readonly skillMdCandidates: string[] = [];
   private skillMd: SkillMdCapture | null = null;
   private readonly caseVariants: string[] = [];
-  private readonly scanner = new PackageScanner();
+  private readonly scanner: PackageScanner | null;
 
-  constructor(readonly limits: PackageLimits) {}
+  /** `scanning` false leaves the scanner out (benchmarks measure inspection with and without it). */
+  constructor(
+    readonly limits: PackageLimits,
+    scanning = true,
+  ) {
+    this.scanner = scanning ? new PackageScanner() : null;
+  }
 
   countEntry(label: string): void {
     this.entries += 1;
@@ -165,7 +186,7 @@ export class PackageCollector {
    */
   openFile(path: string): FileSink {
     const capture = this.captureFor(path);
-    const scan = this.scanner.file(path);
+    const scan = this.scanner?.file(path) ?? IGNORED;
     if (capture === null) return scan;
     return {
       push(chunk) {
@@ -214,7 +235,7 @@ export class PackageCollector {
         code: 'skill_md_missing',
         message: `The package has no SKILL.md at its root or inside a single top-level folder${hint}.`,
       });
-      return { format, files, skillMdPath: null, skillMd: null, warnings, scan: this.scanner.finish(null) };
+      return { format, files, skillMdPath: null, skillMd: null, warnings, scan: this.scanner?.finish(null) ?? notScanned() };
     }
     if (this.skillMd.size > SKILL_MD_MAX_BYTES) {
       throw new PackageError(
@@ -226,7 +247,7 @@ export class PackageCollector {
     }
     const parsed = parseSkillMd(this.skillMd.bytes(), path);
     warnings.push(...parsed.warnings);
-    const scan = this.scanner.finish({ path, frontMatter: parsed.skillMd });
+    const scan = this.scanner?.finish({ path, frontMatter: parsed.skillMd }) ?? notScanned();
     return { format, files, skillMdPath: path, skillMd: parsed.skillMd, warnings, scan };
   }
 }

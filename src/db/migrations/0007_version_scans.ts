@@ -45,7 +45,8 @@ export function versionScans(dialect: DialectName) {
         .addColumn('started_at', ts, (c) => c.notNull())
         .addColumn('finished_at', ts)
         .execute();
-      await db.schema.createIndex('scan_jobs_state').on('scan_jobs').column('state').execute();
+      // One job runs at a time, so no version is in two running jobs (and scanned by two nodes at once).
+      await sql`create unique index scan_jobs_one_running on scan_jobs (state) where state = 'running'`.execute(db);
 
       await db.schema
         .createTable('scan_job_items')

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { Database, ScanItemState, SkillUpdate } from '../schema.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { existingVersions, type ExistingVersion, type ScanWrite } from './versions.js';
 
 /** What writing a scan did: wrote it, or nothing because the version was deleted meanwhile. */
@@ -63,25 +64,46 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
       });
     },
 
-    /** Starts a job listing every version there is now; its total is their number. */
-    async createJob(job: { id: string; rules_version: string; requested_by: string; started_at: string }): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('scan_jobs')
-          .values({ ...job, state: 'running', total: 0, finished_at: null })
-          .execute();
-        const listed = await sql`
-          insert into scan_job_items (job_id, version_id, state, attempts)
-          select ${job.id}, id, 'pending', 0 from versions
-        `.execute(trx);
-        const total = Number(listed.numAffectedRows ?? 0);
-        await trx
-          .updateTable('scan_jobs')
-          .set(total === 0 ? { total, state: 'finished', finished_at: job.started_at } : { total })
-          .where('id', '=', job.id)
-          .execute();
-        return total;
-      });
+    /**
+     * Starts a job listing every version there is now; its total is their number. Only one job runs at a time (a
+     * partial unique index decides between two started at once): `{ running }` names the one that does.
+     */
+    async createJob(job: {
+      id: string;
+      rules_version: string;
+      requested_by: string;
+      started_at: string;
+    }): Promise<{ created: number } | { running: string }> {
+      const running = async () => {
+        const row = await db.selectFrom('scan_jobs').select('id').where('state', '=', 'running').executeTakeFirst();
+        return row === undefined ? undefined : { running: row.id };
+      };
+      const already = await running();
+      if (already) return already;
+      try {
+        return await db.transaction().execute(async (trx) => {
+          await trx
+            .insertInto('scan_jobs')
+            .values({ ...job, state: 'running', total: 0, finished_at: null })
+            .execute();
+          const listed = await sql`
+            insert into scan_job_items (job_id, version_id, state, attempts)
+            select ${job.id}, id, 'pending', 0 from versions
+          `.execute(trx);
+          const total = Number(listed.numAffectedRows ?? 0);
+          await trx
+            .updateTable('scan_jobs')
+            .set(total === 0 ? { total, state: 'finished', finished_at: job.started_at } : { total })
+            .where('id', '=', job.id)
+            .execute();
+          return { created: total };
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await running();
+        if (winner) return winner;
+        throw error;
+      }
     },
 
     /** A job and its items counted by state; undefined when there is no such job. */

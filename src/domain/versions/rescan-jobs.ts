@@ -4,7 +4,7 @@ import { toIso } from '../../lib/time.js';
 import { PackageError } from '@skill-registry/skill-package/types';
 import { BlobNotFoundError } from '../../storage/blob-store.js';
 import { requireAdminSession, type Actor } from '../actor.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import type { RescanOutcome, StoredVersion } from './rescans.js';
 
 /** How long a node holds the versions it claimed before another node may take them over. */
@@ -72,8 +72,10 @@ export function rescanJobs(deps: {
         await scans.settle(item, 'failed', error instanceof PackageError ? error.detail : 'The stored package is missing.');
         return;
       }
+      // Anything else (the database or the store away a moment) may pass: the version is handed back, and given up
+      // after RESCAN_MAX_ATTEMPTS claims. The rest of the batch goes on.
       await scans.release(item, nodeId, RESCAN_MAX_ATTEMPTS, error instanceof Error ? error.message : String(error));
-      throw error;
+      report.onError?.(error);
     }
   }
 
@@ -118,11 +120,17 @@ export function rescanJobs(deps: {
     nodeId,
     runOnce,
 
-    /** An administrator's session starts a rescan of every version there is now. */
+    /** An administrator's session starts a rescan of every version there is now; 409 while another job runs. */
     async startJob(actor: Actor): Promise<RescanJob> {
       requireAdminSession(actor);
       const id = newId();
-      await scans.createJob({ id, rules_version: deps.rulesVersion, requested_by: actor.user.id, started_at: at(now()) });
+      const outcome = await scans.createJob({ id, rules_version: deps.rulesVersion, requested_by: actor.user.id, started_at: at(now()) });
+      if ('running' in outcome) {
+        throw conflict(
+          'scan_job_running',
+          `Rescan job ${outcome.running} is still running; follow it at /v1/admin/scans/${outcome.running}, and start another once it has finished.`,
+        );
+      }
       return view(id);
     },
 

@@ -55,9 +55,10 @@ export const scanRoutes: RoutePlugin = async (app, { services }) => {
         description:
           'Starts a job that scans every version stored now with the current rules, in the background on every node ' +
           '(each claims batches of versions under a lease, so none is scanned by two nodes at once and the batch of a node ' +
-          'that stops is taken over when its lease runs out). Answers 202 with the job; follow it at `Location`.',
+          'that stops is taken over when its lease runs out). Answers 202 with the job; follow it at `Location`. One job ' +
+          'runs at a time: 409 `scan_job_running` while another has versions pending.',
         security: security('admin'),
-        response: { 202: ScanJob, ...problems(401, 403) },
+        response: { 202: ScanJob, ...problems(401, 403, 409) },
       },
     },
     async (request, reply) => {

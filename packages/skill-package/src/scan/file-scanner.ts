@@ -12,7 +12,7 @@ import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
 import { HEAD_BYTES, sniff } from './magic.js';
 import { MarkdownContext, type Segment } from './markdown.js';
-import { makePrefilter } from './prefilter.js';
+import { ALL_GROUPS, anchorLines, G, type LineSink } from './prefilter.js';
 import { scanAgent } from './rules-agent.js';
 import { finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
@@ -32,7 +32,7 @@ function headBytes(head: Uint8Array): string {
 /** Lines this long or longer are checked for wrapped base64 even without a prefilter hit. */
 const WRAPPED_MIN = 60;
 
-export class FileScanner implements FileState, LineReader {
+export class FileScanner implements FileState, LineReader, LineSink {
   kind: FileKind = 'text';
   readonly facts = new Map<string, number>();
   examineNext = false;
@@ -42,7 +42,7 @@ export class FileScanner implements FileState, LineReader {
   private readonly decoder = new StringDecoder('utf8');
   private readonly splitter = new LineSplitter(this);
   private markdown: MarkdownContext | null = null;
-  private readonly prefilter = makePrefilter();
+  private blockText = '';
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
   private readonly wrapped = { run: 0, start: 0, text: '' };
   private lastInput: LineInput | null = null;
@@ -114,47 +114,29 @@ export class FileScanner implements FileState, LineReader {
 
   // LineReader
 
-  block(text: string, firstLine: number): void {
-    const prefilter = this.prefilter;
-    prefilter.lastIndex = 0;
-    let hit = prefilter.exec(text)?.index ?? Infinity;
-    let pos = 0;
-    let line = firstLine;
-    for (;;) {
-      const nl = text.indexOf('\n', pos);
-      const end = nl === -1 ? text.length : nl;
-      const length = end - pos;
-      if (length > LINE_CAP) {
-        this.longLine(text.slice(pos, end), line);
-        if (hit < end) {
-          prefilter.lastIndex = end;
-          hit = prefilter.exec(text)?.index ?? Infinity;
-        }
-      } else if (hit < end || this.examineNext || this.markdown?.inComment === true) {
-        this.examine(text.slice(pos, end), line, false);
-        if (hit < end) {
-          prefilter.lastIndex = end;
-          hit = prefilter.exec(text)?.index ?? Infinity;
-        }
-      } else if (length >= WRAPPED_MIN) {
-        this.unflagged(text.slice(pos, end), line);
-      } else {
-        this.wrapped.run = 0;
-      }
-      if (nl === -1) break;
-      pos = nl + 1;
-      line += 1;
-    }
+  block(text: string, start: number, end: number, firstLine: number): void {
+    this.blockText = text;
+    anchorLines(text, start, end, firstLine, this.kind === 'script', this);
+  }
+
+  line(start: number, end: number, line: number, groups: number): void {
+    const text = this.blockText;
+    const length = end - start;
+    if (length > LINE_CAP) this.longLine(text.slice(start, end), line);
+    else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
+      this.examine(text.slice(start, end), line, false, groups);
+    else if (length >= WRAPPED_MIN) this.unflagged(text.slice(start, end), line);
+    else this.wrapped.run = 0;
   }
 
   window(text: string, line: number, first: boolean): void {
     if (first) reportLongLine(this.input(text, line, this.baseContext), LINE_CAP + 1);
-    this.examine(text, line, !first);
+    this.examine(text, line, !first, ALL_GROUPS);
   }
 
   lineEnd(text: string, line: number): void {
     for (let start = 0; start < text.length; start += LINE_CAP - WINDOW_OVERLAP) {
-      this.examine(text.slice(start, start + LINE_CAP), line, true);
+      this.examine(text.slice(start, start + LINE_CAP), line, true, ALL_GROUPS);
       if (start + LINE_CAP >= text.length) break;
     }
   }
@@ -178,14 +160,17 @@ export class FileScanner implements FileState, LineReader {
     if (this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(input, text.length);
   }
 
-  private examine(raw: string, line: number, continuation: boolean): void {
+  private examine(raw: string, line: number, continuation: boolean, groups: number): void {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const keyPending = this.examineNext;
     this.examineNext = false;
     const whole = this.input(text, line, this.markdown?.inCode === true ? 'code' : this.baseContext);
     this.lastInput = whole;
-    scanInvisible(whole);
-    trackPem(whole);
-    scanSecrets(whole, this.pendingKey);
+    if (groups & G.hidden) scanInvisible(whole);
+    if (groups & G.secret || keyPending) {
+      trackPem(whole);
+      scanSecrets(whole, this.pendingKey);
+    }
     if (!continuation) scanWrappedBase64(whole, this.wrapped);
     if (text.length >= 200) scanBlobs(whole);
     if (!continuation && this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(whole, text.length);
@@ -195,10 +180,10 @@ export class FileScanner implements FileState, LineReader {
         : this.markdown.step(text, line, (c) => scanComment(c, this), continuation);
     for (const segment of segments) {
       const input = this.input(segment.text, line, segment.context);
-      scanAgent(input);
-      scanCommands(input);
-      this.urls.scan(input);
-      if (this.kind === 'script' || segment.context === 'code') scanPacked(input);
+      if (groups & G.agent) scanAgent(input);
+      scanCommands(input, groups);
+      if (groups & G.url) this.urls.scan(input);
+      if (groups & G.packed && (this.kind === 'script' || segment.context === 'code')) scanPacked(input);
     }
   }
 }

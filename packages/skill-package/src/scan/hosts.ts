@@ -100,8 +100,18 @@ const SHORTENERS = [
 /** Public resolvers and similar well-known addresses, used in connectivity checks. */
 const WELL_KNOWN_IPS = new Set(['1.1.1.1', '1.0.0.1', '8.8.8.8', '8.8.4.4', '9.9.9.9', '149.112.112.112', '208.67.222.222']);
 
-function underAny(host: string, list: readonly string[]): boolean {
-  return list.some((d) => host === d || host.endsWith(`.${d}`));
+const COLLECTOR_SET = new Set(COLLECTORS);
+const SHORTENER_SET = new Set(SHORTENERS);
+
+/** Whether `host` or one of its parent domains is in `set` (`a.b.ngrok.io` is under `ngrok.io`). */
+function underAny(host: string, set: ReadonlySet<string>): boolean {
+  let at = 0;
+  for (;;) {
+    if (set.has(host.slice(at))) return true;
+    const dot = host.indexOf('.', at);
+    if (dot === -1) return false;
+    at = dot + 1;
+  }
 }
 
 /** The four numbers of a dotted IPv4 address, or null. */
@@ -142,12 +152,12 @@ export function isPublicRawIp(host: string): boolean {
 }
 
 export function isCollector(host: string, path = ''): boolean {
-  if (underAny(host, COLLECTORS)) return true;
+  if (underAny(host, COLLECTOR_SET)) return true;
   return COLLECTOR_PATHS.some(([h, p]) => host === h && p.test(path));
 }
 
 export function isShortener(host: string): boolean {
-  return underAny(host, SHORTENERS);
+  return underAny(host, SHORTENER_SET);
 }
 
 export type Destination = 'raw-ip' | 'collector' | 'shortener';

@@ -13,8 +13,11 @@ export const LINE_CAP = 64 * 1024;
 export const WINDOW_OVERLAP = 512;
 
 export interface LineReader {
-  /** Whole lines `firstLine`, `firstLine + 1`, … joined by `\n` (a `\r` before the `\n` is kept). */
-  block(text: string, firstLine: number): void;
+  /**
+   * Whole lines `firstLine`, `firstLine + 1`, … in text[start, end), joined by `\n` (a `\r` before the `\n` is
+   * kept). Offsets rather than a slice, so the reader scans the decoded chunk itself.
+   */
+  block(text: string, start: number, end: number, firstLine: number): void;
   /** A window of line `line`, which is longer than LINE_CAP; `first` for its first window. */
   window(text: string, line: number, first: boolean): void;
   /** The last piece of a line that was handed over in windows. */
@@ -44,9 +47,8 @@ export class LineSplitter {
     this.finishLine(this.carry + text.slice(0, first));
     const last = text.lastIndexOf('\n');
     if (last > first) {
-      const block = text.slice(first + 1, last);
-      this.reader.block(block, this.line);
-      this.line += countNewlines(block) + 1;
+      this.reader.block(text, first + 1, last, this.line);
+      this.line += countNewlines(text, first + 1, last) + 1;
     }
     this.carry = text.slice(last + 1);
     this.spill();
@@ -60,7 +62,7 @@ export class LineSplitter {
 
   private finishLine(text: string): void {
     if (this.windowed) this.reader.lineEnd(text, this.line);
-    else this.reader.block(text, this.line);
+    else this.reader.block(text, 0, text.length, this.line);
     this.windowed = false;
     this.carry = '';
     this.line += 1;
@@ -75,10 +77,10 @@ export class LineSplitter {
   }
 }
 
-export function countNewlines(text: string): number {
+export function countNewlines(text: string, start = 0, end = text.length): number {
   let n = 0;
-  let at = text.indexOf('\n');
-  while (at !== -1) {
+  let at = text.indexOf('\n', start);
+  while (at !== -1 && at < end) {
     n += 1;
     at = text.indexOf('\n', at + 1);
   }

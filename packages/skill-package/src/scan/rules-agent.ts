@@ -25,8 +25,7 @@ const CONCEAL_VERB =
 const CONCEAL_HIDE = /\b(?:hide|hiding|conceal|concealing)\b/gi;
 const FROM_USER = /\bfrom\s+(?:the\s+)?(?:user|human|operator)s?\b/i;
 const USER = /\b(?:the\s+)?(?:user|human|operator|owner)s?\b/i;
-const USER_UNAWARE =
-  /\b(?:the\s+)?user\s+(?:must|should|will|may)\s+(?:not|never)\s+(?:know|see|notice|find\s+out|learn|be\s+(?:told|informed|aware))/gi;
+const USER_UNAWARE = /\b(?:the\s+)?user\s+(?:must|should|will|may)\s+(?:not|never)\s+(?:know|notice|learn|be\s+(?:told|informed|aware))/gi;
 const ACTION_WORD =
   /\b(?:ran|run|running|execut\w*|install\w*|download\w*|upload\w*|send|sent|sending|exfiltrat\w*|access\w*|read|delet\w*|command\w*|script\w*|credential\w*|keys?|tokens?|passwords?|secrets?|env\w*|curl|wget)\b/i;
 
@@ -45,7 +44,7 @@ const NEGATION = /\b(?:never|not|don'?t|avoid|without|no)\b/i;
 
 const BYPASS = [
   /--dangerously-skip-permissions\b|--yolo\b|--dangerously-bypass-approvals/gi,
-  /\b(?:disable|turn\s+off|bypass|circumvent|switch\s+off)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:safety|security\s+checks?|sandbox\w*|guardrails?|confirmations?|permission\s+(?:checks?|prompts?)|approval\s+prompts?|content\s+filters?)/gi,
+  /\b(?:disable|bypass|circumvent)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:safety|security\s+checks?|sandbox\w*|guardrails?|confirmations?|permission\s+(?:checks?|prompts?)|approval\s+prompts?|content\s+filters?)/gi,
   /\bwithout\s+(?:asking\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:permission|confirmation|approval)|(?:user\s+)?confirmation|(?:user\s+)?approval|prompting\s+the\s+user)/gi,
 ];
 

@@ -11,6 +11,7 @@
  * expression has open-ended gaps to backtrack over.
  */
 import { noteFact, report, type LineInput } from './file-state.js';
+import { G } from './prefilter.js';
 import { inContext, raise, type ContextSeverities } from './severity.js';
 import { notableDestination } from './urls.js';
 import type { Severity } from './types.js';
@@ -44,18 +45,29 @@ const PS_DOWNLOAD = /downloadstring|downloadfile|\biwr\b|\birm\b|invoke-webreque
 const EXEC_REMOTE =
   /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\(/i;
 
+/**
+ * A download piped into a shell within one command list: one left-to-right pass over downloaders, separators
+ * and shell sinks, so a line of many pipes costs no more than one of few.
+ */
+const PIPE_TOKENS = new RegExp(`(${DOWNLOADER.source})|(;|&&|\\|\\|)|(${SHELL_SINK.source})`, 'gi');
+
+function downloadIntoShell(text: string): { index: number; length: number } | null {
+  PIPE_TOKENS.lastIndex = 0;
+  let downloader = -1;
+  let m: RegExpExecArray | null;
+  while ((m = PIPE_TOKENS.exec(text)) !== null) {
+    if (m[1] !== undefined) {
+      if (downloader === -1) downloader = m.index;
+    } else if (m[2] !== undefined) downloader = -1;
+    else if (downloader !== -1) return { index: downloader, length: m.index + m[0].length - downloader };
+  }
+  return null;
+}
+
 function pipeToShell(input: LineInput, lower: string): void {
   const { text } = input;
   let at: { index: number; length: number } | null = null;
-  if (lower.includes('|')) {
-    SHELL_SINK.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while (at === null && (m = SHELL_SINK.exec(text)) !== null) {
-      const before = text.slice(0, m.index);
-      const start = Math.max(before.lastIndexOf(';'), before.lastIndexOf('&&'), before.lastIndexOf('||'));
-      if (DOWNLOADER.test(before.slice(start + 1))) at = { index: Math.max(0, start + 1), length: m.index + m[0].length - start - 1 };
-    }
-  }
+  if (lower.includes('|')) at = downloadIntoShell(text);
   if (at === null && (lower.includes('$(') || lower.includes('<(') || lower.includes('`'))) {
     SUBSHELL.lastIndex = 0;
     const m = SUBSHELL.exec(text);
@@ -90,6 +102,9 @@ function pipeToShell(input: LineInput, lower: string): void {
   }
 }
 
+/** Matches of one anchor looked at per line: real lines hold a few; a window of repeated decoys stops here. */
+const MAX_TRIES = 64;
+
 // Reverse shells.
 const DEV_TCP = /\/dev\/(?:tcp|udp)\/[^\s/]{1,253}\/\d{1,5}/gi;
 const DEV_TCP_SHELL = /\b(?:ba|z)?sh\s+-i\b|0>&1|>&\s*\/dev\/(?:tcp|udp)|\bwhile\s+read\b|<&\s*\d/i;
@@ -112,10 +127,12 @@ function reverseShell(input: LineInput, lower: string): void {
   }
   if (at === null && (lower.includes('nc') || lower.includes('netcat'))) {
     NETCAT.lastIndex = 0;
+    const interactive = INTERACTIVE_SHELL.test(text);
     let m: RegExpExecArray | null;
-    while (at === null && (m = NETCAT.exec(text)) !== null) {
+    let tries = 0;
+    while (at === null && tries++ < MAX_TRIES && (m = NETCAT.exec(text)) !== null) {
       const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 160);
-      if (NETCAT_EXEC.test(tail) || INTERACTIVE_SHELL.test(text)) at = { index: m.index, length: m[0].length + Math.min(tail.length, 60) };
+      if (interactive || NETCAT_EXEC.test(tail)) at = { index: m.index, length: m[0].length + Math.min(tail.length, 60) };
     }
   }
   if (at === null && SOCAT.test(text) && SOCAT_EXEC.test(text) && /\btcp/i.test(text)) {
@@ -152,13 +169,17 @@ function reverseShell(input: LineInput, lower: string): void {
 const RM = /(?:^|[\s;&|(`$])(?:sudo\s)?rm\s([^;&|\n`)]{1,300})/g;
 const DANGEROUS_TARGET =
   /^(?:\/|\/\*|~|~\/|~\/\*|\$HOME|\$HOME\/|\$HOME\/\*|\$\{HOME\}|\$\{HOME\}\/|\$\{HOME\}\/\*|\/(?:home|etc|usr|var|boot|bin|sbin|lib|lib64|opt|root|srv|System|Users|Library)\/?\*?)$/;
-const OTHER_DELETES = [
-  /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?(?:[a-z]:\\?|%userprofile%|%homepath%|%systemroot%)["']?(?=\s|$)/gi,
-  /\brmtree\s*\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~["'])\s*[,)]/g,
-  /\b(?:rm|rmdir|rmSync|rmdirSync)\s*\(\s*(?:(?:os\.)?homedir\(\)|["']\/["'])\s*[,)]/g,
-  /\bmkfs(?:\.\w+)?\s+\/dev\//g,
-  /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)/g,
-  /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g,
+/** Other ways to wipe a home directory or a disk, each behind a literal its match must contain. */
+const OTHER_DELETES: [string, RegExp][] = [
+  ['/s', /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?(?:[a-z]:\\?|%userprofile%|%homepath%|%systemroot%)["']?(?=\s|$)/gi],
+  [
+    'rmtree',
+    /\brmtree\s*\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~["'])\s*[,)]/g,
+  ],
+  ['rm', /\b(?:rm|rmdir|rmSync|rmdirSync)\s*\(\s*(?:(?:os\.)?homedir\(\)|["']\/["'])\s*[,)]/g],
+  ['mkfs', /\bmkfs(?:\.\w+)?\s+\/dev\//g],
+  ['of=/dev/', /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)/g],
+  [':(', /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g],
 ];
 const PS_REMOVE = /\bRemove-Item\b/i;
 const PS_HOME_TARGET = /(?:\s|["'])(?:~|\$HOME|\$env:USERPROFILE|\$env:HOMEPATH|[A-Za-z]:\\)\\?\*?["']?(?:\s|$)/i;
@@ -179,7 +200,8 @@ function destructiveDelete(input: LineInput, lower: string): void {
       }
     }
   }
-  for (const pattern of OTHER_DELETES) {
+  for (const [gate, pattern] of OTHER_DELETES) {
+    if (!lower.includes(gate)) continue;
     pattern.lastIndex = 0;
     const m = pattern.exec(text);
     if (m !== null) {
@@ -187,7 +209,7 @@ function destructiveDelete(input: LineInput, lower: string): void {
       return;
     }
   }
-  if (PS_REMOVE.test(text) && /-Recurse\b/i.test(text) && PS_HOME_TARGET.test(text)) {
+  if (lower.includes('remove-item') && /-Recurse\b/i.test(text) && PS_HOME_TARGET.test(text)) {
     const m = PS_REMOVE.exec(text)!;
     fire(input, 'command.destructive-delete', m.index, text.length - m.index);
   }
@@ -199,25 +221,24 @@ const WRITE_OP =
 const STARTUP_FILE =
   /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]{1,64}|["'])\/?\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|config\/fish\/config\.fish)\b|\/etc\/(?:profile|bash\.bashrc|zshrc|zsh\/zshrc|environment)\b|\/etc\/profile\.d\/|\$PROFILE\b/gi;
 
+/** The first match of `pattern` after a write operation on the line (a redirect, tee, open, copy…). */
 function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
-  pattern.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = pattern.exec(text)) !== null) {
-    if (WRITE_OP.test(text.slice(0, m.index))) return m;
-  }
-  return null;
+  const write = WRITE_OP.exec(text);
+  if (write === null) return null;
+  pattern.lastIndex = write.index;
+  return pattern.exec(text);
 }
 
 const CRONTAB = /\bcrontab\b([^;&|\n]{0,40})/gi;
 const CRON_FILES =
   /\/etc\/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)\b|\/var\/spool\/cron\b|\/etc\/systemd\/system\/|\.config\/systemd\/user\/|Library\/Launch(?:Agents|Daemons)\b/gi;
-const PERSISTENCE_COMMANDS = [
-  /@reboot\s/g,
-  /\blaunchctl\s+(?:load|bootstrap|submit)\b/g,
-  /\bsystemctl\s+(?:--user\s+)?enable\b/g,
-  /\bschtasks(?:\.exe)?\s+\/create\b/gi,
-  /\\CurrentVersion\\Run(?:Once)?\b/gi,
-  /Start Menu\\Programs\\Startup|shell:startup/gi,
+const PERSISTENCE_COMMANDS: [string, RegExp][] = [
+  ['@reboot', /@reboot\s/g],
+  ['launchctl', /\blaunchctl\s+(?:load|bootstrap|submit)\b/g],
+  ['systemctl', /\bsystemctl\s+(?:--user\s+)?enable\b/g],
+  ['schtasks', /\bschtasks(?:\.exe)?\s+\/create\b/gi],
+  ['currentversion', /\\CurrentVersion\\Run(?:Once)?\b/gi],
+  ['startup', /Start Menu\\Programs\\Startup|shell:startup/gi],
 ];
 
 function persistence(input: LineInput, lower: string): void {
@@ -238,7 +259,8 @@ function persistence(input: LineInput, lower: string): void {
     fire(input, 'command.persistence', file.index, file[0].length);
     return;
   }
-  for (const pattern of PERSISTENCE_COMMANDS) {
+  for (const [gate, pattern] of PERSISTENCE_COMMANDS) {
+    if (!lower.includes(gate)) continue;
     pattern.lastIndex = 0;
     const m = pattern.exec(text);
     if (m !== null) {
@@ -343,22 +365,27 @@ function coverTracks(input: LineInput, lower: string): void {
   if (m !== null) fire(input, 'command.cover-tracks', m.index, m[0].length);
 }
 
-export function scanCommands(input: LineInput): void {
+const AUTHORIZED_KEYS = /authorized_keys2?\b/g;
+
+/** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
+export function scanCommands(input: LineInput, groups: number): void {
   const lower = input.text.toLowerCase();
-  pipeToShell(input, lower);
-  reverseShell(input, lower);
-  destructiveDelete(input, lower);
-  const startup = writesTo(input.text, STARTUP_FILE);
-  if (startup !== null) fire(input, 'command.shell-startup-write', startup.index, startup[0].length);
-  persistence(input, lower);
-  if (lower.includes('authorized_keys')) {
-    const keys = writesTo(input.text, /authorized_keys2?\b/g);
+  if (groups & G.pipe) pipeToShell(input, lower);
+  if (groups & G.reverse) reverseShell(input, lower);
+  if (groups & G.remove) destructiveDelete(input, lower);
+  if (groups & G.startup) {
+    const startup = writesTo(input.text, STARTUP_FILE);
+    if (startup !== null) fire(input, 'command.shell-startup-write', startup.index, startup[0].length);
+  }
+  if (groups & G.persist) persistence(input, lower);
+  if (groups & G.keys) {
+    const keys = writesTo(input.text, AUTHORIZED_KEYS);
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
-  const reads = credentialRead(input);
-  exfiltrate(input, reads);
-  obfuscatedExec(input, lower);
-  coverTracks(input, lower);
+  const reads = (groups & G.cred) !== 0 && credentialRead(input);
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, reads);
+  if (groups & G.obfuscated) obfuscatedExec(input, lower);
+  if (groups & G.cover) coverTracks(input, lower);
 }
 
 /** Rules over several lines of one file, decided when the file ends. */

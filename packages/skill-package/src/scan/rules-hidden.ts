@@ -154,10 +154,17 @@ export function scanBlobs(input: LineInput): void {
   }
 }
 
-/** Counts wrapped base64 lines; reports once a run of WRAPPED_MIN_LINES is seen. Returns whether the line was one. */
+/** Counts wrapped base64 lines; reports once a run of WRAPPED_MIN_LINES is seen. */
 export function scanWrappedBase64(input: LineInput, state: { run: number; start: number; text: string }): void {
   const { text, file } = input;
-  if (file.facts.has('pem-open') || !WRAPPED_BASE64.test(text) || !mixed(text)) {
+  if (
+    text.length < 60 ||
+    text.length > 203 ||
+    text.includes(' ') ||
+    file.facts.has('pem-open') ||
+    !WRAPPED_BASE64.test(text) ||
+    !mixed(text)
+  ) {
     state.run = 0;
     return;
   }
