@@ -62,7 +62,7 @@ const COMMAND_WORDS: [string[], number][] = [
     ['nc', 'ncat', 'netcat', 'socat', 'socket', 'tcpclient', 'tcpsocket', 'dup2', 'pty', 'getstream', 'spawn', 'createconnection'],
     G.reverse | G.exfil,
   ],
-  [['rm', 'rmdir', 'rmtree', 'rmsync', 'rd', 'remove', 'mkfs'], G.remove | G.cover],
+  [['rm', 'rmdir', 'rmtree', 'rmsync', 'rd', 'remove', 'mkfs', 'find'], G.remove | G.cover],
   [['bashrc', 'profile', 'zshrc', 'zprofile', 'zshenv', 'zlogin', 'kshrc', 'fish'], G.startup],
   [
     [
@@ -187,6 +187,15 @@ const INSTRUCTION_WORDS: [string[], number][] = [
       'overridden',
       'obsolete',
       'follow',
+      'priority',
+      'longer',
+      'errors',
+      'commands',
+      'actions',
+      'steps',
+      'failures',
+      'apply',
+      'obey',
       'tell',
       'telling',
       'inform',
@@ -370,7 +379,7 @@ function punctuation(b: Uint8Array, i: number, c: number): number {
     case 0x3e: // >
       return startsWith(b, i, '>>') ? G.startup | G.persist | G.keys : 0;
     case 0x5c: // \
-      return G.persist;
+      return G.persist | G.packed;
     default:
       return 0;
   }
