@@ -11,7 +11,7 @@ import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
 import { HEAD_BYTES, sniff } from './magic.js';
 import { MarkdownContext, type Segment } from './markdown.js';
-import { ALL_GROUPS, anchorLines, G, groupsOfLine, type LineSink } from './prefilter.js';
+import { AGENT_GROUPS, ALL_GROUPS, anchorLines, G, groupsOfLine, type LineSink } from './prefilter.js';
 import { scanAgent } from './rules-agent.js';
 import { finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
@@ -233,7 +233,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
   }
 
   private runRules(input: LineInput, groups: number): void {
-    if (groups & G.agent) scanAgent(input);
+    if (groups & AGENT_GROUPS) scanAgent(input, groups);
     scanCommands(input, groups);
     if (groups & G.url) this.urls.scan(input);
     if (groups & G.packed && (this.kind === 'script' || input.context === 'code')) scanPacked(input);

@@ -9,6 +9,7 @@
  * literal-anchored expressions checked one after another, never one expression with open-ended gaps.
  */
 import { report, type LineInput } from './file-state.js';
+import { G } from './prefilter.js';
 import { maxSeverity, raise } from './severity.js';
 import type { Severity } from './types.js';
 
@@ -98,18 +99,23 @@ function firstMatch(pattern: RegExp, text: string): RegExpExecArray | null {
   return pattern.exec(text);
 }
 
-export function scanAgent(input: LineInput): void {
+/** Runs the instruction rules of the groups (prefilter.ts) the line's anchors name. */
+export function scanAgent(input: LineInput, groups: number): void {
   const { text } = input;
-  for (const pattern of OVERRIDE) {
-    const m = firstMatch(pattern, text);
-    if (m !== null) {
-      report(input, 'agent.override-instructions', weigh(input, 'critical', m.index), m.index, m[0].length);
-      break;
+  const all = (groups & G.agent) !== 0;
+  if (all || groups & G.override) {
+    for (const pattern of OVERRIDE) {
+      const m = firstMatch(pattern, text);
+      if (m !== null) {
+        report(input, 'agent.override-instructions', weigh(input, 'critical', m.index), m.index, m[0].length);
+        break;
+      }
     }
   }
-  scanConceal(input);
-  scanSilent(input);
-  scanExfiltration(input);
+  if (all || groups & G.conceal) scanConceal(input);
+  if (all || groups & G.silent) scanSilent(input);
+  if (all || groups & G.ask) scanExfiltration(input);
+  if (!all && !(groups & G.bypass)) return;
   for (const pattern of BYPASS) {
     const m = firstMatch(pattern, text);
     if (m !== null) {

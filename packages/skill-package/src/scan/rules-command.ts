@@ -474,7 +474,7 @@ export function scanCommands(input: LineInput, groups: number): void {
       );
   }
   if (groups & G.persist) persistence(input, lower, fetches);
-  if (groups & G.keys) {
+  if (groups & G.keys && lower.includes('authorized_keys')) {
     const keys = writesTo(input.text, AUTHORIZED_KEYS);
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
