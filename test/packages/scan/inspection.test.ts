@@ -29,10 +29,11 @@ describe('inspection carries the scan report', () => {
         'executable.nested-archive pdf-tools/vendor/bundle.zip:-',
         'secret.aws-access-key pdf-tools/config/deep/er/settings.ini:3',
       ]);
-      assert.equal(scan.verdict, 'suspicious');
+      // A live credential is critical: the version is quarantined.
+      assert.equal(scan.verdict, 'malicious');
       assert.match(scan.rulesVersion, /^\d{4}\.\d+\.\d+$/);
+      assert.equal(scan.counts.critical, 1);
       assert.equal(scan.counts.high, 2);
-      assert.equal(scan.counts.medium, 1);
     });
   }
 

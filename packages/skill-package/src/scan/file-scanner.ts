@@ -11,11 +11,11 @@ import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
 import { HEAD_BYTES, sniff } from './magic.js';
 import { MarkdownContext, type Segment } from './markdown.js';
-import { ALL_GROUPS, anchorLines, G, type LineSink } from './prefilter.js';
+import { AGENT_GROUPS, ALL_GROUPS, anchorLines, G, groupsOfLine, type LineSink } from './prefilter.js';
 import { scanAgent } from './rules-agent.js';
 import { finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
-import { scanBlobs, scanComment, scanInvisible, scanWrappedBase64, trackPem } from './rules-hidden.js';
+import { INVISIBLE_SOURCE, scanBlobs, scanComment, scanInvisible, scanWrappedBase64, trackPem } from './rules-hidden.js';
 import { finishSecrets, scanSecrets } from './rules-secret.js';
 import type { UrlCollector } from './rules-url.js';
 import type { Context } from './severity.js';
@@ -27,6 +27,18 @@ function headBytes(head: Uint8Array): string {
     out += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
   return out;
 }
+
+/** Names that promise anything but a program: an executable under one of them is disguised. */
+const DISGUISE =
+  /\.(?:png|jpe?g|gif|ico|icns|svg|webp|bmp|tiff?|ttf|otf|woff2?|eot|csv|tsv|txt|md|json|ya?ml|toml|xml|html?|css|py|js|mjs|ts|sh|rb|pl|pdf|docx?|xlsx?|pptx?|mp3|mp4|wav|ogg|zip)$/i;
+
+/** Longest continued command carried to its next line. */
+const CONTINUED_CAP = 4096;
+/** Invisible characters removed before a line is read again (zero-width, bidirectional controls, tags). */
+const INVISIBLE_ANY = new RegExp(INVISIBLE_SOURCE, 'g');
+
+/** An empty pair of quotes between word characters, which a shell drops. */
+const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
 
 /** Lines this long or longer are checked for wrapped base64 even without a prefilter hit. */
 const WRAPPED_MIN = 60;
@@ -44,6 +56,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
   private readonly wrapped = { run: 0, start: 0, text: '' };
   private lastInput: LineInput | null = null;
+  /** The start of a command continued with a trailing backslash (capped). */
+  private continued = '';
 
   constructor(
     readonly path: string,
@@ -89,11 +103,19 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (magic.kind !== 'text') {
       this.state = 'skip';
       const shown = headBytes(head);
-      if (magic.kind === 'executable') this.wholeFile(magic.rule, 'high', shown, `This file is ${magic.what}, recognised by its content.`);
+      if (magic.kind === 'executable' && DISGUISE.test(this.path))
+        this.wholeFile(
+          'executable.disguised',
+          'critical',
+          shown,
+          `This file is ${magic.what}, recognised by its content, under the name of another file type.`,
+        );
+      else if (magic.kind === 'executable')
+        this.wholeFile(magic.rule, 'high', shown, `This file is ${magic.what}, recognised by its content.`);
       if (magic.kind === 'archive')
         this.wholeFile(
           'executable.nested-archive',
-          'medium',
+          'high',
           shown,
           `This file is ${magic.what} (recognised by its content); the registry does not inspect archives inside packages, so its contents are unknown to reviewers.`,
         );
@@ -105,7 +127,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.splitter.push(head);
   }
 
-  private wholeFile(rule: string, severity: 'high' | 'medium', shown: string, message: string): void {
+  private wholeFile(rule: string, severity: 'critical' | 'high' | 'medium', shown: string, message: string): void {
     this.report({ rule, severity, line: null, context: null, text: shown, index: 0, length: shown.length, message });
   }
 
@@ -183,11 +205,37 @@ export class FileScanner implements FileState, LineReader, LineSink {
         ? [{ text, context: this.baseContext, offset: 0 }]
         : this.markdown.step(text, line, (c) => scanComment(c, this), continuation);
     for (const segment of segments) {
-      const input = this.input(segment.text, line, segment.context);
-      if (groups & G.agent) scanAgent(input);
-      scanCommands(input, groups);
-      if (groups & G.url) this.urls.scan(input);
-      if (groups & G.packed && (this.kind === 'script' || segment.context === 'code')) scanPacked(input);
+      let segmentText = segment.text;
+      let segmentGroups = groups;
+      // A command continued with a trailing backslash is read whole, on the line where it ends.
+      if (segment.context === 'script' || segment.context === 'code') {
+        if (this.continued !== '') {
+          segmentText = this.continued + segmentText;
+          segmentGroups = ALL_GROUPS;
+          this.continued = '';
+        }
+        if (segmentText.endsWith('\\')) {
+          this.continued = `${segmentText.slice(0, -1)} `.slice(-CONTINUED_CAP);
+          this.examineNext = true;
+        }
+      }
+      const input = this.input(segmentText, line, segment.context);
+      this.runRules(input, segmentGroups);
+      // Invisible characters splitting words hide them from every rule, and so do empty quotes in shell words
+      // (c""url, b''ash): read the line again without them.
+      let visible = groups & G.hidden ? segmentText.replace(INVISIBLE_ANY, '') : segmentText;
+      if (segment.context !== 'prose' && (visible.includes('""') || visible.includes("''"))) visible = visible.replace(EMPTY_QUOTES, '');
+      if (visible !== segmentText) {
+        const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;
+        if (again !== 0) this.runRules(this.input(visible, line, segment.context), again);
+      }
     }
+  }
+
+  private runRules(input: LineInput, groups: number): void {
+    if (groups & AGENT_GROUPS) scanAgent(input, groups);
+    scanCommands(input, groups);
+    if (groups & G.url) this.urls.scan(input);
+    if (groups & G.packed && (this.kind === 'script' || input.context === 'code')) scanPacked(input);
   }
 }

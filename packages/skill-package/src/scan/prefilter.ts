@@ -30,8 +30,17 @@ export const G = {
   cover: 8192,
   packed: 16384,
   markdown: 32768,
+  /** Instructions to an agent, one group per rule, so a common word starts only the rule it belongs to. */
+  override: 1 << 16,
+  conceal: 1 << 17,
+  silent: 1 << 18,
+  bypass: 1 << 19,
+  /** Requests to send data somewhere (agent.exfiltrate-data). */
+  ask: 1 << 20,
 } as const;
-export const ALL_GROUPS = 65535;
+export const ALL_GROUPS = (1 << 21) - 1;
+/** Every group of instructions to an agent. */
+export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 
 const COMMAND_WORDS: [string[], number][] = [
   [['iex', 'invoke', 'downloadstring', 'webclient', 'urlopen', 'requests', 'httpx'], G.pipe | G.exfil],
@@ -62,7 +71,7 @@ const COMMAND_WORDS: [string[], number][] = [
     ['nc', 'ncat', 'netcat', 'socat', 'socket', 'tcpclient', 'tcpsocket', 'dup2', 'pty', 'getstream', 'spawn', 'createconnection'],
     G.reverse | G.exfil,
   ],
-  [['rm', 'rmdir', 'rmtree', 'rmsync', 'rd', 'remove', 'mkfs'], G.remove | G.cover],
+  [['rm', 'rmdir', 'rmtree', 'rmsync', 'rd', 'remove', 'mkfs', 'find'], G.remove | G.cover],
   [['bashrc', 'profile', 'zshrc', 'zprofile', 'zshenv', 'zlogin', 'kshrc', 'fish'], G.startup],
   [
     [
@@ -187,6 +196,20 @@ const INSTRUCTION_WORDS: [string[], number][] = [
       'overridden',
       'obsolete',
       'follow',
+      'priority',
+      'longer',
+      'apply',
+      'obey',
+    ],
+    G.override,
+  ],
+  [
+    [
+      'errors',
+      'commands',
+      'actions',
+      'steps',
+      'failures',
       'tell',
       'telling',
       'inform',
@@ -214,26 +237,26 @@ const INSTRUCTION_WORDS: [string[], number][] = [
       'hiding',
       'conceal',
       'concealing',
-      'silently',
-      'secretly',
-      'covertly',
-      'stealthily',
-      'webhook',
-      'webhooks',
-      'remote',
+    ],
+    G.conceal,
+  ],
+  [['silently', 'secretly', 'covertly', 'stealthily'], G.silent],
+  [['webhook', 'webhooks', 'remote', 'exfiltrate'], G.ask],
+  [
+    [
       'dangerously',
       'yolo',
       'disable',
       'disabling',
       'circumvent',
+      'bypass',
       'confirmation',
       'approval',
       'permission',
       'asking',
       'prompting',
-      'exfiltrate',
     ],
-    G.agent,
+    G.bypass,
   ],
 ];
 
@@ -261,8 +284,8 @@ function hashWord(word: string): number {
   return mix(h);
 }
 
-function table(sets: [string[], number][]): Uint16Array {
-  const out = new Uint16Array(SLOTS);
+function table(sets: [string[], number][]): Uint32Array {
+  const out = new Uint32Array(SLOTS);
   for (const [words, groups] of sets) for (const w of words) out[hashWord(w)]! |= groups;
   return out;
 }
@@ -354,7 +377,7 @@ function punctuation(b: Uint8Array, i: number, c: number): number {
     case 0x7e: // ~
       return startsWith(b, i, '~~~') ? G.markdown : startsWith(b, i, '~/') ? G.startup | G.cred : 0;
     case 0x3a: // :
-      return startsWith(b, i, '://') ? G.url | G.agent : startsWith(b, i, ':(') ? G.remove : 0;
+      return startsWith(b, i, '://') ? G.url | G.ask : startsWith(b, i, ':(') ? G.remove : 0;
     case 0x2d: // -
       return startsWith(b, i, '-->') ? G.markdown : startsWith(b, i, '-----') ? G.secret : 0;
     case 0x2f: // /
@@ -370,7 +393,7 @@ function punctuation(b: Uint8Array, i: number, c: number): number {
     case 0x3e: // >
       return startsWith(b, i, '>>') ? G.startup | G.persist | G.keys : 0;
     case 0x5c: // \
-      return G.persist;
+      return G.persist | G.packed;
     default:
       return 0;
   }

@@ -9,6 +9,7 @@
  * literal-anchored expressions checked one after another, never one expression with open-ended gaps.
  */
 import { report, type LineInput } from './file-state.js';
+import { G } from './prefilter.js';
 import { maxSeverity, raise } from './severity.js';
 import type { Severity } from './types.js';
 
@@ -18,11 +19,18 @@ const OVERRIDE = [
   /\bnew\s+system\s+prompt\b/gi,
   /\b(?:system|developer)\s+(?:prompt|instructions?)\s+(?:is|are)\s+(?:now\s+)?(?:void|cancel+ed|revoked|replaced|overridden|obsolete)/gi,
   /\bdo\s+not\s+follow\s+(?:your|the|any)\s+(?:previous|prior|system|original)\b/gi,
+  /\bno\s+longer\s+(?:bound|restricted|limited|governed)\s+by\b/gi,
+  /\bobey\s+only\s+(?:this|these|the\s+following)\b/gi,
+  /\btakes?\s+priority\s+over\s+(?:anything|everything|all|any|previous|prior|earlier|the\s+user|the\s+system|your)\b/gi,
+  /\b(?:do\s+not|don'?t|never|stop)\s+(?:apply|applying|follow|following|obey|obeying)\s+(?:any\s+|the\s+|your\s+)?(?:earlier|previous|prior|original|system|existing)\s+(?:safety\s+)?(?:guidelines|instructions|rules|policies|prompts?)\b/gi,
 ];
 
 const CONCEAL_VERB =
   /\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|without)\s+(?:tell|inform|mention|notify|alert|show|reveal|disclos|let|telling|informing|mentioning|notifying|alerting|showing|revealing)/gi;
 const CONCEAL_HIDE = /\b(?:hide|hiding|conceal|concealing)\b/gi;
+/** Keeping the agent's own actions or failures back, whoever the sentence names. */
+const CONCEAL_ACTIONS =
+  /\b(?:do\s+not|don'?t|never)\s+(?:reveal|mention|disclose|show|report)\s+(?:any\s+|the\s+)?(?:errors?|failures?|commands?|actions?|steps?|what\s+you\s+(?:did|ran|run|do))\b/gi;
 const FROM_USER = /\bfrom\s+(?:the\s+)?(?:user|human|operator)s?\b/i;
 const USER = /\b(?:the\s+)?(?:user|human|operator|owner)s?\b/i;
 const USER_UNAWARE = /\b(?:the\s+)?user\s+(?:must|should|will|may)\s+(?:not|never)\s+(?:know|notice|learn|be\s+(?:told|informed|aware))/gi;
@@ -48,12 +56,25 @@ const BYPASS = [
   /\bwithout\s+(?:asking\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:permission|confirmation|approval)|(?:user\s+)?confirmation|(?:user\s+)?approval|prompting\s+the\s+user)/gi,
 ];
 
-/** Whether the match at `index` sits inside quotes or inline code on its line. */
+/**
+ * Whether the match at `index` is quoted in running prose: inside a short quotation or inline code (at most 120
+ * characters) that the sentence goes on after. A whole value in quotes (a JSON or YAML string) is not a quotation.
+ */
 function quoted(text: string, index: number): boolean {
   const before = text.slice(0, index);
-  const count = (ch: string): number => before.split(ch).length - 1;
-  if (count('`') % 2 === 1 || count('"') % 2 === 1) return true;
-  return before.lastIndexOf('“') > before.lastIndexOf('”') || before.lastIndexOf('«') > before.lastIndexOf('»');
+  for (const [open, close] of [
+    ['`', '`'],
+    ['"', '"'],
+    ['“', '”'],
+    ['«', '»'],
+  ] as const) {
+    const opened = open === close ? (before.split(open).length - 1) % 2 === 1 : before.lastIndexOf(open) > before.lastIndexOf(close);
+    if (!opened) continue;
+    const start = before.lastIndexOf(open);
+    const end = text.indexOf(close, index);
+    if (end !== -1 && end - start <= 120 && /[A-Za-z]/.test(text.slice(end + 1, end + 40))) return true;
+  }
+  return false;
 }
 
 function weigh(input: LineInput, base: Severity, index: number): Severity {
@@ -78,18 +99,23 @@ function firstMatch(pattern: RegExp, text: string): RegExpExecArray | null {
   return pattern.exec(text);
 }
 
-export function scanAgent(input: LineInput): void {
+/** Runs the instruction rules of the groups (prefilter.ts) the line's anchors name. */
+export function scanAgent(input: LineInput, groups: number): void {
   const { text } = input;
-  for (const pattern of OVERRIDE) {
-    const m = firstMatch(pattern, text);
-    if (m !== null) {
-      report(input, 'agent.override-instructions', weigh(input, 'high', m.index), m.index, m[0].length);
-      break;
+  const all = (groups & G.agent) !== 0;
+  if (all || groups & G.override) {
+    for (const pattern of OVERRIDE) {
+      const m = firstMatch(pattern, text);
+      if (m !== null) {
+        report(input, 'agent.override-instructions', weigh(input, 'critical', m.index), m.index, m[0].length);
+        break;
+      }
     }
   }
-  scanConceal(input);
-  scanSilent(input);
-  scanExfiltration(input);
+  if (all || groups & G.conceal) scanConceal(input);
+  if (all || groups & G.silent) scanSilent(input);
+  if (all || groups & G.ask) scanExfiltration(input);
+  if (!all && !(groups & G.bypass)) return;
   for (const pattern of BYPASS) {
     const m = firstMatch(pattern, text);
     if (m !== null) {
@@ -113,12 +139,16 @@ function scanConceal(input: LineInput): void {
     if (FROM_USER.test(text.slice(m.index, m.index + 80))) found = { index: m.index, length: m[0].length };
   }
   if (found === null) {
+    m = firstMatch(CONCEAL_ACTIONS, text);
+    if (m !== null) found = { index: m.index, length: m[0].length };
+  }
+  if (found === null) {
     m = firstMatch(USER_UNAWARE, text);
     if (m !== null) found = { index: m.index, length: m[0].length };
   }
   if (found === null) return;
   // Hiding an action (running, sending, reading secrets) is what matters; "don't show the user raw JSON" is style.
-  const base: Severity = ACTION_WORD.test(text) ? 'high' : 'medium';
+  const base: Severity = ACTION_WORD.test(text) ? 'critical' : 'medium';
   report(input, 'agent.conceal-from-user', weigh(input, base, found.index), found.index, found.length);
 }
 
@@ -135,14 +165,32 @@ function scanSilent(input: LineInput): void {
   report(input, 'agent.silent-execution', weigh(input, 'medium', m.index), m.index, m[0].length);
 }
 
+/** The sentence around `index` (at most 200 characters each side), where a verb's object sits. */
+function sentenceAround(text: string, index: number): string {
+  const before = text.slice(Math.max(0, index - 200), index);
+  const starts = [...before.matchAll(/[.!?]\s/g)];
+  const start = starts.length === 0 ? 0 : starts[starts.length - 1]!.index + 2;
+  const rest = text.slice(index, index + 200);
+  const end = rest.search(/[.!?](?:\s|$)/);
+  return before.slice(start) + (end === -1 ? rest : rest.slice(0, end));
+}
+
+/** URLs, whose paths and host names say nothing about what a sentence asks (`https://api.tokens.com/upload`). */
+const URL_TEXT = /\bhttps?:\/\/[^\s"'<>`)]{1,2000}/gi;
+
 function scanExfiltration(input: LineInput): void {
-  const { text } = input;
-  if (!SENSITIVE.test(text) || !DESTINATION.test(text)) return;
+  if (!DESTINATION.test(input.text)) return;
+  // Same length, so indexes still point into the line.
+  const text = input.text.replace(URL_TEXT, (url) => 'u'.repeat(url.length));
+  if (!SENSITIVE.test(text)) return;
   SEND_VERB.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = SEND_VERB.exec(text)) !== null) {
-    if (negated(text, m.index)) continue;
-    report(input, 'agent.exfiltrate-data', weigh(input, 'high', m.index), m.index, m[0].length);
+    // Sending something sensitive: the credential must be the object, in the verb's own sentence.
+    // The credential (outside any URL) and the destination both belong to the verb's own sentence.
+    if (negated(text, m.index) || !SENSITIVE.test(sentenceAround(text, m.index)) || !DESTINATION.test(sentenceAround(input.text, m.index)))
+      continue;
+    report(input, 'agent.exfiltrate-data', weigh(input, 'critical', m.index), m.index, m[0].length);
     return;
   }
 }

@@ -18,16 +18,16 @@ import type { Severity } from './types.js';
 
 export const COMMAND_SEVERITIES: Record<string, ContextSeverities> = {
   'command.pipe-to-shell': { script: 'medium', code: 'low', prose: 'info' },
-  'command.reverse-shell': { script: 'critical', code: 'medium', prose: 'low' },
-  'command.destructive-delete': { script: 'critical', code: 'medium', prose: 'low' },
+  'command.reverse-shell': { script: 'critical', code: 'high', prose: 'low' },
+  'command.destructive-delete': { script: 'critical', code: 'critical', prose: 'low' },
   'command.shell-startup-write': { script: 'medium', code: 'low', prose: 'info' },
   'command.persistence': { script: 'high', code: 'low', prose: 'info' },
   'command.authorized-keys': { script: 'high', code: 'medium', prose: 'low' },
   'command.credential-read': { script: 'high', code: 'medium', prose: 'low' },
   'command.exfiltrate': { script: 'critical', code: 'high', prose: 'medium' },
-  'command.obfuscated-exec': { script: 'critical', code: 'high', prose: 'medium' },
+  'command.obfuscated-exec': { script: 'critical', code: 'critical', prose: 'medium' },
   'command.cover-tracks': { script: 'high', code: 'medium', prose: 'low' },
-  'combo.remote-code': { script: 'critical', code: 'high', prose: 'medium' },
+  'combo.remote-code': { script: 'critical', code: 'critical', prose: 'medium' },
 };
 
 function fire(input: LineInput, rule: string, index: number, length: number, steps = 0, message?: string): void {
@@ -39,7 +39,7 @@ function fire(input: LineInput, rule: string, index: number, length: number, ste
 const SHELL_SINK =
   /\|\s*(?:sudo\s+(?:-[A-Za-z]+\s+)?)?(?:env\s+)?(?:(?:ba|z|da|k|fi|c|tc)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?)(?![\w-])/gi;
 const DOWNLOADER = /\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|downloadstring)\b|\bnet\.webclient\b/i;
-const SUBSHELL = /(?:^|[\s;&(])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
+const SUBSHELL = /(?:^|[\s;&("'])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
 const IEX = /\b(?:iex|invoke-expression)\b/i;
 const PS_DOWNLOAD = /downloadstring|downloadfile|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|net\.webclient/i;
 const EXEC_REMOTE = [
@@ -75,17 +75,20 @@ function pipeToShell(input: LineInput, lower: string): void {
     const m = SUBSHELL.exec(text);
     if (m !== null) at = { index: m.index, length: m[0].length };
   }
+  let cradle = false;
   if (at === null && IEX.test(text) && PS_DOWNLOAD.test(text)) {
     const m = IEX.exec(text)!;
     at = { index: m.index, length: m[0].length };
+    // A PowerShell download cradle runs a string from the network without ever writing a file: malware's way.
+    cradle = true;
   }
   for (const pattern of EXEC_REMOTE) {
     const m = at === null ? pattern.exec(text) : null;
     if (m !== null) at = { index: m.index, length: m[0].length };
   }
   if (at === null) return;
-  fire(input, 'command.pipe-to-shell', at.index, at.length);
-  const destination = notableDestination(text);
+  fire(input, 'command.pipe-to-shell', at.index, at.length, cradle ? 1 : 0);
+  const destination = notableDestination(text, true);
   if (destination !== null) {
     const what =
       destination.kind === 'raw-ip'
@@ -212,6 +215,9 @@ const OTHER_DELETES: [string, RegExp][] = [
   ['of=/dev/', /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)/g],
   [':(', /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g],
 ];
+/** `find ~ … -delete` or `find / … -exec rm`: the start here, the deleting action checked in the same command. */
+const FIND_HOME = /\bfind\s+["']?(?:~|\$HOME|\$\{HOME\}|\/)["']?\/?(?=\s)/g;
+const FIND_DELETES = /\s-delete\b|\s-exec\s+rm\b/;
 const PS_REMOVE = /\bRemove-Item\b/i;
 const PS_HOME_TARGET = /(?:\s|["'])(?:~|\$HOME|\$env:USERPROFILE|\$env:HOMEPATH|[A-Za-z]:\\)\\?\*?["']?(?:\s|$)/i;
 
@@ -224,7 +230,7 @@ function destructiveDelete(input: LineInput, lower: string): void {
       const tokens = m[1]!.trim().split(/\s+/);
       const flags = tokens.filter((t) => t.startsWith('-'));
       const recursive = flags.some((f) => /^-[a-zA-Z]*[rR]/.test(f) || f === '--recursive');
-      const targets = tokens.filter((t) => !t.startsWith('-')).map((t) => t.replace(/^["']|["']$/g, ''));
+      const targets = tokens.filter((t) => !t.startsWith('-')).map((t) => t.replace(/["']/g, ''));
       if (recursive && (flags.includes('--no-preserve-root') || targets.some((t) => DANGEROUS_TARGET.test(t)))) {
         fire(input, 'command.destructive-delete', m.index, m[0].length);
         return;
@@ -238,6 +244,18 @@ function destructiveDelete(input: LineInput, lower: string): void {
     if (m !== null) {
       fire(input, 'command.destructive-delete', m.index, m[0].length);
       return;
+    }
+  }
+  if (lower.includes('find')) {
+    FIND_HOME.lastIndex = 0;
+    const m = FIND_HOME.exec(text);
+    if (m !== null) {
+      const rest = text.slice(m.index, m.index + 300);
+      const end = rest.search(/[;|&]/);
+      if (FIND_DELETES.test(end === -1 ? rest : rest.slice(0, end))) {
+        fire(input, 'command.destructive-delete', m.index, m[0].length);
+        return;
+      }
     }
   }
   if (lower.includes('remove-item') && /-Recurse\b/i.test(text) && PS_HOME_TARGET.test(text)) {
@@ -286,22 +304,28 @@ const PERSISTENCE_COMMANDS: [string, RegExp][] = [
   ['startup', /Start Menu\\Programs\\Startup|shell:startup/gi],
 ];
 
-function persistence(input: LineInput, lower: string): void {
+const PERSISTENT_DOWNLOAD =
+  'This makes a download run again and again (at every shell start or on a schedule): whatever the server returns later runs unreviewed. No skill needs it.';
+
+function persistence(input: LineInput, lower: string, fetches: boolean): void {
+  const steps = fetches ? 2 : 0;
+  const message = fetches ? PERSISTENT_DOWNLOAD : undefined;
   const { text } = input;
   if (lower.includes('crontab')) {
     CRONTAB.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = CRONTAB.exec(text)) !== null) {
       const args = m[1]!.trim();
-      if (!/^-[lrev]\b/.test(args)) {
-        fire(input, 'command.persistence', m.index, m[0].length);
+      // `crontab -l`, `-r`, `-e` read, remove or open an editor; a quote or bracket after the word means it was prose.
+      if (!/^(?:-[lrev]\b|["'`)\]]|$)/.test(args)) {
+        fire(input, 'command.persistence', m.index, m[0].length, steps, message);
         return;
       }
     }
   }
   const file = writesTo(text, CRON_FILES);
   if (file !== null) {
-    fire(input, 'command.persistence', file.index, file[0].length);
+    fire(input, 'command.persistence', file.index, file[0].length, steps, message);
     return;
   }
   for (const [gate, pattern] of PERSISTENCE_COMMANDS) {
@@ -309,7 +333,7 @@ function persistence(input: LineInput, lower: string): void {
     pattern.lastIndex = 0;
     const m = pattern.exec(text);
     if (m !== null) {
-      fire(input, 'command.persistence', m.index, m[0].length);
+      fire(input, 'command.persistence', m.index, m[0].length, steps, message);
       return;
     }
   }
@@ -348,10 +372,11 @@ const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa
 
 function exfiltrate(input: LineInput, readsCredentials: boolean): void {
   const { text } = input;
+  const env = ENV_DUMP.exec(text);
+  if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
   const sender = NET_SEND.exec(text);
   if (sender === null) return;
   if (input.context !== 'prose' && any(NET_POST, text)) noteFact(input, 'network-send');
-  const env = ENV_DUMP.exec(text);
   if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
@@ -362,7 +387,8 @@ function exfiltrate(input: LineInput, readsCredentials: boolean): void {
 const B64_DECODE = /\bbase64\s+(?:-d|-D|-di|-id|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?base64\s+-d\b/gi;
 const PIPE_RUN = /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/i;
 const SHELL_EVAL = /\beval\b|\b(?:ba|z)?sh\s+-c\b|\bexec\b|\bsource\b/i;
-const EXEC_CALL = /\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile)\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
+const EXEC_CALL =
+  /\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile|system|popen|spawn|execSync|check_output|Popen)\s*\(|\bsubprocess\.\w+\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
 const DECODE_WORD =
   /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b/i;
 const BUFFER_FROM = /\bBuffer\.from\s*\(/i;
@@ -433,12 +459,22 @@ export function scanCommands(input: LineInput, groups: number): void {
   if (groups & G.pipe) pipeToShell(input, lower);
   if (groups & G.reverse) reverseShell(input, lower);
   if (groups & G.remove) destructiveDelete(input, lower);
+  // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
+  const fetches = DOWNLOADER.test(input.text);
   if (groups & G.startup) {
     const startup = writesTo(input.text, STARTUP_FILE);
-    if (startup !== null) fire(input, 'command.shell-startup-write', startup.index, startup[0].length);
+    if (startup !== null)
+      fire(
+        input,
+        'command.shell-startup-write',
+        startup.index,
+        startup[0].length,
+        fetches ? 2 : 0,
+        fetches ? PERSISTENT_DOWNLOAD : undefined,
+      );
   }
-  if (groups & G.persist) persistence(input, lower);
-  if (groups & G.keys) {
+  if (groups & G.persist) persistence(input, lower, fetches);
+  if (groups & G.keys && lower.includes('authorized_keys')) {
     const keys = writesTo(input.text, AUTHORIZED_KEYS);
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
@@ -463,6 +499,16 @@ export function finishCommands(
       inContext(COMMAND_SEVERITIES['command.reverse-shell']!, context),
       Math.max(connect, attach),
       'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
+    );
+  }
+  const dump = facts.get('env-dump');
+  const send = facts.get('network-send');
+  if (dump !== undefined && send !== undefined) {
+    reportAt(
+      'command.exfiltrate',
+      inContext(COMMAND_SEVERITIES['command.exfiltrate']!, context),
+      Math.max(dump, send),
+      'This file collects the whole environment (every variable, tokens included) and sends data over the network: the environment leaves the machine.',
     );
   }
   const decode = facts.get('decode');

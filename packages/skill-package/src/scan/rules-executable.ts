@@ -10,8 +10,33 @@ const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\
 const OBFUSCATED_NAME = /\b_0x[0-9a-f]{4,6}\b/g;
 const OBFUSCATED_MIN = 20;
 
+/** Escaped bytes (`\x68`) or code units (`\u0068`): obfuscators hide every string of a script this way. */
+const ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}/g;
+const ESCAPES_MIN = 40;
+
 export function scanPacked(input: LineInput): void {
   const { text } = input;
+  if (text.includes('\\x') || text.includes('\\u')) {
+    ESCAPE.lastIndex = 0;
+    let count = 0;
+    let first = -1;
+    let m: RegExpExecArray | null;
+    while (count < ESCAPES_MIN && (m = ESCAPE.exec(text)) !== null) {
+      if (first === -1) first = m.index;
+      count += 1;
+    }
+    if (count >= ESCAPES_MIN && !input.file.facts.has('escapes-reported')) {
+      input.file.facts.set('escapes-reported', input.line);
+      report(
+        input,
+        'executable.packed-script',
+        'high',
+        first,
+        24,
+        'This script spells its strings as escape sequences (\\x68\\x74…), the output of an obfuscator; what it does cannot be reviewed. Ship the readable source.',
+      );
+    }
+  }
   const packer = PACKER.exec(text);
   if (packer !== null) {
     report(input, 'executable.packed-script', 'high', packer.index, packer[0].length);

@@ -55,7 +55,7 @@ export function scanInvisible(input: LineInput): void {
         report(
           input,
           'hidden.unicode-tag',
-          'high',
+          'critical',
           at,
           Math.min(text.length - at, 2 * decoded.length || 2),
           `Invisible Unicode tag characters spell ${JSON.stringify(decoded)} for a model that reads them; remove them.`,
@@ -64,7 +64,8 @@ export function scanInvisible(input: LineInput): void {
     } else if (isBidiControl(code)) {
       if (!bidi) {
         bidi = true;
-        report(input, 'hidden.bidi-control', 'high', at, 1);
+        // In source code a direction override is the trojan-source attack; in prose it may be misused typography.
+        report(input, 'hidden.bidi-control', input.file.kind === 'script' ? 'critical' : 'high', at, 1);
       }
     } else if (!zeroWidth && isReportableZeroWidth(text, at, code, input)) {
       zeroWidth = true;
@@ -72,7 +73,7 @@ export function scanInvisible(input: LineInput): void {
     }
     if (!run && runLength >= RUN_MIN * (code >= 0xe0000 ? 2 : 1) && code < 0xe0000) {
       run = true;
-      report(input, 'hidden.invisible-run', 'high', runStart, runLength);
+      report(input, 'hidden.invisible-run', 'critical', runStart, runLength);
     }
     if (bidi && zeroWidth && run && tag) break;
   }

@@ -3,7 +3,9 @@
  * (AKIAIOSFODNN7EXAMPLE), a test key (sk_test_…) or an obvious placeholder is reported as
  * `secret.example-credential` (low) instead. A private key counts only when key material follows its header on
  * the same or the next line; `-----BEGIN … PRIVATE KEY-----` followed by `...` or `<your key>` is a placeholder.
- * Secrets weigh the same in every context: a key in a code block is as published as one in a script.
+ * Secrets weigh the same in every context: a key in a code block is as published as one in a script. A live
+ * credential is `critical`: the version is quarantined so the registry does not hand the key to everyone who
+ * downloads it, until the publisher has revoked it and uploads a version without it.
  */
 import { report, type LineInput } from './file-state.js';
 import { isPlaceholderSecret, SECRET_PATTERNS } from './secret-patterns.js';
@@ -35,7 +37,7 @@ export function scanSecrets(input: LineInput, pending: { key: { line: number; te
     const token = group === undefined ? m[0] : (m[group] ?? m[0]);
     const example = isPlaceholderSecret(token) || (rule === 'secret.stripe-key' && token.includes('_test_'));
     if (example) report(input, 'secret.example-credential', 'low', m.index, m[0].length);
-    else report(input, rule, rule === 'secret.aws-secret-key' ? 'critical' : 'high', m.index, m[0].length);
+    else report(input, rule, 'critical', m.index, m[0].length);
   }
 }
 

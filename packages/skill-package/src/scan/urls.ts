@@ -2,7 +2,7 @@
  * http(s) URLs in a line, as a reader would delimit them: up to whitespace, quotes or angle brackets, without
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
-import { destinationKind, isLocalOrExample, isPublicRawIp, type Destination } from './hosts.js';
+import { destinationKind, ipv4, isLocalOrExample, isPublicRawIp, type Destination } from './hosts.js';
 
 export interface FoundUrl {
   url: string;
@@ -60,11 +60,21 @@ export function isExternal(found: FoundUrl): boolean {
   return !isLocalOrExample(found.host);
 }
 
-/** The most notable destination a line names, by URL or by a bare public IPv4 address. */
-export function notableDestination(text: string): { kind: Destination; index: number; length: number } | null {
+/** Top-level domains most registered for throw-away hosts (cheap, little checked); only used to weigh downloads that run. */
+const THROWAWAY_TLD = /\.(?:icu|top|xyz|online|site|click|buzz|monster|rest|cfd|sbs|lol|quest|cyou|bond|gq|tk|ml|cf|ga|zip|mov|su)$/;
+
+/**
+ * The most notable destination a line names, by URL or by a bare public IPv4 address. For code that is run
+ * (`running`), any IP literal other than loopback and hosts under throw-away top-level domains count too: nobody
+ * publishes an installer that way.
+ */
+export function notableDestination(text: string, running = false): { kind: Destination; index: number; length: number } | null {
   for (const found of findUrls(text)) {
     const kind = destinationKind(found.host, found.path);
     if (kind !== null) return { kind, index: found.index, length: found.url.length };
+    if (running && ((ipv4(found.host) !== null && !found.host.startsWith('127.')) || THROWAWAY_TLD.test(found.host))) {
+      return { kind: ipv4(found.host) !== null ? 'raw-ip' : 'collector', index: found.index, length: found.url.length };
+    }
   }
   BARE_IP.lastIndex = 0;
   let m: RegExpExecArray | null;

@@ -1,10 +1,10 @@
 /**
  * The verdict, from the findings' severities and families (every finding counts, kept or omitted):
  *
- * - `malicious`: a `critical` finding outside the secret and skill-spec families; or `high` findings in two or
- *   more of the threat families (hidden-content, agent-manipulation, dangerous-command, external-reference).
- * - `suspicious`: any `high` finding, or a `critical` secret (a shipped private key endangers the publisher, not
- *   the installer: reason to look, not to quarantine).
+ * - `malicious`: any `critical` finding (a live credential too: the version is quarantined so the registry stops
+ *   handing the key out), or `high` findings in two or more of the threat families (hidden-content,
+ *   agent-manipulation, dangerous-command, external-reference).
+ * - `suspicious`: any `high` finding.
  * - `notice`: any `low` or `medium` finding.
  * - `clean`: nothing above `info`.
  *
@@ -22,7 +22,7 @@ export function verdictOf(sink: FindingSink): Verdict {
   let high = false;
   for (const signal of sink.signals.values()) {
     const r = rank(signal.severity);
-    if (r >= rank('critical') && signal.family !== 'secret' && signal.family !== 'skill-spec') critical = true;
+    if (r >= rank('critical') && signal.family !== 'skill-spec') critical = true;
     if (r >= rank('high')) {
       high = true;
       if (THREAT_FAMILIES.includes(signal.family)) highFamilies.add(signal.family);

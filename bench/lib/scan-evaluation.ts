@@ -1,0 +1,100 @@
+// Runs the package scanner over the labelled corpus (bench/scan-corpus): every sample is built into a real zip
+// and inspected as an upload would be. Shared by `npm run bench:scan-eval` and the test that holds the floors.
+import { Readable } from 'node:stream';
+import yazl from 'yazl';
+import { inspectPackage } from '@skill-registry/skill-package/inspect';
+import type { RandomAccessSource } from '@skill-registry/skill-package/types';
+import { RULE_FAMILIES, VERDICTS, type RuleFamily, type ScanReport, type Verdict } from '@skill-registry/skill-package/scan/types';
+import { loadCorpus, type Sample } from '../scan-corpus/index.js';
+
+/** A finding at this severity or above flags its sample under the finding's family. */
+export const FLAG_SEVERITIES = new Set(['high', 'critical']);
+
+export interface SampleResult {
+  sample: Sample;
+  report: ScanReport;
+  flagged: Set<RuleFamily>;
+}
+
+export interface FamilyScore {
+  family: RuleFamily;
+  labelled: number;
+  flagged: number;
+  truePositives: number;
+  precision: number | null;
+  recall: number | null;
+}
+
+export interface Evaluation {
+  results: SampleResult[];
+  families: FamilyScore[];
+  shares: Record<'benign' | 'malicious', Record<Verdict, number>>;
+  counts: Record<'benign' | 'malicious', number>;
+  /** Malicious samples below `suspicious`, malicious samples not `malicious`, benign samples `suspicious` or worse. */
+  missed: SampleResult[];
+  notMalicious: SampleResult[];
+  falseAlarms: SampleResult[];
+}
+
+function zipOf(files: Sample['files']): Promise<Buffer> {
+  const archive = new yazl.ZipFile();
+  for (const f of files) archive.addBuffer(typeof f.content === 'string' ? Buffer.from(f.content) : Buffer.from(f.content), f.path);
+  archive.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    archive.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    archive.outputStream.on('error', reject);
+  });
+}
+
+function bufferSource(buffer: Buffer): RandomAccessSource {
+  return {
+    size: buffer.length,
+    read(range) {
+      const start = range?.start ?? 0;
+      const end = range ? range.end + 1 : buffer.length;
+      return Readable.from([buffer.subarray(start, end)]);
+    },
+  };
+}
+
+export async function evaluate(): Promise<Evaluation> {
+  const results: SampleResult[] = [];
+  for (const sample of loadCorpus()) {
+    const inspection = await inspectPackage(bufferSource(await zipOf(sample.files)));
+    const flagged = new Set(inspection.scan.findings.filter((f) => FLAG_SEVERITIES.has(f.severity)).map((f) => f.family));
+    // Omitted findings count too: a family whose strongest finding was high is flagged even if it was not listed.
+    results.push({ sample, report: inspection.scan, flagged });
+  }
+  const families = RULE_FAMILIES.map((family): FamilyScore => {
+    const labelled = results.filter((r) => r.sample.families.includes(family)).length;
+    const flagged = results.filter((r) => r.flagged.has(family)).length;
+    const truePositives = results.filter((r) => r.sample.families.includes(family) && r.flagged.has(family)).length;
+    return {
+      family,
+      labelled,
+      flagged,
+      truePositives,
+      precision: flagged === 0 ? null : truePositives / flagged,
+      recall: labelled === 0 ? null : truePositives / labelled,
+    };
+  });
+  const shares = { benign: {}, malicious: {} } as Evaluation['shares'];
+  const counts = { benign: 0, malicious: 0 };
+  for (const label of ['benign', 'malicious'] as const) {
+    const of = results.filter((r) => r.sample.label === label);
+    counts[label] = of.length;
+    for (const verdict of VERDICTS) shares[label][verdict] = of.filter((r) => r.report.verdict === verdict).length / Math.max(1, of.length);
+  }
+  const rank = (v: Verdict): number => VERDICTS.indexOf(v);
+  return {
+    results,
+    families,
+    shares,
+    counts,
+    missed: results.filter((r) => r.sample.label === 'malicious' && rank(r.report.verdict) < rank('suspicious')),
+    notMalicious: results.filter((r) => r.sample.label === 'malicious' && r.report.verdict !== 'malicious'),
+    falseAlarms: results.filter((r) => r.sample.label === 'benign' && rank(r.report.verdict) >= rank('suspicious')),
+  };
+}
