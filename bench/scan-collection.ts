@@ -3,7 +3,7 @@
 // the most frequent findings (by rule, counted once per skill and in total), and the skills judged suspicious or
 // malicious with their strongest findings, for a person to read and judge.
 //
-//   npx tsx bench/scan-collection.ts <directory>… [--show N] [--rule RULE_ID]
+//   npm run bench:scan-collection -- <directory>… [--show N] [--rule RULE_ID]
 //
 // `--show N` lists N skills per verdict (10); `--rule` lists, instead, the skills where that rule fired with its excerpts.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
