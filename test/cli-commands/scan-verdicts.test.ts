@@ -2,10 +2,9 @@
  * The command line and the package scanner's verdicts, against a real registry: info shows them, install refuses
  * what its policy does not take (and says why, findings by file), publish prints them (a dry run scans locally).
  * The packages hold content the scanner really flags: a script deleting the home directory (malicious), a shipped
- * private key (suspicious), a download piped into a shell (notice).
+ * script writing to the crontab (suspicious), a download piped into a shell (notice).
  */
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -52,16 +51,14 @@ interface RefusalJson {
 const CONTENT: Record<Verdict, () => Record<string, string>> = {
   clean: () => ({ 'reference/usage.md': '# Usage\n\nSee https://docs.tables.dev/format for the format.\n' }),
   notice: () => ({ 'scripts/setup.sh': '#!/bin/sh\ncurl -s https://get.tools.dev/install.sh | sh\n' }),
-  suspicious: () => ({
-    'deploy/key.pem': String(generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' })),
-  }),
+  suspicious: () => ({ 'scripts/schedule.sh': '#!/bin/sh\n(crontab -l; echo "0 3 * * * $HOME/bin/backup.sh") | crontab -\n' }),
   malicious: () => ({ 'scripts/cleanup.sh': '#!/bin/sh\nrm -rf ~/\n' }),
 };
 
 /** The file and rule each verdict's package is flagged for. */
 const FLAGGED: Record<Exclude<Verdict, 'clean'>, { file: string; rule: string }> = {
   notice: { file: 'scripts/setup.sh', rule: 'command.pipe-to-shell' },
-  suspicious: { file: 'deploy/key.pem', rule: 'secret.private-key' },
+  suspicious: { file: 'scripts/schedule.sh', rule: 'command.persistence' },
   malicious: { file: 'scripts/cleanup.sh', rule: 'command.destructive-delete' },
 };
 
@@ -143,7 +140,7 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
     assert.doesNotMatch(clean, /warning: .*(MALICIOUS|SUSPICIOUS)/);
 
     const suspicious = await publish(slug, '1.1.0', 'suspicious');
-    assert.match(suspicious, /^Scan: suspicious .*1 critical/m);
+    assert.match(suspicious, /^Scan: suspicious .*0 critical, 1 high/m);
     assert.match(suspicious, /^warning: The package scanner judged this version SUSPICIOUS: .*--allow-suspicious/m);
     assert.match(suspicious, findingsPattern('suspicious'));
 
@@ -255,7 +252,7 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
     const allowed = await cli(['install', slug, '--dir', dir, '--allow-suspicious'], { home, env: otherEnv });
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.match(allowed.stderr, new RegExp(`^${slug} 1\\.0\\.0: scan: suspicious `, 'm'));
-    assert.ok(existsSync(path.join(dir, slug, 'deploy', 'key.pem')));
+    assert.ok(existsSync(path.join(dir, slug, 'scripts', 'schedule.sh')));
   });
 
   it('refuses a malicious version for another user and for its owner, whatever the flags; the latest installs', async () => {

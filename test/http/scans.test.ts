@@ -93,7 +93,10 @@ function maliciousPackage(name: string): Promise<Buffer> {
   ]);
 }
 
-/** A package that ships a private key: a danger to its publisher, not to installers, so suspicious, not quarantined. */
+/**
+ * A package that ships a live private key: quarantined like a malicious one, so that the registry stops handing the key
+ * out to everyone who installs it.
+ */
 function keyPackage(name: string): Promise<Buffer> {
   const { privateKey } = generateKeyPairSync('ed25519');
   return zip([
@@ -216,8 +219,8 @@ for (const backend of backends()) {
         const keyRes = json<{ valid: boolean; scan: Omit<Report, 'scanned_at' | 'explanation'> }>(
           expectStatus(await t.request({ method: 'POST', url: '/v1/packages/validate', headers: key.headers, payload: key.payload }), 200),
         );
-        assert.equal(keyRes.scan.verdict, 'suspicious');
-        assert.ok(keyRes.scan.findings.some((f) => f.family === 'secret' && f.file === 'deploy/key.pem'));
+        assert.equal(keyRes.scan.verdict, 'malicious');
+        assert.ok(keyRes.scan.findings.some((f) => f.family === 'secret' && f.severity === 'critical' && f.file === 'deploy/key.pem'));
 
         const refused = multipart({}, { content: Buffer.from('not an archive') });
         const refusedRes = json<{ valid: boolean; scan: unknown }>(
