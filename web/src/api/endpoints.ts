@@ -19,6 +19,15 @@ import type {
   Me,
   Page,
   RegisterInput,
+  ReportFiled,
+  ReportInput,
+  ReportPage,
+  ReportQueue,
+  ReportState,
+  ReportsResolved,
+  RescanInput,
+  ResolveReportsInput,
+  ScanReport,
   Skill,
   SkillPage,
   SkillQuery,
@@ -71,6 +80,12 @@ export const versions = {
   fileText: (skill: string, version: string, path: string, signal?: AbortSignal) =>
     fetchText(`${versionPath(skill, version)}/files/${filePath(path)}`, signal),
   downloadUrl: (skill: string, version: string) => `${versionPath(skill, version)}/download`,
+  /** The scanner's full report on a version (findings, URLs, the owner's explanation). */
+  scan: (skill: string, version: string, signal?: AbortSignal) =>
+    request<ScanReport>('GET', `${versionPath(skill, version)}/scan`, { signal }),
+  /** Owner or admin: scan the stored package again with the current rules, keeping or replacing the explanation. */
+  rescan: (skill: string, version: string, body: RescanInput) =>
+    request<ScanReport>('POST', `${versionPath(skill, version)}/scan`, { body }),
   upload: (skill: string, form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
     upload<Version>(`${skillPath(skill)}/versions`, form, onProgress, signal),
   createWithPackage: (form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
@@ -83,6 +98,10 @@ export const feedback = {
   submit: (body: FeedbackInput) => request<Feedback>('POST', '/v1/feedback', { body }),
   list: (skill: string, query: { page?: number; page_size?: number; rating?: number; version?: string }, signal?: AbortSignal) =>
     request<FeedbackPage>('GET', `${skillPath(skill)}/feedback`, { query, signal }),
+};
+
+export const reports = {
+  file: (skill: string, body: ReportInput) => request<ReportFiled>('POST', `${skillPath(skill)}/reports`, { body }),
 };
 
 export const apiKeys = {
@@ -104,4 +123,10 @@ export const admin = {
     request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, { body: { status, reason } }),
   setFeatured: (skill: string, featured: boolean, reason?: string) =>
     request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, reason } }),
+  reportQueue: (query: { state?: ReportState; page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<ReportQueue>('GET', '/v1/admin/reports', { query, signal }),
+  skillReports: (skill: string, query: { state?: ReportState; page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<ReportPage>('GET', `/v1/admin/skills/${enc(skill)}/reports`, { query, signal }),
+  resolveReports: (skill: string, body: ResolveReportsInput) =>
+    request<ReportsResolved>('POST', `/v1/admin/skills/${enc(skill)}/reports/resolve`, { body }),
 };

@@ -19,6 +19,17 @@ import type { ListEnvelope, Problem as ProblemSchema } from '@skill-registry/api
 import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '@skill-registry/api-schemas/feedback';
 import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '@skill-registry/api-schemas/logs';
 import type {
+  Report as ReportSchema,
+  ReportBody,
+  ReportFiled as ReportFiledSchema,
+  ReportQueue as ReportQueueSchema,
+  ReportReason as ReportReasonType,
+  ReportResolution as ReportResolutionType,
+  ReportState as ReportStateType,
+  ReportsResolved as ReportsResolvedSchema,
+  ResolveReportsBody,
+} from '@skill-registry/api-schemas/reports';
+import type {
   CreateSkillBody,
   FeaturedBody,
   ListSkillsQuery,
@@ -68,15 +79,63 @@ export type UpdateSkillInput = Static<typeof UpdateSkillBody>;
 export type StatusChange = Static<typeof StatusBody>;
 export type FeaturedChange = Static<typeof FeaturedBody>;
 
-export type Version = Static<typeof VersionSchema>;
+/** The scanner's verdict on a version. */
+export type Verdict = 'clean' | 'notice' | 'suspicious' | 'malicious';
+export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
+export type SeverityCounts = Record<Severity, number>;
+export interface ScanSummary {
+  verdict: Verdict;
+  rules_version: string;
+  findings: SeverityCounts;
+}
+export interface ScanFinding {
+  rule: string;
+  family: string;
+  severity: Severity;
+  file: string;
+  line: number | null;
+  excerpt: string;
+  message: string;
+}
+/** The findings of a package: a version's stored report or a validation's. */
+export interface PackageScan {
+  verdict: Verdict;
+  rules_version: string;
+  counts: SeverityCounts;
+  findings: ScanFinding[];
+  omitted: number;
+  urls: string[];
+  domains: string[];
+}
+export interface ScanReport extends PackageScan {
+  scanned_at: string;
+  explanation: { text: string; at: string } | null;
+}
+export interface RescanInput {
+  explanation?: string;
+}
+
+export type Version = Static<typeof VersionSchema> & { scan: ScanSummary | null };
 export type FileList = Static<typeof FileListSchema>;
 export type FileEntry = FileList['items'][number];
 export type Stats = Static<typeof StatsSchema>;
-export type Validation = Static<typeof ValidationSchema>;
+export type Validation = Static<typeof ValidationSchema> & { scan: PackageScan | null };
 
 export type Feedback = Static<typeof FeedbackSchema>;
 export type FeedbackInput = Static<typeof FeedbackBody>;
 export type FeedbackPage = Omit<Static<typeof FeedbackListSchema>, 'items'> & { items: Feedback[] };
+
+export type ReportReason = ReportReasonType;
+export type ReportResolution = ReportResolutionType;
+export type ReportState = ReportStateType;
+export type ReportInput = Static<typeof ReportBody>;
+export type ReportFiled = Static<typeof ReportFiledSchema>;
+export type Report = Static<typeof ReportSchema>;
+export type ReportPage = Page<Report>;
+export type ReportQueue = Static<typeof ReportQueueSchema>;
+export type ReportQueueItem = ReportQueue['items'][number];
+export type ResolveReportsInput = Static<typeof ResolveReportsBody>;
+export type ReportsResolved = Static<typeof ReportsResolvedSchema>;
 
 export type CallLog = Static<typeof CallLogSchema>;
 export type LogsQuery = Static<typeof LogsQuerySchema>;
