@@ -48,3 +48,6 @@ export function groupByFile(findings: readonly ScanFinding[]): FileFindings[] {
     })
     .sort((a, b) => rank(a.worst) - rank(b.worst) || a.file.localeCompare(b.file));
 }
+
+/** The longest explanation an owner may leave a reviewer (the registry's `EXPLANATION_MAX`). */
+export const EXPLANATION_MAX = 4000;

@@ -3,6 +3,7 @@ import { NavLink } from 'react-router-dom';
 export function AdminNav() {
   const links = [
     { to: '/admin', label: 'Review queue', end: true },
+    { to: '/admin/reports', label: 'Reports', end: false },
     { to: '/admin/skills', label: 'All skills', end: false },
     { to: '/admin/users', label: 'Users', end: false },
   ];

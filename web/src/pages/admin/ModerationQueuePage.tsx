@@ -10,6 +10,7 @@ import { useResource } from '../../hooks/useResource';
 import { pageParam } from '../../hooks/useSearchParamText';
 import { formatRelative, plural } from '../../lib/format';
 import { AdminNav } from './AdminNav';
+import { DraftVerdict } from './DraftVerdict';
 
 const PAGE_SIZE = 20;
 
@@ -55,6 +56,7 @@ export function ModerationQueuePage() {
               {data.items.map((skill) => (
                 <li key={skill.id} className="card queue-item">
                   <div className="queue-main">
+                    <DraftVerdict slug={skill.slug} />
                     <h3>
                       <Link to={`/skills/${encodeURIComponent(skill.slug)}`}>{skill.name}</Link>
                     </h3>
