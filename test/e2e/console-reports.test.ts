@@ -55,7 +55,7 @@ describe('web console: reports', () => {
     const dialog = page.getByRole('dialog', { name: 'Report “Commit Poet”' });
     await dialog.waitFor();
     // The reason is the dialog's first field, and it has the focus.
-    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SELECT');
+    assert.equal(await page.evaluate<string | undefined>('document.activeElement?.tagName'), 'SELECT');
     // "Something else" needs details, said before the registry is asked.
     await dialog.getByLabel('Reason').selectOption('other');
     await dialog.getByRole('button', { name: 'Send report' }).click();
@@ -113,7 +113,7 @@ describe('web console: reports', () => {
     await detail.getByText('scripts/extract.py reads files it has no need for.').waitFor();
     assert.match(await detail.innerText(), /Spam · by rhea[\s\S]*Links to a paid service/);
     // The detail's heading has the focus, so a keyboard user lands on what opened.
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'report-detail-title');
+    assert.equal(await page.evaluate<string | undefined>('document.activeElement?.id'), 'report-detail-title');
     // The state of the view is in the URL: a reload shows the same reports.
     await page.reload();
     await detail.getByText('Links to a paid service in every message it writes.').waitFor();
