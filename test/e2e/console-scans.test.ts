@@ -62,7 +62,7 @@ describe('web console: scan verdicts', () => {
       .setInputFiles({ name: 'env-setup.zip', mimeType: 'application/zip', buffer: await zip(noticeFiles('env-setup')) });
     await page.getByLabel('Version', { exact: true }).fill('1.0.0');
     await page.getByRole('button', { name: 'Upload version' }).click();
-    const uploaded = page.getByRole('status').filter({ hasText: 'Version 1.0.0 uploaded' });
+    const uploaded = page.locator('.alert[role=status]').filter({ hasText: 'Version 1.0.0 uploaded' });
     await uploaded.waitFor();
     // The upload's verdict, and what was found, in the answer to the upload.
     await uploaded.getByText('Scan verdict: Notice').waitFor();
@@ -119,7 +119,10 @@ describe('web console: scan verdicts', () => {
     const item = a.locator('.queue-item').filter({ hasText: 'Env Helper' });
     await item.locator('.draft-verdict').getByText('Malicious').waitFor();
     // The verdict is the first thing in the item, before the name.
-    assert.match(await item.locator('.queue-main').innerText(), /^Scan verdict: Malicious[\s\S]*quarantined[\s\S]*Env Helper/);
+    assert.match(
+      await item.locator('.queue-main').innerText(),
+      /^Scan verdict:\s+Malicious[\s\S]*quarantined[\s\S]*Env Helper[\s\S]*Read SKILL\.md of v0\.1\.0/,
+    );
     await item.getByRole('link', { name: 'Security report of env-helper' }).click();
     await a.waitForURL(/tab=security/);
     await a.getByText('The owner’s explanation').waitFor();

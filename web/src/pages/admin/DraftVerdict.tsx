@@ -1,20 +1,12 @@
 import { Link } from 'react-router-dom';
-import { versions as versionApi } from '../../api/endpoints';
+import type { Version } from '../../api/types';
 import { VerdictBadge } from '../../components/Badges';
-import { useResource } from '../../hooks/useResource';
 import { countsText } from '../../lib/scan';
 
-/**
- * The scanner's verdict on a draft's newest version, the first thing a reviewer reads about it. The newest
- * version rather than `latest_version`, since a malicious version is never latest and is exactly what a reviewer
- * must see.
- */
-export function DraftVerdict({ slug }: { slug: string }) {
-  const { resource } = useResource((signal) => versionApi.list(slug, 1, signal), [slug]);
-  const newest = resource.data?.items[0];
-  if (resource.status === 'error') return <p className="small muted">The scan verdict could not be loaded.</p>;
-  if (!resource.data) return <p className="small muted">Loading the scan verdict…</p>;
-  if (!newest) return <p className="small muted">Nothing scanned: no version yet.</p>;
+/** The scanner's verdict on a draft's newest version, the first thing a reviewer reads about it. */
+export function DraftVerdict({ slug, newest }: { slug: string; newest: Version | null | undefined }) {
+  if (newest === undefined) return <p className="small muted draft-verdict">Loading the scan verdict…</p>;
+  if (newest === null) return <p className="small muted draft-verdict">Nothing scanned: no version yet.</p>;
   return (
     <p className="draft-verdict">
       <VerdictBadge scan={newest.scan} prefix />{' '}
