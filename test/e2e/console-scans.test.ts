@@ -88,11 +88,11 @@ describe('web console: scan verdicts', () => {
     const finding = script.locator('.finding').first();
     assert.match(
       await finding.innerText(),
-      /medium\s+command\.pipe-to-shell\s+line 3[\s\S]*curl -fsSL https:\/\/get\.example\.com\/install\.sh \| sh/,
+      /medium\s+command\.pipe-to-shell\s+line 3[\s\S]*curl -fsSL https:\/\/get\.example\.com\/install\.sh \| sh/i,
     );
     assert.ok((await finding.locator('p').innerText()).length > 20, 'the rule explains itself');
     const readme = v.getByRole('region', { name: 'Findings in SKILL.md' });
-    assert.match(await readme.innerText(), /low\s+url\.shortener\s+line \d+/);
+    assert.match(await readme.innerText(), /low\s+url\.shortener\s+line \d+/i);
     assert.match(await v.getByRole('list', { name: 'URLs the package mentions' }).innerText(), /https:\/\/bit\.ly\/3xYzAbc/);
     await finish(visitor, 'console-scan-findings');
   });
