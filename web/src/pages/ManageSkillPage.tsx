@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { skills } from '../api/endpoints';
+import { skills, versions as versionApi } from '../api/endpoints';
 import type { Skill, UpdateSkillInput } from '../api/types';
 import { FeaturedBadge, HiddenBadge, StatusBadge } from '../components/Badges';
 import { ConfirmDialog } from '../components/Dialog';
@@ -49,6 +49,9 @@ export function ManageSkillPage() {
   const notify = useNotify();
   const { resource, reload, setData } = useResource((signal) => skills.get(slug, signal), [slug]);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [uploads, setUploads] = useState(0);
+  // Whether there are versions at all: a skill whose every version is quarantined has no latest version.
+  const versionCount = useResource((signal) => versionApi.list(slug, 1, signal), [slug, uploads]).resource.data?.total;
   const skill = resource.data;
   usePageTitle(skill ? `Manage ${skill.name}` : 'Manage skill');
   const tab: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'upload';
@@ -103,7 +106,13 @@ export function ManageSkillPage() {
           <StatusBadge status={skill.status} />
           {skill.hidden && <HiddenBadge />}
           {skill.featured && <FeaturedBadge />}
-          <span className="muted small">{skill.latest_version ? `Latest v${skill.latest_version}` : 'No version yet'}</span>
+          <span className="muted small">
+            {skill.latest_version
+              ? `Latest v${skill.latest_version}`
+              : versionCount
+                ? 'No installable version: every version is quarantined'
+                : 'No version yet'}
+          </span>
         </div>
       </PageHeader>
       {skill.hidden && (
@@ -115,7 +124,7 @@ export function ManageSkillPage() {
       {skill.status === 'draft' && (
         <div className="alert alert-info">
           Drafts are visible only to you and administrators.{' '}
-          {skill.latest_version
+          {skill.latest_version || versionCount
             ? 'An administrator reviews and publishes it.'
             : 'Upload a first version so an administrator can review it.'}
         </div>
@@ -141,7 +150,16 @@ export function ManageSkillPage() {
         </ul>
       </nav>
       <section className="tab-panel card" aria-label={TABS.find((t) => t.id === tab)?.label}>
-        {tab === 'upload' && <UploadVersion slug={skill.slug} latest={skill.latest_version} onUploaded={() => reload()} />}
+        {tab === 'upload' && (
+          <UploadVersion
+            slug={skill.slug}
+            latest={skill.latest_version}
+            onUploaded={() => {
+              reload();
+              setUploads((n) => n + 1);
+            }}
+          />
+        )}
         {tab === 'security' && <OwnerScans slug={skill.slug} />}
         {tab === 'details' && <SkillForm key={skill.updated_at} skill={skill} submitLabel="Save details" onSubmit={save} />}
         {tab === 'feedback' && <FeedbackList slug={skill.slug} />}

@@ -89,7 +89,8 @@ export function SkillPage() {
   // A quarantined (malicious) version goes to its owner and administrators only; nobody else is offered it.
   const mayDownload = (v: Version) => canDownload && (v.scan?.verdict !== 'malicious' || isOwner || isAdmin);
   const downloadHref = (v: Version) => (mayDownload(v) ? versionApi.downloadUrl(slug, v.version) : null);
-  const latest = versionList.find((v) => v.version === skill.latest_version);
+  // Without a latest version (every version quarantined), the newest one speaks for the skill.
+  const latest = versionList.find((v) => v.version === skill.latest_version) ?? versionList[0];
   const origin = window.location.origin;
 
   return (
