@@ -9,7 +9,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { zip, type ArchiveFile } from '../helpers/archives.js';
 import { pdfToolsPackage } from './fixtures.js';
-import { closeLeftovers, finish, launchBrowser, openSession, startRegistry, type Registry, type SeedUser } from './harness.js';
+import { closeLeftovers, finish, launchBrowser, openSession, screenshot, startRegistry, type Registry, type SeedUser } from './harness.js';
 import { ifSet } from '../helpers/hooks.js';
 
 function skillMd(name: string, body: string): string {
@@ -128,6 +128,17 @@ describe('web console: scan verdicts', () => {
     await a.getByText('The owner’s explanation').waitFor();
     await a.getByText('The helper opens a shell for the pairing session on purpose.').waitFor();
     await a.getByRole('region', { name: 'Findings in scripts/helper.sh' }).getByText('command.reverse-shell').waitFor();
+    await screenshot(a, 'console-scan-review-report');
+
+    // Publishing a skill with nothing but quarantined versions takes a deliberate override with a reason.
+    await a.getByRole('button', { name: 'Publish Env Helper' }).click();
+    const dialog = a.getByRole('dialog', { name: 'Publish “Env Helper”?' });
+    await dialog.getByRole('button', { name: 'Publish' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel(/Publish anyway/).check();
+    await dialog.getByLabel('Reason').fill('Pairing tool; the shell is its purpose and the owner explained it.');
+    await dialog.getByRole('button', { name: 'Publish' }).click();
+    await a.getByText('“Env Helper” is now published.').waitFor();
     await finish(admin, 'console-scan-review-queue');
   });
 

@@ -119,8 +119,11 @@ export const admin = {
   users: (query: { q?: string; role?: 'user' | 'admin'; disabled?: boolean; page?: number; page_size?: number }, signal?: AbortSignal) =>
     request<Page<User>>('GET', '/v1/admin/users', { query, signal }),
   updateUser: (id: string, body: UserChange) => request<User>('PATCH', `/v1/admin/users/${enc(id)}`, { body }),
-  setStatus: (skill: string, status: SkillStatus, reason?: string) =>
-    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, { body: { status, reason } }),
+  /** `overrideQuarantine` publishes a skill whose every version is quarantined; the registry then requires a reason. */
+  setStatus: (skill: string, status: SkillStatus, reason?: string, overrideQuarantine?: boolean) =>
+    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, {
+      body: { status, reason, ...(overrideQuarantine ? { override_quarantine: true } : {}) },
+    }),
   setFeatured: (skill: string, featured: boolean, reason?: string) =>
     request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, reason } }),
   reportQueue: (query: { state?: ReportState; page?: number; page_size?: number }, signal?: AbortSignal) =>
