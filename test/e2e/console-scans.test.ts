@@ -132,12 +132,12 @@ describe('web console: scan verdicts', () => {
 
     // Publishing a skill with nothing but quarantined versions takes a deliberate override with a reason.
     await a.getByRole('button', { name: 'Publish Env Helper' }).click();
-    const dialog = a.getByRole('dialog', { name: 'Publish “Env Helper”?' });
-    await dialog.getByRole('button', { name: 'Publish' }).click();
-    await dialog.getByRole('alert').waitFor();
-    await dialog.getByLabel(/Publish anyway/).check();
-    await dialog.getByLabel('Reason').fill('Pairing tool; the shell is its purpose and the owner explained it.');
-    await dialog.getByRole('button', { name: 'Publish' }).click();
+    const publish = a.getByRole('dialog', { name: 'Publish “Env Helper”?' });
+    await publish.getByRole('button', { name: 'Publish' }).click();
+    await publish.getByRole('alert').waitFor();
+    await publish.getByLabel(/Publish anyway/).check();
+    await publish.getByLabel('Reason').fill('Pairing tool; the shell is its purpose and the owner explained it.');
+    await publish.getByRole('button', { name: 'Publish' }).click();
     await a.getByText('“Env Helper” is now published.').waitFor();
     await finish(admin, 'console-scan-review-queue');
   });
