@@ -136,7 +136,7 @@ describe('web console: scan verdicts', () => {
     await publish.getByRole('button', { name: 'Publish' }).click();
     await publish.getByRole('alert').waitFor();
     await publish.getByLabel(/Publish anyway/).check();
-    await publish.getByLabel('Reason').fill('Pairing tool; the shell is its purpose and the owner explained it.');
+    await publish.getByRole('textbox', { name: /^Reason/ }).fill('Pairing tool; the shell is its purpose and the owner explained it.');
     await publish.getByRole('button', { name: 'Publish' }).click();
     await a.getByText('“Env Helper” is now published.').waitFor();
     await finish(admin, 'console-scan-review-queue');
