@@ -396,12 +396,12 @@ function scanTone(verdict: Verdict | undefined): string {
 /** The scanner's verdict on the version just uploaded, and what it found when it found anything. */
 function UploadedScan({ slug, version }: { slug: string; version: Version }) {
   const scan = version.scan;
-  const needsReport = scan !== null && scan.verdict !== 'clean';
+  const needsReport = scan?.verdict !== undefined && scan.verdict !== 'clean';
   const { resource } = useResource(
     (signal) => (needsReport ? versionApi.scan(slug, version.version, signal) : Promise.resolve(null)),
     [slug, version.version, needsReport],
   );
-  if (scan === null)
+  if (!scan)
     return (
       <p>
         Scan: <VerdictBadge scan={null} />
