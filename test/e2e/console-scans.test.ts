@@ -181,4 +181,24 @@ describe('web console: scan verdicts', () => {
     await ownerSession.page.getByRole('link', { name: /^Download v1\.1\.0/ }).waitFor();
     await finish(ownerSession, 'console-scan-quarantined-owner');
   });
+
+  test('an administrator rescans every version and follows the job to its end', async () => {
+    const session = await openSession(browser, registry, { cookie: adminCookie });
+    const { page } = session;
+    await page.goto('/admin');
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Rescans' }).click();
+    await page.waitForURL('**/admin/scans');
+    await page.getByRole('button', { name: 'Start a rescan' }).click();
+    await page.getByRole('dialog', { name: 'Rescan every version?' }).getByRole('button', { name: 'Start the rescan' }).click();
+    await page.waitForURL(/job=/);
+    const jobId = new URL(page.url()).searchParams.get('job')!;
+    const job = await registry.api.expect<{ total: number }>(200, 'GET', `/v1/admin/scans/${jobId}`, { cookie: adminCookie });
+    assert.ok(job.total >= 4, 'every version stored so far');
+    await page.getByText(`Running: 0 of ${job.total} versions scanned, ${job.total} pending.`).waitFor();
+
+    // This registry runs no background worker: the test does the nodes' work, and the page follows it.
+    while ((await registry.app.runtime.services.rescans.runOnce()).length > 0);
+    await page.getByText(`Finished: ${job.total} of ${job.total} versions scanned, 0 pending.`).waitFor();
+    await finish(session, 'console-scan-rescan-job');
+  });
 });

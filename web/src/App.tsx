@@ -21,6 +21,7 @@ const CallLogsPage = lazy(() => import('./pages/CallLogsPage').then((m) => ({ de
 const ModerationQueuePage = lazy(() => import('./pages/admin/ModerationQueuePage').then((m) => ({ default: m.ModerationQueuePage })));
 const AdminSkillsPage = lazy(() => import('./pages/admin/AdminSkillsPage').then((m) => ({ default: m.AdminSkillsPage })));
 const ReportsQueuePage = lazy(() => import('./pages/admin/ReportsQueuePage').then((m) => ({ default: m.ReportsQueuePage })));
+const RescanPage = lazy(() => import('./pages/admin/RescanPage').then((m) => ({ default: m.RescanPage })));
 const AdminUsersPage = lazy(() => import('./pages/admin/AdminUsersPage').then((m) => ({ default: m.AdminUsersPage })));
 
 function Page({ children }: { children: ReactNode }) {
@@ -118,6 +119,16 @@ export function App() {
                   <RequireAdmin>
                     <Page>
                       <ReportsQueuePage />
+                    </Page>
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="admin/scans"
+                element={
+                  <RequireAdmin>
+                    <Page>
+                      <RescanPage />
                     </Page>
                   </RequireAdmin>
                 }

@@ -27,6 +27,7 @@ import type {
   ReportsResolved,
   RescanInput,
   ResolveReportsInput,
+  ScanJob,
   ScanReport,
   Skill,
   SkillPage,
@@ -132,4 +133,7 @@ export const admin = {
     request<ReportPage>('GET', `/v1/admin/skills/${enc(skill)}/reports`, { query, signal }),
   resolveReports: (skill: string, body: ResolveReportsInput) =>
     request<ReportsResolved>('POST', `/v1/admin/skills/${enc(skill)}/reports/resolve`, { body }),
+  /** Starts rescanning every stored version with the current rules (one job at a time). */
+  startRescan: () => request<ScanJob>('POST', '/v1/admin/scans'),
+  rescanJob: (id: string, signal?: AbortSignal) => request<ScanJob>('GET', `/v1/admin/scans/${enc(id)}`, { signal }),
 };

@@ -111,6 +111,17 @@ export interface ScanReport extends PackageScan {
   scanned_at: string;
   explanation: { text: string; at: string } | null;
 }
+export interface ScanJob {
+  id: string;
+  state: 'running' | 'finished';
+  rules_version: string;
+  total: number;
+  done: number;
+  failed: number;
+  pending: number;
+  started_at: string;
+  finished_at: string | null;
+}
 export interface RescanInput {
   explanation?: string;
 }

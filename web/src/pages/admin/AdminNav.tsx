@@ -6,6 +6,7 @@ export function AdminNav() {
     { to: '/admin/reports', label: 'Reports', end: false },
     { to: '/admin/skills', label: 'All skills', end: false },
     { to: '/admin/users', label: 'Users', end: false },
+    { to: '/admin/scans', label: 'Rescans', end: false },
   ];
   return (
     <nav className="tabs" aria-label="Administration">
