@@ -118,6 +118,7 @@ describe('web console: scan verdicts', () => {
     await a.goto('/admin');
     const item = a.locator('.queue-item').filter({ hasText: 'Env Helper' });
     await item.locator('.draft-verdict').getByText('Malicious').waitFor();
+    await screenshot(a, 'console-scan-review-queue-list');
     // The verdict is the first thing in the item, before the name.
     assert.match(
       await item.locator('.queue-main').innerText(),
