@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { admin } from '../../api/endpoints';
+import { admin, skills } from '../../api/endpoints';
 import type { ReportResolution, ReportsResolved, ReportState, SkillStatus } from '../../api/types';
 import { SelectField, TextArea } from '../../components/Field';
 import { EmptyState, ErrorMessage, Loading } from '../../components/States';
@@ -31,6 +31,9 @@ export function SkillReports({ slug, name, status, state, onClose, onResolved }:
   const [resolving, setResolving] = useState(false);
   const { resource, reload } = useResource((signal) => admin.skillReports(slug, { state, page_size: 100 }, signal), [slug, state]);
   const data = resource.data;
+  // A skill opened from a link rather than from the queue's page: its status comes from the skill itself.
+  const fetched = useResource((signal) => (status ? Promise.resolve(null) : skills.get(slug, signal)), [slug, status]).resource.data;
+  const currentStatus = status ?? fetched?.status ?? null;
 
   useEffect(() => headingRef.current?.focus(), [slug]);
 
@@ -90,7 +93,7 @@ export function SkillReports({ slug, name, status, state, onClose, onResolved }:
         open={resolving}
         slug={slug}
         name={name}
-        status={status}
+        status={currentStatus}
         count={data?.total ?? 0}
         onClose={() => setResolving(false)}
         onResolved={onResolved}
