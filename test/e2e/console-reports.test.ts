@@ -142,4 +142,38 @@ describe('web console: reports', () => {
     // Dismissed: the skill is public again.
     await registry.api.expect(200, 'GET', '/v1/skills/commit-poet');
   });
+
+  test('the admin acts on a report and deprecates the skill in the same step, from a shared link', async () => {
+    await registry.api.skill(owner.cookie, { slug: 'free-credits', name: 'Free Credits', description: 'Claims free API credits.' });
+    const pkg = await pdfToolsPackage({
+      name: 'free-credits',
+      title: 'Free Credits',
+      description: 'Claims free API credits.',
+      hostile: false,
+    });
+    await registry.api.upload(owner.cookie, 'free-credits', '1.0.0', pkg.archive);
+    await registry.api.setStatus(adminCookie, 'free-credits', 'published');
+    const reporter = await registry.api.user('tomas');
+    await registry.api.expect(201, 'POST', '/v1/skills/free-credits/reports', {
+      cookie: reporter.cookie,
+      json: { reason: 'impersonation', details: 'Poses as the vendor’s official tool.' },
+    });
+
+    const session = await openSession(browser, registry, { cookie: adminCookie });
+    const { page } = session;
+    await page.goto('/admin/reports?skill=free-credits');
+    const detail = page.getByRole('region', { name: 'Open reports of “Free Credits”' });
+    await detail.getByText('Poses as the vendor’s official tool.').waitFor();
+    await detail.getByRole('button', { name: 'Resolve…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Resolve the reports of “Free Credits”' });
+    await dialog.getByLabel('Act on them').check();
+    await dialog.getByLabel('Status change').selectOption('deprecated');
+    await dialog.getByLabel('Note').fill('Not the vendor’s; deprecated.');
+    await dialog.getByRole('button', { name: 'Resolve as actioned' }).click();
+    await page.getByText('1 report actioned; the skill is deprecated.').waitFor();
+    await finish(session, 'console-reports-actioned');
+
+    const skill = await registry.api.expect<{ status: string }>(200, 'GET', '/v1/skills/free-credits', { cookie: adminCookie });
+    assert.equal(skill.status, 'deprecated');
+  });
 });
