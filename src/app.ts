@@ -21,6 +21,7 @@ import { meRoutes } from './http/routes/me.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { versionRoutes } from './http/routes/versions.js';
+import { scanRoutes } from './http/routes/scans.js';
 import { newId } from './lib/ids.js';
 import type { Services } from './services.js';
 import { VERSION } from './version.js';
@@ -110,6 +111,7 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await app.register(meRoutes, deps);
   await app.register(skillRoutes, deps);
   await app.register(versionRoutes, deps);
+  await app.register(scanRoutes, deps);
   await app.register(feedbackRoutes, deps);
   await app.register(reportRoutes, deps);
   await app.register(logRoutes, deps);

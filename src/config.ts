@@ -59,6 +59,8 @@ export interface Config {
   timeouts: Timeouts;
   /** `UPLOADS_PER_CLIENT`: package uploads (and validations) one client may have in flight at once. */
   uploadsPerClient: number;
+  /** Rescan jobs: how often a node looks for one (`RESCAN_POLL_MS`) and how many versions it claims at a time (`RESCAN_BATCH_SIZE`). */
+  rescan: { pollMs: number; batchSize: number };
   /** `STORAGE_MIN_FREE_BYTES`: below this much free space the local store refuses new writes and `/readyz` says so. */
   storageMinFreeBytes: number;
   /** `SHUTDOWN_GRACE_MS`: how long a stopping server lets requests in flight (downloads included) finish. */
@@ -235,6 +237,10 @@ export function loadConfig(env: Env = process.env): Config {
       headersMs: integer('HEADERS_TIMEOUT_MS', 20_000, 1_000, 600_000),
     },
     uploadsPerClient: integer('UPLOADS_PER_CLIENT', 4, 1, 10_000),
+    rescan: {
+      pollMs: integer('RESCAN_POLL_MS', 2_000, 100, 86_400_000),
+      batchSize: integer('RESCAN_BATCH_SIZE', 20, 1, 1_000),
+    },
     storageMinFreeBytes: integer('STORAGE_MIN_FREE_BYTES', 104_857_600, 0, Number.MAX_SAFE_INTEGER),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 30_000, 0, 86_400_000),
     metricsAccess: {

@@ -68,6 +68,8 @@ export async function createRuntime(config: Config): Promise<Runtime> {
       onRemoved: (removed) => app.log.info({ removed }, 'removed orphaned package blobs'),
       onError: (error) => app.log.error({ err: error }, 'orphaned blob collection failed'),
     });
+    // Rescan jobs, which any node may have started: this node takes its share of their versions.
+    services.rescans.start({ onError: (error) => app.log.error({ err: error }, 'rescan batch failed') });
     let closing: Promise<void> | undefined;
     return {
       app,
@@ -81,6 +83,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
             // Requests in flight finish first (their log entries are recorded as they do), then the buffers go out.
             await app.close();
             await services.orphans.close();
+            await services.rescans.close();
             // Both buffers are tried even when the first cannot be written (the database away); the first
             // failure is reported once both have had their chance.
             const written = await Promise.allSettled([services.downloads.close(), services.recorder.close()]);

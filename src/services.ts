@@ -12,6 +12,9 @@ import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
 import { orphanCollection } from './domain/versions/orphan-collection.js';
 import { versionService } from './domain/versions/versions.js';
+import { scansRepository } from './db/repositories/scans.js';
+import { rescanJobs } from './domain/versions/rescan-jobs.js';
+import { CURRENT_RULES_VERSION } from './domain/versions/scan-views.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { localInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
 import { callLogsRepository } from './db/repositories/call-logs.js';
@@ -38,6 +41,7 @@ export function createServices(
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
   const skills = skillsRepository(database.db);
   const versions = versionsRepository(database.db, database.dialect);
+  const scans = scansRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
   const skillChanges = skillChangesRepository(database.db, database.dialect);
   const skillServiceInstance = skillService({
@@ -75,16 +79,24 @@ export function createServices(
   const versionServiceInstance = versionService({
     skillService: skillServiceInstance,
     versions,
+    scans,
     blobs,
     downloads,
     maxUploadBytes: config.maxUploadBytes,
+  });
+  const rescans = rescanJobs({
+    scans,
+    rescan: (version) => versionServiceInstance.rescanStored(version),
+    rulesVersion: CURRENT_RULES_VERSION,
+    batchSize: config.rescan.batchSize,
+    pollMs: config.rescan.pollMs,
   });
   return {
     database,
     blobs,
     downloads,
     recorder,
-    repositories: { users, sessions, apiKeys, skills, skillChanges, versions, callLogs },
+    repositories: { users, sessions, apiKeys, skills, skillChanges, versions, scans, callLogs },
     bus,
     accounts: accountService({ users, sessions, config, invalidation }),
     apiKeys: apiKeyService({ apiKeys, invalidation }),
@@ -98,6 +110,8 @@ export function createServices(
     }),
     logs: callLogService({ logs: callLogs, recorder, retentionDays: config.logRetentionDays }),
     versions: versionServiceInstance,
+    /** Rescans of every version, worked through by every node sharing the database. */
+    rescans,
     /** Orphaned blobs (failed uploads, deleted drafts, crashes) removed past their grace period, at start and hourly. */
     orphans: orphanCollection({ collect: () => versionServiceInstance.collectOrphans() }),
   };

@@ -231,6 +231,8 @@ describe('migrate-data', () => {
     await setStatus(source, admin, deprecated.slug, 'deprecated');
     expectStatus(await call(source, 'PATCH', `/v1/admin/skills/${published.slug}`, admin, { featured: true }), 200);
     expectStatus(await call(source, 'PATCH', `/v1/admin/users/${carol.id}`, admin, { disabled: true }), 200);
+    // A rescan job, with the versions it lists.
+    expectStatus(await call(source, 'POST', '/v1/admin/scans', admin), 202);
     record(
       expectStatus(await call(source, 'PATCH', `/v1/skills/${published.slug}`, asAlice, { description: 'Extract text and tables.' }), 200),
     );

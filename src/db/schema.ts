@@ -66,6 +66,8 @@ export interface SkillsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   published_at: Timestamp | null;
+  /** 1 while the skill has versions and every one of them is scanned malicious (migration 0007). */
+  quarantined: ColumnType<number, number | undefined, number>;
   /** Set while enough users' open reports hide the skill pending review (migration 0008); null otherwise. */
   hidden_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
 }
@@ -107,6 +109,56 @@ export interface VersionsTable {
   warnings: string;
   uploader_id: string | null;
   created_at: Timestamp;
+}
+
+export type ScanVerdict = 'clean' | 'notice' | 'suspicious' | 'malicious';
+
+/** What the package scanner reported for one version (migration 0007). */
+export interface VersionScansTable {
+  version_id: string;
+  rules_version: string;
+  verdict: ScanVerdict;
+  /** Findings counted by severity. */
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  info: number;
+  /** JSON array of findings, most severe first. */
+  findings: string;
+  /** JSON array of URLs. */
+  urls: string;
+  /** JSON array of host names. */
+  domains: string;
+  scanned_at: Timestamp;
+  /** What the owner tells the reviewer about the findings. */
+  explanation: string | null;
+  explained_at: Timestamp | null;
+}
+
+export type ScanJobState = 'running' | 'finished';
+export type ScanItemState = 'pending' | 'done' | 'failed';
+
+/** A rescan of every version, worked through by every node (migration 0007). */
+export interface ScanJobsTable {
+  id: string;
+  rules_version: string;
+  state: ScanJobState;
+  total: number;
+  requested_by: string | null;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+/** One version a rescan job has to scan; a node claims it by writing its lease. */
+export interface ScanJobItemsTable {
+  job_id: string;
+  version_id: string;
+  state: ScanItemState;
+  lease_owner: string | null;
+  lease_until: Timestamp | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  error: string | null;
 }
 
 export interface VersionFilesTable {
@@ -188,6 +240,9 @@ export interface Database {
   feedback: FeedbackTable;
   call_logs: CallLogsTable;
   skill_changes: SkillChangesTable;
+  version_scans: VersionScansTable;
+  scan_jobs: ScanJobsTable;
+  scan_job_items: ScanJobItemsTable;
   skill_reports: SkillReportsTable;
 }
 
@@ -201,6 +256,8 @@ export type SkillUpdate = Updateable<SkillsTable>;
 export type AdminAuditRow = Selectable<AdminAuditTable>;
 export type VersionRow = Selectable<VersionsTable>;
 export type NewVersion = Insertable<VersionsTable>;
+export type VersionScanRow = Selectable<VersionScansTable>;
+export type NewVersionScan = Insertable<VersionScansTable>;
 export type FeedbackRow = Selectable<FeedbackTable>;
 export type CallLogRow = Selectable<CallLogsTable>;
 export type NewCallLog = Insertable<CallLogsTable>;

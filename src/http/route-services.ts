@@ -6,6 +6,7 @@ import type { CallLogService } from '../domain/logs/call-logs.js';
 import type { ReportService } from '../domain/reports/reports.js';
 import type { SkillService } from '../domain/skills/skills.js';
 import type { VersionService } from '../domain/versions/versions.js';
+import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
 
 /** A dependency the readiness check asks whether it answers. */
 export interface Pingable {
@@ -22,6 +23,7 @@ export interface RouteServices {
   authenticate: Authenticator;
   skills: SkillService;
   versions: VersionService;
+  rescans: RescanJobs;
   feedback: FeedbackService;
   reports: ReportService;
   logs: CallLogService;

@@ -26,10 +26,13 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'admin_audit', key: ['id'], timestamps: ['created_at'] },
   { name: 'versions', key: ['id'], timestamps: ['created_at'] },
   { name: 'version_files', key: ['version_id', 'path'], timestamps: [] },
+  { name: 'version_scans', key: ['version_id'], timestamps: ['scanned_at', 'explained_at'] },
   { name: 'download_counts', key: ['version_id', 'day'], timestamps: [] },
   { name: 'feedback', key: ['id'], timestamps: ['created_at'] },
   { name: 'skill_reports', key: ['id'], timestamps: ['created_at', 'resolved_at'] },
   { name: 'call_logs', key: ['request_id'], timestamps: ['created_at'] },
+  { name: 'scan_jobs', key: ['id'], timestamps: ['started_at', 'finished_at'] },
+  { name: 'scan_job_items', key: ['job_id', 'version_id'], timestamps: ['lease_until'] },
 ];
 
 /**

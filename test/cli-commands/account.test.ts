@@ -245,8 +245,8 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
         ['1.1.0', '1.0.0'],
       );
       const versionsHuman = await cli(['versions', skill], { home, env });
-      assert.match(versionsHuman.stdout, /^VERSION\s+PUBLISHED\s+SIZE\s+FILES\s+DOWNLOADS\s+CHANGELOG$/m);
-      assert.match(versionsHuman.stdout, /^1\.1\.0\s.*Faster zebras$/m);
+      assert.match(versionsHuman.stdout, /^VERSION\s+PUBLISHED\s+SIZE\s+FILES\s+DOWNLOADS\s+SCAN\s+CHANGELOG$/m);
+      assert.match(versionsHuman.stdout, /^1\.1\.0\s.*\sclean\s+Faster zebras$/m);
 
       const missing = await cli(['info', 'no-such-skill', '--json'], { home, env });
       assert.equal(missing.code, 4);

@@ -15,6 +15,8 @@ import type {
   PackageValidation,
   Problem,
   RegistryClient,
+  ScanReport,
+  ScanSummary,
   Skill,
   SkillList,
   Stats,
@@ -54,6 +56,10 @@ expectType<Equals<NonNullable<Problem['errors']>[number]['entry'], string | unde
 expectType<Equals<Resolved<ReturnType<RegistryClient['skills']['get']>>, Skill>>();
 expectType<Equals<Resolved<ReturnType<RegistryClient['versions']['createSkill']>>, { skill: Skill; version: Version }>>();
 expectType<Equals<Resolved<ReturnType<RegistryClient['me']['get']>>, Me>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['versions']['scan']>>, ScanReport>>();
+expectType<Equals<Version['scan'], ScanSummary>>();
+expectType<Equals<NonNullable<ScanSummary>['verdict'], 'clean' | 'notice' | 'suspicious' | 'malicious'>>();
+expectType<Equals<ScanReport['findings'][number]['line'], number | null>>();
 // Requests are checked against the request schemas.
 expectType<Equals<UploadFields, { version: string; changelog?: string; metadata?: string }>>();
 expectType<Equals<WithPackageFields['tags'], string[] | undefined>>();

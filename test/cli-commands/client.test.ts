@@ -171,6 +171,16 @@ for (const backend of backends()) {
 
       const valid = await client.versions.validate(first);
       assert.deepEqual([valid.valid, valid.files.map((f) => f.path)], [true, ['SKILL.md', 'scripts/run.sh']]);
+      assert.equal(valid.scan?.verdict, created.version.scan?.verdict);
+
+      // The scan report: the verdict the version record summarises, with every finding listed.
+      const report = await client.versions.scan(slug, '1.0.0');
+      assert.ok(created.version.scan !== null, 'an upload is scanned');
+      assert.equal(report.verdict, created.version.scan.verdict);
+      assert.equal(report.rules_version, created.version.scan.rules_version);
+      assert.deepEqual(report.counts, created.version.scan.findings);
+      assert.ok(Array.isArray(report.findings));
+      await problem(() => client.versions.scan(slug, '9.9.9'), 404, 'version_not_found');
       const invalid = await client.versions.validate(Buffer.from('nope'));
       assert.equal(invalid.valid, false);
       assert.ok(invalid.errors.length > 0);

@@ -92,6 +92,7 @@ for (const backend of backends()) {
       const versions = versionService({
         skillService: racingSkills,
         versions: services.repositories.versions,
+        scans: services.repositories.scans,
         blobs: services.blobs,
         downloads: services.downloads,
         maxUploadBytes: t.config.maxUploadBytes,
@@ -121,6 +122,7 @@ for (const backend of backends()) {
       const racing = versionService({
         skillService: services.skills,
         versions: { ...services.repositories.versions, exists: () => Promise.resolve(false) },
+        scans: services.repositories.scans,
         blobs: services.blobs,
         downloads: services.downloads,
         maxUploadBytes: t.config.maxUploadBytes,

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import {
   adminSession,
+  authHeaders,
   call,
   createKey,
   createSkill,
@@ -60,7 +62,7 @@ const CALLERS = [
 ] as const;
 type CallerName = (typeof CALLERS)[number];
 
-type Cell = '200' | '201' | '204' | `${401 | 403 | 404 | 409 | 410} ${string}`;
+type Cell = '200' | '201' | '202' | '204' | `${401 | 403 | 404 | 409 | 410} ${string}`;
 type Cells = readonly [Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell, Cell];
 
 /*
@@ -438,6 +440,76 @@ const TABLE = {
     '401 unauthenticated',
     '401 unauthenticated',
   ],
+  'GET /v1/skills/:skillId/versions/:version/scan [published]': [
+    '200',
+    '200',
+    '200',
+    '200',
+    '200',
+    '200',
+    '200',
+    '200',
+    '200',
+    '200',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  "GET /v1/skills/:skillId/versions/:version/scan [owner's draft]": [
+    '404 skill_not_found',
+    '404 skill_not_found',
+    '200',
+    '404 skill_not_found',
+    '200',
+    '200',
+    '404 skill_not_found',
+    '200',
+    '404 skill_not_found',
+    '404 skill_not_found',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'POST /v1/skills/:skillId/versions/:version/scan [published]': [
+    '401 unauthenticated',
+    '403 not_owner',
+    '200',
+    '403 not_owner',
+    '403 insufficient_scope',
+    '200',
+    '403 not_owner',
+    '200',
+    '403 not_owner',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'POST /v1/admin/scans': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '202',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'GET /v1/admin/scans/:jobId': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
 } as const satisfies Record<string, Cells>;
 type RowName = keyof typeof TABLE;
 
@@ -455,6 +527,11 @@ interface Fixtures {
   draft: SkillBody;
   published: SkillBody;
   deprecated: SkillBody;
+  /** Skills of the owner with a version 1.0.0 (named apart from the "zanzibar" ones). */
+  scannedPublished: SkillBody;
+  scannedDraft: SkillBody;
+  /** A rescan job, finished (one job runs at a time: the POST row's admin cell starts the next). */
+  scanJobId: string;
 }
 
 /** The caller of one cell: its credentials and the user behind them. */
@@ -504,6 +581,21 @@ async function makeFixtures(t: TestApp): Promise<Fixtures> {
   const toDeprecate = await createSkill(t, owner.session, { name: 'Authz Zanzibar Deprecated' });
   await setStatus(t, admin, toDeprecate.id, 'published');
   const deprecated = await setStatus(t, admin, toDeprecate.id, 'deprecated');
+  const scannedDraft = await createSkill(t, owner.session, { name: 'Authz Scanned Draft' });
+  const scannedToPublish = await createSkill(t, owner.session, { name: 'Authz Scanned Published' });
+  for (const skill of [scannedDraft, scannedToPublish]) {
+    const form = multipart({ version: '1.0.0' }, { content: await zip([{ path: 'SKILL.md', content: skillMd(skill.slug) }]) });
+    const res = await t.request({
+      method: 'POST',
+      url: `/v1/skills/${skill.slug}/versions`,
+      headers: { ...authHeaders(owner.session), ...form.headers },
+      payload: form.payload,
+    });
+    expectStatus(res, 201);
+  }
+  const scannedPublished = await setStatus(t, admin, scannedToPublish.id, 'published');
+  const scanJobId = json<{ id: string }>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202)).id;
+  while ((await t.runtime.services.rescans.runOnce()).length > 0);
 
   return {
     admin,
@@ -523,6 +615,9 @@ async function makeFixtures(t: TestApp): Promise<Fixtures> {
     draft,
     published,
     deprecated,
+    scannedPublished,
+    scannedDraft,
+    scanJobId,
   };
 }
 
@@ -745,6 +840,34 @@ const ENDPOINTS: Record<RowName, Endpoint> = {
       body: { resolution: 'dismissed' },
       check: expectField('resolved', 1),
     }),
+  },
+  'GET /v1/skills/:skillId/versions/:version/scan [published]': {
+    build: (_t, fx) => ({
+      method: 'GET',
+      url: `/v1/skills/${fx.scannedPublished.slug}/versions/1.0.0/scan`,
+      check: expectField('verdict', 'clean'),
+    }),
+  },
+  "GET /v1/skills/:skillId/versions/:version/scan [owner's draft]": {
+    build: (_t, fx) => ({
+      method: 'GET',
+      url: `/v1/skills/${fx.scannedDraft.slug}/versions/1.0.0/scan`,
+      check: expectField('verdict', 'clean'),
+    }),
+  },
+  'POST /v1/skills/:skillId/versions/:version/scan [published]': {
+    build: (_t, fx) => ({
+      method: 'POST',
+      url: `/v1/skills/${fx.scannedPublished.slug}/versions/1.0.0/scan`,
+      body: {},
+      check: expectField('verdict', 'clean'),
+    }),
+  },
+  'POST /v1/admin/scans': {
+    build: () => ({ method: 'POST', url: '/v1/admin/scans', check: expectField('state', 'running') }),
+  },
+  'GET /v1/admin/scans/:jobId': {
+    build: (_t, fx) => ({ method: 'GET', url: `/v1/admin/scans/${fx.scanJobId}`, check: expectField('state', 'finished') }),
   },
 };
 

@@ -141,11 +141,14 @@ describe('the client and the command line, packed and installed without the serv
     });
   });
 
-  it('publishes a skill folder and finds it with `skill-registry search`', async () => {
+  it('dry-runs and publishes a skill folder, finds it with `skill-registry search` and installs it clean', async () => {
     slug = uniqueName('packed');
     const author = await uploader(registry.t);
     const folder = writeTree(path.join(work, slug), { 'SKILL.md': skillMdText(slug, 'Turns packed tarballs into installed tools.') });
     const withKey = { ...env(), SKILL_REGISTRY_URL: registry.url, SKILL_REGISTRY_TOKEN: author.key };
+    // The installed command line carries the package scanner: a dry run scans on this machine.
+    const dry = await exec(bin, ['publish', folder, '--version', '1.0.0', '--dry-run', '--json'], { cwd: home, env: withKey });
+    assert.equal((JSON.parse(dry.stdout) as { scan: { verdict: string } }).scan.verdict, 'clean');
     await exec(bin, ['publish', folder, '--version', '1.0.0', '--json'], { cwd: home, env: withKey });
     await publishAsAdmin(registry.t, slug);
 
@@ -155,6 +158,12 @@ describe('the client and the command line, packed and installed without the serv
       result.items.map((s) => [s.slug, s.latest_version]),
       [[slug, '1.0.0']],
     );
+    const installed = await exec(bin, ['install', slug, '--require-clean', '--dir', path.join(work, 'skills'), '--json'], {
+      cwd: home,
+      env: { ...env(), SKILL_REGISTRY_URL: registry.url },
+    });
+    const outcome = JSON.parse(installed.stdout) as { installed: { scan: { verdict: string } | null }[] };
+    assert.equal(outcome.installed[0]?.scan?.verdict, 'clean');
   });
 
   it('compiles a TypeScript program against the installed client’s types', async () => {

@@ -137,6 +137,11 @@ export const StatusBody = Type.Object(
   {
     status: SkillStatus,
     reason: Type.Optional(Type.String({ maxLength: 500 })),
+    override_quarantine: Type.Optional(
+      Type.Boolean({
+        description: 'Publish although every version of the skill is quarantined (malicious); needs a `reason`, kept in the audit trail.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

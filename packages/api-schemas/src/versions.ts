@@ -3,6 +3,7 @@ import { ARCHIVE_FORMATS } from '@skill-registry/skill-package/format';
 import { PageQuery, Timestamp } from './common.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, TAGS_MAX } from './limits.js';
 import { CreateSkillBody } from './skills.js';
+import { PackageScan, ScanSummary } from './scans.js';
 
 const Warning = Type.Object({ code: Type.String(), message: Type.String() });
 const FrontMatter = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
@@ -22,6 +23,7 @@ export const Version = Type.Object(
     skill_md: FrontMatter,
     warnings: Type.Array(Warning),
     created_at: Timestamp,
+    scan: ScanSummary,
   },
   { $id: 'Version', title: 'Version' },
 );
@@ -52,6 +54,7 @@ export const Validation = Type.Object({
   warnings: Type.Array(Warning),
   files: Type.Array(FileEntry),
   skill_md: FrontMatter,
+  scan: PackageScan,
 });
 
 export const StatsQuery = Type.Object({

@@ -19,6 +19,13 @@ export const EXIT = {
   integrity: 7,
   /** The package is invalid: a local check, a dry run, or the registry refused it (415, 422). */
   invalidPackage: 8,
+  /** Not installed: the package scanner judged the version malicious (it is quarantined); never overridable. */
+  malicious: 9,
+  /**
+   * Not installed because of its scan verdict: suspicious without --allow-suspicious, or, with --require-clean,
+   * anything but clean (notice included) or a version never scanned.
+   */
+  scanRefused: 10,
   /** Interrupted at a prompt (Ctrl-C), as a shell reports SIGINT. */
   interrupted: 130,
 } as const;

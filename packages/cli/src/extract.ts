@@ -50,9 +50,13 @@ function inside(root: string, relative: string): string {
   return target;
 }
 
-/** Checks `archive` and writes its files into `dir`, which must not exist yet. */
-export async function extractPackage(archive: string, dir: string): Promise<Extracted> {
+/**
+ * Checks `archive` and writes its files into `dir`, which must not exist yet. `accept` sees the inspection (with
+ * the scanner's report) before anything is written, and throws to stop.
+ */
+export async function extractPackage(archive: string, dir: string, accept?: (inspection: Inspection) => void): Promise<Extracted> {
   const { inspection, source } = await inspectLocalArchive(archive, 'The downloaded package is refused: ');
+  accept?.(inspection);
   const prefix = strippedPrefix(inspection);
   await mkdir(dir, { mode: 0o755 });
   const written: string[] = [];

@@ -1,7 +1,9 @@
 /**
  * Installing one version of a skill into a skills directory:
  *
- * 1. the version record gives the sha256 the package must have;
+ * 1. the version record gives the sha256 the package must have, and its scan verdict, which the scan policy may
+ *    refuse before anything is downloaded (a version the registry never scanned is scanned here, after step 3's
+ *    inspection, before anything is written);
  * 2. the package is downloaded into a private temporary directory (never into the skills directory) and hashed
  *    on the way; a mismatch with the record or with the download's Repr-Digest stops here, nothing changed;
  * 3. it is checked with the registry's inspector and extracted into a hidden sibling of the skill's folder;
@@ -11,13 +13,15 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RegistryClient, Version } from '@skill-registry/client';
+import type { RegistryClient, ScanSummary, Version } from '@skill-registry/client';
 import { ARCHIVE_EXTENSIONS } from '@skill-registry/skill-package/format';
 import { extractPackage } from './extract.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
 import { readLock, updateLock, type InstalledSkill, type LockFile } from './lockfile.js';
 import { progressBar } from './progress.js';
+import { checkLocalScan, checkRegistryScan, type ScanPolicy } from './scan-policy.js';
+import { localScanView, summaryOf } from './scan-report.js';
 
 /** A slug as the registry allows it: also what keeps the folder name safe whatever a registry answers. */
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -35,6 +39,13 @@ export interface InstallRequest {
    * another version this command installed. `force`: anything, the same version included (a fresh copy).
    */
   mode: 'install' | 'update' | 'force';
+  /** Which scan verdicts may be installed. */
+  scanPolicy: ScanPolicy;
+  /**
+   * Told each verdict as it is known, before the package is installed: the registry's, and for a version the
+   * registry never scanned, the local scanner's once the package is downloaded.
+   */
+  onScan?: (label: string, scan: ScanSummary, by: 'registry' | 'local') => void;
   io: Io;
 }
 
@@ -46,6 +57,10 @@ export interface InstallOutcome {
   path: string;
   sha256: string;
   files: string[];
+  /** The registry's scan of the version; null when it never scanned it. */
+  scan: ScanSummary;
+  /** The scan of the downloaded package on this machine, for a version the registry never scanned; else null. */
+  local_scan: ScanSummary;
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -94,6 +109,10 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
   if (!SLUG.test(skill.slug)) throw new CliError(`The registry answered with an unusable slug ${JSON.stringify(skill.slug)}.`);
   const slug = skill.slug;
   const version = await client.versions.get(slug, request.version);
+  const label = `${slug} ${version.version}`;
+  request.onScan?.(label, version.scan, 'registry');
+  // Before the installed copy is looked at: a version judged malicious since it was installed is reported too.
+  await checkRegistryScan(client, slug, version, request.scanPolicy);
   const dest = path.join(dir, slug);
   const lockNow = await readLock(dir);
   const installed = lockNow.skills[slug];
@@ -107,6 +126,8 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
       path: dest,
       sha256: version.sha256,
       files: installed.files,
+      scan: version.scan,
+      local_scan: null,
     };
   }
   const early = conflict(lockNow, slug, folderExists, version, dir, request.mode);
@@ -128,8 +149,17 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
     await mkdir(dir, { recursive: true });
     const staging = path.join(dir, `.${slug}.installing-${randomBytes(6).toString('hex')}`);
     let files: string[];
+    let localScan: ScanSummary = null;
     try {
-      files = (await extractPackage(archive, staging)).files;
+      files = (
+        await extractPackage(archive, staging, (inspection) => {
+          if (version.scan !== null) return;
+          const report = localScanView(inspection.scan);
+          localScan = summaryOf(report);
+          request.onScan?.(label, localScan, 'local');
+          checkLocalScan(label, report, request.scanPolicy);
+        })
+      ).files;
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
       throw error;
@@ -173,6 +203,8 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
           path: dest,
           sha256: version.sha256,
           files: entry.files,
+          scan: version.scan,
+          local_scan: localScan,
         } as const;
       });
     } finally {

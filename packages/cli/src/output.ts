@@ -1,5 +1,6 @@
 import { ProblemError, RegistryError } from '@skill-registry/client';
 import { CliError } from './exit-codes.js';
+import { ScanRefusedError } from './scan-policy.js';
 import type { Io } from './io.js';
 
 /**
@@ -61,6 +62,8 @@ export function errorToJson(error: unknown): Record<string, unknown> {
       ...(error.errors.length ? { errors: error.errors } : {}),
     };
   }
+  if (error instanceof ScanRefusedError)
+    return { code: 'scan_refused', detail: error.message, verdict: error.scan?.verdict ?? null, scan: error.scan, report: error.report };
   if (error instanceof CliError)
     return { code: 'cli_error', detail: error.message, ...(error.details.length ? { details: error.details } : {}) };
   return { code: 'error', detail: error instanceof Error ? error.message : String(error) };

@@ -7,6 +7,7 @@ import type * as accounts from '@skill-registry/api-schemas/accounts';
 import type * as common from '@skill-registry/api-schemas/common';
 import type * as feedback from '@skill-registry/api-schemas/feedback';
 import type * as logs from '@skill-registry/api-schemas/logs';
+import type * as scans from '@skill-registry/api-schemas/scans';
 import type * as skills from '@skill-registry/api-schemas/skills';
 import type * as versions from '@skill-registry/api-schemas/versions';
 
@@ -21,6 +22,7 @@ type Refs = {
   Feedback: typeof feedback.Feedback;
   CallLog: typeof logs.CallLog;
   Problem: typeof common.Problem;
+  ScanReport: typeof scans.ScanReport;
 };
 
 /** The JSON a schema describes, with references resolved. */
@@ -47,6 +49,13 @@ export type SourceType = Wire<typeof skills.SourceType>;
 export type Version = Wire<typeof versions.Version>;
 export type FileList = Wire<typeof versions.FileList>;
 export type PackageValidation = Wire<typeof versions.Validation>;
+/** What a version record says of its scan: verdict, rules version and counts by severity; null when never scanned. */
+export type ScanSummary = Wire<typeof scans.ScanSummary>;
+export type ScanVerdict = Wire<typeof scans.Verdict>;
+export type SeverityCounts = Wire<typeof scans.SeverityCounts>;
+export type ScanFinding = Wire<typeof scans.ScanFinding>;
+/** `GET /v1/skills/:skillId/versions/:version/scan`: the full report, every finding listed. */
+export type ScanReport = Wire<typeof scans.ScanReport>;
 export type Stats = Wire<typeof versions.Stats>;
 export type Feedback = Wire<typeof feedback.Feedback>;
 export type FeedbackList = Wire<typeof feedback.FeedbackList>;

@@ -7,11 +7,15 @@
  *   sensitive name). Exactly one candidate is the package's SKILL.md; none is the `skill_md_missing` warning;
  *   more than one (root and a folder, or two folders) is a 422 invalid_skill_md naming them, since it is
  *   ambiguous which skill the package is. `x/SKILL.md` counts even when other files sit beside folder `x`.
+ * - Every file's bytes also go through the package scanner (scan/), in the same pass; its report is part of the
+ *   inspection.
  * - Only the first candidate's bytes are kept (at most SKILL_MD_MAX_BYTES + 1), so memory stays bounded
  *   whatever the archive holds. SKILL.md problems are reported after the whole archive passed its checks:
  *   an archive problem wins over a SKILL.md problem.
  */
 import { comparePaths, pathKey } from './paths.js';
+import { PackageScanner, type FileSink } from './scan/scanner.js';
+import type { ScanReport } from './scan/types.js';
 import { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
 import { PackageError, type Inspection, type ArchiveFormat, type PackageFile, type PackageLimits, type PackageWarning } from './types.js';
 
@@ -61,6 +65,20 @@ export class SkillMdCapture {
   }
 }
 
+const IGNORED: FileSink = { push() {}, end() {} };
+
+/** The report of a collector built without its scanner. */
+function notScanned(): ScanReport {
+  return {
+    verdict: 'clean',
+    rulesVersion: 'not-scanned',
+    counts: { info: 0, low: 0, medium: 0, high: 0, critical: 0 },
+    findings: [],
+    urls: [],
+    domains: [],
+  };
+}
+
 export function isSkillMdCandidate(path: string): boolean {
   return path === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(path);
 }
@@ -76,8 +94,15 @@ export class PackageCollector {
   private readonly skillMdCandidates: string[] = [];
   private skillMd: SkillMdCapture | null = null;
   private readonly caseVariants: string[] = [];
+  private readonly scanner: PackageScanner | null;
 
-  constructor(readonly limits: PackageLimits) {}
+  /** `scanning` false leaves the scanner out (benchmarks measure inspection with and without it). */
+  constructor(
+    readonly limits: PackageLimits,
+    scanning = true,
+  ) {
+    this.scanner = scanning ? new PackageScanner() : null;
+  }
 
   countEntry(label: string): void {
     this.entries += 1;
@@ -155,8 +180,27 @@ export class PackageCollector {
     }
   }
 
+  /**
+   * Where a file's bytes go as they are read: the scanner, and for the first SKILL.md candidate the capture.
+   * Call end() after the file's last chunk.
+   */
+  openFile(path: string): FileSink {
+    const capture = this.captureFor(path);
+    const scan = this.scanner?.file(path) ?? IGNORED;
+    if (capture === null) return scan;
+    return {
+      push(chunk) {
+        capture.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        scan.push(chunk);
+      },
+      end() {
+        scan.end();
+      },
+    };
+  }
+
   /** Returns a capture for SKILL.md candidates (only the first one keeps bytes), else null. */
-  captureFor(path: string): SkillMdCapture | null {
+  private captureFor(path: string): SkillMdCapture | null {
     if (!isSkillMdCandidate(path)) {
       if (/^([^/]+\/)?skill\.md$/i.test(path)) this.caseVariants.push(path);
       return null;
@@ -191,7 +235,7 @@ export class PackageCollector {
         code: 'skill_md_missing',
         message: `The package has no SKILL.md at its root or inside a single top-level folder${hint}.`,
       });
-      return { format, files, skillMdPath: null, skillMd: null, warnings };
+      return { format, files, skillMdPath: null, skillMd: null, warnings, scan: this.scanner?.finish(null) ?? notScanned() };
     }
     if (this.skillMd.size > SKILL_MD_MAX_BYTES) {
       throw new PackageError(
@@ -203,6 +247,7 @@ export class PackageCollector {
     }
     const parsed = parseSkillMd(this.skillMd.bytes(), path);
     warnings.push(...parsed.warnings);
-    return { format, files, skillMdPath: path, skillMd: parsed.skillMd, warnings };
+    const scan = this.scanner?.finish({ path, frontMatter: parsed.skillMd }) ?? notScanned();
+    return { format, files, skillMdPath: path, skillMd: parsed.skillMd, warnings, scan };
   }
 }

@@ -14,7 +14,8 @@
  * - Rules and limits: paths.ts (names), zip-layout.ts (zip end records and central directory), zip.ts (zip
  *   entries, ratios), gzip.ts (one gzip member), tar-header.ts and tar.ts (tar headers, pax, entries),
  *   byte-reader.ts (front-to-back reading), collector.ts (counts, collisions, SKILL.md location), skill-md.ts
- *   (front matter).
+ *   (front matter), scan/ (the package scanner, fed every file's bytes in the same pass; its report is
+ *   Inspection.scan).
  */
 import type { Readable } from 'node:stream';
 import type { RandomAccessSource } from './source.js';
@@ -29,6 +30,7 @@ export { contentTypeFor, isTextPath, checkEntryPath } from './paths.js';
 export { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
 export { RATIO_FLOOR_BYTES } from './zip.js';
 export { TAR_RATIO_FLOOR_BYTES } from './tar.js';
+export { scanFiles, type ScanInputFile } from './scan/scan-files.js';
 
 function unsupported(detail: string): PackageError {
   return new PackageError(415, 'unsupported_media_type', detail, [{ field: 'file', message: 'not a zip or gzip-compressed tar archive' }]);

@@ -217,13 +217,14 @@ export async function scanTarGz(source: RandomAccessSource, collector: PackageCo
       }
       collector.reserveFile(name, entry.path);
       collector.checkDeclaredSize(name, entry.size);
-      const capture = collector.captureFor(entry.path);
+      const file = collector.openFile(entry.path);
       let count = 0;
       for await (const chunk of reader.chunks(entry.size)) {
         count += chunk.length;
         collector.addBytes(name, chunk.length);
-        capture?.push(chunk);
+        file.push(chunk);
       }
+      file.end();
       collector.recordFile(entry.path, count);
     }
   } catch (err) {

@@ -1,5 +1,6 @@
 import type { RandomAccessSource } from './source.js';
 import type { ArchiveFormat } from './format.js';
+import type { ScanReport } from './scan/types.js';
 
 export type { ArchiveFormat };
 
@@ -41,6 +42,8 @@ export interface Inspection {
   /** SKILL.md's front matter (name, description and whatever else it declares), or null without SKILL.md. */
   skillMd: Record<string, unknown> | null;
   warnings: PackageWarning[];
+  /** What the package scanner found in the files (see scan/), with its verdict. */
+  scan: ScanReport;
 }
 
 /**

@@ -371,7 +371,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
           throw refuse(ordered[i + 1]!.name, `its local header overlaps the entry ${quote(name)} (entries may not overlap or share data)`);
         }
 
-        const capture = plan.isDirectory ? null : collector.captureFor(plan.path);
+        const file = plan.isDirectory ? null : collector.openFile(plan.path);
         let count = 0;
         let crc = 0;
         for await (const chunk of entryData(reader, record, name)) {
@@ -392,8 +392,9 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
             );
           }
           crc = crc32(chunk, crc);
-          capture?.push(chunk);
+          file?.push(chunk);
         }
+        file?.end();
         if (count !== record.uncompressedSize) throw refuse(name, `it holds ${count} bytes but declares ${record.uncompressedSize}`);
         if (crc !== record.crc32 >>> 0) throw refuse(name, 'its data does not match its CRC-32 checksum');
 

@@ -6,6 +6,7 @@ import { feedbackAndLogs } from './0003_feedback_and_logs.js';
 import { categorySortIndexes } from './0004_category_sort_indexes.js';
 import { dropTextSearchIndexes } from './0005_drop_text_search_indexes.js';
 import { skillChanges } from './0006_skill_changes.js';
+import { versionScans } from './0007_version_scans.js';
 import { reports } from './0008_reports.js';
 
 /**
@@ -20,6 +21,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0004_category_sort_indexes': categorySortIndexes(),
     '0005_drop_text_search_indexes': dropTextSearchIndexes(dialect),
     '0006_skill_changes': skillChanges(dialect),
+    '0007_version_scans': versionScans(dialect),
     '0008_reports': reports(dialect),
   };
 }

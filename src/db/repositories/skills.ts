@@ -23,6 +23,7 @@ const SKILL_COLUMNS = [
   's.updated_at',
   's.published_at',
   's.hidden_at',
+  's.quarantined',
 ] as const;
 
 export function skillsRepository(db: Kysely<Database>) {
@@ -94,22 +95,28 @@ export function skillsRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Applies an admin change and its audit row in one transaction. With `onlyIfStatus`, the change
+     * Applies an admin change and its audit rows in one transaction. With `onlyIfStatus`, the change
      * happens only while the skill is still in that state, so two admins acting at once cannot both
-     * apply a transition from the same starting point.
+     * apply a transition from the same starting point; with `onlyIfQuarantined`, only while the skill's
+     * quarantine is as the caller saw it (a rescan may change it meanwhile).
      */
     async updateAudited(
       id: string,
       changes: SkillUpdate,
-      audit: Insertable<AdminAuditTable>,
+      audits: readonly Insertable<AdminAuditTable>[],
       onlyIfStatus?: SkillStatus,
+      onlyIfQuarantined?: number,
     ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         let update = trx.updateTable('skills').set(changes).where('id', '=', id);
         if (onlyIfStatus !== undefined) update = update.where('status', '=', onlyIfStatus);
+        if (onlyIfQuarantined !== undefined) update = update.where('quarantined', '=', onlyIfQuarantined);
         const result = await update.executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
-        await trx.insertInto('admin_audit').values(audit).execute();
+        await trx
+          .insertInto('admin_audit')
+          .values([...audits])
+          .execute();
         return true;
       });
     },

@@ -1,9 +1,9 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { DialectName } from '../dialect.js';
-import type { Database, NewSkill, NewVersion, SkillUpdate, VersionRow, VersionsTable } from '../schema.js';
+import type { Database, NewSkill, NewVersion, NewVersionScan, ScanVerdict, SkillUpdate, VersionsTable } from '../schema.js';
 import { isUniqueViolation } from './unique-violation.js';
 
-export type { VersionRow };
+export type { NewVersionScan, ScanVerdict };
 
 export interface FileEntry {
   path: string;
@@ -19,23 +19,40 @@ export interface DownloadTally {
 }
 
 const LIST_COLUMNS = [
-  'id',
-  'skill_id',
-  'version',
-  'changelog',
-  'metadata',
-  'size',
-  'sha256',
-  'archive_format',
-  'file_count',
-  'total_size',
-  'downloads',
-  'skill_md',
-  'skill_md_path',
-  'warnings',
-  'uploader_id',
-  'created_at',
-] as const satisfies readonly (keyof VersionsTable)[];
+  'v.id',
+  'v.skill_id',
+  'v.version',
+  'v.changelog',
+  'v.metadata',
+  'v.size',
+  'v.sha256',
+  'v.archive_format',
+  'v.file_count',
+  'v.total_size',
+  'v.downloads',
+  'v.skill_md',
+  'v.skill_md_path',
+  'v.warnings',
+  'v.uploader_id',
+  'v.created_at',
+  // The scan's summary; null on every one of them for a version never scanned.
+  'sc.verdict as scan_verdict',
+  'sc.rules_version as scan_rules_version',
+  'sc.critical as scan_critical',
+  'sc.high as scan_high',
+  'sc.medium as scan_medium',
+  'sc.low as scan_low',
+  'sc.info as scan_info',
+] as const satisfies readonly (`v.${keyof VersionsTable}` | `sc.${string} as scan_${string}`)[];
+
+/** A version that exists beside one being written or scanned, with its verdict (null: never scanned). */
+export interface ExistingVersion {
+  version: string;
+  verdict: ScanVerdict | null;
+}
+
+/** The scan of a version as written with it: the version's id comes from the version. */
+export type ScanWrite = Omit<NewVersionScan, 'version_id'>;
 
 const FILE_BATCH = 500;
 
@@ -71,6 +88,16 @@ export type VersionWrite = 'written' | 'skill_gone' | 'blob_gone' | 'version_tak
 
 /** What creating a skill with its first version did: wrote both, or neither because the blob was gone or the slug is taken. */
 export type SkillWithVersionWrite = 'written' | 'blob_gone' | 'slug_taken';
+
+/** Every version of a skill with its verdict, as a transaction sees them. */
+export async function existingVersions(trx: Transaction<Database>, skillId: string): Promise<ExistingVersion[]> {
+  return trx
+    .selectFrom('versions as v')
+    .leftJoin('version_scans as sc', 'sc.version_id', 'v.id')
+    .select(['v.version', 'sc.verdict'])
+    .where('v.skill_id', '=', skillId)
+    .execute();
+}
 
 export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
   /**
@@ -114,18 +141,15 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
     }
   }
 
+  const withScan = () => db.selectFrom('versions as v').leftJoin('version_scans as sc', 'sc.version_id', 'v.id');
+
   return {
-    listForSkill(skillId: string): Promise<VersionRow[]> {
-      return db.selectFrom('versions').select(LIST_COLUMNS).where('skill_id', '=', skillId).execute();
+    listForSkill(skillId: string) {
+      return withScan().select(LIST_COLUMNS).where('v.skill_id', '=', skillId).execute();
     },
 
-    find(skillId: string, version: string): Promise<VersionRow | undefined> {
-      return db
-        .selectFrom('versions')
-        .select(LIST_COLUMNS)
-        .where('skill_id', '=', skillId)
-        .where('version', '=', version)
-        .executeTakeFirst();
+    find(skillId: string, version: string) {
+      return withScan().select(LIST_COLUMNS).where('v.skill_id', '=', skillId).where('v.version', '=', version).executeTakeFirst();
     },
 
     /**
@@ -136,6 +160,7 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       let query = db
         .selectFrom('versions as v')
         .innerJoin('skills as s', 's.id', 'v.skill_id')
+        .leftJoin('version_scans as sc', 'sc.version_id', 'v.id')
         .select([
           's.id as skill_id',
           's.slug',
@@ -147,6 +172,7 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
           'v.size',
           'v.sha256',
           'v.archive_format',
+          'sc.verdict',
         ]);
       query = 'id' in skill ? query.where('s.id', '=', skill.id) : query.where('s.slug', '=', skill.slug);
       return (
@@ -185,12 +211,14 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
      * the blob after the upload committed it. Then the skill's row is locked: 'skill_gone', writing nothing, when the
      * skill is gone (a draft deleted while its upload was being checked), so a deletion either comes before (and the
      * insert writes nothing) or after (and takes the version). 'version_taken', writing nothing, when the version
-     * exists already: the unique index decides between two uploads of one version.
+     * exists already: the unique index decides between two uploads of one version. The version's scan is written
+     * with it.
      */
     async insert(
       version: NewVersion,
       files: readonly FileEntry[],
-      skillChanges: (existing: string[]) => SkillUpdate,
+      scan: ScanWrite,
+      skillChanges: (existing: ExistingVersion[]) => SkillUpdate,
       blobStored: BlobCheck,
     ): Promise<VersionWrite> {
       try {
@@ -203,10 +231,13 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
           if ((await skill.executeTakeFirst()) === undefined) return 'skill_gone';
           await trx.insertInto('versions').values(version).execute();
           await insertFiles(trx, version.id, files);
-          const existing = await trx.selectFrom('versions').select('version').where('skill_id', '=', version.skill_id).execute();
+          await trx
+            .insertInto('version_scans')
+            .values({ ...scan, version_id: version.id })
+            .execute();
           await trx
             .updateTable('skills')
-            .set(skillChanges(existing.map((r) => r.version)))
+            .set(skillChanges(await existingVersions(trx, version.skill_id)))
             .where('id', '=', version.skill_id)
             .execute();
           return 'written';
@@ -226,6 +257,7 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       tags: readonly string[],
       version: Insertable<VersionsTable>,
       files: readonly FileEntry[],
+      scan: ScanWrite,
       blobStored: BlobCheck,
     ): Promise<SkillWithVersionWrite> {
       try {
@@ -240,6 +272,10 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
               .execute();
           await trx.insertInto('versions').values(version).execute();
           await insertFiles(trx, version.id, files);
+          await trx
+            .insertInto('version_scans')
+            .values({ ...scan, version_id: version.id })
+            .execute();
           return 'written';
         });
       } catch (error) {
@@ -335,3 +371,5 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
 }
 
 export type VersionsRepository = ReturnType<typeof versionsRepository>;
+/** A version as the lists and reads return it: its row and its scan's summary. */
+export type VersionRow = NonNullable<Awaited<ReturnType<VersionsRepository['find']>>>;

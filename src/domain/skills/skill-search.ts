@@ -5,18 +5,22 @@ import { toIso } from '../../lib/time.js';
 import { CHANGES_PAGE } from '../../db/repositories/skill-changes.js';
 import type { Highlights } from '../../search/highlights.js';
 import { SearchEngine, type SearchDocument, type SearchQuery } from '../../search/engine.js';
+import { searchStatus, withQuarantined } from './quarantine.js';
 
 /**
- * The status the index files a skill under: its own, or, while reports hide it pending review, a status of its
- * own kind (`hidden:published`), so that lists asking for `published` leave it out without another filter.
+ * The status the index files a skill under: its own, `published:quarantined` while every version it has is judged
+ * malicious, and prefixed `hidden:` while reports hide it pending review. Lists asking for a plain status so leave
+ * withheld skills out without another filter.
  */
 function indexedStatus(row: SkillRecordRow): string {
-  return row.hidden_at === null ? row.status : `hidden:${row.status}`;
+  const status = searchStatus(row);
+  return row.hidden_at === null ? status : `hidden:${status}`;
 }
 
-/** The indexed statuses of skills in `statuses`, hidden or not: what owners and administrators list. */
-export function withHidden(statuses: readonly SkillStatus[]): string[] {
-  return statuses.flatMap((status) => [status, `hidden:${status}`]);
+/** The indexed statuses of skills in `statuses`, withheld (hidden or quarantined) or not: what owners and administrators list. */
+export function withWithheld(statuses: readonly SkillStatus[] | 'all'): readonly string[] | 'all' {
+  const shown = withQuarantined(statuses);
+  return shown === 'all' ? 'all' : shown.flatMap((status) => [status, `hidden:${status}`]);
 }
 
 function toDocument(row: SkillRecordRow): SearchDocument {

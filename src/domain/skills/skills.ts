@@ -12,7 +12,8 @@ import { checkSource, type SourceType } from './source.js';
 import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
-import { skillSearch, withHidden } from './skill-search.js';
+import { checkPublishable } from './quarantine.js';
+import { skillSearch, withWithheld } from './skill-search.js';
 import { canManage, canSee } from './visibility.js';
 
 export interface Skill {
@@ -318,38 +319,44 @@ export function skillService(deps: {
 
     async list(actor: Actor, query: ListQuery) {
       // `status` is an admin-session privilege; everyone else sees published skills whatever they ask for.
-      // Skills hidden pending review of reports are left out, except for an admin session asking by status.
+      // Skills hidden pending review of reports, and quarantined ones, are left out, except for an admin session asking by status.
       let statuses: readonly string[] | 'all' = ['published'];
-      if (isAdminSession(actor) && query.status !== undefined) statuses = query.status === 'all' ? 'all' : withHidden([query.status]);
+      if (isAdminSession(actor) && query.status !== undefined) statuses = withWithheld(query.status === 'all' ? 'all' : [query.status]);
       return listed(query, statuses, undefined);
     },
 
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
-      return listed(query, query.status === undefined || query.status === 'all' ? 'all' : withHidden([query.status]), actor.user.id);
+      return listed(query, withWithheld(query.status === undefined || query.status === 'all' ? 'all' : [query.status]), actor.user.id);
     },
 
-    /** Moderation: an administrator's session only. */
-    async setStatus(actor: Actor, ref: string, to: SkillStatus, reason: string | undefined): Promise<Skill> {
+    /**
+     * Moderation: an administrator's session only. Publishing a quarantined skill needs `overrideQuarantine` and a
+     * reason, both recorded in the audit trail.
+     */
+    async setStatus(actor: Actor, ref: string, to: SkillStatus, reason: string | undefined, overrideQuarantine = false): Promise<Skill> {
       requireAdminSession(actor);
       const row = await visible(actor, ref);
       checkTransition(row.status, to);
+      const why = reason?.trim() || null;
+      const overridden = checkPublishable(row, to, overrideQuarantine, why);
       const now = nowIso();
+      const audit = {
+        actor_id: actor.user.id,
+        target_type: 'skill',
+        target_id: row.id,
+        reason: why,
+        created_at: now,
+      };
       const applied = await skills.updateAudited(
         row.id,
         { status: to, updated_at: now, ...(to === 'published' ? { published_at: now } : {}) },
-        {
-          id: newId(),
-          actor_id: actor.user.id,
-          action: 'skill.status',
-          target_type: 'skill',
-          target_id: row.id,
-          from_value: row.status,
-          to_value: to,
-          reason: reason?.trim() || null,
-          created_at: now,
-        },
+        [
+          { ...audit, id: newId(), action: 'skill.status', from_value: row.status, to_value: to },
+          ...(overridden ? [{ ...audit, id: newId(), action: 'skill.quarantine_override', from_value: 'quarantined', to_value: to }] : []),
+        ],
         row.status,
+        row.quarantined,
       );
       if (!applied)
         throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
@@ -362,9 +369,7 @@ export function skillService(deps: {
       requireAdminSession(actor);
       const row = await visible(actor, ref);
       if ((row.featured === 1) !== featured) {
-        await skills.updateAudited(
-          row.id,
-          { featured: featured ? 1 : 0 },
+        await skills.updateAudited(row.id, { featured: featured ? 1 : 0 }, [
           {
             id: newId(),
             actor_id: actor.user.id,
@@ -376,7 +381,7 @@ export function skillService(deps: {
             reason: reason?.trim() || null,
             created_at: nowIso(),
           },
-        );
+        ]);
         changed(row.id);
       }
       return reload(row.id);

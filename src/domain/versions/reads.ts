@@ -13,12 +13,13 @@ import type { SkillStatus } from '../skills/statuses.js';
 import { isOwner, isPublic } from '../skills/visibility.js';
 import type { DownloadCounter } from './download-counter.js';
 import { newestFirst } from './rules.js';
+import { isQuarantined } from './scan-views.js';
 import { toVersion, type Version } from './views.js';
 
 /** What a download needs: the skill's visibility facts, the version's package facts, and its bytes. */
 export interface Download {
   skill: { id: string; slug: string; status: SkillStatus; owner_id: string; hidden_at: Date | string | null };
-  version: { id: string; version: string; size: number; sha256: string; archive_format: ArchiveFormat };
+  version: { id: string; version: string; size: number; sha256: string; archive_format: ArchiveFormat; quarantined: boolean };
   source: RandomAccessSource;
 }
 
@@ -38,6 +39,18 @@ function checkDownloadAccess(
     throw forbidden('not_published', `"${skill.slug}" is ${skill.status}; only an administrator can download it until it is published.`);
   }
   throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
+}
+
+/**
+ * A quarantined (malicious) version's bytes: its skill's owner and an admin session only. Everyone else who may see
+ * the version is told why they may not have it (403): the version, its verdict and its findings stay readable.
+ */
+function checkQuarantineAccess(actor: Actor, skill: { slug: string; owner_id: string }, version: string): void {
+  if (isOwner(actor, skill) || isAdminSession(actor)) return;
+  throw forbidden(
+    'version_quarantined',
+    `Version ${version} of "${skill.slug}" is quarantined: the package scanner judged it malicious. Only its owner and administrators can download it.`,
+  );
 }
 
 /**
@@ -61,7 +74,7 @@ export function versionReads(deps: {
     downloadCache.clear();
   });
 
-  async function findVersion(skill: SkillRecordRow, ref: string): Promise<VersionRow> {
+  async function findVersion(skill: Pick<SkillRecordRow, 'id' | 'slug' | 'latest_version'>, ref: string): Promise<VersionRow> {
     const label = ref === 'latest' ? skill.latest_version : ref;
     const row = label === null ? undefined : await versions.find(skill.id, label);
     if (!row) throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${ref}".`);
@@ -96,10 +109,12 @@ export function versionReads(deps: {
       }
       const skill = { id: row.skill_id, slug: row.slug, status: row.status, owner_id: row.owner_id, hidden_at: row.hidden_at };
       checkDownloadAccess(actor, skill, skillRef);
+      const quarantined = isQuarantined(row.verdict);
+      if (quarantined) checkQuarantineAccess(actor, skill, row.version);
       const size = row.size;
       return {
         skill,
-        version: { id: row.id, version: row.version, size, sha256: row.sha256, archive_format: row.archive_format },
+        version: { id: row.id, version: row.version, size, sha256: row.sha256, archive_format: row.archive_format, quarantined },
         source: blobs.known(row.sha256, size),
       };
     },
@@ -125,6 +140,8 @@ export function versionReads(deps: {
     ): Promise<{ path: string; size: number; stream: Readable }> {
       const skill = await skillService.visible(actor, skillRef);
       const version = await findVersion(skill, versionRef);
+      // A file of a quarantined package is as dangerous as the package.
+      if (isQuarantined(version.scan_verdict)) checkQuarantineAccess(actor, skill, version.version);
       // Only paths in the stored index are served: whatever dots or encodings a request uses, it names an
       // indexed file exactly or it is a 404, and the archive is never asked for anything else.
       const entry = path.includes('\u0000') ? undefined : await versions.file(version.id, path);

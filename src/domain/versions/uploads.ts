@@ -5,11 +5,13 @@ import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } from '@skill-registry/skill-package/types';
+import type { ScanReport } from '@skill-registry/skill-package/scan/types';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../storage/blob-store.js';
 import type { AuthenticatedActor } from '../actor.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { slugTaken, type SkillInput, type SkillService } from '../skills/skills.js';
-import { checkChangelog, checkVersion, latestOf, parseMetadata } from './rules.js';
+import { checkChangelog, checkVersion, parseMetadata } from './rules.js';
+import { omittedOf, scanOf, scanWrite, skillSummary, summaryColumns, type ScanReportView } from './scan-views.js';
 import { toVersion, type Version } from './views.js';
 
 /** The text fields of an upload, as they arrive beside the file. */
@@ -54,6 +56,19 @@ function versionExists(slug: string, version: string): AppError {
 function skillMdDescription(inspection: Inspection): string | null {
   const description = inspection.skillMd?.description;
   return typeof description === 'string' && description !== '' ? description.slice(0, SKILL_MD_DESCRIPTION_MAX) : null;
+}
+
+/** The scan as the validation of a package answers it: the scan report's fields, without a time or an explanation. */
+function validationScan(report: ScanReport): Omit<ScanReportView, 'scanned_at' | 'explanation'> {
+  return {
+    verdict: report.verdict,
+    rules_version: report.rulesVersion,
+    counts: report.counts,
+    findings: report.findings,
+    omitted: omittedOf(report.counts, report.findings),
+    urls: report.urls,
+    domains: report.domains,
+  };
 }
 
 /**
@@ -107,8 +122,8 @@ export function versionUploads(deps: {
   }
 
   /** The version as it was just written: no downloads yet. */
-  function written(row: ReturnType<typeof versionRow>): Version {
-    return toVersion({ ...row, downloads: 0 });
+  function written(row: ReturnType<typeof versionRow>, inspection: Inspection): Version {
+    return toVersion({ ...row, downloads: 0, ...summaryColumns(scanOf(inspection)) });
   }
 
   /**
@@ -146,7 +161,15 @@ export function versionUploads(deps: {
     async validate(staged: StagedBlob) {
       try {
         const inspection = await inspectPackage(staged.source, limits);
-        return { valid: true, errors: [], warnings: inspection.warnings, files: inspection.files, skill_md: inspection.skillMd };
+        const report = scanOf(inspection);
+        return {
+          valid: true,
+          errors: [],
+          warnings: inspection.warnings,
+          files: inspection.files,
+          skill_md: inspection.skillMd,
+          scan: validationScan(report),
+        };
       } catch (error) {
         if (!(error instanceof PackageError)) throw error;
         const refused = packageRefused(error);
@@ -156,6 +179,7 @@ export function versionUploads(deps: {
           warnings: [],
           files: [],
           skill_md: null,
+          scan: null,
         };
       } finally {
         await staged.discard();
@@ -176,8 +200,10 @@ export function versionUploads(deps: {
         const outcome = await versions.insert(
           row,
           inspection.files,
+          scanWrite(scanOf(inspection), row.created_at),
           (existing): SkillUpdate => ({
-            latest_version: latestOf(existing),
+            // A malicious version is never the latest, and a skill whose every version is malicious is quarantined.
+            ...skillSummary(existing),
             updated_at: row.created_at,
             // A SKILL.md description fills a skill that has none yet.
             ...(skill.description === '' && description !== null ? { description } : {}),
@@ -190,7 +216,7 @@ export function versionUploads(deps: {
         // Deleted while the package was being checked.
         if (outcome === 'skill_gone') throw notFound('skill_not_found', `No skill "${skillRef}" is visible to you.`);
         skillService.changed(skill.id);
-        return written(row);
+        return written(row, inspection);
       });
     },
 
@@ -205,17 +231,25 @@ export function versionUploads(deps: {
         await staged.commit();
         const row = versionRow(prepared.row.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
         const description = skillMdDescription(inspection);
+        const report = scanOf(inspection);
         const skillRow = {
           ...prepared.row,
-          latest_version: version,
+          ...skillSummary([{ version, verdict: report.verdict }]),
           ...(prepared.row.description === '' && description !== null ? { description } : {}),
         };
-        const outcome = await versions.insertWithSkill(skillRow, prepared.tags, row, inspection.files, () => stillStored(staged));
+        const outcome = await versions.insertWithSkill(
+          skillRow,
+          prepared.tags,
+          row,
+          inspection.files,
+          scanWrite(report, row.created_at),
+          () => stillStored(staged),
+        );
         // Two creations racing for one slug: the unique index decides.
         if (outcome === 'slug_taken') throw slugTaken(prepared.row.slug);
         if (outcome === 'blob_gone') throw uploadInterrupted();
         skillService.changed(prepared.row.id);
-        return { skill: await skillService.get(actor, prepared.row.id), version: written(row) };
+        return { skill: await skillService.get(actor, prepared.row.id), version: written(row, inspection) };
       });
     },
   };

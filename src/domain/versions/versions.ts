@@ -8,14 +8,18 @@ import type { DownloadCounter } from './download-counter.js';
 import { downloadStats } from './download-stats.js';
 import { versionReads } from './reads.js';
 import { versionUploads } from './uploads.js';
+import { versionRescans } from './rescans.js';
+import type { ScansRepository } from '../../db/repositories/scans.js';
 
 /**
  * The versions service the routes call: uploads (uploads.ts), reads and downloads (reads.ts), download statistics
- * (download-stats.ts) and orphan collection (blob-collection.ts), over one repository and one blob store.
+ * (download-stats.ts), orphan collection (blob-collection.ts) and scan reports and rescans (rescans.ts), over the
+ * versions and scans repositories and one blob store.
  */
 export function versionService(deps: {
   skillService: SkillService;
   versions: VersionsRepository;
+  scans: ScansRepository;
   blobs: BlobStore;
   downloads: DownloadCounter;
   maxUploadBytes: number;
@@ -29,6 +33,7 @@ export function versionService(deps: {
     ...versionReads(deps),
     ...downloadStats(deps),
     ...blobCollection(deps),
+    ...versionRescans(deps),
 
     /**
      * Deletes a draft with its versions. Their blobs are left to orphan collection: a blob nothing references now

@@ -1,6 +1,7 @@
 import type { VersionRow } from '../../db/repositories/versions.js';
 import { toIso } from '../../lib/time.js';
 import type { ArchiveFormat } from '@skill-registry/skill-package/types';
+import { toScanSummary, type ScanSummary } from './scan-views.js';
 
 /** A version as the API shows it. */
 export interface Version {
@@ -15,6 +16,8 @@ export interface Version {
   skill_md: Record<string, unknown> | null;
   warnings: { code: string; message: string }[];
   created_at: string;
+  /** What the package scanner found; null for a version uploaded before the scanner, until it is scanned again. */
+  scan: ScanSummary | null;
 }
 
 export function toVersion(row: VersionRow): Version {
@@ -30,5 +33,6 @@ export function toVersion(row: VersionRow): Version {
     skill_md: row.skill_md === null ? null : (JSON.parse(row.skill_md) as Record<string, unknown>),
     warnings: JSON.parse(row.warnings) as Version['warnings'],
     created_at: toIso(row.created_at),
+    scan: toScanSummary(row),
   };
 }

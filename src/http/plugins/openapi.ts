@@ -10,6 +10,7 @@ import { Version } from '@skill-registry/api-schemas/versions';
 import { Feedback } from '@skill-registry/api-schemas/feedback';
 import { Report } from '@skill-registry/api-schemas/reports';
 import { CallLog } from '@skill-registry/api-schemas/logs';
+import { ScanReport } from '@skill-registry/api-schemas/scans';
 
 /**
  * The Swagger UI at /docs loads only its own scripts and styles from the registry and asks only the registry
@@ -22,7 +23,7 @@ const DOCS_HEADERS = pageSecurityHeaders({ imageSources: "'self' data:" });
  * the document is assembled from the very schemas the routes validate and serialise with.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
-  for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, Report, CallLog]) app.addSchema(schema);
+  for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, Report, CallLog, ScanReport]) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -43,6 +44,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
       tags: [
         { name: 'skills', description: 'Listing, search, detail and metadata of skills' },
         { name: 'versions', description: 'Version packages: upload, download, files, statistics' },
+        { name: 'scans', description: "The package scanner's reports, rescans and quarantine" },
         { name: 'feedback', description: 'Ratings and comments on skills' },
         { name: 'reports', description: "Users' reports of skills, and the administrators' queue of them" },
         { name: 'logs', description: "The caller's own call log" },

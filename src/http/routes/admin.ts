@@ -86,14 +86,23 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         summary: 'Publish, deprecate or republish',
         description:
           'Transitions: draft → published, published → deprecated, deprecated → published. Anything else is 409 ' +
-          '`invalid_transition`. Each change is recorded in the audit trail with the optional `reason`.',
+          '`invalid_transition`. Each change is recorded in the audit trail with the optional `reason`. Publishing a ' +
+          'quarantined skill (every version malicious) is 409 `skill_quarantined` unless `override_quarantine` is true and ' +
+          'a `reason` is given (400 without one); the override is recorded in the audit trail as well.',
         security: adminSecurity,
         params: SkillRefParams,
         body: StatusBody,
         response: { 200: SkillRef, ...problems(400, 401, 403, 404, 409, 415) },
       },
     },
-    async (request) => services.skills.setStatus(caller(request), request.params.skillId, request.body.status, request.body.reason),
+    async (request) =>
+      services.skills.setStatus(
+        caller(request),
+        request.params.skillId,
+        request.body.status,
+        request.body.reason,
+        request.body.override_quarantine === true,
+      ),
   );
 
   app.patch(

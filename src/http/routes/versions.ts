@@ -114,7 +114,9 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       summary: 'Download a version package',
       description:
         'Streams the archive. Published skills: anyone. Draft or deprecated: an admin session only (the owner gets 403, ' +
-        'anyone else 404). Supports HEAD, If-None-Match (304) and a single Range (206). `latest` is accepted as the version.',
+        'anyone else 404). A quarantined version (scanned malicious): its owner and an admin session only, anyone else ' +
+        '403 `version_quarantined`. Supports HEAD, If-None-Match (304) and a single Range (206). `latest` is accepted as ' +
+        'the version, and never names a quarantined one.',
       params: VersionParams,
       response: problems(401, 403, 404, 416),
     },
@@ -129,7 +131,8 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
         etag,
         'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
         'accept-ranges': 'bytes',
-        'cache-control': isPublic(skill) ? 'public, max-age=300' : 'private, no-store',
+        // A quarantined package goes to its owner and administrators only, and a hidden skill's too: no shared cache may keep them.
+        'cache-control': isPublic(skill) && !version.quarantined ? 'public, max-age=300' : 'private, no-store',
       });
       if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
@@ -174,9 +177,11 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       schema: {
         tags: ['versions'],
         summary: 'One file of a version',
-        description: "The file's bytes; text files with a text content type. Only paths in the version's file list exist.",
+        description:
+          "The file's bytes; text files with a text content type. Only paths in the version's file list exist. A quarantined " +
+          "version's files go to its owner and an admin session only (403 `version_quarantined` to anyone else).",
         params: FileParams,
-        response: problems(401, 404),
+        response: problems(401, 403, 404),
       },
     },
     async (request, reply) => {
@@ -235,7 +240,8 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         summary: 'Upload a new version',
         description:
           'multipart/form-data with `file` (zip or tar.gz), `version` (strict semver), optional `changelog` and `metadata` ' +
-          '(a JSON object as text). The archive is streamed, hashed and checked; a refused archive stores nothing (422 with the ' +
+          '(a JSON object as text). The archive is streamed, hashed, checked and scanned (the answer carries the `scan`); a ' +
+          'refused archive stores nothing (422 with the ' +
           'offending entries in `errors`). Versions are immutable (409 `version_exists`). 503 `upload_interrupted` (with ' +
           '`Retry-After`): the stored package was removed before the version was recorded; nothing was written, send it again.',
         security: security('uploader'),
@@ -297,7 +303,9 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
       schema: {
         tags: ['versions'],
         summary: 'Check a package without storing it',
-        description: 'Runs every archive and SKILL.md check on `file` and reports the result; nothing is stored.',
+        description:
+          'Runs every archive and SKILL.md check and the package scanner on `file` and reports the result, the scan with ' +
+          'every finding listed (`scan`, null when the package is refused before it is scanned); nothing is stored.',
         consumes: ['multipart/form-data'],
         body: ValidateBody,
         response: { 200: Validation, ...problems(400, 401, 413, 415, 429, 507) },

@@ -3,6 +3,8 @@ import { COMMON_HELP, integerOption, parse, type Command } from '../command.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { formatBytes, formatTime, oneLine, Output, table } from '../output.js';
 import { clientFor, resolveTarget } from '../registry.js';
+import { verdictText } from '../scan-report.js';
+import { parseSpec } from './install.js';
 
 const SORTS = ['latest', 'downloads', 'featured'] as const;
 
@@ -74,24 +76,33 @@ function versionLine(v: Version): string {
   return `${v.version}: ${formatBytes(v.size)} ${v.archive_format}, ${v.file_count} file${v.file_count === 1 ? '' : 's'}, sha256 ${v.sha256}, ${formatTime(v.created_at)}`;
 }
 
+function versionLines(label: string, v: Version): string[] {
+  return [`${label} ${versionLine(v)}`, `  scan: ${verdictText(v.scan)}`, ...v.warnings.map((w) => `  warning: ${w.message}`)];
+}
+
 export const info: Command = {
   name: 'info',
-  summary: 'show a skill and its latest version',
-  help: `Usage: skill-registry info SKILL [--json]
+  summary: 'show a skill, its latest version and their scan verdicts',
+  help: `Usage: skill-registry info SKILL[@VERSION] [--json]
 
-Shows a skill (by slug or id) and its latest version.
+Shows a skill (by slug or id) and its latest version, or the version named and the latest, each with the package
+scanner's verdict: clean, notice, suspicious or malicious (quarantined), its findings counted by severity and the
+rules version (\`skill-registry install\` prints the findings themselves when it refuses a version).
 
 ${COMMON_HELP}`,
   async run(args, io) {
     const { values, positionals } = parse(args, {});
     const [ref, ...extra] = positionals;
-    if (ref === undefined || extra.length > 0) throw usageError('Usage: skill-registry info SKILL');
+    if (ref === undefined || extra.length > 0) throw usageError('Usage: skill-registry info SKILL[@VERSION]');
+    const spec = parseSpec(ref);
     const out = new Output(io, values.json === true);
     const target = await resolveTarget(io, values.registry);
     const client = clientFor(target);
-    const skill = await client.skills.get(ref);
+    const skill = await client.skills.get(spec.skill);
     const latest = skill.latest_version === null ? null : await client.versions.get(skill.slug, skill.latest_version);
-    out.result({ skill, latest_version: latest }, () => [
+    const named = spec.version === 'latest' ? latest : await client.versions.get(skill.slug, spec.version);
+    const other = named !== null && named.version !== latest?.version ? named : null;
+    out.result({ skill, version: named, latest_version: latest }, () => [
       `${skill.slug} — ${skill.name}`,
       ...(skill.description ? [skill.description] : []),
       '',
@@ -100,9 +111,11 @@ ${COMMON_HELP}`,
         ? [`category: ${skill.category ?? '-'}   tags: ${skill.tags.join(', ') || '-'}`]
         : []),
       ...(skill.source_type !== null ? [`source: ${skill.source_type}${skill.source_url ? ` ${skill.source_url}` : ''}`] : []),
-      latest === null ? 'No versions yet.' : `latest ${versionLine(latest)}`,
-      ...(latest !== null && latest.warnings.length > 0 ? latest.warnings.map((w) => `  warning: ${w.message}`) : []),
-      ...(latest !== null ? ['', `Install: skill-registry install ${skill.slug}`] : []),
+      ...(other !== null ? versionLines('version', other) : []),
+      ...(latest === null ? ['No latest version (none uploaded yet, or every version is quarantined).'] : versionLines('latest', latest)),
+      ...(named !== null && named.scan?.verdict !== 'malicious'
+        ? ['', `Install: skill-registry install ${skill.slug}${other !== null ? `@${other.version}` : ''}`]
+        : []),
     ]);
     return EXIT.ok;
   },
@@ -123,7 +136,7 @@ export const versions: Command = {
   summary: "list a skill's versions",
   help: `Usage: skill-registry versions SKILL [--json]
 
-Lists every version of a skill, newest first.
+Lists every version of a skill, newest first, with its scan verdict (clean, notice, suspicious, malicious).
 
 ${COMMON_HELP}`,
   async run(args, io) {
@@ -137,13 +150,14 @@ ${COMMON_HELP}`,
       items.length === 0
         ? `${ref} has no versions yet.`
         : table(
-            ['VERSION', 'PUBLISHED', 'SIZE', 'FILES', 'DOWNLOADS', 'CHANGELOG'],
+            ['VERSION', 'PUBLISHED', 'SIZE', 'FILES', 'DOWNLOADS', 'SCAN', 'CHANGELOG'],
             items.map((v) => [
               v.version,
               formatTime(v.created_at),
               formatBytes(v.size),
               String(v.file_count),
               String(v.downloads),
+              v.scan?.verdict ?? 'not scanned',
               oneLine(v.changelog, 50),
             ]),
           ),

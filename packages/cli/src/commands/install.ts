@@ -1,6 +1,7 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import type { ScanSummary } from '@skill-registry/client';
 import { COMMON_HELP, parse, type Command } from '../command.js';
 import { CliError, EXIT, exitCodeFor, usageError } from '../exit-codes.js';
 import { installSkill, type InstallOutcome } from '../installer.js';
@@ -8,6 +9,8 @@ import type { Io } from '../io.js';
 import { LOCK_FILE, readLock, updateLock } from '../lockfile.js';
 import { errorToJson, formatTime, Output, table } from '../output.js';
 import { anonymousClient, clientFor, resolveTarget } from '../registry.js';
+import type { ScanPolicy } from '../scan-policy.js';
+import { verdictText } from '../scan-report.js';
 
 const DIR_OPTIONS = {
   dir: { type: 'string' },
@@ -16,6 +19,32 @@ const DIR_OPTIONS = {
 
 const DIR_HELP = `  --dir DIR        the skills directory (default: ./.claude/skills)
   --global         the user's skills directory, ~/.claude/skills`;
+
+const SCAN_OPTIONS = {
+  'allow-suspicious': { type: 'boolean' },
+  'require-clean': { type: 'boolean' },
+} as const;
+
+const SCAN_HELP = `  --allow-suspicious  install versions the package scanner judged suspicious
+  --require-clean     install only versions scanned clean: refuse notice and suspicious ones, and versions
+                      never scanned (for CI)`;
+
+const SCAN_POLICY_HELP = `Every version's scan verdict is printed before it is installed. A malicious version (quarantined) is never
+installed (exit 9); a suspicious one needs --allow-suspicious (exit 10 without); with --require-clean anything
+not clean is refused (exit 10). A refusal prints the findings, grouped by file. A version the registry has not
+scanned yet is scanned here once downloaded, with the same scanner and the same policy, before it is written.`;
+
+function scanPolicy(values: { 'allow-suspicious'?: boolean | undefined; 'require-clean'?: boolean | undefined }): ScanPolicy {
+  return { allowSuspicious: values['allow-suspicious'] === true, requireClean: values['require-clean'] === true };
+}
+
+/** Prints each verdict on stderr as it is known, so stdout keeps only results. */
+function scanNotes(out: Output): (label: string, scan: ScanSummary, by: 'registry' | 'local') => void {
+  return (label, scan, by) => {
+    if (by === 'local') out.note(`${label}: scan on this machine: ${verdictText(scan)}`);
+    else out.note(`${label}: scan: ${verdictText(scan)}`);
+  };
+}
 
 /** `--dir`, else `--global` (~/.claude/skills), else ./.claude/skills: the folders agents load skills from. */
 export function skillsDir(io: Io, values: { dir?: string | undefined; global?: boolean | undefined }): string {
@@ -32,14 +61,19 @@ export function parseSpec(spec: string): { skill: string; version: string } {
   return at === -1 ? { skill: spec, version: 'latest' } : { skill: spec.slice(0, at), version: spec.slice(at + 1) };
 }
 
+function verdictOf(outcome: InstallOutcome): string {
+  if (outcome.scan !== null) return outcome.scan.verdict;
+  return outcome.local_scan !== null ? `${outcome.local_scan.verdict}, on this machine` : 'not scanned';
+}
+
 function describe(outcome: InstallOutcome): string {
   switch (outcome.action) {
     case 'unchanged':
       return `${outcome.skill} ${outcome.version} is already installed in ${outcome.path}.`;
     case 'replaced':
-      return `Replaced ${outcome.skill}${outcome.previous ? ` ${outcome.previous}` : ''} with ${outcome.version} in ${outcome.path} (${outcome.files.length} files).`;
+      return `Replaced ${outcome.skill}${outcome.previous ? ` ${outcome.previous}` : ''} with ${outcome.version} in ${outcome.path} (${outcome.files.length} files; scan: ${verdictOf(outcome)}).`;
     case 'installed':
-      return `Installed ${outcome.skill} ${outcome.version} in ${outcome.path} (${outcome.files.length} files).`;
+      return `Installed ${outcome.skill} ${outcome.version} in ${outcome.path} (${outcome.files.length} files; scan: ${verdictOf(outcome)}).`;
   }
 }
 
@@ -74,12 +108,16 @@ Downloads each skill's package (the latest version unless @VERSION names one), c
 contents with the registry's own rules, and extracts it into DIR/<slug>/. What was installed is recorded in
 DIR/${LOCK_FILE}, for list, update and uninstall.
 
+${SCAN_POLICY_HELP}
+
 ${DIR_HELP}
   --force          replace a different installed version (or a folder not installed by this command)
 
+${SCAN_HELP}
+
 ${COMMON_HELP}`,
   async run(args, io) {
-    const { values, positionals } = parse(args, { ...DIR_OPTIONS, force: { type: 'boolean' } });
+    const { values, positionals } = parse(args, { ...DIR_OPTIONS, ...SCAN_OPTIONS, force: { type: 'boolean' } });
     if (positionals.length === 0) throw usageError('Name at least one skill: skill-registry install SKILL[@VERSION]');
     const specs = positionals.map(parseSpec);
     const out = new Output(io, values.json === true);
@@ -94,6 +132,8 @@ ${COMMON_HELP}`,
         version: spec.version,
         dir,
         mode: values.force ? 'force' : 'install',
+        scanPolicy: scanPolicy(values),
+        onScan: scanNotes(out),
         io,
       });
       if (!out.json) out.result(null, () => describe(outcome));
@@ -189,11 +229,15 @@ export const update: Command = {
 Installs the latest version of each installed skill (every skill in DIR/${LOCK_FILE} unless some are named)
 from the registry it was installed from, replacing the installed version.
 
+${SCAN_POLICY_HELP}
+
 ${DIR_HELP}
+
+${SCAN_HELP}
 
 ${COMMON_HELP}`,
   async run(args, io) {
-    const { values, positionals } = parse(args, DIR_OPTIONS);
+    const { values, positionals } = parse(args, { ...DIR_OPTIONS, ...SCAN_OPTIONS });
     const out = new Output(io, values.json === true);
     const dir = skillsDir(io, values);
     const lock = await readLock(dir);
@@ -214,7 +258,17 @@ ${COMMON_HELP}`,
       const entry = (await readLock(dir)).skills[name]!;
       // The API key goes only to the registry it belongs to.
       const client = target !== null && target.registry === entry.registry ? clientFor(target) : anonymousClient(entry.registry);
-      const outcome = await installSkill({ client, registry: entry.registry, skill: name, version: 'latest', dir, mode: 'update', io });
+      const outcome = await installSkill({
+        client,
+        registry: entry.registry,
+        skill: name,
+        version: 'latest',
+        dir,
+        mode: 'update',
+        scanPolicy: scanPolicy(values),
+        onScan: scanNotes(out),
+        io,
+      });
       if (!out.json) {
         out.result(null, () =>
           outcome.action === 'unchanged'

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ProblemError, type RegistryClient, type Skill, type Version } from '@skill-registry/client';
+import { ProblemError, type RegistryClient, type ScanSummary, type Skill, type Version } from '@skill-registry/client';
 import { checkChangelog, checkVersion, RuleError, slugProblem } from '@skill-registry/skill-package/rules';
 import { parseSkillMd } from '@skill-registry/skill-package/skill-md';
 import { PackageError } from '@skill-registry/skill-package/types';
@@ -12,6 +12,7 @@ import { formatBytes, Output } from '../output.js';
 import { collectFiles, IGNORE_FILE, packZip } from '../pack.js';
 import { progressBar } from '../progress.js';
 import { clientFor, resolveTarget } from '../registry.js';
+import { findingsByFile, localScanView, summaryOf, verdictText, type ScanView } from '../scan-report.js';
 import type { Io } from '../io.js';
 
 const SOURCE_TYPES = ['original', 'github', 'external'] as const;
@@ -91,7 +92,37 @@ async function existingSkill(client: RegistryClient, slug: string): Promise<Skil
   }
 }
 
-function statusNote(skill: Skill): string {
+/** A clear warning for a verdict that keeps installers away: suspicious ones need a flag, malicious ones are quarantined. */
+function verdictWarning(scan: ScanSummary, uploaded: boolean): string | null {
+  if (scan?.verdict === 'malicious') {
+    return uploaded
+      ? `The package scanner judged this version MALICIOUS: it is quarantined. Only you and administrators can download it, it is never the latest version, and \`skill-registry install\` refuses it. Fix the findings and publish a new version (or ask an administrator to review it).`
+      : 'The package scanner judges this package MALICIOUS: once uploaded, the version is quarantined (only you and administrators can download it, it is never the latest, and `skill-registry install` refuses it).';
+  }
+  if (scan?.verdict === 'suspicious') {
+    return uploaded
+      ? 'The package scanner judged this version SUSPICIOUS: `skill-registry install` refuses it unless --allow-suspicious is given.'
+      : 'The package scanner judges this package SUSPICIOUS: once uploaded, `skill-registry install` refuses it unless --allow-suspicious is given.';
+  }
+  return null;
+}
+
+/**
+ * The registry's findings for an uploaded version: the local scan's when it ran the same rules on the same bytes,
+ * else the registry's report; null when neither is at hand.
+ */
+async function uploadedFindings(client: RegistryClient, slug: string, version: Version, local: ScanView): Promise<ScanView | null> {
+  if (version.scan === null || version.scan.verdict === 'clean') return null;
+  if (version.scan.rules_version === local.rules_version) return local;
+  try {
+    return await client.versions.scan(slug, version.version);
+  } catch {
+    return null;
+  }
+}
+
+function statusNote(skill: Skill, scan: ScanSummary): string {
+  if (scan?.verdict === 'malicious') return 'The version is quarantined: nobody but you and administrators can install it.';
   if (skill.status === 'draft') return 'The skill is a draft: an administrator publishes it before others can find and install it.';
   if (skill.status === 'deprecated') return 'The skill is deprecated: it stays hidden until an administrator republishes it.';
   return 'The skill is published: anyone can install this version.';
@@ -105,13 +136,17 @@ export const publish: Command = {
 Reads DIR/SKILL.md (DIR defaults to the current folder) and checks it, packs DIR into a deterministic zip
 (skipping .git, node_modules, .env, .env.* and what ${IGNORE_FILE} lists, in gitignore syntax), checks the zip
 with the registry's rules, then uploads it: as a new version when the skill exists, else as a new skill with
-its first version (a draft until an administrator publishes it).
+its first version (a draft until an administrator publishes it). It prints the verdict of the registry's package
+scanner (clean, notice, suspicious, malicious) and warns when the version is suspicious (install refuses it
+without --allow-suspicious) or malicious (the version is quarantined: only its owner and administrators can
+download it, and install refuses it).
 
   --version X           the version (default: metadata.version in SKILL.md)
   --changelog TEXT      what changed in this version
   --changelog-file F    the changelog, read from a file
   --slug SLUG           the skill's slug (default: the SKILL.md name)
-  --dry-run             check everything, including POST /v1/packages/validate, and upload nothing
+  --dry-run             check everything and upload nothing: scan the package here with the registry's scanner
+                        and print its verdict and findings by file, then ask POST /v1/packages/validate
 For a new skill:
   --name NAME           display name (default: the SKILL.md name)
   --category NAME       category
@@ -170,6 +205,7 @@ ${COMMON_HELP}`,
       const packed = await packZip(files, archive);
       const { inspection } = await inspectLocalArchive(archive, 'The package is refused: ');
       for (const warning of inspection.warnings) if (!skillMd.warnings.includes(warning.message)) out.warn(warning.message);
+      const localScan = localScanView(inspection.scan);
 
       const target = await resolveTarget(io, values.registry);
       const client = clientFor(target, { authenticated: values['dry-run'] !== true });
@@ -183,10 +219,20 @@ ${COMMON_HELP}`,
       };
 
       if (values['dry-run']) {
+        // The findings come first, before the package leaves this machine for the validation.
+        const localSummary = summaryOf(localScan);
+        if (!out.json) {
+          out.result(null, () => [
+            `Scan of ${slug} ${version} (on this machine): ${verdictText(localSummary)}`,
+            ...findingsByFile(localScan).map((line) => `  ${line}`),
+          ]);
+        }
+        const warning = verdictWarning(localSummary, false);
+        if (warning !== null) out.warn(warning);
         const validation = await client.versions.validate({ path: archive });
         const existing = target.apiKey ? await existingSkill(client, slug) : null;
         const action = existing === null ? 'create' : 'upload';
-        out.result({ ...summary, action, validation }, () => [
+        out.result({ ...summary, action, scan: localScan, validation }, () => [
           `${slug} ${version}: ${files.length} files, ${formatBytes(packed.size)} zip, sha256 ${packed.sha256}`,
           ...files.map((f) => `  ${f.path} (${formatBytes(f.size)})`),
           ...(skipped.length > 0 ? [`skipped: ${skipped.join(', ')}`] : []),
@@ -237,9 +283,14 @@ ${COMMON_HELP}`,
       }
       for (const warning of uploaded.warnings)
         if (!inspection.warnings.some((w) => w.message === warning.message)) out.warn(warning.message);
+      const warning = verdictWarning(uploaded.scan, true);
+      if (warning !== null) out.warn(warning);
+      const findings = out.json ? null : await uploadedFindings(client, skill.slug, uploaded, localScan);
       out.result({ created: existing === null, skill, version: uploaded }, () => [
         `${existing === null ? 'Created' : 'Published'} ${skill.slug} ${uploaded.version} (${formatBytes(uploaded.size)}, ${uploaded.file_count} files, sha256 ${uploaded.sha256}); status: ${skill.status}.`,
-        statusNote(skill),
+        `Scan: ${verdictText(uploaded.scan)}`,
+        ...(findings !== null ? findingsByFile(findings).map((line) => `  ${line}`) : []),
+        statusNote(skill, uploaded.scan),
       ]);
       return EXIT.ok;
     } finally {

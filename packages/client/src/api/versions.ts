@@ -9,6 +9,7 @@ import { filePath, segment, type Transport } from '../transport.js';
 import type {
   FileList,
   PackageValidation,
+  ScanReport,
   SkillWithVersion,
   UploadFields,
   Version,
@@ -86,6 +87,14 @@ export class VersionsApi {
   /** `GET /v1/skills/:skillId/versions/:version`; `latest` names the highest release. */
   get(skill: string, version = 'latest'): Promise<Version> {
     return this.transport.json('GET', `/v1/skills/${segment(skill)}/versions/${segment(version)}`);
+  }
+
+  /**
+   * `GET /v1/skills/:skillId/versions/:version/scan`: the scanner's full report of a version (every finding, the
+   * URLs and domains the package mentions). 404 `scan_not_found` for a version that was never scanned.
+   */
+  scan(skill: string, version: string): Promise<ScanReport> {
+    return this.transport.json('GET', `/v1/skills/${segment(skill)}/versions/${segment(version)}/scan`);
   }
 
   /** `POST /v1/skills/:skillId/versions`: uploads a new version of an existing skill (streamed). */

@@ -65,6 +65,8 @@ export interface ScanReport {
   findings: ScanFinding[];
   /** Every external http(s) URL the package mentions, deduplicated, in order of first appearance (capped). */
   urls: string[];
-  /** The hosts of those URLs, deduplicated and sorted. */
+  /** The hosts of those URLs, deduplicated and sorted (capped). */
   domains: string[];
+  /** Findings counted (in `counts` and the verdict) but not listed, beyond the caps per rule, per file and in all. */
+  omitted?: number;
 }

@@ -1,0 +1,38 @@
+// The scanner's labelled evaluation corpus: malicious and risky packages per rule family, and benign packages
+// chosen to look like them (documentation full of curl, security prose, scripts, other scripts and alphabets).
+// Everything is generated from fixed seeds: two loads give the same samples, byte for byte.
+import { agentManipulationSamples } from './malicious/agent-manipulation.js';
+import { dangerousCommandSamples } from './malicious/dangerous-command.js';
+import { executableSamples } from './malicious/executable.js';
+import { hiddenContentSamples } from './malicious/hidden-content.js';
+import { secretSamples } from './malicious/secret.js';
+import { configSamples } from './benign/config.js';
+import { docsSamples } from './benign/docs.js';
+import { i18nSamples } from './benign/i18n.js';
+import { lookalikeSamples } from './benign/lookalikes.js';
+import { minimalSamples } from './benign/minimal.js';
+import { referenceSamples } from './benign/references.js';
+import { scriptSamples } from './benign/scripts.js';
+import { securitySamples } from './benign/security.js';
+import type { Sample } from './sample.js';
+
+export type { Sample, SampleFile } from './sample.js';
+export { HARM_FAMILIES } from './sample.js';
+
+export function loadCorpus(): Sample[] {
+  return [
+    ...hiddenContentSamples(),
+    ...agentManipulationSamples(),
+    ...dangerousCommandSamples(),
+    ...secretSamples(),
+    ...executableSamples(),
+    ...docsSamples(),
+    ...securitySamples(),
+    ...scriptSamples(),
+    ...i18nSamples(),
+    ...configSamples(),
+    ...referenceSamples(),
+    ...minimalSamples(),
+    ...lookalikeSamples(),
+  ];
+}

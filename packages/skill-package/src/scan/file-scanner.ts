@@ -1,0 +1,193 @@
+/**
+ * Reads one file as it streams by. The first HEAD_BYTES decide what it is (magic.ts): executables and archives
+ * are reported whole and, like other binary data, not read further; text is decoded as UTF-8 (invalid bytes
+ * become U+FFFD, so nothing stops the reading) and split into lines (lines.ts). A block of lines is searched once
+ * with the prefilter; only lines with a hit (or inside a Markdown comment, or asked for by a rule) are given to
+ * the rules, in the context their file kind and Markdown position give them.
+ */
+import { fileKind } from './file-kind.js';
+import type { FileKind, FileState, LineInput } from './file-state.js';
+import type { FindingSink, Hit } from './findings.js';
+import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
+import { HEAD_BYTES, sniff } from './magic.js';
+import { MarkdownContext, type Segment } from './markdown.js';
+import { ALL_GROUPS, anchorLines, G, type LineSink } from './prefilter.js';
+import { scanAgent } from './rules-agent.js';
+import { finishCommands, scanCommands } from './rules-command.js';
+import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
+import { scanBlobs, scanComment, scanInvisible, scanWrappedBase64, trackPem } from './rules-hidden.js';
+import { finishSecrets, scanSecrets } from './rules-secret.js';
+import type { UrlCollector } from './rules-url.js';
+import type { Context } from './severity.js';
+
+/** The first bytes of a binary file as an excerpt: printable ASCII as is, other bytes as `\xNN`. */
+function headBytes(head: Uint8Array): string {
+  let out = '';
+  for (const byte of head.subarray(0, 16))
+    out += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
+  return out;
+}
+
+/** Lines this long or longer are checked for wrapped base64 even without a prefilter hit. */
+const WRAPPED_MIN = 60;
+
+export class FileScanner implements FileState, LineReader, LineSink {
+  kind: FileKind = 'text';
+  readonly facts = new Map<string, number>();
+  examineNext = false;
+  private head: Buffer[] = [];
+  private headLength = 0;
+  private state: 'head' | 'text' | 'skip' = 'head';
+  private readonly splitter = new LineSplitter(this);
+  private markdown: MarkdownContext | null = null;
+  private blockBytes: Buffer = Buffer.alloc(0);
+  private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
+  private readonly wrapped = { run: 0, start: 0, text: '' };
+  private lastInput: LineInput | null = null;
+
+  constructor(
+    readonly path: string,
+    private readonly sink: FindingSink,
+    private readonly urls: UrlCollector,
+  ) {}
+
+  report(hit: Hit): void {
+    this.sink.add(this.path, hit);
+  }
+
+  private get baseContext(): Context {
+    return this.kind === 'script' ? 'script' : 'prose';
+  }
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0 || this.state === 'skip') return;
+    if (this.state === 'text') {
+      this.splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      return;
+    }
+    this.head.push(Buffer.from(chunk));
+    this.headLength += chunk.length;
+    if (this.headLength >= HEAD_BYTES) this.decide();
+  }
+
+  end(): void {
+    if (this.state === 'head') this.decide();
+    if (this.state !== 'text') return;
+    this.splitter.end();
+    const open = this.markdown?.end();
+    if (open) scanComment(open, this);
+    finishSecrets(this.lastInput, this.pendingKey);
+    finishCommands(this, (rule, severity, line, message) => {
+      this.report({ rule, severity, line, context: this.baseContext, text: '', index: 0, length: 0, message });
+    });
+  }
+
+  private decide(): void {
+    const head = Buffer.concat(this.head);
+    this.head = [];
+    const magic = sniff(head.subarray(0, HEAD_BYTES), this.path);
+    if (magic.kind !== 'text') {
+      this.state = 'skip';
+      const shown = headBytes(head);
+      if (magic.kind === 'executable') this.wholeFile(magic.rule, 'high', shown, `This file is ${magic.what}, recognised by its content.`);
+      if (magic.kind === 'archive')
+        this.wholeFile(
+          'executable.nested-archive',
+          'medium',
+          shown,
+          `This file is ${magic.what} (recognised by its content); the registry does not inspect archives inside packages, so its contents are unknown to reviewers.`,
+        );
+      return;
+    }
+    this.state = 'text';
+    this.kind = fileKind(this.path, head);
+    if (this.kind === 'markdown') this.markdown = new MarkdownContext();
+    this.splitter.push(head);
+  }
+
+  private wholeFile(rule: string, severity: 'high' | 'medium', shown: string, message: string): void {
+    this.report({ rule, severity, line: null, context: null, text: shown, index: 0, length: shown.length, message });
+  }
+
+  // LineReader
+
+  block(bytes: Buffer, start: number, end: number, firstLine: number): number {
+    this.blockBytes = bytes;
+    return anchorLines(bytes, start, end, firstLine, this.kind === 'script', this);
+  }
+
+  line(start: number, end: number, line: number, groups: number): void {
+    const bytes = this.blockBytes;
+    const length = end - start;
+    if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
+    else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
+      this.examine(bytes.toString('utf8', start, end), line, false, groups);
+    else if (length >= WRAPPED_MIN) this.unflagged(bytes.toString('utf8', start, end), line);
+    else this.wrapped.run = 0;
+  }
+
+  window(bytes: Buffer, line: number, first: boolean): void {
+    const text = bytes.toString('utf8');
+    if (first) reportLongLine(this.input(text, line, this.baseContext), LINE_CAP + 1);
+    this.examine(text, line, !first, ALL_GROUPS);
+  }
+
+  lineEnd(bytes: Buffer, line: number): void {
+    this.lineEndText(bytes.toString('utf8'), line);
+  }
+
+  private lineEndText(text: string, line: number): void {
+    for (let start = 0; start < text.length; start += LINE_CAP - WINDOW_OVERLAP) {
+      this.examine(text.slice(start, start + LINE_CAP), line, true, ALL_GROUPS);
+      if (start + LINE_CAP >= text.length) break;
+    }
+  }
+
+  private longLine(text: string, line: number): void {
+    const first = text.slice(0, LINE_CAP);
+    reportLongLine(this.input(first, line, this.baseContext), LINE_CAP + 1);
+    this.examine(first, line, false, ALL_GROUPS);
+    this.lineEndText(text.slice(LINE_CAP - WINDOW_OVERLAP), line);
+  }
+
+  private input(text: string, line: number, context: Context): LineInput {
+    return { text, line, context, file: this };
+  }
+
+  /** A line without a prefilter hit: only blob shapes and length can matter. */
+  private unflagged(raw: string, line: number): void {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const context = this.markdown?.inCode === true ? 'code' : this.baseContext;
+    const input = this.input(text, line, context);
+    scanWrappedBase64(input, this.wrapped);
+    if (text.length >= 200) scanBlobs(input);
+    if (this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(input, text.length);
+  }
+
+  private examine(raw: string, line: number, continuation: boolean, groups: number): void {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const keyPending = this.examineNext;
+    this.examineNext = false;
+    const whole = this.input(text, line, this.markdown?.inCode === true ? 'code' : this.baseContext);
+    this.lastInput = whole;
+    if (groups & G.hidden) scanInvisible(whole);
+    if (groups & G.secret || keyPending) {
+      trackPem(whole);
+      scanSecrets(whole, this.pendingKey);
+    }
+    if (!continuation) scanWrappedBase64(whole, this.wrapped);
+    if (text.length >= 200) scanBlobs(whole);
+    if (!continuation && this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(whole, text.length);
+    const segments: Segment[] =
+      this.markdown === null
+        ? [{ text, context: this.baseContext, offset: 0 }]
+        : this.markdown.step(text, line, (c) => scanComment(c, this), continuation);
+    for (const segment of segments) {
+      const input = this.input(segment.text, line, segment.context);
+      if (groups & G.agent) scanAgent(input);
+      scanCommands(input, groups);
+      if (groups & G.url) this.urls.scan(input);
+      if (groups & G.packed && (this.kind === 'script' || segment.context === 'code')) scanPacked(input);
+    }
+  }
+}

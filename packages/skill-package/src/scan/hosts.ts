@@ -1,0 +1,171 @@
+/**
+ * What a host name or address says about a destination: local or documentation-only (not external at all), a
+ * public raw IP address, a request collector / paste / file-drop / tunnel / chat-webhook service, or a URL
+ * shortener. Lists hold services, never particular URLs.
+ */
+
+/** Services that receive arbitrary requests or files: where stolen data is typically sent. */
+const COLLECTORS = [
+  'webhook.site',
+  'requestbin.com',
+  'requestbin.net',
+  'requestcatcher.com',
+  'pipedream.net',
+  'pipedream.com',
+  'beeceptor.com',
+  'hookbin.com',
+  'mockbin.org',
+  'postb.in',
+  'ptsv2.com',
+  'ptsv3.com',
+  'requestinspector.com',
+  'webhook.cool',
+  'interact.sh',
+  'oast.pro',
+  'oast.live',
+  'oast.site',
+  'oast.online',
+  'oast.fun',
+  'oast.me',
+  'burpcollaborator.net',
+  'oastify.com',
+  'canarytokens.com',
+  'dnslog.cn',
+  'ngrok.io',
+  'ngrok.app',
+  'ngrok-free.app',
+  'ngrok.dev',
+  'trycloudflare.com',
+  'loca.lt',
+  'localtunnel.me',
+  'serveo.net',
+  'localhost.run',
+  'lhr.life',
+  'pinggy.io',
+  'bore.pub',
+  'pastebin.com',
+  'paste.ee',
+  'hastebin.com',
+  'ghostbin.com',
+  'rentry.co',
+  'dpaste.org',
+  'dpaste.com',
+  'termbin.com',
+  'ix.io',
+  'sprunge.us',
+  'transfer.sh',
+  'file.io',
+  '0x0.st',
+  'temp.sh',
+  'bashupload.com',
+  'oshi.at',
+  'gofile.io',
+  'anonfiles.com',
+  'catbox.moe',
+  'litterbox.catbox.moe',
+];
+
+/** Paths that make a general host a collector (chat webhooks and bot APIs). */
+const COLLECTOR_PATHS: readonly [string, RegExp][] = [
+  ['discord.com', /^\/api\/webhooks\//i],
+  ['discordapp.com', /^\/api\/webhooks\//i],
+  ['ptb.discord.com', /^\/api\/webhooks\//i],
+  ['canary.discord.com', /^\/api\/webhooks\//i],
+  ['api.telegram.org', /^\/bot/i],
+];
+
+const SHORTENERS = [
+  'bit.ly',
+  'tinyurl.com',
+  't.co',
+  'goo.gl',
+  'is.gd',
+  'v.gd',
+  'ow.ly',
+  'rb.gy',
+  'cutt.ly',
+  'shorturl.at',
+  'tiny.cc',
+  'buff.ly',
+  'rebrand.ly',
+  'bl.ink',
+  't.ly',
+  'shorturl.com',
+  's.id',
+  'qrco.de',
+  'lnkd.in',
+  'surl.li',
+];
+
+/** Public resolvers and similar well-known addresses, used in connectivity checks. */
+const WELL_KNOWN_IPS = new Set(['1.1.1.1', '1.0.0.1', '8.8.8.8', '8.8.4.4', '9.9.9.9', '149.112.112.112', '208.67.222.222']);
+
+const COLLECTOR_SET = new Set(COLLECTORS);
+const SHORTENER_SET = new Set(SHORTENERS);
+
+/** Whether `host` or one of its parent domains is in `set` (`a.b.ngrok.io` is under `ngrok.io`). */
+function underAny(host: string, set: ReadonlySet<string>): boolean {
+  let at = 0;
+  for (;;) {
+    if (set.has(host.slice(at))) return true;
+    const dot = host.indexOf('.', at);
+    if (dot === -1) return false;
+    at = dot + 1;
+  }
+}
+
+/** The four numbers of a dotted IPv4 address, or null. */
+export function ipv4(host: string): number[] | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (m === null) return null;
+  const parts = m.slice(1).map(Number);
+  return parts.every((p) => p <= 255) ? parts : null;
+}
+
+/** Private, loopback, link-local, shared, multicast, reserved and documentation ranges. */
+function isNonPublicIpv4([a, b, c]: number[]): boolean {
+  if (a === 0 || a === 10 || a === 127 || a! >= 224) return true;
+  if (a === 169 && b === 254) return true;
+  if (a === 172 && b! >= 16 && b! <= 31) return true;
+  if (a === 192 && b === 168) return true;
+  if (a === 100 && b! >= 64 && b! <= 127) return true;
+  if (a === 192 && b === 0 && (c === 0 || c === 2)) return true;
+  if (a === 198 && (b === 18 || b === 19)) return true;
+  if (a === 198 && b === 51 && c === 100) return true;
+  if (a === 203 && b === 0 && c === 113) return true;
+  return false;
+}
+
+/** Whether `host` names nothing outside the machine or the documentation ranges (RFC 2606, 5737, 6761). */
+export function isLocalOrExample(host: string): boolean {
+  const ip = ipv4(host);
+  if (ip !== null) return isNonPublicIpv4(ip);
+  if (host.startsWith('[')) return true;
+  if (host === 'localhost' || /\.(?:localhost|local|test|invalid|example|internal|lan|home\.arpa)$/.test(host)) return true;
+  return /(?:^|\.)example\.(?:com|org|net)$/.test(host);
+}
+
+/** A public IPv4 address other than the well-known resolvers. */
+export function isPublicRawIp(host: string): boolean {
+  const ip = ipv4(host);
+  return ip !== null && !isNonPublicIpv4(ip) && !WELL_KNOWN_IPS.has(host);
+}
+
+export function isCollector(host: string, path = ''): boolean {
+  if (underAny(host, COLLECTOR_SET)) return true;
+  return COLLECTOR_PATHS.some(([h, p]) => host === h && p.test(path));
+}
+
+export function isShortener(host: string): boolean {
+  return underAny(host, SHORTENER_SET);
+}
+
+export type Destination = 'raw-ip' | 'collector' | 'shortener';
+
+/** What kind of notable destination `host` (lower case, no port) is, or null for an ordinary one. */
+export function destinationKind(host: string, path = ''): Destination | null {
+  if (isPublicRawIp(host)) return 'raw-ip';
+  if (isCollector(host, path)) return 'collector';
+  if (isShortener(host)) return 'shortener';
+  return null;
+}

@@ -1,0 +1,478 @@
+/**
+ * Dangerous commands, in scripts (all lines), in Markdown code blocks and hidden comments, and in prose.
+ *
+ * Weighing (ContextSeverities per rule): a script runs, so a match there weighs the rule's full severity; a
+ * Markdown code block is usually documentation that a person or agent may run, and weighs less; prose mentions
+ * it (a security skill explaining reverse shells) and weighs least; a hidden Markdown comment weighs like a
+ * script and at least `high`. A download run straight from a raw IP address, a collector or tunnel, or a URL
+ * shortener adds a `combo.remote-code` finding; a reverse shell aimed at a public IP weighs one step more.
+ *
+ * Every rule is a short literal-anchored expression followed by plain string checks on the same line, so no
+ * expression has open-ended gaps to backtrack over.
+ */
+import { noteFact, report, type LineInput } from './file-state.js';
+import { G } from './prefilter.js';
+import { inContext, raise, type ContextSeverities } from './severity.js';
+import { notableDestination } from './urls.js';
+import type { Severity } from './types.js';
+
+export const COMMAND_SEVERITIES: Record<string, ContextSeverities> = {
+  'command.pipe-to-shell': { script: 'medium', code: 'low', prose: 'info' },
+  'command.reverse-shell': { script: 'critical', code: 'medium', prose: 'low' },
+  'command.destructive-delete': { script: 'critical', code: 'medium', prose: 'low' },
+  'command.shell-startup-write': { script: 'medium', code: 'low', prose: 'info' },
+  'command.persistence': { script: 'high', code: 'low', prose: 'info' },
+  'command.authorized-keys': { script: 'high', code: 'medium', prose: 'low' },
+  'command.credential-read': { script: 'high', code: 'medium', prose: 'low' },
+  'command.exfiltrate': { script: 'critical', code: 'high', prose: 'medium' },
+  'command.obfuscated-exec': { script: 'critical', code: 'high', prose: 'medium' },
+  'command.cover-tracks': { script: 'high', code: 'medium', prose: 'low' },
+  'combo.remote-code': { script: 'critical', code: 'high', prose: 'medium' },
+};
+
+function fire(input: LineInput, rule: string, index: number, length: number, steps = 0, message?: string): void {
+  const severity: Severity = raise(inContext(COMMAND_SEVERITIES[rule]!, input.context), steps);
+  report(input, rule, severity, index, length, message);
+}
+
+// Downloads run by a shell or interpreter.
+const SHELL_SINK =
+  /\|\s*(?:sudo\s+(?:-[A-Za-z]+\s+)?)?(?:env\s+)?(?:(?:ba|z|da|k|fi|c|tc)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?)(?![\w-])/gi;
+const DOWNLOADER = /\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|downloadstring)\b|\bnet\.webclient\b/i;
+const SUBSHELL = /(?:^|[\s;&(])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
+const IEX = /\b(?:iex|invoke-expression)\b/i;
+const PS_DOWNLOAD = /downloadstring|downloadfile|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|net\.webclient/i;
+const EXEC_REMOTE = [
+  /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/i,
+  /\beval\(\s?(?:await )?\(?(?:await )?fetch\(/i,
+];
+
+/**
+ * A download piped into a shell within one command list: one left-to-right pass over downloaders, separators
+ * and shell sinks, so a line of many pipes costs no more than one of few.
+ */
+export const PIPE_TOKENS = new RegExp(`(${DOWNLOADER.source})|(;|&&|\\|\\|)|(${SHELL_SINK.source})`, 'gi');
+
+function downloadIntoShell(text: string): { index: number; length: number } | null {
+  PIPE_TOKENS.lastIndex = 0;
+  let downloader = -1;
+  let m: RegExpExecArray | null;
+  while ((m = PIPE_TOKENS.exec(text)) !== null) {
+    if (m[1] !== undefined) {
+      if (downloader === -1) downloader = m.index;
+    } else if (m[2] !== undefined) downloader = -1;
+    else if (downloader !== -1) return { index: downloader, length: m.index + m[0].length - downloader };
+  }
+  return null;
+}
+
+function pipeToShell(input: LineInput, lower: string): void {
+  const { text } = input;
+  let at: { index: number; length: number } | null = null;
+  if (lower.includes('|')) at = downloadIntoShell(text);
+  if (at === null && (lower.includes('$(') || lower.includes('<(') || lower.includes('`'))) {
+    SUBSHELL.lastIndex = 0;
+    const m = SUBSHELL.exec(text);
+    if (m !== null) at = { index: m.index, length: m[0].length };
+  }
+  if (at === null && IEX.test(text) && PS_DOWNLOAD.test(text)) {
+    const m = IEX.exec(text)!;
+    at = { index: m.index, length: m[0].length };
+  }
+  for (const pattern of EXEC_REMOTE) {
+    const m = at === null ? pattern.exec(text) : null;
+    if (m !== null) at = { index: m.index, length: m[0].length };
+  }
+  if (at === null) return;
+  fire(input, 'command.pipe-to-shell', at.index, at.length);
+  const destination = notableDestination(text);
+  if (destination !== null) {
+    const what =
+      destination.kind === 'raw-ip'
+        ? 'a raw IP address'
+        : destination.kind === 'collector'
+          ? 'a collector or tunnel service'
+          : 'a shortened URL';
+    fire(
+      input,
+      'combo.remote-code',
+      destination.index,
+      destination.length,
+      0,
+      `A command runs code downloaded from ${what}; what runs can change at any time and cannot be traced to a publisher.`,
+    );
+  }
+}
+
+/** Matches of one anchor looked at per line: real lines hold a few; a window of repeated decoys stops here. */
+const MAX_TRIES = 64;
+
+// Reverse shells.
+const DEV_TCP = /\/dev\/(?:tcp|udp)\/[^\s/]{1,253}\/\d{1,5}/gi;
+const DEV_TCP_SHELL = /\b(?:ba|z)?sh\s+-i\b|0>&1|>&\s*\/dev\/(?:tcp|udp)|\bwhile\s+read\b|<&\s*\d/i;
+const NETCAT = /\b(?:nc|ncat|netcat)(?:\.exe)?\b/gi;
+/** A flag group holding -e or -c, then a program: `nc -e /bin/sh`, `nc -lvp 4444 -c bash`. */
+const NETCAT_FLAG = /\s-([a-z]{1,6})\s{1,4}(\S{1,60})/gi;
+const NETCAT_LONG_EXEC = /--(?:sh-)?exec\b/i;
+const SHELL_PROGRAM = /(?:sh|cmd|powershell)(?:\.exe)?$/i;
+
+function netcatRunsShell(tail: string): boolean {
+  if (NETCAT_LONG_EXEC.test(tail)) return true;
+  NETCAT_FLAG.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = NETCAT_FLAG.exec(tail)) !== null) {
+    if (/[ec]/i.test(m[1]!) && SHELL_PROGRAM.test(m[2]!.replace(/["']/g, ''))) return true;
+  }
+  return false;
+}
+const INTERACTIVE_SHELL = /\b(?:ba|z)?sh\s+-i\b|\bmkfifo\b/i;
+const SOCAT = /\bsocat\b/i;
+const SOCAT_EXEC = /\b(?:exec|system):/i;
+const SOCKET = /\bsocket\b|\bTCPSocket\b|\bnet\.Socket\b|\bnet\.connect\b|Net\.Sockets\.TCPClient/i;
+const SOCKET_SHELL = [
+  /\bdup2\b|pty\.spawn|GetStream\s*\(/i,
+  /\bexec(?:\s*\()?\s*["']\/bin\/(?:ba)?sh/i,
+  /subprocess\.(?:call|Popen|run)\s*\(\s*\[\s*["']\/bin\/(?:ba)?sh/i,
+  /spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']/i,
+];
+/** Lines of a reverse shell spread over a script: the connection, and the shell attached to it. */
+const SOCKET_CONNECT = [
+  /\bsocket\.socket\s*\(/i,
+  /\.connect\s*\(\s*\(/i,
+  /Net\.Sockets\.TCPClient/i,
+  /\bnet\.(?:connect|createConnection)\s*\(/i,
+  /\bnew\s+net\.Socket\b/i,
+  /\bTCPSocket\.(?:new|open)\b/i,
+];
+const SHELL_ATTACH = [
+  /\bos\.dup2\s*\(/i,
+  /pty\.spawn\s*\(/i,
+  /\.GetStream\s*\(/i,
+  /spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']/i,
+  /\bexec\s+["']\/bin\/(?:ba)?sh/i,
+];
+const PIPE_TO = /\.pipe\s*\(\s*(\w{1,40})\s*\)/i;
+
+function any(patterns: readonly RegExp[], text: string): boolean {
+  return patterns.some((p) => p.test(text));
+}
+
+function reverseShell(input: LineInput, lower: string): void {
+  const { text } = input;
+  let at: { index: number; length: number } | null = null;
+  if (lower.includes('/dev/tcp') || lower.includes('/dev/udp')) {
+    DEV_TCP.lastIndex = 0;
+    const m = DEV_TCP.exec(text);
+    if (m !== null && DEV_TCP_SHELL.test(text)) at = { index: m.index, length: m[0].length };
+  }
+  if (at === null && (lower.includes('nc') || lower.includes('netcat'))) {
+    NETCAT.lastIndex = 0;
+    const interactive = INTERACTIVE_SHELL.test(text);
+    let m: RegExpExecArray | null;
+    let tries = 0;
+    while (at === null && tries++ < MAX_TRIES && (m = NETCAT.exec(text)) !== null) {
+      const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 160);
+      if (interactive || netcatRunsShell(tail)) at = { index: m.index, length: m[0].length + Math.min(tail.length, 60) };
+    }
+  }
+  if (at === null && SOCAT.test(text) && SOCAT_EXEC.test(text) && /\btcp/i.test(text)) {
+    const m = SOCAT.exec(text)!;
+    at = { index: m.index, length: text.length - m.index };
+  }
+  if (at === null && SOCKET.test(text) && any(SOCKET_SHELL, text)) {
+    const m = SOCKET.exec(text)!;
+    at = { index: m.index, length: text.length - m.index };
+  }
+  if (at !== null) {
+    const destination = notableDestination(text);
+    fire(input, 'command.reverse-shell', at.index, at.length, destination?.kind === 'raw-ip' && input.context !== 'script' ? 1 : 0);
+    return;
+  }
+  // A reverse shell spread over several lines of a script: noted here, decided at the end of the file.
+  if (input.context === 'script' || input.context === 'code') {
+    if (any(SOCKET_CONNECT, text)) noteFact(input, 'socket-connect');
+    const piped = PIPE_TO.exec(text);
+    if (any(SHELL_ATTACH, text) || (piped !== null && /sock|client|conn/i.test(piped[1]!))) noteFact(input, 'shell-attach');
+  }
+}
+
+// Deleting the home or root directory, wiping disks.
+const RM = /(?:^|[\s;&|(`$])(?:sudo\s)?rm\s([^;&|\n`)]{1,300})/g;
+const DANGEROUS_TARGET =
+  /^(?:\/|\/\*|~|~\/|~\/\*|\$HOME|\$HOME\/|\$HOME\/\*|\$\{HOME\}|\$\{HOME\}\/|\$\{HOME\}\/\*|\/(?:home|etc|usr|var|boot|bin|sbin|lib|lib64|opt|root|srv|System|Users|Library)\/?\*?)$/;
+/** Other ways to wipe a home directory or a disk, each behind a literal its match must contain. */
+const OTHER_DELETES: [string, RegExp][] = [
+  ['/s', /\b(?:rd|rmdir)\s+\/s\s+\/q\s+["']?(?:[a-z]:\\?|%userprofile%|%homepath%|%systemroot%)["']?(?=\s|$)/gi],
+  [
+    'rmtree',
+    /\brmtree\s*\(\s*(?:os\.path\.expanduser\(\s*["']~\/?["']\s*\)|Path\.home\(\)|os\.environ\[["']HOME["']\]|["']\/["']|["']~["'])\s*[,)]/g,
+  ],
+  ['rm', /\b(?:rm|rmdir|rmSync|rmdirSync)\s*\(\s*(?:(?:os\.)?homedir\(\)|["']\/["'])\s*[,)]/g],
+  ['mkfs', /\bmkfs(?:\.\w+)?\s+\/dev\//g],
+  ['of=/dev/', /\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)/g],
+  [':(', /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g],
+];
+const PS_REMOVE = /\bRemove-Item\b/i;
+const PS_HOME_TARGET = /(?:\s|["'])(?:~|\$HOME|\$env:USERPROFILE|\$env:HOMEPATH|[A-Za-z]:\\)\\?\*?["']?(?:\s|$)/i;
+
+function destructiveDelete(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (lower.includes('rm ') || lower.includes('rm\t')) {
+    RM.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = RM.exec(text)) !== null) {
+      const tokens = m[1]!.trim().split(/\s+/);
+      const flags = tokens.filter((t) => t.startsWith('-'));
+      const recursive = flags.some((f) => /^-[a-zA-Z]*[rR]/.test(f) || f === '--recursive');
+      const targets = tokens.filter((t) => !t.startsWith('-')).map((t) => t.replace(/^["']|["']$/g, ''));
+      if (recursive && (flags.includes('--no-preserve-root') || targets.some((t) => DANGEROUS_TARGET.test(t)))) {
+        fire(input, 'command.destructive-delete', m.index, m[0].length);
+        return;
+      }
+    }
+  }
+  for (const [gate, pattern] of OTHER_DELETES) {
+    if (!lower.includes(gate)) continue;
+    pattern.lastIndex = 0;
+    const m = pattern.exec(text);
+    if (m !== null) {
+      fire(input, 'command.destructive-delete', m.index, m[0].length);
+      return;
+    }
+  }
+  if (lower.includes('remove-item') && /-Recurse\b/i.test(text) && PS_HOME_TARGET.test(text)) {
+    const m = PS_REMOVE.exec(text)!;
+    fire(input, 'command.destructive-delete', m.index, text.length - m.index);
+  }
+}
+
+// Writes to start-up files, scheduled tasks and authorized_keys.
+const WRITE_OPS = [
+  />>/,
+  /[^<>&0-9=-]>(?![>&=])/,
+  /\btee\b|\bopen\s*\(|appendFile|writeFile|write_text|write_bytes|Add-Content|Set-Content|Out-File/i,
+  /\bsed\s+-i|\bcp\s|\bmv\s|\bln\s+-s|\binstall\s+-m/i,
+];
+
+/** Where the first write operation on the line is (a redirect, tee, open, copy…), or -1. */
+function firstWrite(text: string): number {
+  let first = text.startsWith('>') && !text.startsWith('>&') ? 0 : -1;
+  for (const pattern of WRITE_OPS) {
+    const m = pattern.exec(text);
+    if (m !== null && (first === -1 || m.index < first)) first = m.index;
+  }
+  return first;
+}
+const STARTUP_FILE =
+  /(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[\w.-]{1,64}|["'])\/?\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|config\/fish\/config\.fish)\b|\/etc\/(?:profile|bash\.bashrc|zshrc|zsh\/zshrc|environment)\b|\/etc\/profile\.d\/|\$PROFILE\b/gi;
+
+/** The first match of `pattern` after a write operation on the line (a redirect, tee, open, copy…). */
+function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
+  const write = firstWrite(text);
+  if (write === -1) return null;
+  pattern.lastIndex = write;
+  return pattern.exec(text);
+}
+
+const CRONTAB = /\bcrontab\b([^;&|\n]{0,40})/gi;
+const CRON_FILES =
+  /\/etc\/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)\b|\/var\/spool\/cron\b|\/etc\/systemd\/system\/|\.config\/systemd\/user\/|Library\/Launch(?:Agents|Daemons)\b/gi;
+const PERSISTENCE_COMMANDS: [string, RegExp][] = [
+  ['@reboot', /@reboot\s/g],
+  ['launchctl', /\blaunchctl\s+(?:load|bootstrap|submit)\b/g],
+  ['systemctl', /\bsystemctl\s+(?:--user\s+)?enable\b/g],
+  ['schtasks', /\bschtasks(?:\.exe)?\s+\/create\b/gi],
+  ['currentversion', /\\CurrentVersion\\Run(?:Once)?\b/gi],
+  ['startup', /Start Menu\\Programs\\Startup|shell:startup/gi],
+];
+
+function persistence(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (lower.includes('crontab')) {
+    CRONTAB.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = CRONTAB.exec(text)) !== null) {
+      const args = m[1]!.trim();
+      if (!/^-[lrev]\b/.test(args)) {
+        fire(input, 'command.persistence', m.index, m[0].length);
+        return;
+      }
+    }
+  }
+  const file = writesTo(text, CRON_FILES);
+  if (file !== null) {
+    fire(input, 'command.persistence', file.index, file[0].length);
+    return;
+  }
+  for (const [gate, pattern] of PERSISTENCE_COMMANDS) {
+    if (!lower.includes(gate)) continue;
+    pattern.lastIndex = 0;
+    const m = pattern.exec(text);
+    if (m !== null) {
+      fire(input, 'command.persistence', m.index, m[0].length);
+      return;
+    }
+  }
+}
+
+// Credentials and browser data.
+const CRED_PATH =
+  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
+/** Using a key (ssh -i, ssh-add, permissions) is not reading it out. */
+const KEY_USE =
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND/i;
+
+function credentialRead(input: LineInput): boolean {
+  const { text } = input;
+  CRED_PATH.lastIndex = 0;
+  const m = CRED_PATH.exec(text);
+  if (m === null || KEY_USE.test(text)) return false;
+  fire(input, 'command.credential-read', m.index, m[0].length);
+  if (input.context !== 'prose') noteFact(input, 'credential-read');
+  return true;
+}
+
+// Sending the environment or credential files away.
+const NET_SEND =
+  /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send/i;
+const NET_POST = [
+  /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
+  /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
+  /method\s*[:=]\s*["']POST/i,
+  /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
+  /\b(?:nc|ncat|netcat|scp)\s/i,
+];
+const ENV_DUMP =
+  /(?:^|[\s|;&($`])(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\$\((?:env|printenv)\)|`(?:env|printenv)`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
+const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
+
+function exfiltrate(input: LineInput, readsCredentials: boolean): void {
+  const { text } = input;
+  const sender = NET_SEND.exec(text);
+  if (sender === null) return;
+  if (input.context !== 'prose' && any(NET_POST, text)) noteFact(input, 'network-send');
+  const env = ENV_DUMP.exec(text);
+  if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
+    const index = Math.min(sender.index, env?.index ?? sender.index);
+    fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
+  }
+}
+
+// Decoding and running hidden code.
+const B64_DECODE = /\bbase64\s+(?:-d|-D|-di|-id|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?base64\s+-d\b/gi;
+const PIPE_RUN = /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/i;
+const SHELL_EVAL = /\beval\b|\b(?:ba|z)?sh\s+-c\b|\bexec\b|\bsource\b/i;
+const EXEC_CALL = /\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile)\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
+const DECODE_WORD =
+  /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b/i;
+const BUFFER_FROM = /\bBuffer\.from\s*\(/i;
+
+/** The first decoding call in `text`: a decoder by name, or Buffer.from(…, 'base64' | 'hex'). */
+function decodeCall(text: string): { index: number; length: number } | null {
+  const word = DECODE_WORD.exec(text);
+  const buffer = BUFFER_FROM.exec(text);
+  const bufferDecodes = buffer !== null && /["'](?:base64|hex)["']/.test(text.slice(buffer.index, buffer.index + 400));
+  if (bufferDecodes && (word === null || buffer.index < word.index)) return { index: buffer.index, length: buffer[0].length };
+  return word === null ? null : { index: word.index, length: word[0].length };
+}
+const PS_ENCODED = /\s[-/]e(?:nc(?:odedcommand)?|c)?\s+[A-Za-z0-9+/=]{16,}/i;
+const POWERSHELL = /\b(?:powershell|pwsh)(?:\.exe)?\b/i;
+const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[rd]\s*\)/;
+
+function obfuscatedExec(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (lower.includes('base64') || lower.includes('xxd')) {
+    B64_DECODE.lastIndex = 0;
+    const m = B64_DECODE.exec(text);
+    if (m !== null && (PIPE_RUN.test(text.slice(m.index)) || SHELL_EVAL.test(text))) {
+      fire(input, 'command.obfuscated-exec', m.index, m[0].length);
+      return;
+    }
+  }
+  EXEC_CALL.lastIndex = 0;
+  const exec = EXEC_CALL.exec(text);
+  if (exec !== null) {
+    const decode = decodeCall(text.slice(exec.index));
+    if (decode !== null && !PACKER.test(text)) {
+      fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode.length);
+      return;
+    }
+    if (input.context === 'script' && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text)) noteFact(input, 'dynamic-exec');
+  }
+  if ((input.context === 'script' || input.context === 'code') && decodeCall(text) !== null) noteFact(input, 'decode');
+  if (POWERSHELL.test(text)) {
+    const m = PS_ENCODED.exec(text);
+    if (m !== null) fire(input, 'command.obfuscated-exec', m.index, m[0].length);
+  }
+}
+
+// Erasing traces.
+const COVER =
+  /\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bexport\s+HISTSIZE=0\b|\bhistory\s+-c\b|\bset\s+\+o\s+history\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|\bClear-EventLog\b/gi;
+const HISTORY_FILE = /\.(?:bash|zsh)_history\b/g;
+const ERASE = /\b(?:rm|shred|truncate|unlink)\b|>\s*$|\/dev\/null/i;
+
+function coverTracks(input: LineInput, lower: string): void {
+  const { text } = input;
+  if (!lower.includes('hist') && !lower.includes('clear-') && !lower.includes('wevtutil')) return;
+  COVER.lastIndex = 0;
+  let m = COVER.exec(text);
+  if (m === null) {
+    HISTORY_FILE.lastIndex = 0;
+    m = HISTORY_FILE.exec(text);
+    if (m !== null && !ERASE.test(text.slice(0, m.index)) && !/ln\s+-sf?\s+\/dev\/null/.test(text)) m = null;
+  }
+  if (m !== null) fire(input, 'command.cover-tracks', m.index, m[0].length);
+}
+
+const AUTHORIZED_KEYS = /authorized_keys2?\b/g;
+
+/** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
+export function scanCommands(input: LineInput, groups: number): void {
+  const lower = input.text.toLowerCase();
+  if (groups & G.pipe) pipeToShell(input, lower);
+  if (groups & G.reverse) reverseShell(input, lower);
+  if (groups & G.remove) destructiveDelete(input, lower);
+  if (groups & G.startup) {
+    const startup = writesTo(input.text, STARTUP_FILE);
+    if (startup !== null) fire(input, 'command.shell-startup-write', startup.index, startup[0].length);
+  }
+  if (groups & G.persist) persistence(input, lower);
+  if (groups & G.keys) {
+    const keys = writesTo(input.text, AUTHORIZED_KEYS);
+    if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
+  }
+  const reads = (groups & G.cred) !== 0 && credentialRead(input);
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, reads);
+  if (groups & G.obfuscated) obfuscatedExec(input, lower);
+  if (groups & G.cover) coverTracks(input, lower);
+}
+
+/** Rules over several lines of one file, decided when the file ends. */
+export function finishCommands(
+  file: { facts: Map<string, number>; kind: string },
+  reportAt: (rule: string, severity: Severity, line: number, message: string) => void,
+): void {
+  const { facts } = file;
+  const context = file.kind === 'script' ? 'script' : 'code';
+  const connect = facts.get('socket-connect');
+  const attach = facts.get('shell-attach');
+  if (connect !== undefined && attach !== undefined) {
+    reportAt(
+      'command.reverse-shell',
+      inContext(COMMAND_SEVERITIES['command.reverse-shell']!, context),
+      Math.max(connect, attach),
+      'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
+    );
+  }
+  const decode = facts.get('decode');
+  const exec = facts.get('dynamic-exec');
+  if (file.kind === 'script' && decode !== undefined && exec !== undefined && exec >= decode) {
+    reportAt(
+      'command.obfuscated-exec',
+      'high',
+      exec,
+      'This script decodes data and later executes a value with eval or exec; what finally runs is hidden from every reviewer.',
+    );
+  }
+}

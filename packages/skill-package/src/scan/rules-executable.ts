@@ -1,0 +1,55 @@
+/**
+ * Scripts nobody can review: packed (the classic `eval(function(p,a,c,k,e,…)` packer, or the generated `_0x…`
+ * identifiers of JavaScript obfuscators) and minified (lines longer than MINIFIED_LINE in a script, or longer than
+ * LINE_CAP in any text file). Packed scripts weigh `high` wherever they are; minified lines `low`.
+ */
+import { report, type LineInput } from './file-state.js';
+
+export const MINIFIED_LINE = 2000;
+const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[rd]\s*\)/;
+const OBFUSCATED_NAME = /\b_0x[0-9a-f]{4,6}\b/g;
+const OBFUSCATED_MIN = 20;
+
+export function scanPacked(input: LineInput): void {
+  const { text } = input;
+  const packer = PACKER.exec(text);
+  if (packer !== null) {
+    report(input, 'executable.packed-script', 'high', packer.index, packer[0].length);
+    return;
+  }
+  if (!text.includes('_0x')) return;
+  OBFUSCATED_NAME.lastIndex = 0;
+  let first = -1;
+  let count = 0;
+  let m: RegExpExecArray | null;
+  while ((m = OBFUSCATED_NAME.exec(text)) !== null && count < OBFUSCATED_MIN) {
+    if (first === -1) first = m.index;
+    count += 1;
+  }
+  const total = (input.file.facts.get('obfuscated-names') ?? 0) + count;
+  input.file.facts.set('obfuscated-names', total);
+  if (count > 0 && total >= OBFUSCATED_MIN && !input.file.facts.has('packed-reported')) {
+    input.file.facts.set('packed-reported', input.line);
+    report(
+      input,
+      'executable.packed-script',
+      'high',
+      first,
+      8,
+      'Generated identifiers such as _0x1a2b fill this script: the output of a JavaScript obfuscator, which cannot be reviewed; ship the readable source.',
+    );
+  }
+}
+
+export function reportLongLine(input: LineInput, length: number): void {
+  if (input.file.facts.has('minified-reported')) return;
+  input.file.facts.set('minified-reported', input.line);
+  report(
+    input,
+    'executable.minified',
+    'low',
+    0,
+    Math.min(input.text.length, 80),
+    `Line ${input.line} is ${length >= 65536 ? 'over 64 KiB' : `${length} characters`} long: minified code or data cannot be reviewed by reading; ship the readable source beside it or explain what it is.`,
+  );
+}

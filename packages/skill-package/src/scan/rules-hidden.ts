@@ -1,0 +1,221 @@
+/**
+ * Hidden content: invisible and direction-changing characters, instructions in Markdown comments, and long
+ * encoded blobs. Invisible characters are looked for in every line of every text file, whatever its context.
+ *
+ * Legitimate uses are let through: a byte-order mark at the very start of a file, zero-width joiners and
+ * non-joiners between non-ASCII characters (emoji sequences, Persian and Indic scripts), left-to-right and
+ * right-to-left marks in lines that hold right-to-left letters, and tag characters that follow the black flag
+ * U+1F3F4 (subdivision flags such as England's).
+ */
+import { noteFact, report, type FileState, type LineInput } from './file-state.js';
+import type { ClosedComment } from './markdown.js';
+
+/** Every character these rules look at; also the prefilter's part for them. */
+export const INVISIBLE_SOURCE = '[\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u180e]|\\udb40[\\udc00-\\udc7f]';
+export const INVISIBLE = new RegExp(INVISIBLE_SOURCE, 'g');
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const BLACK_FLAG = 0x1f3f4;
+const RUN_MIN = 4;
+/** Matches looked at per line before giving up: enough to see every kind, bounded for adversarial lines. */
+const MATCH_BUDGET = 4096;
+
+function isBidiControl(code: number): boolean {
+  return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+function isAscii(ch: string | undefined): boolean {
+  return ch !== undefined && ch.charCodeAt(0) < 0x80;
+}
+
+/** Reports invisible characters of one whole line. */
+export function scanInvisible(input: LineInput): void {
+  const { text } = input;
+  INVISIBLE.lastIndex = 0;
+  let bidi = false;
+  let zeroWidth = false;
+  let run = false;
+  let tag = false;
+  let runStart = -1;
+  let runLength = 0;
+  let budget = MATCH_BUDGET;
+  let m: RegExpExecArray | null;
+  while ((m = INVISIBLE.exec(text)) !== null && budget-- > 0) {
+    const at = m.index;
+    const code = text.codePointAt(at)!;
+    // Runs of consecutive invisible characters (a tag character is two UTF-16 units).
+    if (runStart !== -1 && at === runStart + runLength) runLength += m[0].length;
+    else {
+      runStart = at;
+      runLength = m[0].length;
+    }
+    if (code >= 0xe0000) {
+      if (!tag && !followsFlag(text, at)) {
+        tag = true;
+        const decoded = decodeTags(text, at);
+        report(
+          input,
+          'hidden.unicode-tag',
+          'high',
+          at,
+          Math.min(text.length - at, 2 * decoded.length || 2),
+          `Invisible Unicode tag characters spell ${JSON.stringify(decoded)} for a model that reads them; remove them.`,
+        );
+      }
+    } else if (isBidiControl(code)) {
+      if (!bidi) {
+        bidi = true;
+        report(input, 'hidden.bidi-control', 'high', at, 1);
+      }
+    } else if (!zeroWidth && isReportableZeroWidth(text, at, code, input)) {
+      zeroWidth = true;
+      report(input, 'hidden.zero-width', 'medium', at, 1);
+    }
+    if (!run && runLength >= RUN_MIN * (code >= 0xe0000 ? 2 : 1) && code < 0xe0000) {
+      run = true;
+      report(input, 'hidden.invisible-run', 'high', runStart, runLength);
+    }
+    if (bidi && zeroWidth && run && tag) break;
+  }
+}
+
+function isReportableZeroWidth(text: string, at: number, code: number, input: LineInput): boolean {
+  if (code === 0xfeff && at === 0 && input.line === 1) return false;
+  if (code === 0x200c || code === 0x200d) return isAscii(text[at - 1]) || isAscii(text[at + 1]);
+  if (code === 0x200e || code === 0x200f) return !RTL_LETTER.test(text);
+  return true;
+}
+
+function followsFlag(text: string, at: number): boolean {
+  let i = at;
+  while (i >= 2 && text.charCodeAt(i - 2) === 0xdb40) i -= 2;
+  return i >= 2 && text.codePointAt(i - 2) === BLACK_FLAG;
+}
+
+function decodeTags(text: string, at: number): string {
+  let out = '';
+  for (let i = at; i + 1 < text.length && out.length < 120; i += 2) {
+    const code = text.codePointAt(i)!;
+    if (code < 0xe0000 || code > 0xe007f) break;
+    const ascii = code - 0xe0000;
+    out += ascii >= 0x20 && ascii < 0x7f ? String.fromCharCode(ascii) : '';
+  }
+  return out;
+}
+
+const BASE64_RUN = /[A-Za-z0-9+/]{200,}={0,2}/g;
+const HEX_RUN = /(?:0x)?[0-9a-fA-F]{256,}/g;
+const WRAPPED_BASE64 = /^[A-Za-z0-9+/]{60,200}={0,2}\r?$/;
+const DATA_URI = /data:(?:image|font|audio|video|application\/(?:font|x-font|vnd\.ms-fontobject))[\w/.+-]{0,60};base64,$/i;
+/** Consecutive lines of pure base64 (a wrapped blob) that count as one blob. */
+const WRAPPED_MIN_LINES = 8;
+
+function blobSeverity(file: FileState): 'medium' | 'low' {
+  return file.kind === 'text' ? 'low' : 'medium';
+}
+
+function mixed(run: string): boolean {
+  return /[0-9]/.test(run) && /[A-Z]/.test(run) && /[a-z]/.test(run);
+}
+
+/** Long base64 and hex runs in one line; lines shorter than the runs looked for are skipped by the caller. */
+export function scanBlobs(input: LineInput): void {
+  const { text, file } = input;
+  if (file.facts.has('pem-open')) return;
+  if (text.length >= 200) {
+    BASE64_RUN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = BASE64_RUN.exec(text)) !== null) {
+      if (mixed(m[0]) && !DATA_URI.test(text.slice(Math.max(0, m.index - 80), m.index))) {
+        report(
+          input,
+          'hidden.encoded-blob',
+          blobSeverity(file),
+          m.index,
+          m[0].length,
+          `A base64 run of ${m[0].length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
+        );
+        return;
+      }
+    }
+  }
+  if (text.length >= 256) {
+    HEX_RUN.lastIndex = 0;
+    const m = HEX_RUN.exec(text);
+    if (m !== null && /[0-9]/.test(m[0]) && /[a-fA-F]/.test(m[0])) {
+      report(
+        input,
+        'hidden.encoded-blob',
+        blobSeverity(file),
+        m.index,
+        m[0].length,
+        `A hex run of ${m[0].length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
+      );
+    }
+  }
+}
+
+/** Counts wrapped base64 lines; reports once a run of WRAPPED_MIN_LINES is seen. */
+export function scanWrappedBase64(input: LineInput, state: { run: number; start: number; text: string }): void {
+  const { text, file } = input;
+  if (
+    text.length < 60 ||
+    text.length > 203 ||
+    text.includes(' ') ||
+    file.facts.has('pem-open') ||
+    !WRAPPED_BASE64.test(text) ||
+    !mixed(text)
+  ) {
+    state.run = 0;
+    return;
+  }
+  if (state.run === 0) {
+    state.start = input.line;
+    state.text = text;
+  }
+  state.run += 1;
+  if (state.run === WRAPPED_MIN_LINES) {
+    file.report({
+      rule: 'hidden.encoded-blob',
+      severity: blobSeverity(file),
+      line: state.start,
+      context: input.context,
+      text: state.text,
+      index: 0,
+      length: state.text.length,
+      message: `Wrapped base64 over ${WRAPPED_MIN_LINES} or more lines cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
+    });
+  }
+}
+
+/** Marks PEM blocks (certificates, keys), whose base64 body is not an anonymous blob. */
+export function trackPem(input: LineInput): void {
+  if (input.text.includes('-----BEGIN ')) noteFact(input, 'pem-open');
+  else if (input.text.includes('-----END ')) input.file.facts.delete('pem-open');
+}
+
+const AGENT_TERM =
+  /\b(?:ai|assistant|agent|model|llm|claude|chatgpt|gpt|copilot|gemini)\b|\bsystem\s+prompt\b|\bignore\s+(?:all|any|previous|prior|the\s+above)\b|\bbefore\s+(?:responding|answering|replying)\b|\bwhen\s+(?:you|the\s+agent)\s+(?:read|see|load)\b/i;
+const ACTION =
+  /\b(?:run|execute|call|invoke|fetch|send|upload|download|install|read|open|include|insert|tell|mention|delete|remove|write|modify|curl|wget|visit|post|email|copy|ignore|disregard|reveal)\b/i;
+const COMMAND_WORD = /\b(?:curl|wget|bash|sh|powershell|eval|exec|base64|chmod|rm)\b|\|\s*(?:ba)?sh\b/i;
+const IMPERATIVE = /\b(?:you\s+(?:must|should|will|need\s+to|are\s+to)|always|never|do\s+not|don'?t|make\s+sure|be\s+sure\s+to)\b/i;
+
+/** A closed Markdown comment: instructions aimed at an agent, or commands, are hidden from the rendered page. */
+export function scanComment(comment: ClosedComment, file: FileState): void {
+  const { text } = comment;
+  const agent = AGENT_TERM.exec(text);
+  const action = ACTION.exec(text);
+  const command = COMMAND_WORD.exec(text);
+  const imperative = IMPERATIVE.exec(text);
+  const found = agent !== null && action !== null ? agent : command !== null && imperative !== null ? command : null;
+  if (found === null) return;
+  file.report({
+    rule: 'hidden.comment-instruction',
+    severity: 'high',
+    line: comment.line,
+    context: 'comment',
+    text: text.replace(/\n/g, ' '),
+    index: found.index,
+    length: found[0].length,
+  });
+}

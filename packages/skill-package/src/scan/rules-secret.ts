@@ -1,0 +1,58 @@
+/**
+ * Credentials shipped in the package. A credential-shaped token that is a well-known documentation example
+ * (AKIAIOSFODNN7EXAMPLE), a test key (sk_test_…) or an obvious placeholder is reported as
+ * `secret.example-credential` (low) instead. A private key counts only when key material follows its header on
+ * the same or the next line; `-----BEGIN … PRIVATE KEY-----` followed by `...` or `<your key>` is a placeholder.
+ * Secrets weigh the same in every context: a key in a code block is as published as one in a script.
+ */
+import { report, type LineInput } from './file-state.js';
+import { isPlaceholderSecret, SECRET_PATTERNS } from './secret-patterns.js';
+
+const PRIVATE_KEY = /-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP |SSH2 )?PRIVATE KEY(?: BLOCK)?)-----/;
+const KEY_BODY = /^[\s"'`]*(?:[A-Za-z0-9+/]{40,}|Proc-Type:|Comment:|Version:)/;
+
+export function scanSecrets(input: LineInput, pending: { key: { line: number; text: string; index: number } | null }): void {
+  const { text } = input;
+  if (pending.key !== null) {
+    const key = pending.key;
+    pending.key = null;
+    reportKey(input, key, KEY_BODY.test(text));
+  }
+  const key = PRIVATE_KEY.exec(text);
+  if (key !== null) {
+    // Keys written on one line (JSON strings with \n escapes) carry their body after the header.
+    const rest = text.slice(key.index + key[0].length).replace(/^(?:\\r)?\\n/, '');
+    if (rest.trim() !== '') reportKey(input, { line: input.line, text, index: key.index }, KEY_BODY.test(rest));
+    else {
+      pending.key = { line: input.line, text, index: key.index };
+      input.file.examineNext = true;
+    }
+  }
+  for (const { rule, pattern, group } of SECRET_PATTERNS) {
+    pattern.lastIndex = 0;
+    const m = pattern.exec(text);
+    if (m === null) continue;
+    const token = group === undefined ? m[0] : (m[group] ?? m[0]);
+    const example = isPlaceholderSecret(token) || (rule === 'secret.stripe-key' && token.includes('_test_'));
+    if (example) report(input, 'secret.example-credential', 'low', m.index, m[0].length);
+    else report(input, rule, rule === 'secret.aws-secret-key' ? 'critical' : 'high', m.index, m[0].length);
+  }
+}
+
+function reportKey(input: LineInput, key: { line: number; text: string; index: number }, hasBody: boolean): void {
+  input.file.report({
+    rule: hasBody ? 'secret.private-key' : 'secret.example-credential',
+    severity: hasBody ? 'critical' : 'low',
+    line: key.line,
+    context: input.context,
+    text: key.text,
+    index: key.index,
+    length: Math.min(key.text.length - key.index, 64),
+  });
+}
+
+/** A header on the file's last line: there is no body, so it is a placeholder. */
+export function finishSecrets(input: LineInput | null, pending: { key: { line: number; text: string; index: number } | null }): void {
+  if (pending.key !== null && input !== null) reportKey({ ...input, line: pending.key.line }, pending.key, false);
+  pending.key = null;
+}

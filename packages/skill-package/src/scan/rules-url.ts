@@ -1,0 +1,43 @@
+/**
+ * External references: every external http(s) URL and its host are collected for the report (deduplicated,
+ * capped), and notable destinations are reported — public raw IP addresses, request collectors / paste sites /
+ * file drops / tunnels / chat webhooks, and URL shorteners. In a script these weigh one step more than in
+ * Markdown, since the script contacts them when it runs.
+ */
+import { report, type LineInput } from './file-state.js';
+import { destinationKind } from './hosts.js';
+import { inContext, type ContextSeverities } from './severity.js';
+import { findUrls, isExternal } from './urls.js';
+
+export const MAX_URLS = 200;
+export const MAX_DOMAINS = 200;
+
+const URL_SEVERITIES: Record<string, ContextSeverities> = {
+  'url.raw-ip': { script: 'high', code: 'medium', prose: 'medium' },
+  'url.collector': { script: 'high', code: 'medium', prose: 'medium' },
+  'url.shortener': { script: 'medium', code: 'low', prose: 'low' },
+};
+
+const RULE_OF = { 'raw-ip': 'url.raw-ip', collector: 'url.collector', shortener: 'url.shortener' } as const;
+
+export class UrlCollector {
+  readonly urls = new Set<string>();
+  readonly domains = new Set<string>();
+  /** URLs seen beyond the cap (not listed). */
+  more = 0;
+
+  scan(input: LineInput): void {
+    if (!input.text.includes('://')) return;
+    for (const found of findUrls(input.text)) {
+      if (!isExternal(found)) continue;
+      if (this.urls.size < MAX_URLS) this.urls.add(found.url);
+      else if (!this.urls.has(found.url)) this.more += 1;
+      if (this.domains.size < MAX_DOMAINS) this.domains.add(found.host);
+      const kind = destinationKind(found.host, found.path);
+      if (kind !== null) {
+        const rule = RULE_OF[kind];
+        report(input, rule, inContext(URL_SEVERITIES[rule]!, input.context), found.index, found.url.length);
+      }
+    }
+  }
+}
