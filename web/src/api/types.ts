@@ -30,6 +30,15 @@ import type {
   ResolveReportsBody,
 } from '@skill-registry/api-schemas/reports';
 import type {
+  PackageScan as PackageScanSchema,
+  RescanBody,
+  ScanFinding as ScanFindingSchema,
+  ScanJob as ScanJobSchema,
+  ScanReport as ScanReportSchema,
+  SeverityCounts as SeverityCountsSchema,
+  Verdict as VerdictSchema,
+} from '@skill-registry/api-schemas/scans';
+import type {
   CreateSkillBody,
   FeaturedBody,
   ListSkillsQuery,
@@ -79,58 +88,22 @@ export type UpdateSkillInput = Static<typeof UpdateSkillBody>;
 export type StatusChange = Static<typeof StatusBody>;
 export type FeaturedChange = Static<typeof FeaturedBody>;
 
-/** The scanner's verdict on a version. */
-export type Verdict = 'clean' | 'notice' | 'suspicious' | 'malicious';
-export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
-export type SeverityCounts = Record<Severity, number>;
-export interface ScanSummary {
-  verdict: Verdict;
-  rules_version: string;
-  findings: SeverityCounts;
-}
-export interface ScanFinding {
-  rule: string;
-  family: string;
-  severity: Severity;
-  file: string;
-  line: number | null;
-  excerpt: string;
-  message: string;
-}
-/** The findings of a package: a version's stored report or a validation's. */
-export interface PackageScan {
-  verdict: Verdict;
-  rules_version: string;
-  counts: SeverityCounts;
-  findings: ScanFinding[];
-  omitted: number;
-  urls: string[];
-  domains: string[];
-}
-export interface ScanReport extends PackageScan {
-  scanned_at: string;
-  explanation: { text: string; at: string } | null;
-}
-export interface ScanJob {
-  id: string;
-  state: 'running' | 'finished';
-  rules_version: string;
-  total: number;
-  done: number;
-  failed: number;
-  pending: number;
-  started_at: string;
-  finished_at: string | null;
-}
-export interface RescanInput {
-  explanation?: string;
-}
-
-export type Version = Static<typeof VersionSchema> & { scan: ScanSummary | null };
+export type Version = Static<typeof VersionSchema>;
+/** What every version says of its scan; null for a version never scanned. */
+export type ScanSummary = NonNullable<Version['scan']>;
+export type Verdict = Static<typeof VerdictSchema>;
+export type SeverityCounts = Static<typeof SeverityCountsSchema>;
+export type Severity = keyof SeverityCounts;
+export type ScanFinding = Static<typeof ScanFindingSchema>;
+/** The findings of a package: a validation's report (a version's stored report adds its time and explanation). */
+export type PackageScan = NonNullable<Static<typeof PackageScanSchema>>;
+export type ScanReport = Static<typeof ScanReportSchema>;
+export type RescanInput = Static<typeof RescanBody>;
+export type ScanJob = Static<typeof ScanJobSchema>;
 export type FileList = Static<typeof FileListSchema>;
 export type FileEntry = FileList['items'][number];
 export type Stats = Static<typeof StatsSchema>;
-export type Validation = Static<typeof ValidationSchema> & { scan: PackageScan | null };
+export type Validation = Static<typeof ValidationSchema>;
 
 export type Feedback = Static<typeof FeedbackSchema>;
 export type FeedbackInput = Static<typeof FeedbackBody>;

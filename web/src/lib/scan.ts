@@ -1,3 +1,4 @@
+import type { EXPLANATION_MAX as SCHEMA_EXPLANATION_MAX } from '@skill-registry/api-schemas/scans';
 import type { ScanFinding, Severity, SeverityCounts, Verdict } from '../api/types';
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
@@ -49,5 +50,8 @@ export function groupByFile(findings: readonly ScanFinding[]): FileFindings[] {
     .sort((a, b) => rank(a.worst) - rank(b.worst) || a.file.localeCompare(b.file));
 }
 
-/** The longest explanation an owner may leave a reviewer (the registry's `EXPLANATION_MAX`). */
-export const EXPLANATION_MAX = 4000;
+/**
+ * The longest explanation an owner may leave a reviewer. Typed by the schema's constant, so a change there fails
+ * the type check here (the value itself is not imported: the schema module would bring TypeBox into the bundle).
+ */
+export const EXPLANATION_MAX: typeof SCHEMA_EXPLANATION_MAX = 4000;
