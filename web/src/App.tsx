@@ -20,6 +20,8 @@ const ApiKeysPage = lazy(() => import('./pages/ApiKeysPage').then((m) => ({ defa
 const CallLogsPage = lazy(() => import('./pages/CallLogsPage').then((m) => ({ default: m.CallLogsPage })));
 const ModerationQueuePage = lazy(() => import('./pages/admin/ModerationQueuePage').then((m) => ({ default: m.ModerationQueuePage })));
 const AdminSkillsPage = lazy(() => import('./pages/admin/AdminSkillsPage').then((m) => ({ default: m.AdminSkillsPage })));
+const ReportsQueuePage = lazy(() => import('./pages/admin/ReportsQueuePage').then((m) => ({ default: m.ReportsQueuePage })));
+const RescanPage = lazy(() => import('./pages/admin/RescanPage').then((m) => ({ default: m.RescanPage })));
 const AdminUsersPage = lazy(() => import('./pages/admin/AdminUsersPage').then((m) => ({ default: m.AdminUsersPage })));
 
 function Page({ children }: { children: ReactNode }) {
@@ -107,6 +109,26 @@ export function App() {
                   <RequireAdmin>
                     <Page>
                       <ModerationQueuePage />
+                    </Page>
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="admin/reports"
+                element={
+                  <RequireAdmin>
+                    <Page>
+                      <ReportsQueuePage />
+                    </Page>
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="admin/scans"
+                element={
+                  <RequireAdmin>
+                    <Page>
+                      <RescanPage />
                     </Page>
                   </RequireAdmin>
                 }

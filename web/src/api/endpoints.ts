@@ -19,6 +19,16 @@ import type {
   Me,
   Page,
   RegisterInput,
+  ReportFiled,
+  ReportInput,
+  ReportPage,
+  ReportQueue,
+  ReportState,
+  ReportsResolved,
+  RescanInput,
+  ResolveReportsInput,
+  ScanJob,
+  ScanReport,
   Skill,
   SkillPage,
   SkillQuery,
@@ -71,6 +81,12 @@ export const versions = {
   fileText: (skill: string, version: string, path: string, signal?: AbortSignal) =>
     fetchText(`${versionPath(skill, version)}/files/${filePath(path)}`, signal),
   downloadUrl: (skill: string, version: string) => `${versionPath(skill, version)}/download`,
+  /** The scanner's full report on a version (findings, URLs, the owner's explanation). */
+  scan: (skill: string, version: string, signal?: AbortSignal) =>
+    request<ScanReport>('GET', `${versionPath(skill, version)}/scan`, { signal }),
+  /** Owner or admin: scan the stored package again with the current rules, keeping or replacing the explanation. */
+  rescan: (skill: string, version: string, body: RescanInput) =>
+    request<ScanReport>('POST', `${versionPath(skill, version)}/scan`, { body }),
   upload: (skill: string, form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
     upload<Version>(`${skillPath(skill)}/versions`, form, onProgress, signal),
   createWithPackage: (form: FormData, onProgress: (p: UploadProgress) => void, signal?: AbortSignal) =>
@@ -83,6 +99,10 @@ export const feedback = {
   submit: (body: FeedbackInput) => request<Feedback>('POST', '/v1/feedback', { body }),
   list: (skill: string, query: { page?: number; page_size?: number; rating?: number; version?: string }, signal?: AbortSignal) =>
     request<FeedbackPage>('GET', `${skillPath(skill)}/feedback`, { query, signal }),
+};
+
+export const reports = {
+  file: (skill: string, body: ReportInput) => request<ReportFiled>('POST', `${skillPath(skill)}/reports`, { body }),
 };
 
 export const apiKeys = {
@@ -100,8 +120,20 @@ export const admin = {
   users: (query: { q?: string; role?: 'user' | 'admin'; disabled?: boolean; page?: number; page_size?: number }, signal?: AbortSignal) =>
     request<Page<User>>('GET', '/v1/admin/users', { query, signal }),
   updateUser: (id: string, body: UserChange) => request<User>('PATCH', `/v1/admin/users/${enc(id)}`, { body }),
-  setStatus: (skill: string, status: SkillStatus, reason?: string) =>
-    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, { body: { status, reason } }),
+  /** `overrideQuarantine` publishes a skill whose every version is quarantined; the registry then requires a reason. */
+  setStatus: (skill: string, status: SkillStatus, reason?: string, overrideQuarantine?: boolean) =>
+    request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, {
+      body: { status, reason, ...(overrideQuarantine ? { override_quarantine: true } : {}) },
+    }),
   setFeatured: (skill: string, featured: boolean, reason?: string) =>
     request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, reason } }),
+  reportQueue: (query: { state?: ReportState; page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<ReportQueue>('GET', '/v1/admin/reports', { query, signal }),
+  skillReports: (skill: string, query: { state?: ReportState; page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<ReportPage>('GET', `/v1/admin/skills/${enc(skill)}/reports`, { query, signal }),
+  resolveReports: (skill: string, body: ResolveReportsInput) =>
+    request<ReportsResolved>('POST', `/v1/admin/skills/${enc(skill)}/reports/resolve`, { body }),
+  /** Starts rescanning every stored version with the current rules (one job at a time). */
+  startRescan: () => request<ScanJob>('POST', '/v1/admin/scans'),
+  rescanJob: (id: string, signal?: AbortSignal) => request<ScanJob>('GET', `/v1/admin/scans/${enc(id)}`, { signal }),
 };

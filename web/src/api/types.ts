@@ -19,6 +19,26 @@ import type { ListEnvelope, Problem as ProblemSchema } from '@skill-registry/api
 import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '@skill-registry/api-schemas/feedback';
 import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '@skill-registry/api-schemas/logs';
 import type {
+  Report as ReportSchema,
+  ReportBody,
+  ReportFiled as ReportFiledSchema,
+  ReportQueue as ReportQueueSchema,
+  ReportReason as ReportReasonType,
+  ReportResolution as ReportResolutionType,
+  ReportState as ReportStateType,
+  ReportsResolved as ReportsResolvedSchema,
+  ResolveReportsBody,
+} from '@skill-registry/api-schemas/reports';
+import type {
+  PackageScan as PackageScanSchema,
+  RescanBody,
+  ScanFinding as ScanFindingSchema,
+  ScanJob as ScanJobSchema,
+  ScanReport as ScanReportSchema,
+  SeverityCounts as SeverityCountsSchema,
+  Verdict as VerdictSchema,
+} from '@skill-registry/api-schemas/scans';
+import type {
   CreateSkillBody,
   FeaturedBody,
   ListSkillsQuery,
@@ -69,6 +89,17 @@ export type StatusChange = Static<typeof StatusBody>;
 export type FeaturedChange = Static<typeof FeaturedBody>;
 
 export type Version = Static<typeof VersionSchema>;
+/** What every version says of its scan; null for a version never scanned. */
+export type ScanSummary = NonNullable<Version['scan']>;
+export type Verdict = Static<typeof VerdictSchema>;
+export type SeverityCounts = Static<typeof SeverityCountsSchema>;
+export type Severity = keyof SeverityCounts;
+export type ScanFinding = Static<typeof ScanFindingSchema>;
+/** The findings of a package: a validation's report (a version's stored report adds its time and explanation). */
+export type PackageScan = NonNullable<Static<typeof PackageScanSchema>>;
+export type ScanReport = Static<typeof ScanReportSchema>;
+export type RescanInput = Static<typeof RescanBody>;
+export type ScanJob = Static<typeof ScanJobSchema>;
 export type FileList = Static<typeof FileListSchema>;
 export type FileEntry = FileList['items'][number];
 export type Stats = Static<typeof StatsSchema>;
@@ -77,6 +108,18 @@ export type Validation = Static<typeof ValidationSchema>;
 export type Feedback = Static<typeof FeedbackSchema>;
 export type FeedbackInput = Static<typeof FeedbackBody>;
 export type FeedbackPage = Omit<Static<typeof FeedbackListSchema>, 'items'> & { items: Feedback[] };
+
+export type ReportReason = ReportReasonType;
+export type ReportResolution = ReportResolutionType;
+export type ReportState = ReportStateType;
+export type ReportInput = Static<typeof ReportBody>;
+export type ReportFiled = Static<typeof ReportFiledSchema>;
+export type Report = Static<typeof ReportSchema>;
+export type ReportPage = Page<Report>;
+export type ReportQueue = Static<typeof ReportQueueSchema>;
+export type ReportQueueItem = ReportQueue['items'][number];
+export type ResolveReportsInput = Static<typeof ResolveReportsBody>;
+export type ReportsResolved = Static<typeof ReportsResolvedSchema>;
 
 export type CallLog = Static<typeof CallLogSchema>;
 export type LogsQuery = Static<typeof LogsQuerySchema>;

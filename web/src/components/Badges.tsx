@@ -1,4 +1,5 @@
-import type { SkillStatus } from '../api/types';
+import type { SkillStatus, Verdict } from '../api/types';
+import { VERDICT_LABEL, VERDICT_MEANING } from '../lib/scan';
 
 const STATUS_LABEL: Record<SkillStatus, string> = { draft: 'Draft', published: 'Published', deprecated: 'Deprecated' };
 
@@ -21,4 +22,23 @@ export function FeaturedBadge() {
 export function HttpStatus({ code }: { code: number }) {
   const family = code >= 500 ? 'server' : code >= 400 ? 'client' : code >= 300 ? 'redirect' : 'ok';
   return <span className={`http-status http-${family}`}>{code}</span>;
+}
+
+/** A version's scan verdict, or "Not scanned" for a version the scanner has not read. The word carries the meaning. */
+export function VerdictBadge({ scan, prefix = false }: { scan: { verdict: Verdict } | null; prefix?: boolean }) {
+  const label = scan ? VERDICT_LABEL[scan.verdict] : 'Not scanned';
+  return (
+    <span
+      className={`badge badge-verdict badge-verdict-${scan?.verdict ?? 'none'}`}
+      title={scan ? VERDICT_MEANING[scan.verdict] : undefined}
+    >
+      {prefix && <span className="visually-hidden">Scan verdict: </span>}
+      {label}
+    </span>
+  );
+}
+
+/** A skill hidden from everyone but its owner and administrators until its reports are resolved. */
+export function HiddenBadge() {
+  return <span className="badge badge-hidden">Hidden pending review</span>;
 }

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { Skill, SkillResult } from '../api/types';
 import { formatCompact, formatRelative } from '../lib/format';
-import { FeaturedBadge, StatusBadge } from './Badges';
+import { FeaturedBadge, HiddenBadge, StatusBadge } from './Badges';
 import { Highlighted } from './Highlighted';
 
 interface SkillCardProps {
@@ -26,6 +26,7 @@ export function SkillCard({ skill, showStatus = false, href, onTag }: SkillCardP
         </h3>
         <div className="badges">
           {showStatus && <StatusBadge status={skill.status} />}
+          {showStatus && 'hidden' in skill && skill.hidden && <HiddenBadge />}
           {skill.featured && <FeaturedBadge />}
         </div>
       </div>

@@ -10,13 +10,17 @@ import {
 } from '@skill-registry/skill-package/format';
 import { ApiError, isAbort, type UploadProgress } from '../api/client';
 import { versions as versionApi } from '../api/endpoints';
-import type { Validation, Version } from '../api/types';
+import type { Validation, Verdict, Version } from '../api/types';
 import { formatBytes, plural } from '../lib/format';
 import { registryInfo } from '../lib/meta';
 import { hasProblems, versionProblems } from '../lib/rules';
 import { TextArea, TextField } from './Field';
 import { useNotify } from './Notices';
+import { VerdictBadge } from './Badges';
+import { ScanFindings } from './skill/ScanFindings';
 import { ErrorMessage, FieldErrorList } from './States';
+import { useResource } from '../hooks/useResource';
+import { countsText } from '../lib/scan';
 
 interface ChosenFile {
   file: File;
@@ -173,7 +177,7 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
   return (
     <form className="upload" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy}>
       {uploaded && (
-        <div className="alert alert-success" role="status">
+        <div className={`alert ${scanTone(uploaded.scan?.verdict)}`} role="status">
           <p className="alert-title">Version {uploaded.version} uploaded</p>
           <p>
             {plural(uploaded.file_count, 'file')}, {formatBytes(uploaded.size)} {uploaded.archive_format}.{' '}
@@ -182,6 +186,7 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
               Browse its files
             </Link>
           </p>
+          <UploadedScan slug={slug} version={uploaded} />
           {uploaded.warnings.length > 0 && (
             <>
               <p>The registry accepted it with {plural(uploaded.warnings.length, 'warning')}:</p>
@@ -358,7 +363,7 @@ function ValidationResult({ validation }: { validation: Validation }) {
     );
   }
   return (
-    <div className="alert alert-success" role="status">
+    <div className={`alert ${scanTone(validation.scan?.verdict)}`} role="status">
       <p className="alert-title">This package passes every check</p>
       <p>
         {plural(validation.files.length, 'file')}
@@ -371,6 +376,60 @@ function ValidationResult({ validation }: { validation: Validation }) {
           ))}
         </ul>
       )}
+      {validation.scan &&
+        (validation.scan.verdict === 'clean' ? (
+          <p>
+            Scan: <VerdictBadge scan={validation.scan} /> nothing found above information level.
+          </p>
+        ) : (
+          <ScanFindings scan={validation.scan} headingLevel={4} />
+        ))}
     </div>
+  );
+}
+
+/** Accepted is good news, unless the scanner has something to say. */
+function scanTone(verdict: Verdict | undefined): string {
+  return verdict === 'suspicious' || verdict === 'malicious' ? 'alert-warning' : 'alert-success';
+}
+
+/** The scanner's verdict on the version just uploaded, and what it found when it found anything. */
+function UploadedScan({ slug, version }: { slug: string; version: Version }) {
+  const scan = version.scan;
+  const needsReport = scan?.verdict !== undefined && scan.verdict !== 'clean';
+  const { resource } = useResource(
+    (signal) => (needsReport ? versionApi.scan(slug, version.version, signal) : Promise.resolve(null)),
+    [slug, version.version, needsReport],
+  );
+  if (!scan)
+    return (
+      <p>
+        Scan: <VerdictBadge scan={null} />
+      </p>
+    );
+  if (scan.verdict === 'clean') {
+    return (
+      <p>
+        Scan: <VerdictBadge scan={scan} /> nothing found above information level.
+      </p>
+    );
+  }
+  return (
+    <>
+      {scan.verdict === 'malicious' && (
+        <p className="danger-text">
+          This version is quarantined: only you and administrators can download it, and it never becomes the latest version.
+        </p>
+      )}
+      {resource.data ? (
+        <ScanFindings scan={resource.data} headingLevel={4} />
+      ) : resource.status === 'error' ? (
+        <ErrorMessage error={resource.error} title="The scan report could not be loaded" />
+      ) : (
+        <p>
+          Scan: <VerdictBadge scan={scan} /> {countsText(scan.findings)}
+        </p>
+      )}
+    </>
   );
 }

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { skills } from '../api/endpoints';
+import { skills, versions as versionApi } from '../api/endpoints';
 import type { Skill, UpdateSkillInput } from '../api/types';
-import { FeaturedBadge, StatusBadge } from '../components/Badges';
+import { FeaturedBadge, HiddenBadge, StatusBadge } from '../components/Badges';
 import { ConfirmDialog } from '../components/Dialog';
 import { PageHeader } from '../components/Layout';
 import { useNotify } from '../components/Notices';
 import { FeedbackList } from '../components/skill/FeedbackList';
+import { OwnerScans } from '../components/skill/OwnerScans';
 import { SkillForm, fieldsOf, type SkillFields } from '../components/SkillForm';
 import { ErrorMessage, Loading } from '../components/States';
 import { UploadVersion } from '../components/UploadVersion';
@@ -17,6 +18,7 @@ import { splitTags } from '../lib/rules';
 
 const TABS = [
   { id: 'upload', label: 'Upload a version' },
+  { id: 'security', label: 'Versions and scans' },
   { id: 'details', label: 'Details' },
   { id: 'feedback', label: 'Feedback' },
   { id: 'delete', label: 'Delete' },
@@ -47,6 +49,9 @@ export function ManageSkillPage() {
   const notify = useNotify();
   const { resource, reload, setData } = useResource((signal) => skills.get(slug, signal), [slug]);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [uploads, setUploads] = useState(0);
+  // Whether there are versions at all: a skill whose every version is quarantined has no latest version.
+  const versionCount = useResource((signal) => versionApi.list(slug, 1, signal), [slug, uploads]).resource.data?.total;
   const skill = resource.data;
   usePageTitle(skill ? `Manage ${skill.name}` : 'Manage skill');
   const tab: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'upload';
@@ -99,14 +104,27 @@ export function ManageSkillPage() {
       >
         <div className="badges">
           <StatusBadge status={skill.status} />
+          {skill.hidden && <HiddenBadge />}
           {skill.featured && <FeaturedBadge />}
-          <span className="muted small">{skill.latest_version ? `Latest v${skill.latest_version}` : 'No version yet'}</span>
+          <span className="muted small">
+            {skill.latest_version
+              ? `Latest v${skill.latest_version}`
+              : versionCount
+                ? 'No installable version: every version is quarantined'
+                : 'No version yet'}
+          </span>
         </div>
       </PageHeader>
+      {skill.hidden && (
+        <div className="alert alert-warning">
+          This skill is hidden pending review: people reported it, and only you and administrators can see it until an administrator
+          resolves the reports.
+        </div>
+      )}
       {skill.status === 'draft' && (
         <div className="alert alert-info">
           Drafts are visible only to you and administrators.{' '}
-          {skill.latest_version
+          {skill.latest_version || versionCount
             ? 'An administrator reviews and publishes it.'
             : 'Upload a first version so an administrator can review it.'}
         </div>
@@ -132,7 +150,17 @@ export function ManageSkillPage() {
         </ul>
       </nav>
       <section className="tab-panel card" aria-label={TABS.find((t) => t.id === tab)?.label}>
-        {tab === 'upload' && <UploadVersion slug={skill.slug} latest={skill.latest_version} onUploaded={() => reload()} />}
+        {tab === 'upload' && (
+          <UploadVersion
+            slug={skill.slug}
+            latest={skill.latest_version}
+            onUploaded={() => {
+              reload();
+              setUploads((n) => n + 1);
+            }}
+          />
+        )}
+        {tab === 'security' && <OwnerScans slug={skill.slug} />}
         {tab === 'details' && <SkillForm key={skill.updated_at} skill={skill} submitLabel="Save details" onSubmit={save} />}
         {tab === 'feedback' && <FeedbackList slug={skill.slug} />}
         {tab === 'delete' && <DeletePanel skill={skill} onDelete={() => setConfirmDelete(true)} />}

@@ -1,15 +1,18 @@
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { skills, versions as versionApi } from '../api/endpoints';
-import type { Skill } from '../api/types';
-import { FeaturedBadge, StatusBadge } from '../components/Badges';
+import type { Skill, Version } from '../api/types';
+import { FeaturedBadge, HiddenBadge, StatusBadge, VerdictBadge } from '../components/Badges';
 import { CopyButton } from '../components/CopyButton';
 import { PageHeader } from '../components/Layout';
 import { FeedbackForm } from '../components/skill/FeedbackForm';
 import { FeedbackList } from '../components/skill/FeedbackList';
 import { FilesPanel } from '../components/skill/FilesPanel';
 import { ModerationActions } from '../components/skill/ModerationActions';
+import { QuarantineNotice } from '../components/skill/QuarantineNotice';
 import { ReadmePanel } from '../components/skill/ReadmePanel';
+import { ReportSkill } from '../components/skill/ReportSkill';
+import { ScanPanel } from '../components/skill/ScanPanel';
 import { StatsPanel } from '../components/skill/StatsPanel';
 import { VersionsPanel } from '../components/skill/VersionsPanel';
 import { SourceLink } from '../components/SourceLink';
@@ -23,6 +26,7 @@ const TABS = [
   { id: 'readme', label: 'Overview' },
   { id: 'files', label: 'Files' },
   { id: 'versions', label: 'Versions' },
+  { id: 'security', label: 'Security' },
   { id: 'stats', label: 'Downloads' },
   { id: 'feedback', label: 'Feedback' },
 ] as const;
@@ -82,7 +86,11 @@ export function SkillPage() {
 
   const isOwner = user?.id === skill.owner.id;
   const canDownload = skill.status === 'published' || isAdmin;
-  const downloadHref = canDownload ? (v: string) => versionApi.downloadUrl(slug, v) : null;
+  // A quarantined (malicious) version goes to its owner and administrators only; nobody else is offered it.
+  const mayDownload = (v: Version) => canDownload && (v.scan?.verdict !== 'malicious' || isOwner || isAdmin);
+  const downloadHref = (v: Version) => (mayDownload(v) ? versionApi.downloadUrl(slug, v.version) : null);
+  // Without a latest version (every version quarantined), the newest one speaks for the skill.
+  const latest = versionList.find((v) => v.version === skill.latest_version) ?? versionList[0];
   const origin = window.location.origin;
 
   return (
@@ -91,16 +99,25 @@ export function SkillPage() {
         title={skill.name}
         subtitle={skill.description || undefined}
         actions={
-          (isOwner || isAdmin) && (
-            <Link className="button" to={`/me/skills/${encodeURIComponent(skill.slug)}`}>
-              Manage
-            </Link>
-          )
+          <>
+            {(isOwner || isAdmin) && (
+              <Link className="button" to={`/me/skills/${encodeURIComponent(skill.slug)}`}>
+                Manage
+              </Link>
+            )}
+            {user && !isOwner && <ReportSkill slug={skill.slug} name={skill.name} />}
+          </>
         }
       >
         <div className="badges">
           {skill.status !== 'published' && <StatusBadge status={skill.status} />}
+          {skill.hidden && <HiddenBadge />}
           {skill.featured && <FeaturedBadge />}
+          {latest && (
+            <Link className="badge-link" to={href({ tab: 'security', version: null, file: null, days: null })}>
+              <VerdictBadge scan={latest.scan} prefix />
+            </Link>
+          )}
           <span className="muted small">{skill.slug}</span>
         </div>
       </PageHeader>
@@ -109,6 +126,12 @@ export function SkillPage() {
         <div className="alert alert-info">
           This skill is a draft: only its owner and administrators can see it.{' '}
           {isAdmin ? 'Review it and publish it when it is ready.' : 'An administrator publishes it after review.'}
+        </div>
+      )}
+      {skill.hidden && (
+        <div className="alert alert-warning">
+          This skill is hidden pending review: enough people reported it that only its owner and administrators can see it until an
+          administrator resolves the reports.
         </div>
       )}
       {skill.status === 'deprecated' && (
@@ -150,9 +173,16 @@ export function SkillPage() {
                   {renderVersionSelect()}
                 </div>
               )}
-              {downloadHref && version ? (
+              {version && (
+                <p className="small">
+                  Scan: <VerdictBadge scan={version.scan} />{' '}
+                  <Link to={href({ tab: 'security', file: null, days: null })}>Security report</Link>
+                </p>
+              )}
+              {version?.scan?.verdict === 'malicious' && <QuarantineNotice canDownload={mayDownload(version)} />}
+              {version && mayDownload(version) ? (
                 <>
-                  <a className="button button-primary button-block" href={downloadHref(version.version)} download>
+                  <a className="button button-primary button-block" href={versionApi.downloadUrl(slug, version.version)} download>
                     Download v{version.version}
                     <span className="button-note">
                       {formatBytes(version.size)} {version.archive_format}
@@ -224,7 +254,15 @@ export function SkillPage() {
       return <ErrorMessage error={versionsHandle.resource.error} retry={versionsHandle.reload} />;
     if (!versionsHandle.resource.data) return <Loading label="Loading versions…" />;
     if (tab === 'versions')
-      return <VersionsPanel versions={versionList} selected={selected} versionHref={versionHref} downloadHref={downloadHref} />;
+      return (
+        <VersionsPanel
+          versions={versionList}
+          selected={selected}
+          versionHref={versionHref}
+          downloadHref={downloadHref}
+          securityHref={(v) => href({ tab: 'security', version: v === skill.latest_version ? null : v, file: null })}
+        />
+      );
     if (versionList.length === 0) {
       return (
         <EmptyState
@@ -242,6 +280,7 @@ export function SkillPage() {
       );
     }
     if (!version) return <EmptyState title={`There is no version ${selected ?? ''}`} />;
+    if (tab === 'security') return <ScanPanel slug={skill.slug} version={version} canDownload={mayDownload(version)} />;
     if (filesHandle.resource.status === 'error') return <ErrorMessage error={filesHandle.resource.error} retry={filesHandle.reload} />;
     const files = filesHandle.resource.data;
     if (!files) return <Loading label="Loading files…" />;

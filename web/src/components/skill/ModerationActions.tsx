@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ApiError } from '../../api/client';
 import { admin } from '../../api/endpoints';
 import type { Skill, SkillStatus } from '../../api/types';
 import { ConfirmDialog } from '../Dialog';
@@ -30,13 +31,22 @@ export function ModerationActions({
   compact?: boolean;
 }) {
   const [action, setAction] = useState<Action | null>(null);
+  // Set once the registry refuses to publish because every version is quarantined: the dialog then offers the override.
+  const [quarantined, setQuarantined] = useState(false);
+  const [override, setOverride] = useState(false);
   const notify = useNotify();
   const size = compact ? 'button button-small' : 'button';
 
   async function run(reason: string) {
     if (!action) return;
     if (action.kind === 'status') {
-      const updated = await admin.setStatus(skill.slug, action.to, reason || undefined);
+      let updated: Skill;
+      try {
+        updated = await admin.setStatus(skill.slug, action.to, reason || undefined, override);
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'skill_quarantined') setQuarantined(true);
+        throw error;
+      }
       notify(`“${updated.name}” is now ${updated.status}.`);
       onChange(updated);
     } else {
@@ -73,11 +83,21 @@ export function ModerationActions({
         confirmLabel={action?.label ?? ''}
         reason={{ label: 'Reason', hint: 'Kept in the audit trail with your name and the time.' }}
         onConfirm={run}
-        onClose={() => setAction(null)}
+        onClose={() => {
+          setAction(null);
+          setQuarantined(false);
+          setOverride(false);
+        }}
       >
         {action?.kind === 'status' && <p>{EFFECT[action.to]}</p>}
         {action?.kind === 'status' && action.to === 'published' && skill.latest_version === null && (
           <p className="warning-text">This skill has no version yet, so there is nothing to download.</p>
+        )}
+        {action?.kind === 'status' && action.to === 'published' && quarantined && (
+          <label className="checkbox">
+            <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} />
+            Publish anyway, although every version is quarantined (give the reason below)
+          </label>
         )}
         {action?.kind === 'featured' && (
           <p>{action.to ? 'Featured skills are marked and can be listed first.' : 'The featured mark is removed.'}</p>

@@ -3,8 +3,10 @@ import { NavLink } from 'react-router-dom';
 export function AdminNav() {
   const links = [
     { to: '/admin', label: 'Review queue', end: true },
+    { to: '/admin/reports', label: 'Reports', end: false },
     { to: '/admin/skills', label: 'All skills', end: false },
     { to: '/admin/users', label: 'Users', end: false },
+    { to: '/admin/scans', label: 'Rescans', end: false },
   ];
   return (
     <nav className="tabs" aria-label="Administration">

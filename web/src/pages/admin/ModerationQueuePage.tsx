@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router-dom';
-import { skills } from '../../api/endpoints';
+import { skills, versions as versionApi } from '../../api/endpoints';
 import type { Skill } from '../../api/types';
 import { PageHeader } from '../../components/Layout';
 import { Pagination } from '../../components/Pagination';
@@ -10,6 +10,7 @@ import { useResource } from '../../hooks/useResource';
 import { pageParam } from '../../hooks/useSearchParamText';
 import { formatRelative, plural } from '../../lib/format';
 import { AdminNav } from './AdminNav';
+import { DraftVerdict } from './DraftVerdict';
 
 const PAGE_SIZE = 20;
 
@@ -53,29 +54,7 @@ export function ModerationQueuePage() {
           <>
             <ul className="queue">
               {data.items.map((skill) => (
-                <li key={skill.id} className="card queue-item">
-                  <div className="queue-main">
-                    <h3>
-                      <Link to={`/skills/${encodeURIComponent(skill.slug)}`}>{skill.name}</Link>
-                    </h3>
-                    <p className="muted small">
-                      {skill.slug} · by {skill.owner.username} · changed {formatRelative(skill.updated_at)}
-                    </p>
-                    <p>{skill.description || <span className="muted">No description.</span>}</p>
-                    <p className="queue-links">
-                      {skill.latest_version ? (
-                        <>
-                          <Link to={`/skills/${encodeURIComponent(skill.slug)}`}>Read SKILL.md of v{skill.latest_version}</Link>
-                          <Link to={`/skills/${encodeURIComponent(skill.slug)}?tab=files`}>Browse files</Link>
-                          <Link to={`/skills/${encodeURIComponent(skill.slug)}?tab=versions`}>Versions</Link>
-                        </>
-                      ) : (
-                        <span className="warning-text">No version uploaded yet</span>
-                      )}
-                    </p>
-                  </div>
-                  <ModerationActions skill={skill} onChange={changed} />
-                </li>
+                <DraftItem key={skill.id} skill={skill} onChange={changed} />
               ))}
             </ul>
             <Pagination page={page} pageSize={PAGE_SIZE} total={data.total} onPage={(p) => setParams(p === 1 ? {} : { page: String(p) })} />
@@ -83,5 +62,46 @@ export function ModerationQueuePage() {
         )}
       </section>
     </>
+  );
+}
+
+/**
+ * One draft: the scanner's verdict on its newest version first, then what it is and where to read it. The newest
+ * version rather than `latest_version`, since a malicious version is never latest and is what a reviewer must see.
+ */
+function DraftItem({ skill, onChange }: { skill: Skill; onChange: (skill: Skill) => void }) {
+  const { resource } = useResource((signal) => versionApi.list(skill.slug, 1, signal), [skill.slug, skill.updated_at]);
+  const newest = resource.data ? (resource.data.items[0] ?? null) : resource.status === 'error' ? null : undefined;
+  const base = `/skills/${encodeURIComponent(skill.slug)}`;
+  const version = newest ? `version=${encodeURIComponent(newest.version)}` : '';
+  return (
+    <li className="card queue-item">
+      <div className="queue-main">
+        {resource.status === 'error' ? (
+          <p className="small warning-text draft-verdict">The scan verdict could not be loaded.</p>
+        ) : (
+          <DraftVerdict slug={skill.slug} newest={newest} />
+        )}
+        <h3>
+          <Link to={base}>{skill.name}</Link>
+        </h3>
+        <p className="muted small">
+          {skill.slug} · by {skill.owner.username} · changed {formatRelative(skill.updated_at)}
+        </p>
+        <p>{skill.description || <span className="muted">No description.</span>}</p>
+        <p className="queue-links">
+          {newest ? (
+            <>
+              <Link to={`${base}?${version}`}>Read SKILL.md of v{newest.version}</Link>
+              <Link to={`${base}?tab=files&${version}`}>Browse files</Link>
+              <Link to={`${base}?tab=versions`}>Versions</Link>
+            </>
+          ) : (
+            newest === null && resource.status !== 'error' && <span className="warning-text">No version uploaded yet</span>
+          )}
+        </p>
+      </div>
+      <ModerationActions skill={skill} onChange={onChange} />
+    </li>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { Skill } from '../../api/types';
-import { FeaturedBadge, StatusBadge } from '../../components/Badges';
+import { FeaturedBadge, HiddenBadge, StatusBadge } from '../../components/Badges';
 import { ModerationActions } from '../../components/skill/ModerationActions';
 import { formatDate, formatNumber } from '../../lib/format';
 
@@ -42,6 +42,7 @@ export function SkillModerationTable({
               <td>
                 <div className="badges">
                   <StatusBadge status={skill.status} />
+                  {skill.hidden && <HiddenBadge />}
                   {skill.featured && <FeaturedBadge />}
                 </div>
               </td>

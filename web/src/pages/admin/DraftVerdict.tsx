@@ -1,0 +1,22 @@
+import { Link } from 'react-router-dom';
+import type { Version } from '../../api/types';
+import { VerdictBadge } from '../../components/Badges';
+import { countsText } from '../../lib/scan';
+
+/** The scanner's verdict on a draft's newest version, the first thing a reviewer reads about it. */
+export function DraftVerdict({ slug, newest }: { slug: string; newest: Version | null | undefined }) {
+  if (newest === undefined) return <p className="small muted draft-verdict">Loading the scan verdict…</p>;
+  if (newest === null) return <p className="small muted draft-verdict">Nothing scanned: no version yet.</p>;
+  return (
+    <p className="draft-verdict">
+      <VerdictBadge scan={newest.scan} prefix />{' '}
+      <span className="small">
+        v{newest.version}: {newest.scan ? countsText(newest.scan.findings) : 'not scanned'}
+        {newest.scan?.verdict === 'malicious' && ', quarantined'} ·{' '}
+        <Link to={`/skills/${encodeURIComponent(slug)}?tab=security&version=${encodeURIComponent(newest.version)}`}>
+          Security report<span className="visually-hidden"> of {slug}</span>
+        </Link>
+      </span>
+    </p>
+  );
+}
