@@ -11,6 +11,8 @@ export interface FileState {
   kind: FileKind;
   /** Facts rules note about the file as a whole (name → first line), for rules that need several lines. */
   readonly facts: Map<string, number>;
+  /** The text of the line each fact was noted on, for the excerpt of a finding built from facts. */
+  readonly factTexts: Map<string, string>;
   /** Set by a rule that needs to see the next line whatever it holds (a private key's first body line). */
   examineNext: boolean;
   report(hit: Hit): void;
@@ -31,5 +33,7 @@ export function report(input: LineInput, rule: string, severity: Severity, index
 
 /** Notes a fact about the file (its first line is kept). */
 export function noteFact(input: LineInput, fact: string): void {
-  if (!input.file.facts.has(fact)) input.file.facts.set(fact, input.line);
+  if (input.file.facts.has(fact)) return;
+  input.file.facts.set(fact, input.line);
+  input.file.factTexts.set(fact, input.text);
 }

@@ -357,8 +357,10 @@ function credentialRead(input: LineInput): boolean {
 }
 
 // Sending the environment or credential files away.
+// Command names are matched case-sensitively (a colour variable such as `${NC}` is not netcat); PowerShell's are not.
 const NET_SEND =
-  /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send/i;
+  /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send|\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b/;
+const PS_NET_SEND = /\b(?:Invoke-WebRequest|Invoke-RestMethod)\b/i;
 const NET_POST = [
   /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
   /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
@@ -366,15 +368,21 @@ const NET_POST = [
   /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
   /\b(?:nc|ncat|netcat|scp)\s/i,
 ];
+/**
+ * The whole environment: `env` or `printenv` as a command of its own (at a command's start, after a pipe, `;`, `&`,
+ * `(`, `$(` or a backtick, and ending there), or the environment object taken whole. "from env" in a comment is a
+ * word, not a command; `env: Env` in a signature is a parameter.
+ */
 const ENV_DUMP =
-  /(?:^|[\s|;&($`])(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\$\((?:env|printenv)\)|`(?:env|printenv)`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
+  /(?:^\s*(?:\$\s+)?(?:sudo\s+)?|[|;&(`]\s*|\$\(\s*)(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|(?<!\}\s*=\s*)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/;
+const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
 function exfiltrate(input: LineInput, readsCredentials: boolean): void {
   const { text } = input;
-  const env = ENV_DUMP.exec(text);
+  const env = ENV_DUMP.exec(text) ?? PS_ENV_DUMP.exec(text);
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
-  const sender = NET_SEND.exec(text);
+  const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
   if (input.context !== 'prose' && any(NET_POST, text)) noteFact(input, 'network-send');
   if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
@@ -486,29 +494,32 @@ export function scanCommands(input: LineInput, groups: number): void {
 
 /** Rules over several lines of one file, decided when the file ends. */
 export function finishCommands(
-  file: { facts: Map<string, number>; kind: string },
-  reportAt: (rule: string, severity: Severity, line: number, message: string) => void,
+  file: { facts: Map<string, number>; factTexts: Map<string, string>; kind: string },
+  reportAt: (rule: string, severity: Severity, line: number, message: string, text: string) => void,
 ): void {
   const { facts } = file;
+  // A finding from two facts sits on the later line and shows that line's text (never an empty excerpt).
+  const at = (fact: string): [number, string] => [facts.get(fact)!, file.factTexts.get(fact) ?? ''];
+  const later = (a: string, b: string): [number, string] => (facts.get(a)! >= facts.get(b)! ? at(a) : at(b));
   const context = file.kind === 'script' ? 'script' : 'code';
-  const connect = facts.get('socket-connect');
-  const attach = facts.get('shell-attach');
-  if (connect !== undefined && attach !== undefined) {
+  if (facts.has('socket-connect') && facts.has('shell-attach')) {
+    const [line, text] = later('socket-connect', 'shell-attach');
     reportAt(
       'command.reverse-shell',
       inContext(COMMAND_SEVERITIES['command.reverse-shell']!, context),
-      Math.max(connect, attach),
+      line,
       'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
+      text,
     );
   }
-  const dump = facts.get('env-dump');
-  const send = facts.get('network-send');
-  if (dump !== undefined && send !== undefined) {
+  if (facts.has('env-dump') && facts.has('network-send')) {
+    const [line, text] = later('env-dump', 'network-send');
     reportAt(
       'command.exfiltrate',
       inContext(COMMAND_SEVERITIES['command.exfiltrate']!, context),
-      Math.max(dump, send),
+      line,
       'This file collects the whole environment (every variable, tokens included) and sends data over the network: the environment leaves the machine.',
+      text,
     );
   }
   const decode = facts.get('decode');
@@ -519,6 +530,7 @@ export function finishCommands(
       'high',
       exec,
       'This script decodes data and later executes a value with eval or exec; what finally runs is hidden from every reviewer.',
+      at('dynamic-exec')[1],
     );
   }
 }
