@@ -1,0 +1,51 @@
+/**
+ * Lines that document or detect an attack rather than perform it: a security tool's signatures (regular
+ * expressions, pattern lists, indicator files), a Markdown table row that lists a denied command, a string that
+ * stands alone as an element of a list. A command or instruction matched there is most likely a quoted example,
+ * so command, instruction and URL findings there weigh two steps less (signature.ts is asked by report()).
+ *
+ * Only the shape of the line and the file's name are looked at, never particular words: an attack has to stop
+ * looking like a command to pass, which is what stops it from running as one.
+ */
+import type { LineInput } from './file-state.js';
+
+/** A Markdown table row: `| a | b |`. */
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+/** Data files named for what detectors hold (iocs.txt, patterns/…, signatures.json, rules/…, policies/…). */
+const SIGNATURE_FILE =
+  /(?:^|\/)(?:iocs?|signatures?|patterns?|indicators?|blocklists?|denylists?|rules?|policies|policy)(?:[._-][^/]*)?(?:\/[^/]*)*\.(?:txt|json|ya?ml|csv|tsv|list)$/i;
+/** A line that is a regular expression: a literal, a raw string, or a compile call. */
+const REGEX_LINE = /^\s*(?:[-*]\s+)?(?:r["']|\/(?![/*\s])|re\.compile\s*\(|new\s+RegExp\s*\(|RegExp\s*\()/;
+/** A key that holds a pattern (`"pattern":`, `regex =`, `signatures:`). */
+const PATTERN_KEY =
+  /(?:^|[\s{,"'])(?:patterns?|regexp?|regexes|signatures?|indicators?|iocs?|denied|deny|blocked?|blocklist|denylist)["']?\s*[:=]/i;
+/** A line that is one quoted string and nothing else (an element of a list), with an optional trailing comment. */
+const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*[,;]?\s*(?:(?:#|\/\/).*)?$/;
+/** Regular-expression syntax inside a quoted string: escapes, wildcards, groups of alternatives. */
+const REGEX_SYNTAX = /\.[*+]|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
+
+/** Whether the whole line has the shape of a signature, whatever part of it matched. */
+export function signatureLine(input: LineInput): boolean {
+  const { text } = input;
+  if (input.file.kind !== 'script' && SIGNATURE_FILE.test(input.file.path)) return true;
+  if (input.file.kind === 'markdown' && input.context === 'prose' && TABLE_ROW.test(text)) return true;
+  return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || LONE_STRING.test(text);
+}
+
+/** The quoted string of `text` that holds `index`, if any. */
+function quotedAround(text: string, index: number): string | null {
+  for (const q of ['"', "'"]) {
+    const before = text.slice(0, index);
+    if ((before.split(q).length - 1) % 2 === 0) continue;
+    const end = text.indexOf(q, index);
+    if (end !== -1) return text.slice(before.lastIndexOf(q) + 1, end);
+  }
+  return null;
+}
+
+/** Whether the match at `index` sits in a signature: a signature line, or a quoted regular expression. */
+export function inSignature(input: LineInput, index: number): boolean {
+  if (signatureLine(input)) return true;
+  const quoted = quotedAround(input.text, index);
+  return quoted !== null && REGEX_SYNTAX.test(quoted);
+}
