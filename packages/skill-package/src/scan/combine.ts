@@ -36,7 +36,8 @@ export function combine(sink: FindingSink, fileFacts: Map<string, Map<string, nu
   const s = (rule: string): Signal | undefined => sink.signals.get(rule);
 
   const read = s('command.credential-read');
-  if (executable(read)) {
+  // A read weighed down to low is one a signature quotes (signature.ts), not one that runs.
+  if (executable(read) && rank(read.severity) >= rank('medium')) {
     const sameFileSend = fileFacts.get(read.file)?.has('network-send') === true;
     const leaving =
       [s('command.exfiltrate'), s('agent.exfiltrate-data')].find((x) => x !== undefined) ??

@@ -93,7 +93,7 @@ function pipeToShell(input: LineInput, lower: string): void {
     const what =
       destination.kind === 'raw-ip'
         ? 'a raw IP address'
-        : destination.kind === 'collector'
+        : destination.kind === 'collector' || destination.kind === 'messaging'
           ? 'a collector or tunnel service'
           : 'a shortened URL';
     fire(
@@ -292,7 +292,13 @@ function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
   return pattern.exec(text);
 }
 
-const CRONTAB = /\bcrontab\b([^;&|\n]{0,40})/gi;
+/**
+ * Writing a crontab: the command `crontab` at a command's start (line start, after a pipe, `;`, `&`, `(`, `$(`, a
+ * backtick or the opening quote of a string handed to a shell) given a file or `-` (standard input). `crontab -l`
+ * reads, `-e` opens an editor, `-r` removes; the word elsewhere (a message, a key, a variable) is no command.
+ */
+const CRONTAB_WRITE =
+  /(?:^\s*(?:\$\s+)?|[|;&(`]\s*|\$\(\s*|(?:exec\w*|system|run|spawn\w*|popen|call)\s*\(\s*\[?\s*["'`])(?:sudo\s+)?crontab(?:\s+-u\s+\S+)?\s+(?:-(?=\s|$|["'`)])|[^\s\-"'`)][^\s;&|"'`)]*)/g;
 const CRON_FILES =
   /\/etc\/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)\b|\/var\/spool\/cron\b|\/etc\/systemd\/system\/|\.config\/systemd\/user\/|Library\/Launch(?:Agents|Daemons)\b/gi;
 const PERSISTENCE_COMMANDS: [string, RegExp][] = [
@@ -312,15 +318,11 @@ function persistence(input: LineInput, lower: string, fetches: boolean): void {
   const message = fetches ? PERSISTENT_DOWNLOAD : undefined;
   const { text } = input;
   if (lower.includes('crontab')) {
-    CRONTAB.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = CRONTAB.exec(text)) !== null) {
-      const args = m[1]!.trim();
-      // `crontab -l`, `-r`, `-e` read, remove or open an editor; a quote or bracket after the word means it was prose.
-      if (!/^(?:-[lrev]\b|["'`)\]]|$)/.test(args)) {
-        fire(input, 'command.persistence', m.index, m[0].length, steps, message);
-        return;
-      }
+    CRONTAB_WRITE.lastIndex = 0;
+    const m = CRONTAB_WRITE.exec(text);
+    if (m !== null) {
+      fire(input, 'command.persistence', m.index, m[0].length, steps, message);
+      return;
     }
   }
   const file = writesTo(text, CRON_FILES);
@@ -342,9 +344,12 @@ function persistence(input: LineInput, lower: string, fetches: boolean): void {
 // Credentials and browser data.
 const CRED_PATH =
   /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
-/** Using a key (ssh -i, ssh-add, permissions) is not reading it out. */
+/**
+ * Using a key (ssh -i, ssh-add, permissions, stat) is not reading it out, nor is asking the keychain for the one
+ * item a skill stored under its own service name (`security find-generic-password -s NAME`).
+ */
 const KEY_USE =
-  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND/i;
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b|\bsecurity\s+find-(?:generic|internet)-password\b(?=.*\s-[sa]\s)(?!.*Safe Storage)/i;
 
 function credentialRead(input: LineInput): boolean {
   const { text } = input;
@@ -365,6 +370,7 @@ const NET_POST = [
   /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
   /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
   /method\s*[:=]\s*["']POST/i,
+  /\bRequest\s*\([^)]*\bdata\s*=\s*(?!None\b)\w/,
   /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
   /\b(?:nc|ncat|netcat|scp)\s/i,
 ];
