@@ -140,7 +140,8 @@ const SOCKET_SHELL = [
 ];
 /** Lines of a reverse shell spread over a script: the connection, and the shell attached to it. */
 const SOCKET_CONNECT = [
-  /\bsocket\.socket\s*\(/i,
+  // A Unix-domain socket stays on the machine.
+  /\bsocket\.socket\s*\((?!\s*(?:socket\.)?AF_UNIX)/i,
   /\.connect\s*\(\s*\(/i,
   /Net\.Sockets\.TCPClient/i,
   /\bnet\.(?:connect|createConnection)\s*\(/i,
@@ -148,7 +149,8 @@ const SOCKET_CONNECT = [
   /\bTCPSocket\.(?:new|open)\b/i,
 ];
 const SHELL_ATTACH = [
-  /\bos\.dup2\s*\(/i,
+  // Pointing the standard streams at /dev/null (a daemon detaching) attaches nothing.
+  /\bos\.dup2\s*\((?!\s*\w*null\b)/i,
   /pty\.spawn\s*\(/i,
   /\.GetStream\s*\(/i,
   /spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']/i,
@@ -345,11 +347,12 @@ function persistence(input: LineInput, lower: string, fetches: boolean): void {
 const CRED_PATH =
   /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
 /**
- * Using a key (ssh -i, ssh-add, permissions, stat) is not reading it out, nor is asking the keychain for the one
+ * Using a key (ssh -i, ssh-add, permissions, stat, listing with find, a configuration value naming the key to
+ * use) is not reading it out, nor is asking the keychain for the one
  * item a skill stored under its own service name (`security find-generic-password -s NAME`).
  */
 const KEY_USE =
-  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b|\bsecurity\s+find-(?:generic|internet)-password\b(?=.*\s-[sa]\s)(?!.*Safe Storage)/i;
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b|^\s*(?:\$\s+)?find\s(?!.*(?:-exec|-delete|xargs|\|))|(?:^|[\s{,])["']?\w*(?:[Kk]ey|[Ii]dentity)\w*["']?\s*[:=]\s*["'][^"']*\.ssh\/id_[\w.-]+["']\s*,?\s*$|\bsecurity\s+find-(?:generic|internet)-password\b(?=.*\s-[sa]\s)(?!.*Safe Storage)/i;
 
 function credentialRead(input: LineInput): boolean {
   const { text } = input;
@@ -448,7 +451,7 @@ function obfuscatedExec(input: LineInput, lower: string): void {
 
 // Erasing traces.
 const COVER =
-  /\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bexport\s+HISTSIZE=0\b|\bhistory\s+-c\b|\bset\s+\+o\s+history\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|\bClear-EventLog\b/gi;
+  /\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bexport\s+HISTSIZE=0\b|\bhistory\s+-c\b|\bset\s+\+o\s+history\b|(?:^|[;|&{(]\s*)Clear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|\bClear-EventLog\b/gi;
 const HISTORY_FILE = /\.(?:bash|zsh)_history\b/g;
 const ERASE = /\b(?:rm|shred|truncate|unlink)\b|>\s*$|\/dev\/null/i;
 

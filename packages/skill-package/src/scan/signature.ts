@@ -2,7 +2,8 @@
  * Lines that document or detect an attack rather than perform it: a security tool's signatures (regular
  * expressions, pattern lists, indicator files), a Markdown table row that lists a denied command, a string that
  * stands alone as an element of a list. A command or instruction matched there is most likely a quoted example,
- * so command, instruction and URL findings there weigh two steps less (signature.ts is asked by report()).
+ * so command, instruction and URL findings there weigh two steps less (signature.ts is asked by report()). So does
+ * a command quoted in a message a script prints (an `echo` telling the user what to run).
  *
  * Only the shape of the line and the file's name are looked at, never particular words: an attack has to stop
  * looking like a command to pass, which is what stops it from running as one.
@@ -28,7 +29,7 @@ const REGEX_SYNTAX = /\.[*+]|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s
 export function signatureLine(input: LineInput): boolean {
   const { text } = input;
   if (input.file.kind !== 'script' && SIGNATURE_FILE.test(input.file.path)) return true;
-  if (input.file.kind === 'markdown' && input.context === 'prose' && TABLE_ROW.test(text)) return true;
+  if (input.file.kind === 'markdown' && input.context !== 'comment' && TABLE_ROW.test(text)) return true;
   return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || LONE_STRING.test(text);
 }
 
@@ -43,9 +44,21 @@ function quotedAround(text: string, index: number): string | null {
   return null;
 }
 
+/** A line that prints a message (echo, printf, print, console.log, a log helper): its strings are shown, not run. */
+const PRINTS =
+  /^\s*(?:echo|printf|print|puts|say|Write-Host|Write-Output|console\.(?:log|error|warn|info)|logger\.\w+|log(?:_\w+)?|warn|info|error)\b\s*\(?/;
+
 /** Whether the match at `index` sits in a signature: a signature line, or a quoted regular expression. */
 export function inSignature(input: LineInput, index: number): boolean {
   if (signatureLine(input)) return true;
   const quoted = quotedAround(input.text, index);
-  return quoted !== null && REGEX_SYNTAX.test(quoted);
+  if (quoted === null) return false;
+  return REGEX_SYNTAX.test(quoted) || (printed(input.text) && !/\$\(|`/.test(quoted));
+}
+
+/** A message printed to the terminal: printed, and not redirected or piped anywhere after its last string. */
+function printed(text: string): boolean {
+  if (!PRINTS.test(text)) return false;
+  const tail = text.slice(Math.max(text.lastIndexOf('"'), text.lastIndexOf("'")) + 1);
+  return !/[>|]|\btee\b/.test(tail.replace(/[12]?>&[12]|>\s*\/dev\/(?:null|stderr)/g, ''));
 }
