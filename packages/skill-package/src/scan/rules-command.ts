@@ -352,7 +352,7 @@ const CRED_PATH =
  * item a skill stored under its own service name (`security find-generic-password -s NAME`).
  */
 const KEY_USE =
-  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b|^\s*(?:\$\s+)?find\s(?!.*(?:-exec|-delete|xargs|\|))|(?:^|[\s{,])["']?\w*(?:[Kk]ey|[Ii]dentity)\w*["']?\s*[:=]\s*["'][^"']*\.ssh\/id_[\w.-]+["']\s*,?\s*$|\bsecurity\s+find-(?:generic|internet)-password\b(?=.*\s-[sa]\s)(?!.*Safe Storage)/i;
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b|^\s*(?:\$\s+)?find\s(?!.*(?:-exec|-delete|xargs|\|))|(?:^|[\s{,])["']?\w*(?:[Kk]ey|[Ii]dentity)\w*["']?\s*[:=]\s*["'][^"']*\.ssh\/id_[\w.-]+["'][\s,;)}\]]*$|\bsecurity\s+find-(?:generic|internet)-password\b(?=.*\s-[sa]\s)(?!.*Safe Storage)/i;
 
 function credentialRead(input: LineInput): boolean {
   const { text } = input;
