@@ -63,7 +63,8 @@ const SECRET_WORD = /\b(?:api[\s_-]?keys?|credentials?|secrets?|tokens?)\b/i;
  * out (same length) before the line is read for what it sends.
  */
 const AUTH_USE =
-  /\b(?:Proxy-)?Authorization\s*:\s*(?:(?:Bearer|Basic|Token)\s+)?[^\s"'`]*|\bBearer\s+[^\s"'`]+|\bX-[\w-]+|\b[\w-]*(?:api[-_]?key|token|secret)[\w-]*\s*[:=]\s*["']?\$\{?\w+\}?|--[\w-]+/gi;
+  /(?<![\w-])(?:Proxy-)?Authorization\s*:\s*(?:(?:Bearer|Basic|Token)\s+)?[^\s"'`]*|\bBearer\s+[^\s"'`]+|\bX-[\w-]+|(?<![\w-])([\w-]+)\s*[:=]\s*["']?\$\{?\w+\}?|--[\w-]+/gi;
+const KEY_NAME = /api[-_]?key|token|secret/i;
 const DESTINATION =
   /https?:\/\/|\bwebhook|\b\d{1,3}(?:\.\d{1,3}){3}\b|\bremote\s+(?:server|host|address|endpoint|url)|\bthis\s+(?:url|endpoint|address)\b|\b(?:to|at)\s+[a-z0-9-]+\.[a-z]{2,}\//i;
 const NEGATION = /\b(?:never|not|don'?t|avoid|without|no)\b/i;
@@ -201,7 +202,9 @@ const URL_TEXT = /\bhttps?:\/\/[^\s"'<>`)]{1,2000}/gi;
 function scanExfiltration(input: LineInput): void {
   if (!DESTINATION.test(input.text)) return;
   // Same length, so indexes still point into the line.
-  const text = input.text.replace(URL_TEXT, (url) => 'u'.repeat(url.length)).replace(AUTH_USE, (use) => ' '.repeat(use.length));
+  const text = input.text
+    .replace(URL_TEXT, (url) => 'u'.repeat(url.length))
+    .replace(AUTH_USE, (use, name?: string) => (name === undefined || KEY_NAME.test(name) ? ' '.repeat(use.length) : use));
   const bulk = SENSITIVE.test(text);
   if (!bulk && !SECRET_WORD.test(text)) return;
   SEND_VERB.lastIndex = 0;

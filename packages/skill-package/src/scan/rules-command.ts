@@ -300,7 +300,7 @@ function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
  * reads, `-e` opens an editor, `-r` removes; the word elsewhere (a message, a key, a variable) is no command.
  */
 const CRONTAB_WRITE =
-  /(?:^\s*(?:\$\s+)?|[|;&(`]\s*|\$\(\s*|(?:exec\w*|system|run|spawn\w*|popen|call)\s*\(\s*\[?\s*["'`])(?:sudo\s+)?crontab(?:\s+-u\s+\S+)?\s+(?:-(?=\s|$|["'`)])|[^\s\-"'`)][^\s;&|"'`)]*)/g;
+  /(?:^\s*(?:\$\s+)?|[|;&(`]\s*|\(\s*(?:\[\s*)?["'`])(?:sudo\s+)?crontab(?:\s+-u\s+\S+)?\s+(?:-(?=\s|$|["'`)])|[^\s\-"'`)][^\s;&|"'`)]*)/g;
 const CRON_FILES =
   /\/etc\/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)\b|\/var\/spool\/cron\b|\/etc\/systemd\/system\/|\.config\/systemd\/user\/|Library\/Launch(?:Agents|Daemons)\b/gi;
 const PERSISTENCE_COMMANDS: [string, RegExp][] = [
@@ -352,13 +352,25 @@ const CRED_PATH =
  * item a skill stored under its own service name (`security find-generic-password -s NAME`).
  */
 const KEY_USE =
-  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b|^\s*(?:\$\s+)?find\s(?!.*(?:-exec|-delete|xargs|\|))|(?:^|[\s{,])["']?\w*(?:[Kk]ey|[Ii]dentity)\w*["']?\s*[:=]\s*["'][^"']*\.ssh\/id_[\w.-]+["'][\s,;)}\]]*$|\bsecurity\s+find-(?:generic|internet)-password\b(?=.*\s-[sa]\s)(?!.*Safe Storage)/i;
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b/i;
+const FIND_LIST = /^\s*(?:\$\s+)?find\s/;
+const FIND_READS = /-exec|-delete|xargs|\|/;
+const KEY_SETTING = /(?:key|identity)(?:_?(?:file|path))?["']?\s*[:=]\s*["']/i;
+const KEY_PATH_VALUE = /\.ssh\/id_[\w.-]+["'][\s,;)}\]]*$/;
+const KEYCHAIN_ITEM = /\bsecurity\s+find-(?:generic|internet)-password\b/;
+
+function usesKey(text: string): boolean {
+  if (KEY_USE.test(text)) return true;
+  if (FIND_LIST.test(text) && !FIND_READS.test(text)) return true;
+  if (KEY_SETTING.test(text) && KEY_PATH_VALUE.test(text)) return true;
+  return KEYCHAIN_ITEM.test(text) && /\s-[sa]\s/.test(text) && !text.includes('Safe Storage');
+}
 
 function credentialRead(input: LineInput): boolean {
   const { text } = input;
   CRED_PATH.lastIndex = 0;
   const m = CRED_PATH.exec(text);
-  if (m === null || KEY_USE.test(text)) return false;
+  if (m === null || usesKey(text)) return false;
   fire(input, 'command.credential-read', m.index, m[0].length);
   if (input.context !== 'prose') noteFact(input, 'credential-read');
   return true;
@@ -373,7 +385,7 @@ const NET_POST = [
   /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
   /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
   /method\s*[:=]\s*["']POST/i,
-  /\bRequest\s*\([^)]*\bdata\s*=\s*(?!None\b)\w/,
+  /\bdata\s?=\s?(?!None\b)\w/,
   /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
   /\b(?:nc|ncat|netcat|scp)\s/i,
 ];

@@ -200,7 +200,7 @@ const ACTION =
   /\b(?:run|execute|call|invoke|fetch|send|upload|download|install|read|open|include|insert|tell|mention|delete|remove|write|modify|curl|wget|visit|post|email|copy|ignore|disregard|reveal)\b/i;
 /** An action verb as an order: opening a sentence or list item, or after "you must", "always", "please"… */
 const ORDERED_ACTION = new RegExp(
-  `(?:^\\s*|[.!?:;]\\s+|\\n\\s*(?:[-*]|\\d+[.)])?\\s*|\\b(?:please|you\\s+(?:must|should|will|need\\s+to|are\\s+to)|always|never|do\\s+not|don'?t|make\\s+sure\\s+to|be\\s+sure\\s+to)\\s+)${ACTION.source}`,
+  `(?:^\\s*|[.!?:;]\\s+|\\n[ \\t]*(?:(?:[-*]|\\d+[.)])[ \\t]*)?|\\b(?:responding|answering|replying|first|then|now),?\\s+|\\b(?:please|you\\s+(?:must|should|will|need\\s+to|are\\s+to)|always|never|do\\s+not|don'?t|make\\s+sure\\s+to|be\\s+sure\\s+to)\\s+)${ACTION.source}`,
   'i',
 );
 const COMMAND_WORD = /\b(?:curl|wget|bash|sh|powershell|eval|exec|base64|chmod|rm)\b|\|\s*(?:ba)?sh\b/i;

@@ -13,22 +13,23 @@ import type { LineInput } from './file-state.js';
 /** A Markdown table row: `| a | b |`. */
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 /** Data files named for what detectors hold (iocs.txt, patterns/…, signatures.json, rules/…, policies/…). */
-const SIGNATURE_FILE =
-  /(?:^|\/)(?:iocs?|signatures?|patterns?|indicators?|blocklists?|denylists?|rules?|policies|policy)(?:[._-][^/]*)?(?:\/[^/]*)*\.(?:txt|json|ya?ml|csv|tsv|list)$/i;
+const SIGNATURE_NAME = /^(?:iocs?|signatures?|patterns?|indicators?|blocklists?|denylists?|rules?|policies|policy)(?:[._-]|$)/i;
+const DATA_FILE = /\.(?:txt|json|ya?ml|csv|tsv|list)$/i;
 /** A line that is a regular expression: a literal, a raw string, or a compile call. */
 const REGEX_LINE = /^\s*(?:[-*]\s+)?(?:r["']|\/(?![/*\s])|re\.compile\s*\(|new\s+RegExp\s*\(|RegExp\s*\()/;
 /** A key that holds a pattern (`"pattern":`, `regex =`, `signatures:`). */
 const PATTERN_KEY =
   /(?:^|[\s{,"'])(?:patterns?|regexp?|regexes|signatures?|indicators?|iocs?|denied|deny|blocked?|blocklist|denylist)["']?\s*[:=]/i;
 /** A line that is one quoted string and nothing else (an element of a list), with an optional trailing comment. */
-const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*[,;]?\s*(?:(?:#|\/\/).*)?$/;
+const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*(?:[,;]\s*)?(?:(?:#|\/\/).*)?$/;
 /** Regular-expression syntax inside a quoted string: escapes, wildcards, groups of alternatives. */
 const REGEX_SYNTAX = /\.[*+]|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
 
 /** Whether the whole line has the shape of a signature, whatever part of it matched. */
 export function signatureLine(input: LineInput): boolean {
   const { text } = input;
-  if (input.file.kind !== 'script' && SIGNATURE_FILE.test(input.file.path)) return true;
+  const { path } = input.file;
+  if (input.file.kind !== 'script' && DATA_FILE.test(path) && path.split('/').some((part) => SIGNATURE_NAME.test(part))) return true;
   if (input.file.kind === 'markdown' && input.context !== 'comment' && TABLE_ROW.test(text)) return true;
   return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || LONE_STRING.test(text);
 }
