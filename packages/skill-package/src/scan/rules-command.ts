@@ -395,7 +395,7 @@ const NET_POST = [
  * word, not a command; `env: Env` in a signature is a parameter.
  */
 const ENV_DUMP =
-  /(?:^\s*(?:\$\s+)?(?:sudo\s+)?|[|;&(`]\s*|\$\(\s*)(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|(?<!\}\s*=\s*)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/;
+  /(?:^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+)?|[|;&(`][ \t]*)(?:env|printenv)(?=[ \t]*(?:\||\)|$|`|>))|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|(?<!\}\s?=\s?)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/;
 const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
