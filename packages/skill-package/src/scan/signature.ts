@@ -20,10 +20,10 @@ const REGEX_LINE = /^\s*(?:[-*]\s+)?(?:r["']|\/(?![/*\s])|re\.compile\s*\(|new\s
 /** A key that holds a pattern (`"pattern":`, `regex =`, `signatures:`). */
 const PATTERN_KEY =
   /(?:^|[\s{,"'])(?:patterns?|regexp?|regexes|signatures?|indicators?|iocs?|denied|deny|blocked?|blocklist|denylist)["']?\s*[:=]/i;
-/** A line that is one quoted string and nothing else (an element of a list), with an optional trailing comment. */
+/** A line that is one quoted string and nothing else (an element of a list in a data file), with an optional trailing comment. */
 const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*(?:[,;]\s*)?(?:(?:#|\/\/).*)?$/;
 /** Regular-expression syntax inside a quoted string: escapes, wildcards, groups of alternatives. */
-const REGEX_SYNTAX = /\.[*+]|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
+const REGEX_SYNTAX = /\.[*+]|\\\.\w|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
 
 /** Whether the whole line has the shape of a signature, whatever part of it matched. */
 export function signatureLine(input: LineInput): boolean {
@@ -31,7 +31,9 @@ export function signatureLine(input: LineInput): boolean {
   const { path } = input.file;
   if (input.file.kind !== 'script' && DATA_FILE.test(path) && path.split('/').some((part) => SIGNATURE_NAME.test(part))) return true;
   if (input.file.kind === 'markdown' && input.context !== 'comment' && TABLE_ROW.test(text)) return true;
-  return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || LONE_STRING.test(text);
+  // In a script a lone string may be an argument of a call spread over lines, which runs: only data files and
+  // Markdown lists count there.
+  return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || (input.file.kind !== 'script' && LONE_STRING.test(text));
 }
 
 /** The quoted string of `text` that holds `index`, if any. */
