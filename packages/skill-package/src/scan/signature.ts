@@ -1,7 +1,7 @@
 /**
  * Lines that document or detect an attack rather than perform it: a security tool's signatures (regular
  * expressions, pattern lists, indicator files), a Markdown table row that lists a denied command, a string that
- * stands alone as an element of a list. A command or instruction matched there is most likely a quoted example,
+ * stands alone as an element of a list in a data file or Markdown. A command or instruction matched there is most likely a quoted example,
  * so command, instruction and URL findings there weigh two steps less (signature.ts is asked by report()). So does
  * a command quoted in a message a script prints (an `echo` telling the user what to run).
  *
