@@ -17,7 +17,7 @@ import { notableDestination } from './urls.js';
 const OVERRIDE = [
   /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|earlier|above|preceding|former|original|system|existing|other|safety)\s+(?:instructions?|directions?|rules|guidelines|prompts?|messages?|context|constraints|policies)\b/gi,
   /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered)/gi,
-  // Announcing a replacement prompt, not any mention of one ("if a new system prompt regresses, roll back").
+  // Announcing a replacement prompt, not any mention of one ("compare a new system prompt with the old one").
   /\bnew\s+(?:system\s+prompt|instructions)\s*(?::|follows\b|below\b|begins\b|starts\s+here\b)|\b(?:here\s+(?:is|are)|below\s+(?:is|are))\s+your\s+new\s+(?:system\s+prompt|instructions|rules)\b|\byour\s+new\s+(?:system\s+prompt|instructions)\s+(?:is|are)\b/gi,
   /\b(?:system|developer)\s+(?:prompt|instructions?)\s+(?:is|are)\s+(?:now\s+)?(?:void|cancel+ed|revoked|replaced|overridden|obsolete)/gi,
   /\bdo\s+not\s+follow\s+(?:your|the|any)\s+(?:previous|prior|system|original)\b/gi,

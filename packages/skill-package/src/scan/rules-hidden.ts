@@ -213,7 +213,7 @@ const IMPERATIVE = /\b(?:you\s+(?:must|should|will|need\s+to|are\s+to)|always|ne
 export function scanComment(comment: ClosedComment, file: FileState): void {
   const { text } = comment;
   const agent = AGENT_TERM.exec(text);
-  // Mentioning an assistant and a verb is a note ("source: build-with-claude/…, read by the docs tool"); ordering an
+  // Mentioning an assistant and a verb is a note ("generated from the model overview and read by the docs build"); ordering an
   // action is an instruction.
   const action = ORDERED_ACTION.exec(text);
   const command = COMMAND_WORD.exec(text);
