@@ -36,11 +36,13 @@ export function combine(sink: FindingSink, fileFacts: Map<string, Map<string, nu
   const s = (rule: string): Signal | undefined => sink.signals.get(rule);
 
   const read = s('command.credential-read');
-  if (executable(read)) {
+  // A read weighed down to low is one a signature quotes (signature.ts), not one that runs.
+  if (executable(read) && rank(read.severity) >= rank('medium')) {
     const sameFileSend = fileFacts.get(read.file)?.has('network-send') === true;
+    // Sending weighed down to low or less (a quoted example, a signature) is no destination.
+    const sends = (x: Signal | undefined): x is Signal => x !== undefined && rank(x.severity) >= rank('medium');
     const leaving =
-      [s('command.exfiltrate'), s('agent.exfiltrate-data')].find((x) => x !== undefined) ??
-      [s('url.collector'), s('url.raw-ip')].find(executable);
+      [s('command.exfiltrate'), s('agent.exfiltrate-data')].find(sends) ?? [s('url.collector'), s('url.raw-ip')].find(executable);
     if (leaving !== undefined || sameFileSend) {
       const other =
         leaving === undefined

@@ -46,6 +46,7 @@ const WRAPPED_MIN = 60;
 export class FileScanner implements FileState, LineReader, LineSink {
   kind: FileKind = 'text';
   readonly facts = new Map<string, number>();
+  readonly factTexts = new Map<string, string>();
   examineNext = false;
   private head: Buffer[] = [];
   private headLength = 0;
@@ -91,8 +92,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
     const open = this.markdown?.end();
     if (open) scanComment(open, this);
     finishSecrets(this.lastInput, this.pendingKey);
-    finishCommands(this, (rule, severity, line, message) => {
-      this.report({ rule, severity, line, context: this.baseContext, text: '', index: 0, length: 0, message });
+    finishCommands(this, (rule, severity, line, message, text) => {
+      this.report({ rule, severity, line, context: this.baseContext, text, index: 0, length: text.length, message });
     });
   }
 

@@ -1,5 +1,7 @@
 /** What every rule module is given: one line (or one segment of it) in its context, and its file's state. */
 import type { Hit } from './findings.js';
+import { raise } from './severity.js';
+import { inSignature, signatureLine } from './signature.js';
 import type { Context } from './severity.js';
 import type { Severity } from './types.js';
 
@@ -11,6 +13,8 @@ export interface FileState {
   kind: FileKind;
   /** Facts rules note about the file as a whole (name → first line), for rules that need several lines. */
   readonly facts: Map<string, number>;
+  /** The text of the line each fact was noted on, for the excerpt of a finding built from facts. */
+  readonly factTexts: Map<string, string>;
   /** Set by a rule that needs to see the next line whatever it holds (a private key's first body line). */
   examineNext: boolean;
   report(hit: Hit): void;
@@ -24,12 +28,18 @@ export interface LineInput {
   file: FileState;
 }
 
-/** Reports a match in `input.text`. */
+/** Rules that a signature (a pattern list, a table of denied commands) quotes rather than performs. */
+const QUOTABLE = /^(?:command|agent|url|combo)\./;
+
+/** Reports a match in `input.text`; in a signature (signature.ts) two steps lower. */
 export function report(input: LineInput, rule: string, severity: Severity, index: number, length: number, message?: string): void {
-  input.file.report({ rule, severity, line: input.line, context: input.context, text: input.text, index, length, message });
+  const weighed = QUOTABLE.test(rule) && inSignature(input, index) ? raise(severity, -2) : severity;
+  input.file.report({ rule, severity: weighed, line: input.line, context: input.context, text: input.text, index, length, message });
 }
 
 /** Notes a fact about the file (its first line is kept). */
 export function noteFact(input: LineInput, fact: string): void {
-  if (!input.file.facts.has(fact)) input.file.facts.set(fact, input.line);
+  if (input.file.facts.has(fact) || signatureLine(input)) return;
+  input.file.facts.set(fact, input.line);
+  input.file.factTexts.set(fact, input.text);
 }

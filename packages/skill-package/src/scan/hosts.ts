@@ -65,13 +65,18 @@ const COLLECTORS = [
   'litterbox.catbox.moe',
 ];
 
-/** Paths that make a general host a collector (chat webhooks and bot APIs). */
-const COLLECTOR_PATHS: readonly [string, RegExp][] = [
+/**
+ * Chat webhooks and bot APIs: they deliver whatever is posted to a chat, and a skill that notifies its user posts
+ * there with its own token every day. A messaging destination weighs as a notice (rules-url.ts) unless the package
+ * also reads credentials or dumps the environment (combine.ts, rules-command.ts).
+ */
+const MESSAGING_PATHS: readonly [string, RegExp][] = [
   ['discord.com', /^\/api\/webhooks\//i],
   ['discordapp.com', /^\/api\/webhooks\//i],
   ['ptb.discord.com', /^\/api\/webhooks\//i],
   ['canary.discord.com', /^\/api\/webhooks\//i],
   ['api.telegram.org', /^\/bot/i],
+  ['hooks.slack.com', /^\/(?:services|workflows|triggers)\//i],
 ];
 
 const SHORTENERS = [
@@ -151,21 +156,25 @@ export function isPublicRawIp(host: string): boolean {
   return ip !== null && !isNonPublicIpv4(ip) && !WELL_KNOWN_IPS.has(host);
 }
 
-export function isCollector(host: string, path = ''): boolean {
-  if (underAny(host, COLLECTOR_SET)) return true;
-  return COLLECTOR_PATHS.some(([h, p]) => host === h && p.test(path));
+export function isCollector(host: string): boolean {
+  return underAny(host, COLLECTOR_SET);
+}
+
+export function isMessaging(host: string, path = ''): boolean {
+  return MESSAGING_PATHS.some(([h, p]) => host === h && p.test(path));
 }
 
 export function isShortener(host: string): boolean {
   return underAny(host, SHORTENER_SET);
 }
 
-export type Destination = 'raw-ip' | 'collector' | 'shortener';
+export type Destination = 'raw-ip' | 'collector' | 'messaging' | 'shortener';
 
 /** What kind of notable destination `host` (lower case, no port) is, or null for an ordinary one. */
 export function destinationKind(host: string, path = ''): Destination | null {
   if (isPublicRawIp(host)) return 'raw-ip';
-  if (isCollector(host, path)) return 'collector';
+  if (isCollector(host)) return 'collector';
+  if (isMessaging(host, path)) return 'messaging';
   if (isShortener(host)) return 'shortener';
   return null;
 }

@@ -12,11 +12,13 @@ import { report, type LineInput } from './file-state.js';
 import { G } from './prefilter.js';
 import { maxSeverity, raise } from './severity.js';
 import type { Severity } from './types.js';
+import { notableDestination } from './urls.js';
 
 const OVERRIDE = [
   /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|earlier|above|preceding|former|original|system|existing|other|safety)\s+(?:instructions?|directions?|rules|guidelines|prompts?|messages?|context|constraints|policies)\b/gi,
   /\byou\s+are\s+now\s+(?:in\s+)?(?:DAN\b|developer\s+mode|jailbroken|unrestricted|an?\s+unfiltered)/gi,
-  /\bnew\s+system\s+prompt\b/gi,
+  // Announcing a replacement prompt, not any mention of one ("compare a new system prompt with the old one").
+  /\bnew\s+(?:system\s+prompt|instructions)\s*(?::|follows\b|below\b|begins\b|starts\s+here\b)|\b(?:here\s+(?:is|are)|below\s+(?:is|are))\s+your\s+new\s+(?:system\s+prompt|instructions|rules)\b|\byour\s+new\s+(?:system\s+prompt|instructions)\s+(?:is|are)\b/gi,
   /\b(?:system|developer)\s+(?:prompt|instructions?)\s+(?:is|are)\s+(?:now\s+)?(?:void|cancel+ed|revoked|replaced|overridden|obsolete)/gi,
   /\bdo\s+not\s+follow\s+(?:your|the|any)\s+(?:previous|prior|system|original)\b/gi,
   /\bno\s+longer\s+(?:bound|restricted|limited|governed)\s+by\b/gi,
@@ -34,8 +36,12 @@ const CONCEAL_ACTIONS =
 const FROM_USER = /\bfrom\s+(?:the\s+)?(?:user|human|operator)s?\b/i;
 const USER = /\b(?:the\s+)?(?:user|human|operator|owner)s?\b/i;
 const USER_UNAWARE = /\b(?:the\s+)?user\s+(?:must|should|will|may)\s+(?:not|never)\s+(?:know|notice|learn|be\s+(?:told|informed|aware))/gi;
+/** What was done (ran, sent, deleted): hiding an action is what matters, not keeping names or keys off the screen. */
 const ACTION_WORD =
-  /\b(?:ran|run|running|execut\w*|install\w*|download\w*|upload\w*|send|sent|sending|exfiltrat\w*|access\w*|read|delet\w*|command\w*|script\w*|credential\w*|keys?|tokens?|passwords?|secrets?|env\w*|curl|wget)\b/i;
+  /\b(?:ran|run|running|execut\w*|install\w*|download\w*|upload\w*|send|sent|sending|exfiltrat\w*|access\w*|delet\w*|curl|wget)\b|\b(?:this|that|the)\s+(?:command|script)\b/i;
+
+/** A cover story prepared for the user: "if the user asks, tell them …". */
+const COVER_STORY = /\bif\s+(?:the\s+)?(?:user|human|operator|they|anyone)\s+asks?\b[^.!?]{0,80}?\b(?:tell|say|answer|reply|claim)\b/i;
 
 const SILENT_BEFORE =
   /\b(?:silently|secretly|covertly|stealthily)\s+(?:run|execute|install|download|send|upload|launch|call|invoke|fetch|copy|post|add|modify|write|delete)\b/gi;
@@ -44,8 +50,21 @@ const SILENT_WORD = /\b(?:silently|secretly|covertly|stealthily)\b/i;
 
 const SEND_VERB =
   /\b(?:send|sends|sending|upload|uploads|uploading|post|posts|posting|transmit\w*|forward\w*|exfiltrat\w*|beacon|submit\w*|report)\b/gi;
+/**
+ * What is worth stealing, in bulk or from where secrets are kept: the environment, .env files, private and SSH
+ * keys, credential stores, cookies, passwords, or all of the user's keys and tokens.
+ */
 const SENSITIVE =
-  /\b(?:env(?:ironment)?\s+var\w*|\.env\b|api[\s_-]?keys?|credentials?|secrets?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies|session\s+tokens?|id_rsa|id_ed25519|keychain)|~\/\.(?:ssh|aws|kube|gnupg)/i;
+  /\b(?:env(?:ironment)?\s+var\w*|\.env\b|private\s+keys?|ssh\s+keys?|cookies|session\s+tokens?|passwords?|id_rsa|id_ed25519|keychain|\.netrc|credentials?\s+files?|from\s+(?:the\s+)?environment\b)|~\/\.(?:ssh|aws|kube|gnupg)|\b(?:all|every|any|the\s+user'?s?|their)\s+(?:\w+\s+){0,2}(?:api[\s_-]?keys?|tokens?|secrets?|credentials?)\b/i;
+/** A single key or token: sent with its own service's requests every day, it is exfiltration only to a collector. */
+const SECRET_WORD = /\b(?:api[\s_-]?keys?|credentials?|secrets?|tokens?)\b/i;
+/**
+ * A key used to authenticate (a header, a bearer token, an option naming it): the normal way to call an API. Blanked
+ * out (same length) before the line is read for what it sends.
+ */
+const AUTH_USE =
+  /(?<![\w-])(?:Proxy-)?Authorization\s*:\s*(?:(?:Bearer|Basic|Token)\s+)?[^\s"'`]*|\bBearer\s+[^\s"'`]+|\bX-[\w-]+|(?<![\w-])([\w-]+)\s*[:=]\s*["']?\$\{?\w+\}?|--[\w-]+/gi;
+const KEY_NAME = /api[-_]?key|token|secret/i;
 const DESTINATION =
   /https?:\/\/|\bwebhook|\b\d{1,3}(?:\.\d{1,3}){3}\b|\bremote\s+(?:server|host|address|endpoint|url)|\bthis\s+(?:url|endpoint|address)\b|\b(?:to|at)\s+[a-z0-9-]+\.[a-z]{2,}\//i;
 const NEGATION = /\b(?:never|not|don'?t|avoid|without|no)\b/i;
@@ -72,7 +91,9 @@ function quoted(text: string, index: number): boolean {
     if (!opened) continue;
     const start = before.lastIndexOf(open);
     const end = text.indexOf(close, index);
-    if (end !== -1 && end - start <= 120 && /[A-Za-z]/.test(text.slice(end + 1, end + 40))) return true;
+    if (end === -1 || end - start > 120) continue;
+    // Prose goes on after the quotation, or the quotation is set in parentheses: `attempts ("ignore …")`.
+    if (/[A-Za-z]/.test(text.slice(end + 1, end + 40)) || (text[start - 1] === '(' && text[end + 1] === ')')) return true;
   }
   return false;
 }
@@ -148,7 +169,7 @@ function scanConceal(input: LineInput): void {
   }
   if (found === null) return;
   // Hiding an action (running, sending, reading secrets) is what matters; "don't show the user raw JSON" is style.
-  const base: Severity = ACTION_WORD.test(text) ? 'critical' : 'medium';
+  const base: Severity = ACTION_WORD.test(text) || COVER_STORY.test(text) ? 'critical' : 'medium';
   report(input, 'agent.conceal-from-user', weigh(input, base, found.index), found.index, found.length);
 }
 
@@ -181,16 +202,28 @@ const URL_TEXT = /\bhttps?:\/\/[^\s"'<>`)]{1,2000}/gi;
 function scanExfiltration(input: LineInput): void {
   if (!DESTINATION.test(input.text)) return;
   // Same length, so indexes still point into the line.
-  const text = input.text.replace(URL_TEXT, (url) => 'u'.repeat(url.length));
-  if (!SENSITIVE.test(text)) return;
+  const text = input.text
+    .replace(URL_TEXT, (url) => 'u'.repeat(url.length))
+    .replace(AUTH_USE, (use, name?: string) => (name === undefined || KEY_NAME.test(name) ? ' '.repeat(use.length) : use));
+  const bulk = SENSITIVE.test(text);
+  if (!bulk && !SECRET_WORD.test(text)) return;
   SEND_VERB.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = SEND_VERB.exec(text)) !== null) {
-    // Sending something sensitive: the credential must be the object, in the verb's own sentence.
-    // The credential (outside any URL) and the destination both belong to the verb's own sentence.
-    if (negated(text, m.index) || !SENSITIVE.test(sentenceAround(text, m.index)) || !DESTINATION.test(sentenceAround(input.text, m.index)))
-      continue;
+    // The credential (outside any URL) and the destination both belong to the verb's own sentence; a single key
+    // counts only when the destination is a collector or a raw address.
+    if (negated(text, m.index)) continue;
+    const sentence = sentenceAround(text, m.index);
+    const destination = sentenceAround(input.text, m.index);
+    const sends = SENSITIVE.test(sentence) ? DESTINATION.test(destination) : SECRET_WORD.test(sentence) && collectorIn(destination);
+    if (!sends) continue;
     report(input, 'agent.exfiltrate-data', weigh(input, 'critical', m.index), m.index, m[0].length);
     return;
   }
+}
+
+/** Whether `text` names a collector, a chat webhook or bot API, or a public raw IP address. */
+function collectorIn(text: string): boolean {
+  const found = notableDestination(text);
+  return found !== null && found.kind !== 'shortener';
 }

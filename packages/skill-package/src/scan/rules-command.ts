@@ -93,7 +93,7 @@ function pipeToShell(input: LineInput, lower: string): void {
     const what =
       destination.kind === 'raw-ip'
         ? 'a raw IP address'
-        : destination.kind === 'collector'
+        : destination.kind === 'collector' || destination.kind === 'messaging'
           ? 'a collector or tunnel service'
           : 'a shortened URL';
     fire(
@@ -140,7 +140,8 @@ const SOCKET_SHELL = [
 ];
 /** Lines of a reverse shell spread over a script: the connection, and the shell attached to it. */
 const SOCKET_CONNECT = [
-  /\bsocket\.socket\s*\(/i,
+  // A Unix-domain socket stays on the machine.
+  /\bsocket\.socket\s*\((?!\s*(?:socket\.)?AF_UNIX)/i,
   /\.connect\s*\(\s*\(/i,
   /Net\.Sockets\.TCPClient/i,
   /\bnet\.(?:connect|createConnection)\s*\(/i,
@@ -148,7 +149,8 @@ const SOCKET_CONNECT = [
   /\bTCPSocket\.(?:new|open)\b/i,
 ];
 const SHELL_ATTACH = [
-  /\bos\.dup2\s*\(/i,
+  // Pointing the standard streams at /dev/null (a daemon detaching) attaches nothing.
+  /\bos\.dup2\s*\((?!\s*\w*null\b)/i,
   /pty\.spawn\s*\(/i,
   /\.GetStream\s*\(/i,
   /spawn\s*\(\s*["'](?:\/bin\/)?(?:ba)?sh["']/i,
@@ -292,7 +294,13 @@ function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
   return pattern.exec(text);
 }
 
-const CRONTAB = /\bcrontab\b([^;&|\n]{0,40})/gi;
+/**
+ * Writing a crontab: the command `crontab` at a command's start (line start, after a pipe, `;`, `&`, `(`, `$(`, a
+ * backtick or the opening quote of a string handed to a shell) given a file or `-` (standard input). `crontab -l`
+ * reads, `-e` opens an editor, `-r` removes; the word elsewhere (a message, a key, a variable) is no command.
+ */
+const CRONTAB_WRITE =
+  /(?:^\s*(?:\$\s+)?|[|;&(`]\s*|\(\s*(?:\[\s*)?["'`])(?:sudo\s+)?crontab(?:\s+-u\s+\S+)?\s+(?:-(?=\s|$|["'`)])|[^\s\-"'`)][^\s;&|"'`)]*)/g;
 const CRON_FILES =
   /\/etc\/cron(?:tab|\.d|\.daily|\.hourly|\.weekly|\.monthly)\b|\/var\/spool\/cron\b|\/etc\/systemd\/system\/|\.config\/systemd\/user\/|Library\/Launch(?:Agents|Daemons)\b/gi;
 const PERSISTENCE_COMMANDS: [string, RegExp][] = [
@@ -312,15 +320,11 @@ function persistence(input: LineInput, lower: string, fetches: boolean): void {
   const message = fetches ? PERSISTENT_DOWNLOAD : undefined;
   const { text } = input;
   if (lower.includes('crontab')) {
-    CRONTAB.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = CRONTAB.exec(text)) !== null) {
-      const args = m[1]!.trim();
-      // `crontab -l`, `-r`, `-e` read, remove or open an editor; a quote or bracket after the word means it was prose.
-      if (!/^(?:-[lrev]\b|["'`)\]]|$)/.test(args)) {
-        fire(input, 'command.persistence', m.index, m[0].length, steps, message);
-        return;
-      }
+    CRONTAB_WRITE.lastIndex = 0;
+    const m = CRONTAB_WRITE.exec(text);
+    if (m !== null) {
+      fire(input, 'command.persistence', m.index, m[0].length, steps, message);
+      return;
     }
   }
   const file = writesTo(text, CRON_FILES);
@@ -342,39 +346,64 @@ function persistence(input: LineInput, lower: string, fetches: boolean): void {
 // Credentials and browser data.
 const CRED_PATH =
   /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
-/** Using a key (ssh -i, ssh-add, permissions) is not reading it out. */
+/**
+ * Using a key (ssh -i, ssh-add, permissions, stat, listing with find, a configuration value naming the key to
+ * use) is not reading it out, nor is asking the keychain for the one
+ * item a skill stored under its own service name (`security find-generic-password -s NAME`).
+ */
 const KEY_USE =
-  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND/i;
+  /^\s*(?:\$\s+)?(?:sudo\s+)?(?:ssh|ssh-keygen|ssh-add|ssh-copy-id|chmod|chown|mkdir|touch|ls|git\s+config)\b|\s-i\s+\S*\.ssh|IdentityFile|GIT_SSH_COMMAND|^\s*(?:\$\s+)?stat\b/i;
+const FIND_LIST = /^\s*(?:\$\s+)?find\s/;
+const FIND_READS = /-exec|-delete|xargs|\|/;
+const KEY_SETTING = /(?:key|identity)(?:_?(?:file|path))?["']?\s*[:=]\s*["']/i;
+const KEY_PATH_VALUE = /\.ssh\/id_[\w.-]+["'][\s,;)}\]]*$/;
+const KEYCHAIN_ITEM = /\bsecurity\s+find-(?:generic|internet)-password\b/;
+
+function usesKey(text: string): boolean {
+  if (KEY_USE.test(text)) return true;
+  if (FIND_LIST.test(text) && !FIND_READS.test(text)) return true;
+  if (KEY_SETTING.test(text) && KEY_PATH_VALUE.test(text)) return true;
+  return KEYCHAIN_ITEM.test(text) && /\s-[sa]\s/.test(text) && !text.includes('Safe Storage');
+}
 
 function credentialRead(input: LineInput): boolean {
   const { text } = input;
   CRED_PATH.lastIndex = 0;
   const m = CRED_PATH.exec(text);
-  if (m === null || KEY_USE.test(text)) return false;
+  if (m === null || usesKey(text)) return false;
   fire(input, 'command.credential-read', m.index, m[0].length);
   if (input.context !== 'prose') noteFact(input, 'credential-read');
   return true;
 }
 
 // Sending the environment or credential files away.
+// Command names are matched case-sensitively (a colour variable such as `${NC}` is not netcat); PowerShell's are not.
 const NET_SEND =
-  /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send/i;
+  /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send|\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b/;
+const PS_NET_SEND = /\b(?:Invoke-WebRequest|Invoke-RestMethod)\b/i;
 const NET_POST = [
   /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
   /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
   /method\s*[:=]\s*["']POST/i,
+  /\bdata\s?=\s?(?!None\b)\w/,
   /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
   /\b(?:nc|ncat|netcat|scp)\s/i,
 ];
+/**
+ * The whole environment: `env` or `printenv` as a command of its own (at a command's start, after a pipe, `;`, `&`,
+ * `(`, `$(` or a backtick, and ending there), or the environment object taken whole. "from env" in a comment is a
+ * word, not a command; `env: Env` in a signature is a parameter.
+ */
 const ENV_DUMP =
-  /(?:^|[\s|;&($`])(?:env|printenv)(?=\s*(?:\||\)|$|`|>))|\$\((?:env|printenv)\)|`(?:env|printenv)`|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
+  /(?:^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+)?|[|;&(`][ \t]*)(?:env|printenv)(?=[ \t]*(?:\||\)|$|`|>))|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|(?<!\}\s?=\s?)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/;
+const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
 function exfiltrate(input: LineInput, readsCredentials: boolean): void {
   const { text } = input;
-  const env = ENV_DUMP.exec(text);
+  const env = ENV_DUMP.exec(text) ?? PS_ENV_DUMP.exec(text);
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
-  const sender = NET_SEND.exec(text);
+  const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
   if (input.context !== 'prose' && any(NET_POST, text)) noteFact(input, 'network-send');
   if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
@@ -434,7 +463,7 @@ function obfuscatedExec(input: LineInput, lower: string): void {
 
 // Erasing traces.
 const COVER =
-  /\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bexport\s+HISTSIZE=0\b|\bhistory\s+-c\b|\bset\s+\+o\s+history\b|\bClear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|\bClear-EventLog\b/gi;
+  /\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bexport\s+HISTSIZE=0\b|\bhistory\s+-c\b|\bset\s+\+o\s+history\b|(?:^|[;|&{(]\s*)Clear-History\b|\bwevtutil(?:\.exe)?\s+cl\b|\bClear-EventLog\b/gi;
 const HISTORY_FILE = /\.(?:bash|zsh)_history\b/g;
 const ERASE = /\b(?:rm|shred|truncate|unlink)\b|>\s*$|\/dev\/null/i;
 
@@ -486,29 +515,32 @@ export function scanCommands(input: LineInput, groups: number): void {
 
 /** Rules over several lines of one file, decided when the file ends. */
 export function finishCommands(
-  file: { facts: Map<string, number>; kind: string },
-  reportAt: (rule: string, severity: Severity, line: number, message: string) => void,
+  file: { facts: Map<string, number>; factTexts: Map<string, string>; kind: string },
+  reportAt: (rule: string, severity: Severity, line: number, message: string, text: string) => void,
 ): void {
   const { facts } = file;
+  // A finding from two facts sits on the later line and shows that line's text (never an empty excerpt).
+  const at = (fact: string): [number, string] => [facts.get(fact)!, file.factTexts.get(fact) ?? ''];
+  const later = (a: string, b: string): [number, string] => (facts.get(a)! >= facts.get(b)! ? at(a) : at(b));
   const context = file.kind === 'script' ? 'script' : 'code';
-  const connect = facts.get('socket-connect');
-  const attach = facts.get('shell-attach');
-  if (connect !== undefined && attach !== undefined) {
+  if (facts.has('socket-connect') && facts.has('shell-attach')) {
+    const [line, text] = later('socket-connect', 'shell-attach');
     reportAt(
       'command.reverse-shell',
       inContext(COMMAND_SEVERITIES['command.reverse-shell']!, context),
-      Math.max(connect, attach),
+      line,
       'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
+      text,
     );
   }
-  const dump = facts.get('env-dump');
-  const send = facts.get('network-send');
-  if (dump !== undefined && send !== undefined) {
+  if (facts.has('env-dump') && facts.has('network-send')) {
+    const [line, text] = later('env-dump', 'network-send');
     reportAt(
       'command.exfiltrate',
       inContext(COMMAND_SEVERITIES['command.exfiltrate']!, context),
-      Math.max(dump, send),
+      line,
       'This file collects the whole environment (every variable, tokens included) and sends data over the network: the environment leaves the machine.',
+      text,
     );
   }
   const decode = facts.get('decode');
@@ -519,6 +551,7 @@ export function finishCommands(
       'high',
       exec,
       'This script decodes data and later executes a value with eval or exec; what finally runs is hidden from every reviewer.',
+      at('dynamic-exec')[1],
     );
   }
 }

@@ -198,14 +198,24 @@ const AGENT_TERM =
   /\b(?:ai|assistant|agent|model|llm|claude|chatgpt|gpt|copilot|gemini)\b|\bsystem\s+prompt\b|\bignore\s+(?:all|any|previous|prior|the\s+above)\b|\bbefore\s+(?:responding|answering|replying)\b|\bwhen\s+(?:you|the\s+agent)\s+(?:read|see|load)\b/i;
 const ACTION =
   /\b(?:run|execute|call|invoke|fetch|send|upload|download|install|read|open|include|insert|tell|mention|delete|remove|write|modify|curl|wget|visit|post|email|copy|ignore|disregard|reveal)\b/i;
+/** An action verb as an order: opening a sentence or list item, or after "you must", "always", "please"… */
+const ORDERED_ACTION = new RegExp(
+  `(?:^\\s*|[.!?:;]\\s+|\\n[ \\t]*(?:(?:[-*]|\\d+[.)])[ \\t]*)?|\\b(?:responding|answering|replying|first|then|now),?\\s+|\\b(?:please|you\\s+(?:must|should|will|need\\s+to|are\\s+to)|always|never|do\\s+not|don'?t|make\\s+sure\\s+to|be\\s+sure\\s+to)\\s+)${ACTION.source}`,
+  'i',
+);
 const COMMAND_WORD = /\b(?:curl|wget|bash|sh|powershell|eval|exec|base64|chmod|rm)\b|\|\s*(?:ba)?sh\b/i;
 const IMPERATIVE = /\b(?:you\s+(?:must|should|will|need\s+to|are\s+to)|always|never|do\s+not|don'?t|make\s+sure|be\s+sure\s+to)\b/i;
 
-/** A closed Markdown comment: instructions aimed at an agent, or commands, are hidden from the rendered page. */
+/**
+ * A closed Markdown comment: instructions aimed at an agent (an assistant named and an action ordered), or
+ * commands, are hidden from the rendered page.
+ */
 export function scanComment(comment: ClosedComment, file: FileState): void {
   const { text } = comment;
   const agent = AGENT_TERM.exec(text);
-  const action = ACTION.exec(text);
+  // Mentioning an assistant and a verb is a note ("generated from the model overview and read by the docs build"); ordering an
+  // action is an instruction.
+  const action = ORDERED_ACTION.exec(text);
   const command = COMMAND_WORD.exec(text);
   const imperative = IMPERATIVE.exec(text);
   const found = agent !== null && action !== null ? agent : command !== null && imperative !== null ? command : null;

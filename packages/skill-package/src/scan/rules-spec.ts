@@ -47,7 +47,7 @@ export function checkFrontMatter(sink: FindingSink, path: string, frontMatter: R
       path,
       'spec.name-folder-mismatch',
       'medium',
-      show('name', name),
+      `name: ${name} (folder: ${folder})`,
       `name ${JSON.stringify(name)} should equal the folder SKILL.md sits in, ${JSON.stringify(folder)}.`,
     );
   }
@@ -80,16 +80,17 @@ export function checkFrontMatter(sink: FindingSink, path: string, frontMatter: R
       Object.values(metadata).every((v) => typeof v === 'string');
     if (!ok) add(sink, path, 'spec.metadata-type', 'low', show('metadata', metadata), 'metadata should map string keys to string values.');
   }
-  for (const key of Object.keys(frontMatter)) {
-    if (!SKILL_MD_KEYS.includes(key)) {
-      add(
-        sink,
-        path,
-        'spec.unknown-field',
-        'low',
-        show(key, frontMatter[key]),
-        `Front matter field ${JSON.stringify(key)} is not one of ${SKILL_MD_KEYS.join(', ')}; put it under metadata.`,
-      );
-    }
+  // One finding per SKILL.md naming every unexpected field: many packages carry several, and each alone says nothing new.
+  const unknown = Object.keys(frontMatter).filter((key) => !SKILL_MD_KEYS.includes(key));
+  if (unknown.length > 0) {
+    const fields = unknown.map((key) => JSON.stringify(key)).join(', ');
+    add(
+      sink,
+      path,
+      'spec.unknown-field',
+      'low',
+      unknown.map((key) => show(key, frontMatter[key])).join('; '),
+      `Front matter field${unknown.length === 1 ? '' : 's'} ${fields} ${unknown.length === 1 ? 'is' : 'are'} not among ${SKILL_MD_KEYS.join(', ')}; put ${unknown.length === 1 ? 'it' : 'them'} under metadata.`,
+    );
   }
 }

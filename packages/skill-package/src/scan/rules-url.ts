@@ -17,8 +17,12 @@ const URL_SEVERITIES: Record<string, ContextSeverities> = {
   'url.collector': { script: 'high', code: 'medium', prose: 'medium' },
   'url.shortener': { script: 'medium', code: 'low', prose: 'low' },
 };
+/** A chat webhook or bot API (hosts.ts): how a skill notifies its user, a notice unless credentials go with it. */
+const MESSAGING: ContextSeverities = { script: 'medium', code: 'low', prose: 'low' };
+const MESSAGING_NOTE =
+  'A chat webhook or bot API receives whatever is posted to it. Notifying the user this way is common; sending credentials or the environment there is how stolen data leaves, so the package is weighed again if it also reads them.';
 
-const RULE_OF = { 'raw-ip': 'url.raw-ip', collector: 'url.collector', shortener: 'url.shortener' } as const;
+const RULE_OF = { 'raw-ip': 'url.raw-ip', collector: 'url.collector', messaging: 'url.collector', shortener: 'url.shortener' } as const;
 
 export class UrlCollector {
   readonly urls = new Set<string>();
@@ -36,7 +40,11 @@ export class UrlCollector {
       const kind = destinationKind(found.host, found.path);
       if (kind !== null) {
         const rule = RULE_OF[kind];
-        report(input, rule, inContext(URL_SEVERITIES[rule]!, input.context), found.index, found.url.length);
+        // Once the file has dumped the environment or read credentials, a chat destination is where they go.
+        const taken = input.file.facts.has('env-dump') || input.file.facts.has('credential-read');
+        if (kind === 'messaging' && !taken)
+          report(input, rule, inContext(MESSAGING, input.context), found.index, found.url.length, MESSAGING_NOTE);
+        else report(input, rule, inContext(URL_SEVERITIES[rule]!, input.context), found.index, found.url.length);
       }
     }
   }

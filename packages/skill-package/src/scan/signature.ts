@@ -1,0 +1,67 @@
+/**
+ * Lines that document or detect an attack rather than perform it: a security tool's signatures (regular
+ * expressions, pattern lists, indicator files), a Markdown table row that lists a denied command, a string that
+ * stands alone as an element of a list in a data file or Markdown. A command or instruction matched there is most likely a quoted example,
+ * so command, instruction and URL findings there weigh two steps less (signature.ts is asked by report()). So does
+ * a command quoted in a message a script prints (an `echo` telling the user what to run).
+ *
+ * Only the shape of the line and the file's name are looked at, never particular words: an attack has to stop
+ * looking like a command to pass, which is what stops it from running as one.
+ */
+import type { LineInput } from './file-state.js';
+
+/** A Markdown table row: `| a | b |`. */
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+/** Data files named for what detectors hold (iocs.txt, patterns/…, signatures.json, rules/…, policies/…). */
+const SIGNATURE_NAME = /^(?:iocs?|signatures?|patterns?|indicators?|blocklists?|denylists?|rules?|policies|policy)(?:[._-]|$)/i;
+const DATA_FILE = /\.(?:txt|json|ya?ml|csv|tsv|list)$/i;
+/** A line that is a regular expression: a literal, a raw string, or a compile call. */
+const REGEX_LINE = /^\s*(?:[-*]\s+)?(?:r["']|\/(?![/*\s])|re\.compile\s*\(|new\s+RegExp\s*\(|RegExp\s*\()/;
+/** A key that holds a pattern (`"pattern":`, `regex =`, `signatures:`). */
+const PATTERN_KEY =
+  /(?:^|[\s{,"'])(?:patterns?|regexp?|regexes|signatures?|indicators?|iocs?|denied|deny|blocked?|blocklist|denylist)["']?\s*[:=]/i;
+/** A line that is one quoted string and nothing else (an element of a list in a data file), with an optional trailing comment. */
+const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*(?:[,;]\s*)?(?:(?:#|\/\/).*)?$/;
+/** Regular-expression syntax inside a quoted string: escapes, wildcards, groups of alternatives. */
+const REGEX_SYNTAX = /\.[*+]|\\\.\w|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
+
+/** Whether the whole line has the shape of a signature, whatever part of it matched. */
+export function signatureLine(input: LineInput): boolean {
+  const { text } = input;
+  const { path } = input.file;
+  if (input.file.kind !== 'script' && DATA_FILE.test(path) && path.split('/').some((part) => SIGNATURE_NAME.test(part))) return true;
+  if (input.file.kind === 'markdown' && input.context !== 'comment' && TABLE_ROW.test(text)) return true;
+  // In a script a lone string may be an argument of a call spread over lines, which runs: only data files and
+  // Markdown lists count there.
+  return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || (input.file.kind !== 'script' && LONE_STRING.test(text));
+}
+
+/** The quoted string of `text` that holds `index`, if any. */
+function quotedAround(text: string, index: number): string | null {
+  for (const q of ['"', "'"]) {
+    const before = text.slice(0, index);
+    if ((before.split(q).length - 1) % 2 === 0) continue;
+    const end = text.indexOf(q, index);
+    if (end !== -1) return text.slice(before.lastIndexOf(q) + 1, end);
+  }
+  return null;
+}
+
+/** A line that prints a message (echo, printf, print, console.log, a log helper): its strings are shown, not run. */
+const PRINTS =
+  /^\s*(?:echo|printf|print|puts|say|Write-Host|Write-Output|console\.(?:log|error|warn|info)|logger\.\w+|log(?:_\w+)?|warn|info|error)\b\s*\(?/;
+
+/** Whether the match at `index` sits in a signature: a signature line, or a quoted regular expression. */
+export function inSignature(input: LineInput, index: number): boolean {
+  if (signatureLine(input)) return true;
+  const quoted = quotedAround(input.text, index);
+  if (quoted === null) return false;
+  return REGEX_SYNTAX.test(quoted) || (printed(input.text) && !/\$\(|`/.test(quoted));
+}
+
+/** A message printed to the terminal: printed, and not redirected or piped anywhere after its last string. */
+function printed(text: string): boolean {
+  if (!PRINTS.test(text)) return false;
+  const tail = text.slice(Math.max(text.lastIndexOf('"'), text.lastIndexOf("'")) + 1);
+  return !/[>|]|\btee\b/.test(tail.replace(/[12]?>&[12]|>\s*\/dev\/(?:null|stderr)/g, ''));
+}
