@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { Static } from 'typebox';
+import type { ScanJob } from '@skill-registry/api-schemas/scans';
 import { createRuntime, type Runtime } from '../../src/server.js';
 import { RESCAN_LEASE_MS, RESCAN_MAX_ATTEMPTS, rescanJobs } from '../../src/domain/versions/rescan-jobs.js';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -65,17 +67,7 @@ interface Report {
   explanation: { text: string; at: string } | null;
 }
 
-interface Job {
-  id: string;
-  state: 'running' | 'finished';
-  rules_version: string;
-  total: number;
-  done: number;
-  failed: number;
-  pending: number;
-  started_at: string;
-  finished_at: string | null;
-}
+type Job = Static<typeof ScanJob>;
 
 /** A package with nothing to report beyond a link. */
 function cleanPackage(name: string): Promise<Buffer> {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ErrorMessage } from './States';
 
 interface ConfirmDialogProps {
@@ -20,7 +20,6 @@ interface ConfirmDialogProps {
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'default', reason, onConfirm, onClose }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const reasonId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -52,32 +51,80 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'def
   }
 
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose} onCancel={() => !busy && onClose()}>
+    <FormDialog
+      dialogRef={ref}
+      title={title}
+      busy={busy}
+      error={error}
+      submitLabel={confirmLabel}
+      tone={tone}
+      onSubmit={confirm}
+      onClose={onClose}
+    >
+      {children}
+      {reason && (
+        <div className="field">
+          <label htmlFor={reasonId}>
+            {reason.label} <span className="optional">(optional)</span>
+          </label>
+          <textarea id={reasonId} rows={3} maxLength={500} value={text} onChange={(e) => setText(e.target.value)} />
+          {reason.hint && <p className="hint">{reason.hint}</p>}
+        </div>
+      )}
+    </FormDialog>
+  );
+}
+
+interface FormDialogProps {
+  /** The caller opens and closes the dialog (`showModal`, `close`), since what opening resets differs. */
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  title: ReactNode;
+  busy: boolean;
+  /** The API's problem of the last attempt, shown above the buttons; null for none. */
+  error: unknown;
+  submitLabel: string;
+  busyLabel?: string;
+  tone?: 'default' | 'danger';
+  onSubmit: () => Promise<void>;
+  onClose: () => void;
+  children?: ReactNode;
+}
+
+/**
+ * The shell every form in a modal shares: the title, the fields, the problem when the action fails, and Cancel and
+ * submit buttons that are disabled while the action runs (Escape does nothing then either).
+ */
+export function FormDialog({
+  dialogRef,
+  title,
+  busy,
+  error,
+  submitLabel,
+  busyLabel = 'Working…',
+  tone = 'default',
+  onSubmit,
+  onClose,
+  children,
+}: FormDialogProps) {
+  const titleId = useId();
+  return (
+    <dialog ref={dialogRef} className="dialog" aria-labelledby={titleId} onClose={onClose} onCancel={() => !busy && onClose()}>
       <form
         method="dialog"
         onSubmit={(event) => {
           event.preventDefault();
-          void confirm();
+          void onSubmit();
         }}
       >
         <h2 id={titleId}>{title}</h2>
         {children}
-        {reason && (
-          <div className="field">
-            <label htmlFor={reasonId}>
-              {reason.label} <span className="optional">(optional)</span>
-            </label>
-            <textarea id={reasonId} rows={3} maxLength={500} value={text} onChange={(e) => setText(e.target.value)} />
-            {reason.hint && <p className="hint">{reason.hint}</p>}
-          </div>
-        )}
         {error !== null && <ErrorMessage error={error} />}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>
             Cancel
           </button>
           <button type="submit" className={tone === 'danger' ? 'button button-danger' : 'button button-primary'} disabled={busy}>
-            {busy ? 'Working…' : confirmLabel}
+            {busy ? busyLabel : submitLabel}
           </button>
         </div>
       </form>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { versions as versionApi } from '../../api/endpoints';
@@ -7,6 +7,7 @@ import { useResource } from '../../hooks/useResource';
 import { formatDate } from '../../lib/format';
 import { countsText, EXPLANATION_MAX } from '../../lib/scan';
 import { VerdictBadge } from '../Badges';
+import { FormDialog } from '../Dialog';
 import { TextArea } from '../Field';
 import { useNotify } from '../Notices';
 import { EmptyState, ErrorMessage, Loading } from '../States';
@@ -97,7 +98,6 @@ function RescanDialog({
   onDone: (version: string, scan: NonNullable<Version['scan']>) => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -139,35 +139,26 @@ function RescanDialog({
   }
 
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose} onCancel={() => !busy && onClose()}>
-      <form
-        method="dialog"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void rescan();
-        }}
-      >
-        <h2 id={titleId}>Rescan version {version?.version}</h2>
-        <p>The stored package is scanned again with the registry’s current rules, and the verdict replaced.</p>
-        <TextArea
-          label="Explanation for the reviewer"
-          optional
-          rows={5}
-          maxLength={EXPLANATION_MAX}
-          hint="Why the findings are expected. Shown beside them; leave it empty to remove an earlier explanation."
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        {error !== null && <ErrorMessage error={error} />}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Scanning…' : 'Rescan'}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <FormDialog
+      dialogRef={ref}
+      title={`Rescan version ${version?.version ?? ''}`}
+      busy={busy}
+      error={error}
+      submitLabel="Rescan"
+      busyLabel="Scanning…"
+      onSubmit={rescan}
+      onClose={onClose}
+    >
+      <p>The stored package is scanned again with the registry’s current rules, and the verdict replaced.</p>
+      <TextArea
+        label="Explanation for the reviewer"
+        optional
+        rows={5}
+        maxLength={EXPLANATION_MAX}
+        hint="Why the findings are expected. Shown beside them; leave it empty to remove an earlier explanation."
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+      />
+    </FormDialog>
   );
 }

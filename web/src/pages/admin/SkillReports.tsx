@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { admin, skills } from '../../api/endpoints';
 import type { ReportResolution, ReportsResolved, ReportState, SkillStatus } from '../../api/types';
+import { FormDialog } from '../../components/Dialog';
 import { SelectField, TextArea } from '../../components/Field';
 import { EmptyState, ErrorMessage, Loading } from '../../components/States';
 import { useResource } from '../../hooks/useResource';
@@ -120,7 +121,6 @@ function ResolveDialog({
   onResolved: (resolved: ReportsResolved) => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const [resolution, setResolution] = useState<ReportResolution>('dismissed');
   const [to, setTo] = useState<SkillStatus | ''>('');
   const [note, setNote] = useState('');
@@ -161,73 +161,63 @@ function ResolveDialog({
   }
 
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose} onCancel={() => !busy && onClose()}>
-      <form
-        method="dialog"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void resolve();
-        }}
-      >
-        <h2 id={titleId}>Resolve the reports of “{name}”</h2>
-        <p>All {plural(count, 'open report')} of this skill are closed together; a hidden skill is hidden no longer.</p>
-        <fieldset className="radio-group">
-          <legend>Decision</legend>
-          <label>
-            <input
-              type="radio"
-              name="resolution"
-              value="dismissed"
-              checked={resolution === 'dismissed'}
-              onChange={() => setResolution('dismissed')}
-            />
-            Dismiss: nothing wrong, the skill is shown as before
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="resolution"
-              value="actioned"
-              checked={resolution === 'actioned'}
-              onChange={() => setResolution('actioned')}
-            />
-            Act on them
-          </label>
-        </fieldset>
-        {resolution === 'actioned' && status && (
-          <SelectField
-            label="Status change"
-            hint="Applied in the same step, so the skill is never shown in between."
-            value={to}
-            onChange={(e) => setTo(e.target.value as SkillStatus | '')}
-          >
-            <option value="">Keep it {status}</option>
-            {ACTION_STATUS[status].map((t) => (
-              <option key={t.to} value={t.to}>
-                {t.label}
-              </option>
-            ))}
-          </SelectField>
-        )}
-        <TextArea
-          label="Note"
-          optional
-          rows={3}
-          maxLength={500}
-          hint="Kept with the resolution and in the audit trail."
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-        />
-        {error !== null && <ErrorMessage error={error} />}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? 'Working…' : resolution === 'dismissed' ? 'Dismiss reports' : 'Resolve as actioned'}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <FormDialog
+      dialogRef={ref}
+      title={`Resolve the reports of “${name}”`}
+      busy={busy}
+      error={error}
+      submitLabel={resolution === 'dismissed' ? 'Dismiss reports' : 'Resolve as actioned'}
+      onSubmit={resolve}
+      onClose={onClose}
+    >
+      <p>All {plural(count, 'open report')} of this skill are closed together; a hidden skill is hidden no longer.</p>
+      <fieldset className="radio-group">
+        <legend>Decision</legend>
+        <label>
+          <input
+            type="radio"
+            name="resolution"
+            value="dismissed"
+            checked={resolution === 'dismissed'}
+            onChange={() => setResolution('dismissed')}
+          />
+          Dismiss: nothing wrong, the skill is shown as before
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="resolution"
+            value="actioned"
+            checked={resolution === 'actioned'}
+            onChange={() => setResolution('actioned')}
+          />
+          Act on them
+        </label>
+      </fieldset>
+      {resolution === 'actioned' && status && (
+        <SelectField
+          label="Status change"
+          hint="Applied in the same step, so the skill is never shown in between."
+          value={to}
+          onChange={(e) => setTo(e.target.value as SkillStatus | '')}
+        >
+          <option value="">Keep it {status}</option>
+          {ACTION_STATUS[status].map((t) => (
+            <option key={t.to} value={t.to}>
+              {t.label}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      <TextArea
+        label="Note"
+        optional
+        rows={3}
+        maxLength={500}
+        hint="Kept with the resolution and in the audit trail."
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+      />
+    </FormDialog>
   );
 }
