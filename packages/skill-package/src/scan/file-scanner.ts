@@ -43,6 +43,21 @@ const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
 /** Lines this long or longer are checked for wrapped base64 even without a prefilter hit. */
 const WRAPPED_MIN = 60;
 
+/** Shortest line (in bytes) scanBlobs reads. */
+const BLOB_MIN = 200;
+
+/**
+ * Whether bytes[start, end) holds only base64 characters, `=` and `\r`: a shorter unflagged line with any other
+ * byte cannot be part of wrapped base64, so it is not decoded.
+ */
+function onlyBase64(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (BASE64_BYTE[b[i]!] === 0) return false;
+  return true;
+}
+
+const BASE64_BYTE = new Uint8Array(256);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\r') BASE64_BYTE[ch.charCodeAt(0)] = 1;
+
 export class FileScanner implements FileState, LineReader, LineSink {
   kind: FileKind = 'text';
   readonly facts = new Map<string, number>();
@@ -145,7 +160,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
     else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
       this.examine(bytes.toString('utf8', start, end), line, false, groups);
-    else if (length >= WRAPPED_MIN) this.unflagged(bytes.toString('utf8', start, end), line);
+    else if (length >= BLOB_MIN || (length >= WRAPPED_MIN && onlyBase64(bytes, start, end)))
+      this.unflagged(bytes.toString('utf8', start, end), line);
     else this.wrapped.run = 0;
   }
 

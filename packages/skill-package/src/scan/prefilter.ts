@@ -297,6 +297,14 @@ const PREFIX_4 = table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 
 const DOT_WORDS = table(AFTER_DOT);
 
 /**
+ * The shapes of the anchor words, so a word that no anchor could be is skipped without hashing it: indexed by its
+ * first character and its length (under 32), the last characters (bit: code & 31) of the anchors of that shape.
+ */
+const SHAPES = new Uint32Array(256 * 32);
+for (const [ws] of [...COMMAND_WORDS, ...INSTRUCTION_WORDS, ...AFTER_DOT])
+  for (const w of ws) if (w.length < 32) SHAPES[(w.charCodeAt(0) << 5) | w.length]! |= 1 << (w.charCodeAt(w.length - 1) & 31);
+
+/**
  * Byte classes: 1 word character (ASCII letters and digits; lower-cased in LOWER), 2 punctuation that may start an
  * anchor, 3 a UTF-8 lead byte that may start an invisible character, 4 a line end. `_` separates words, so
  * `MY_AWS_KEY` holds `aws` and `authorized_keys` holds `authorized`. Non-ASCII letters end words.
@@ -414,29 +422,32 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
   let lineStart = start;
   let line = firstLine;
   let groups = 0;
-  let wordStart = -1;
-  let h = 0;
-  for (let i = start; i < end; i++) {
+  let i = start;
+  while (i < end) {
     const c = b[i]!;
     const cls = CLASS[c]!;
-    if (cls === 1) {
-      if (wordStart === -1) {
-        wordStart = i;
-        h = 0x811c9dc5;
-      }
-      h = Math.imul(h ^ LOWER[c]!, 0x01000193);
+    if (cls === 0) {
+      i++;
       continue;
     }
-    if (wordStart !== -1) {
-      const slot = mix(h);
-      groups |= words[slot]!;
-      if (wordStart > 0 && b[wordStart - 1] === 0x2e) groups |= DOT_WORDS[slot]!;
+    if (cls === 1) {
+      // A whole word at once; it is hashed only if an anchor starts with its first character and has its length.
+      const wordStart = i;
+      i++;
+      while (i < end && CLASS[b[i]!] === 1) i++;
+      const length = i - wordStart;
+      const first = LOWER[c]!;
+      if (length < 32 && (SHAPES[(first << 5) | length]! & (1 << (LOWER[b[i - 1]!]! & 31))) !== 0) {
+        let h = 0x811c9dc5;
+        for (let k = wordStart; k < i; k++) h = Math.imul(h ^ LOWER[b[k]!]!, 0x01000193);
+        const slot = mix(h);
+        groups |= words[slot]!;
+        if (wordStart > 0 && b[wordStart - 1] === 0x2e) groups |= DOT_WORDS[slot]!;
+      }
       // Only words starting with `a` (access keys) or `0` (0x names) have prefix anchors.
-      const f = b[wordStart]! | 0x20;
-      if ((f === 0x61 || f === 0x30) && i - wordStart >= 2) groups |= prefixGroups(b, wordStart, i);
-      wordStart = -1;
+      if ((first === 0x61 || first === 0x30) && length >= 2) groups |= prefixGroups(b, wordStart, i);
+      continue;
     }
-    if (cls === 0) continue;
     if (cls === 4) {
       sink.line(lineStart, i, line, groups);
       lineStart = i + 1;
@@ -444,11 +455,7 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
       groups = 0;
     } else if (cls === 2) groups |= punctuation(b, i, c);
     else if (invisibleAt(b, i)) groups |= G.hidden;
-  }
-  if (wordStart !== -1) {
-    groups |= words[mix(h)]!;
-    if (wordStart > 0 && b[wordStart - 1] === 0x2e) groups |= DOT_WORDS[mix(h)]!;
-    if (end - wordStart >= 2) groups |= prefixGroups(b, wordStart, end);
+    i++;
   }
   sink.line(lineStart, end, line, groups);
   return line - firstLine + 1;

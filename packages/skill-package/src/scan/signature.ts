@@ -25,8 +25,23 @@ const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*(?:[,;]\s*)?(?:(?:#|\/\/)
 /** Regular-expression syntax inside a quoted string: escapes, wildcards, groups of alternatives. */
 const REGEX_SYNTAX = /\.[*+]|\\\.\w|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
 
+/**
+ * Answers of signatureLine by input: a line with many matches (a 1 MiB line repeating one) is asked once per
+ * match, and testing the whole line each time would make it quadratic.
+ */
+const SHAPES = new WeakMap<LineInput, boolean>();
+
 /** Whether the whole line has the shape of a signature, whatever part of it matched. */
 export function signatureLine(input: LineInput): boolean {
+  let known = SHAPES.get(input);
+  if (known === undefined) {
+    known = lineShape(input);
+    SHAPES.set(input, known);
+  }
+  return known;
+}
+
+function lineShape(input: LineInput): boolean {
   const { text } = input;
   const { path } = input.file;
   if (input.file.kind !== 'script' && DATA_FILE.test(path) && path.split('/').some((part) => SIGNATURE_NAME.test(part))) return true;
