@@ -121,6 +121,9 @@ function underAny(host: string, set: ReadonlySet<string>): boolean {
 
 /** The four numbers of a dotted IPv4 address, or null. */
 export function ipv4(host: string): number[] | null {
+  // Most hosts are names: one character code rules them out before the expression runs.
+  const first = host.charCodeAt(0);
+  if (!(first >= 48 && first <= 57)) return null;
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (m === null) return null;
   const parts = m.slice(1).map(Number);

@@ -51,13 +51,27 @@ function lineShape(input: LineInput): boolean {
   return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || (input.file.kind !== 'script' && LONE_STRING.test(text));
 }
 
+/**
+ * How far into a line a match may sit, and how far its closing quote, for it to be read as inside a quoted string.
+ * Knowing whether a point is inside quotes means counting the quotes before it: bounded, so that a megabyte line
+ * with a match every few characters stays linear. Signatures are short strings near the start of their line; a
+ * match further in is simply not demoted.
+ */
+const QUOTED_WITHIN = 4096;
+
 /** The quoted string of `text` that holds `index`, if any. */
 function quotedAround(text: string, index: number): string | null {
+  if (index > QUOTED_WITHIN) return null;
   for (const q of ['"', "'"]) {
-    const before = text.slice(0, index);
-    if ((before.split(q).length - 1) % 2 === 0) continue;
-    const end = text.indexOf(q, index);
-    if (end !== -1) return text.slice(before.lastIndexOf(q) + 1, end);
+    let count = 0;
+    let last = -1;
+    for (let at = text.indexOf(q); at !== -1 && at < index; at = text.indexOf(q, at + 1)) {
+      count += 1;
+      last = at;
+    }
+    if (count % 2 === 0) continue;
+    const end = text.slice(index, index + QUOTED_WITHIN).indexOf(q);
+    if (end !== -1) return text.slice(last + 1, index + end);
   }
   return null;
 }
