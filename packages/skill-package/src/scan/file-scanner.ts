@@ -16,7 +16,16 @@ import { ProseBlocks } from './prose-blocks.js';
 import { scanAgent } from './rules-agent.js';
 import { finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
-import { INVISIBLE_SOURCE, scanBlobs, scanComment, scanInvisible, scanWrappedBase64, trackPem } from './rules-hidden.js';
+import {
+  finishWrappedBase64,
+  INVISIBLE_SOURCE,
+  scanBlobs,
+  scanComment,
+  scanInvisible,
+  scanWrappedBase64,
+  trackPem,
+  type WrappedRun,
+} from './rules-hidden.js';
 import { finishSecrets, scanSecrets } from './rules-secret.js';
 import type { UrlCollector } from './rules-url.js';
 import type { Context } from './severity.js';
@@ -57,7 +66,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private prose: ProseBlocks | null = null;
   private blockBytes: Buffer = Buffer.alloc(0);
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
-  private readonly wrapped = { run: 0, start: 0, text: '' };
+  private readonly wrapped: WrappedRun = { run: 0, start: 0, text: '', body: '' };
   private lastInput: LineInput | null = null;
   /** The start of a command continued with a trailing backslash (capped). */
   private continued = '';
@@ -92,6 +101,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (this.state !== 'text') return;
     this.splitter.end();
     this.prose?.end();
+    finishWrappedBase64(this.input('', this.wrapped.start, this.baseContext), this.wrapped);
     const open = this.markdown?.end();
     if (open) scanComment(open, this);
     finishSecrets(this.lastInput, this.pendingKey);
@@ -156,7 +166,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
       this.examine(bytes.toString('utf8', start, end), line, false, groups);
     else if (length >= WRAPPED_MIN) this.unflagged(bytes.toString('utf8', start, end), line);
-    else this.wrapped.run = 0;
+    else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {
