@@ -13,8 +13,8 @@ describe('scanner evaluation corpus', () => {
     // Target: at most 1% of benign packages suspicious or worse.
     assert.ok(benignFlagged <= 0.01, `benign suspicious or worse: ${e.falseAlarms.map((r) => r.sample.id).join(', ')}`);
     // Targets of 100% (at least suspicious) and 95% (malicious) are not reached yet; these floors keep what is.
-    assert.ok(atLeastSuspicious >= 0.93, `malicious at least suspicious: ${(atLeastSuspicious * 100).toFixed(1)}%`);
-    assert.ok(e.shares.malicious.malicious >= 0.78, `malicious verdicts: ${(e.shares.malicious.malicious * 100).toFixed(1)}%`);
+    assert.ok(atLeastSuspicious >= 0.95, `malicious at least suspicious: ${(atLeastSuspicious * 100).toFixed(1)}%`);
+    assert.ok(e.shares.malicious.malicious >= 0.855, `malicious verdicts: ${(e.shares.malicious.malicious * 100).toFixed(1)}%`);
     for (const family of e.families) {
       if (family.labelled > 0) assert.ok((family.precision ?? 1) >= 0.85, `${family.family} precision ${family.precision}`);
     }

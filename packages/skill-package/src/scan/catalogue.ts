@@ -8,7 +8,7 @@
  */
 import type { RuleFamily, ScanRule, Severity } from './types.js';
 
-export const RULES_VERSION = '2026.11.2';
+export const RULES_VERSION = '2026.11.3';
 
 function rule(id: string, family: RuleFamily, severity: Severity, title: string, explanation: string): ScanRule {
   return { id, family, severity, title, explanation };
@@ -133,7 +133,7 @@ export const RULES: readonly ScanRule[] = [
   rule(
     'command.authorized-keys',
     'dangerous-command',
-    'high',
+    'critical',
     'Writes SSH authorized_keys',
     'Adding a key to authorized_keys grants its holder log-in access to the machine.',
   ),
@@ -296,7 +296,7 @@ export const RULES: readonly ScanRule[] = [
   rule(
     'executable.packed-script',
     'executable',
-    'high',
+    'critical',
     'Packed or obfuscated script',
     'This script is packed or obfuscated (packer signature or generated identifiers), so what it does cannot be reviewed; ship the readable source.',
   ),

@@ -12,10 +12,20 @@ import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines
 import { HEAD_BYTES, sniff } from './magic.js';
 import { MarkdownContext, type Segment } from './markdown.js';
 import { AGENT_GROUPS, ALL_GROUPS, anchorLines, G, groupsOfLine, type LineSink } from './prefilter.js';
+import { ProseBlocks } from './prose-blocks.js';
 import { scanAgent } from './rules-agent.js';
 import { finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
-import { INVISIBLE_SOURCE, scanBlobs, scanComment, scanInvisible, scanWrappedBase64, trackPem } from './rules-hidden.js';
+import {
+  finishWrappedBase64,
+  INVISIBLE_SOURCE,
+  scanBlobs,
+  scanComment,
+  scanInvisible,
+  scanWrappedBase64,
+  trackPem,
+  type WrappedRun,
+} from './rules-hidden.js';
 import { finishSecrets, scanSecrets } from './rules-secret.js';
 import type { UrlCollector } from './rules-url.js';
 import type { Context } from './severity.js';
@@ -68,9 +78,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private state: 'head' | 'text' | 'skip' = 'head';
   private readonly splitter = new LineSplitter(this);
   private markdown: MarkdownContext | null = null;
+  private prose: ProseBlocks | null = null;
   private blockBytes: Buffer = Buffer.alloc(0);
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
-  private readonly wrapped = { run: 0, start: 0, text: '' };
+  private readonly wrapped: WrappedRun = { run: 0, start: 0, text: '', body: '' };
   private lastInput: LineInput | null = null;
   /** The start of a command continued with a trailing backslash (capped). */
   private continued = '';
@@ -104,6 +115,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (this.state === 'head') this.decide();
     if (this.state !== 'text') return;
     this.splitter.end();
+    this.prose?.end();
+    finishWrappedBase64(this.input('', this.wrapped.start, this.baseContext), this.wrapped);
     const open = this.markdown?.end();
     if (open) scanComment(open, this);
     finishSecrets(this.lastInput, this.pendingKey);
@@ -140,6 +153,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.state = 'text';
     this.kind = fileKind(this.path, head);
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
+    // A script's comments explain its usage, sending included: only instructions to the agent are read there.
+    const proseGroups = this.kind === 'script' ? G.override | G.conceal | G.silent | G.bypass : AGENT_GROUPS;
+    this.prose = new ProseBlocks(this.kind, (text, line) => {
+      const groups = groupsOfLine(text, false) & proseGroups;
+      if (groups !== 0) scanAgent(this.input(text, line, 'prose'), groups);
+    });
     this.splitter.push(head);
   }
 
@@ -157,12 +176,13 @@ export class FileScanner implements FileState, LineReader, LineSink {
   line(start: number, end: number, line: number, groups: number): void {
     const bytes = this.blockBytes;
     const length = end - start;
+    if (this.prose?.reading === true) this.prose.line(bytes.toString('utf8', start, Math.min(end, start + LINE_CAP)), line);
     if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
     else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
       this.examine(bytes.toString('utf8', start, end), line, false, groups);
     else if (length >= BLOB_MIN || (length >= WRAPPED_MIN && onlyBase64(bytes, start, end)))
       this.unflagged(bytes.toString('utf8', start, end), line);
-    else this.wrapped.run = 0;
+    else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {

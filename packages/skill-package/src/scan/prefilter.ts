@@ -235,6 +235,7 @@ const INSTRUCTION_WORDS: [string[], number][] = [
       'learn',
       'hide',
       'hiding',
+      'hidden',
       'conceal',
       'concealing',
     ],

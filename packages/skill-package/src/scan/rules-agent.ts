@@ -29,7 +29,7 @@ const OVERRIDE = [
 
 const CONCEAL_VERB =
   /\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|without)\s+(?:tell|inform|mention|notify|alert|show|reveal|disclos|let|telling|informing|mentioning|notifying|alerting|showing|revealing)/gi;
-const CONCEAL_HIDE = /\b(?:hide|hiding|conceal|concealing)\b/gi;
+const CONCEAL_HIDE = /\b(?:hide|hiding|hidden|conceal|concealing)\b/gi;
 /** Keeping the agent's own actions or failures back, whoever the sentence names. */
 const CONCEAL_ACTIONS =
   /\b(?:do\s+not|don'?t|never)\s+(?:reveal|mention|disclose|show|report)\s+(?:any\s+|the\s+)?(?:errors?|failures?|commands?|actions?|steps?|what\s+you\s+(?:did|ran|run|do))\b/gi;
@@ -157,7 +157,9 @@ function scanConceal(input: LineInput): void {
   }
   CONCEAL_HIDE.lastIndex = 0;
   while (found === null && (m = CONCEAL_HIDE.exec(text)) !== null) {
-    if (FROM_USER.test(text.slice(m.index, m.index + 80))) found = { index: m.index, length: m[0].length };
+    // "Hidden" describes things as often as it asks for hiding: only an action kept hidden counts.
+    const describes = m[0].toLowerCase() === 'hidden' && !ACTION_WORD.test(text);
+    if (!describes && FROM_USER.test(text.slice(m.index, m.index + 80))) found = { index: m.index, length: m[0].length };
   }
   if (found === null) {
     m = firstMatch(CONCEAL_ACTIONS, text);

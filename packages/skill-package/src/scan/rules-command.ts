@@ -22,13 +22,17 @@ export const COMMAND_SEVERITIES: Record<string, ContextSeverities> = {
   'command.destructive-delete': { script: 'critical', code: 'critical', prose: 'low' },
   'command.shell-startup-write': { script: 'medium', code: 'low', prose: 'info' },
   'command.persistence': { script: 'high', code: 'low', prose: 'info' },
-  'command.authorized-keys': { script: 'high', code: 'medium', prose: 'low' },
+  'command.authorized-keys': { script: 'critical', code: 'medium', prose: 'low' },
   'command.credential-read': { script: 'high', code: 'medium', prose: 'low' },
   'command.exfiltrate': { script: 'critical', code: 'high', prose: 'medium' },
   'command.obfuscated-exec': { script: 'critical', code: 'critical', prose: 'medium' },
   'command.cover-tracks': { script: 'high', code: 'medium', prose: 'low' },
   'combo.remote-code': { script: 'critical', code: 'critical', prose: 'medium' },
 };
+
+/** A loopback or private address, or localhost: where a training reverse shell points. */
+const PRIVATE_HOST =
+  /\b(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3})\b/;
 
 function fire(input: LineInput, rule: string, index: number, length: number, steps = 0, message?: string): void {
   const severity: Severity = raise(inContext(COMMAND_SEVERITIES[rule]!, input.context), steps);
@@ -189,8 +193,9 @@ function reverseShell(input: LineInput, lower: string): void {
     at = { index: m.index, length: text.length - m.index };
   }
   if (at !== null) {
-    const destination = notableDestination(text);
-    fire(input, 'command.reverse-shell', at.index, at.length, destination?.kind === 'raw-ip' && input.context !== 'script' ? 1 : 0);
+    // A code block's reverse shell weighs one step more unless it stays on the local network (a lab exercise).
+    const local = PRIVATE_HOST.test(text.slice(at.index, at.index + at.length + 160));
+    fire(input, 'command.reverse-shell', at.index, at.length, !local && input.context !== 'script' ? 1 : 0);
     return;
   }
   // A reverse shell spread over several lines of a script: noted here, decided at the end of the file.
@@ -316,7 +321,8 @@ const PERSISTENT_DOWNLOAD =
   'This makes a download run again and again (at every shell start or on a schedule): whatever the server returns later runs unreviewed. No skill needs it.';
 
 function persistence(input: LineInput, lower: string, fetches: boolean): void {
-  const steps = fetches ? 2 : 0;
+  // A schedule that fetches code is a standing remote-code channel wherever it is written: critical even from a code block.
+  const steps = fetches ? 3 : 0;
   const message = fetches ? PERSISTENT_DOWNLOAD : undefined;
   const { text } = input;
   if (lower.includes('crontab')) {

@@ -1,7 +1,8 @@
 /**
  * Scripts nobody can review: packed (the classic `eval(function(p,a,c,k,e,…)` packer, or the generated `_0x…`
  * identifiers of JavaScript obfuscators) and minified (lines longer than MINIFIED_LINE in a script, or longer than
- * LINE_CAP in any text file). Packed scripts weigh `high` wherever they are; minified lines `low`.
+ * LINE_CAP in any text file). Packed scripts weigh `critical` wherever they are (nothing honest ships
+ * its code packed or obfuscated inside a package meant to be read); minified lines `low`.
  */
 import { report, type LineInput } from './file-state.js';
 
@@ -30,7 +31,7 @@ export function scanPacked(input: LineInput): void {
       report(
         input,
         'executable.packed-script',
-        'high',
+        'critical',
         first,
         24,
         'This script spells its strings as escape sequences (\\x68\\x74…), the output of an obfuscator; what it does cannot be reviewed. Ship the readable source.',
@@ -39,7 +40,7 @@ export function scanPacked(input: LineInput): void {
   }
   const packer = PACKER.exec(text);
   if (packer !== null) {
-    report(input, 'executable.packed-script', 'high', packer.index, packer[0].length);
+    report(input, 'executable.packed-script', 'critical', packer.index, packer[0].length);
     return;
   }
   if (!text.includes('_0x')) return;
@@ -58,7 +59,7 @@ export function scanPacked(input: LineInput): void {
     report(
       input,
       'executable.packed-script',
-      'high',
+      'critical',
       first,
       8,
       'Generated identifiers such as _0x1a2b fill this script: the output of a JavaScript obfuscator, which cannot be reviewed; ship the readable source.',

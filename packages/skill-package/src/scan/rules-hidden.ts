@@ -8,6 +8,7 @@
  * U+1F3F4 (subdivision flags such as England's).
  */
 import { noteFact, report, type FileState, type LineInput } from './file-state.js';
+import { scanDecoded } from './decoded-blobs.js';
 import type { ClosedComment } from './markdown.js';
 
 /** Every character these rules look at; also the prefilter's part for them. */
@@ -135,6 +136,7 @@ export function scanBlobs(input: LineInput): void {
           m[0].length,
           `A base64 run of ${m[0].length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
         );
+        scanDecoded(input, m[0]);
         return;
       }
     }
@@ -155,8 +157,25 @@ export function scanBlobs(input: LineInput): void {
   }
 }
 
+/** A run of wrapped base64 lines: its length, first line and text (the body kept up to BODY_CAP characters). */
+export interface WrappedRun {
+  run: number;
+  start: number;
+  text: string;
+  body: string;
+}
+
+const BODY_CAP = 65536;
+
+/** A finished run long enough to report is decoded and read (decoded-blobs.ts) at its first line. */
+export function finishWrappedBase64(input: LineInput, state: WrappedRun): void {
+  if (state.run >= WRAPPED_MIN_LINES) scanDecoded({ ...input, text: state.text, line: state.start }, state.body);
+  state.run = 0;
+  state.body = '';
+}
+
 /** Counts wrapped base64 lines; reports once a run of WRAPPED_MIN_LINES is seen. */
-export function scanWrappedBase64(input: LineInput, state: { run: number; start: number; text: string }): void {
+export function scanWrappedBase64(input: LineInput, state: WrappedRun): void {
   const { text, file } = input;
   if (
     text.length < 60 ||
@@ -166,14 +185,16 @@ export function scanWrappedBase64(input: LineInput, state: { run: number; start:
     !WRAPPED_BASE64.test(text) ||
     !mixed(text)
   ) {
-    state.run = 0;
+    finishWrappedBase64(input, state);
     return;
   }
   if (state.run === 0) {
     state.start = input.line;
     state.text = text;
+    state.body = '';
   }
   state.run += 1;
+  if (state.body.length < BODY_CAP) state.body += text;
   if (state.run === WRAPPED_MIN_LINES) {
     file.report({
       rule: 'hidden.encoded-blob',

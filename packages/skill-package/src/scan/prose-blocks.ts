@@ -1,0 +1,106 @@
+/**
+ * Prose that the line-by-line rules cannot read as sentences: a folded or literal YAML block in the front matter
+ * (`description: >`), whose sentences are cut at every line, and a script's docstrings and comments, which are
+ * written for whoever reads the script, an agent included, yet never anchored as instructions (prefilter.ts reads
+ * scripts for commands only). Each block is joined into one text (capped at BLOCK_CAP) and given to the
+ * instruction rules as prose, at the block's first line.
+ */
+import type { FileKind } from './file-state.js';
+
+const BLOCK_CAP = 4096;
+/** A front-matter key opening a folded (`>`) or literal (`|`) block, with optional chomping and indentation. */
+const YAML_BLOCK = /^[\w-]+:\s*[>|][+-]?[0-9]?\s*$/;
+const DOCSTRING = /^\s*(?:[rRuUbB]{0,2})("""|''')/;
+
+type Mode = 'none' | 'yaml' | 'docstring' | 'block-comment' | 'comment';
+
+export class ProseBlocks {
+  private mode: Mode = 'none';
+  private delimiter = '';
+  private text = '';
+  private start = 0;
+  private frontMatter: 'before' | 'in' | 'after' = 'before';
+
+  constructor(
+    private readonly kind: FileKind,
+    private readonly flush: (text: string, line: number) => void,
+  ) {}
+
+  /** Whether the file's lines are read at all: Markdown until its front matter ends, scripts throughout. */
+  get reading(): boolean {
+    return this.kind === 'script' || (this.kind === 'markdown' && this.frontMatter !== 'after');
+  }
+
+  line(raw: string, line: number): void {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (this.kind === 'markdown') this.frontMatterLine(text, line);
+    else if (this.kind === 'script') this.scriptLine(text, line);
+  }
+
+  end(): void {
+    this.close();
+  }
+
+  private frontMatterLine(text: string, line: number): void {
+    if (this.frontMatter === 'before') {
+      this.frontMatter = line === 1 && text.trim() === '---' ? 'in' : 'after';
+      return;
+    }
+    if (this.frontMatter !== 'in') return;
+    if (this.mode === 'yaml' && (text.trim() === '' || /^\s/.test(text))) {
+      this.append(text.trim());
+      return;
+    }
+    this.close();
+    if (text.trim() === '---') this.frontMatter = 'after';
+    else if (YAML_BLOCK.test(text)) this.open('yaml', line + 1);
+  }
+
+  private scriptLine(text: string, line: number): void {
+    if (this.mode === 'docstring' || this.mode === 'block-comment') {
+      const at = text.indexOf(this.delimiter);
+      if (at === -1) {
+        this.append(this.mode === 'block-comment' ? text.replace(/^\s*\*\s?/, '') : text.trim());
+        return;
+      }
+      this.append(text.slice(0, at).trim());
+      this.close();
+      return;
+    }
+    const trimmed = text.trimStart();
+    const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//');
+    if (comment) {
+      if (this.mode !== 'comment') this.open('comment', line);
+      this.append(trimmed.replace(/^(?:#+|\/\/+)\s?/, ''));
+      return;
+    }
+    this.close();
+    const doc = DOCSTRING.exec(text);
+    const block = doc === null && trimmed.startsWith('/*') ? '*/' : null;
+    if (doc === null && block === null) return;
+    const delimiter = doc !== null ? doc[1]! : block!;
+    const rest = doc !== null ? text.slice(doc[0].length) : trimmed.slice(2);
+    this.open(doc !== null ? 'docstring' : 'block-comment', line);
+    this.delimiter = delimiter;
+    const at = rest.indexOf(delimiter);
+    this.append((at === -1 ? rest : rest.slice(0, at)).trim());
+    if (at !== -1) this.close();
+  }
+
+  private open(mode: Mode, line: number): void {
+    this.mode = mode;
+    this.start = line;
+    this.text = '';
+  }
+
+  private append(part: string): void {
+    if (part === '' || this.text.length >= BLOCK_CAP) return;
+    this.text = (this.text === '' ? part : `${this.text} ${part}`).slice(0, BLOCK_CAP);
+  }
+
+  private close(): void {
+    if (this.mode !== 'none' && this.text !== '') this.flush(this.text, this.start);
+    this.mode = 'none';
+    this.text = '';
+  }
+}
