@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useAction } from '../hooks/useAction';
 import { ErrorMessage } from './States';
 
 interface ConfirmDialogProps {
@@ -21,8 +22,7 @@ interface ConfirmDialogProps {
 export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'default', reason, onConfirm, onClose }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const reasonId = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [text, setText] = useState('');
 
   useEffect(() => {
@@ -37,17 +37,11 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'def
     }
   }, [open]);
 
-  async function confirm() {
-    setBusy(true);
-    setError(null);
-    try {
+  function confirm(): Promise<void> {
+    return run(async () => {
       await onConfirm(text.trim());
       onClose();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

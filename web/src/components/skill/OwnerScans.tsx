@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { versions as versionApi } from '../../api/endpoints';
 import type { Version } from '../../api/types';
+import { useAction } from '../../hooks/useAction';
 import { useResource } from '../../hooks/useResource';
 import { formatDate } from '../../lib/format';
 import { countsText, EXPLANATION_MAX } from '../../lib/scan';
@@ -99,8 +100,7 @@ function RescanDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -123,19 +123,13 @@ function RescanDialog({
     return undefined;
   }, [slug, version]);
 
-  async function rescan() {
-    if (!version) return;
-    setBusy(true);
-    setError(null);
-    try {
+  function rescan(): Promise<void> {
+    if (!version) return Promise.resolve();
+    return run(async () => {
       const report = await versionApi.rescan(slug, version.version, { explanation: text.trim() });
       onDone(version.version, { verdict: report.verdict, rules_version: report.rules_version, findings: report.counts });
       onClose();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

@@ -5,6 +5,7 @@ import type { ReportResolution, ReportsResolved, ReportState, SkillStatus } from
 import { FormDialog } from '../../components/Dialog';
 import { SelectField, TextArea } from '../../components/Field';
 import { EmptyState, ErrorMessage, Loading } from '../../components/States';
+import { useAction } from '../../hooks/useAction';
 import { useResource } from '../../hooks/useResource';
 import { formatDateTime, plural } from '../../lib/format';
 import { REASON_LABEL, RESOLUTION_LABEL } from '../../lib/reports';
@@ -124,8 +125,7 @@ function ResolveDialog({
   const [resolution, setResolution] = useState<ReportResolution>('dismissed');
   const [to, setTo] = useState<SkillStatus | ''>('');
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -141,10 +141,8 @@ function ResolveDialog({
     }
   }, [open]);
 
-  async function resolve() {
-    setBusy(true);
-    setError(null);
-    try {
+  function resolve(): Promise<void> {
+    return run(async () => {
       const trimmed = note.trim();
       const resolved = await admin.resolveReports(slug, {
         resolution,
@@ -153,11 +151,7 @@ function ResolveDialog({
       });
       onClose();
       onResolved(resolved);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
