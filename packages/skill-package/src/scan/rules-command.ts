@@ -100,12 +100,15 @@ function pipeToShell(input: LineInput, lower: string): void {
         : destination.kind === 'collector' || destination.kind === 'messaging'
           ? 'a collector or tunnel service'
           : 'a shortened URL';
+    // A top-level domain cheap to register is a hint, not a verdict: real projects publish installers under them too.
+    // Shown in documentation it weighs a step less; a script that runs it keeps the full weight.
+    const steps = destination.throwaway === true && input.context !== 'script' ? -1 : 0;
     fire(
       input,
       'combo.remote-code',
       destination.index,
       destination.length,
-      0,
+      steps,
       `A command runs code downloaded from ${what}; what runs can change at any time and cannot be traced to a publisher.`,
     );
   }

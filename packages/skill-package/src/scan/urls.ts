@@ -68,12 +68,17 @@ const THROWAWAY_TLD = /\.(?:icu|top|xyz|online|site|click|buzz|monster|rest|cfd|
  * (`running`), any IP literal other than loopback and hosts under throw-away top-level domains count too: nobody
  * publishes an installer that way.
  */
-export function notableDestination(text: string, running = false): { kind: Destination; index: number; length: number } | null {
+export function notableDestination(
+  text: string,
+  running = false,
+): { kind: Destination; index: number; length: number; throwaway?: true } | null {
   for (const found of findUrls(text)) {
     const kind = destinationKind(found.host, found.path);
     if (kind !== null) return { kind, index: found.index, length: found.url.length };
     if (running && ((ipv4(found.host) !== null && !found.host.startsWith('127.')) || THROWAWAY_TLD.test(found.host))) {
-      return { kind: ipv4(found.host) !== null ? 'raw-ip' : 'collector', index: found.index, length: found.url.length };
+      return ipv4(found.host) !== null
+        ? { kind: 'raw-ip', index: found.index, length: found.url.length }
+        : { kind: 'collector', index: found.index, length: found.url.length, throwaway: true };
     }
   }
   BARE_IP.lastIndex = 0;
