@@ -68,7 +68,9 @@ describe('web console: visitors and administrators', () => {
     // The box reflects the URL, which the click changes; the render follows within a frame.
     await page.getByRole('checkbox', { name: 'Featured only' }).click();
     await page.waitForURL(/featured=true/);
-    await page.getByRole('heading', { name: '1 skill' }).waitFor();
+    // Exactly: while the cleared search is still on its way, the heading of the query before it ("1 skill for …")
+    // would match too.
+    await page.getByRole('heading', { name: '1 skill', exact: true }).waitFor();
     assert.match(await page.locator('.skill-card').first().innerText(), /PDF Tools[\s\S]*Featured/);
     await page.getByRole('checkbox', { name: 'Featured only' }).click();
     await page.getByRole('heading', { name: `${CATALOG.length} skills` }).waitFor();
