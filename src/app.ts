@@ -9,7 +9,7 @@ import { installErrorHandling, installNotFound } from './http/plugins/errors.js'
 import { inFlightTracker, registerInFlight } from './http/in-flight.js';
 import { createMetrics } from './http/plugins/metrics.js';
 import { installOpenApi } from './http/plugins/openapi.js';
-import { countRefused, installRateLimits } from './http/plugins/rate-limit.js';
+import { installRateLimits } from './http/plugins/rate-limit.js';
 import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -76,8 +76,13 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   // What a shutdown waits for, and names when its grace period runs out (src/cli/serve.ts).
   const inFlight = inFlightTracker(app);
   registerInFlight(app, inFlight);
+  const limiter = await installRateLimits(app, config);
+  app.decorateRequest<string | null>('routeUrl', null);
   // One hook per stage, in callback style: every hook a stage holds, and every async hook, costs each request.
   app.addHook('onRequest', (request, reply, done) => {
+    // Fastify builds `routeOptions` afresh on every read, so it is read once, here, for every later stage.
+    const route = request.routeOptions;
+    request.routeUrl = route.url ?? null;
     reply.header('x-request-id', request.id);
     if (closing) {
       reply.header('connection', 'close');
@@ -85,14 +90,18 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
       return;
     }
     inFlight.started(request);
-    // Credentials first, then the input, as for every other validation error.
-    authenticate(request, reply, (error) => {
-      if (error === undefined) {
-        done(refuseNul(request));
+    // A request no route matched has no route config at all, whatever the type says.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    const access = route.config?.auth;
+    // Credentials first, then the limit (writes are counted per user), then the input.
+    authenticate(request, reply, access, (refused) => {
+      if (limiter === null) {
+        done(refused ?? refuseNul(request));
         return;
       }
-      // A refused credential is counted too (the caller is then anonymous, so per address): guessing keys is limited.
-      countRefused(app, request, reply).then(() => done(error), done);
+      // A refused credential is counted too (the caller is then anonymous, so per address): guessing keys is
+      // limited, and a client over its limit gets the 429 rather than the refusal.
+      limiter.count(request, reply, (limited) => done(limited ?? refused ?? refuseNul(request)));
     });
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -101,12 +110,10 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
     metrics.observe(request, reply);
     calls.recordReply(request, reply);
   });
-  // After auth: the writes bucket is counted per user, so the limiter needs request.actor.
-  await installRateLimits(app, config);
   await installOpenApi(app, config.publicUrl, VERSION);
 
   const deps = { services, config };
-  await app.register(operationRoutes, { ...deps, metrics: metrics.registry });
+  await app.register(operationRoutes, { ...deps, metrics });
   await app.register(authRoutes, deps);
   await app.register(meRoutes, deps);
   await app.register(skillRoutes, deps);

@@ -138,7 +138,7 @@ describe('configuration: rate limits', () => {
     ['RATE_LIMIT_FEEDBACK', '2.5'],
     ['RATE_LIMIT_REPORTS', '0'],
     ['RATE_LIMIT_WRITES', '1e3'],
-    ['RATE_LIMIT_READS', '1000001'],
+    ['RATE_LIMIT_READS', '1000000001'],
   ];
   for (const [variable, value] of invalidLimits) {
     it(`names ${variable} when it is "${value}"`, () => {
@@ -146,7 +146,7 @@ describe('configuration: rate limits', () => {
       assert.equal(problems.length, 1);
       assert.match(
         problems[0]!,
-        new RegExp(`^${variable} must be a whole number from 1 to 1000000 \\(got "${value.replace('.', '\\.')}"\\)$`),
+        new RegExp(`^${variable} must be a whole number from 1 to 1000000000 \\(got "${value.replace('.', '\\.')}"\\)$`),
       );
     });
   }

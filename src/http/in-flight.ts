@@ -43,7 +43,7 @@ export function inFlightTracker(app: FastifyInstance) {
       socket[current] = {
         id: request.id,
         method: request.method,
-        route: request.routeOptions.url ?? request.url.split('?')[0] ?? '',
+        route: request.routeUrl ?? request.url.split('?')[0] ?? '',
         bytesBefore: socket.bytesWritten,
         startedAt: Date.now(),
       };

@@ -13,6 +13,10 @@ let lastMs = -1;
 let sequence = 0;
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** The 12-bit counter as three hex digits, after the version digit 7. */
+const HEX3 = Array.from({ length: 0x1000 }, (_, i) => i.toString(16).padStart(3, '0'));
+let prefixMs = -1;
+let prefix = '';
 
 export function newId(): string {
   // Bytes are read from the pool in place: a view (subarray) per id would cost more than the id's arithmetic.
@@ -37,11 +41,15 @@ export function newId(): string {
       sequence = 0;
     }
   }
-  const time = ms.toString(16).padStart(12, '0');
-  const a = 0x7000 | sequence;
+  if (ms !== prefixMs) {
+    // The time part changes once a millisecond, not once an id: formatted again only then.
+    const time = ms.toString(16).padStart(12, '0');
+    prefix = `${time.slice(0, 8)}-${time.slice(8, 12)}-7`;
+    prefixMs = ms;
+  }
   const b0 = 0x80 | (pool[r]! & 0x3f);
   return (
-    `${time.slice(0, 8)}-${time.slice(8, 12)}-${a.toString(16)}-` +
+    `${prefix}${HEX3[sequence]}-` +
     `${HEX[b0]}${HEX[pool[r + 1]!]}-${HEX[pool[r + 2]!]}${HEX[pool[r + 3]!]}${HEX[pool[r + 4]!]}${HEX[pool[r + 5]!]}${HEX[pool[r + 6]!]}${HEX[pool[r + 7]!]}`
   );
 }

@@ -189,6 +189,18 @@ function limitSuite(backend: Backend, store: 'memory' | 'redis'): void {
       expectLimited(await send(t, 'POST', '/v1/auth/login', { ip, body: badLogin, headers: { 'x-forwarded-for': freshIp() } }), LOGIN);
     });
 
+    it('counts an IPv6 client per /64 network, so a new address in the same network does not start afresh', async () => {
+      const network = `2001:db8:${randomInt(1, 0x10000).toString(16)}:${randomInt(1, 0x10000).toString(16)}`;
+      usedIps.add(`${network}::`);
+      for (let i = 0; i < LOGIN; i += 1) {
+        expectCounted(await send(t, 'POST', '/v1/auth/login', { ip: `${network}::${i + 1}`, body: badLogin }), LOGIN, LOGIN - 1 - i);
+      }
+      expectLimited(await send(t, 'POST', '/v1/auth/login', { ip: `${network}:ffff:eeee:dddd:9`, body: badLogin }), LOGIN);
+      const other = `2001:db8:${randomInt(1, 0x10000).toString(16)}:${randomInt(1, 0x10000).toString(16)}`;
+      usedIps.add(`${other}::`);
+      expectCounted(await send(t, 'POST', '/v1/auth/login', { ip: `${other}::1`, body: badLogin }), LOGIN, LOGIN - 1);
+    });
+
     if (store === 'redis') {
       it(`keeps the counters in Redis under ${REDIS_KEY_PREFIX}<bucket>:`, async () => {
         const redis = await redisClient();
@@ -204,6 +216,15 @@ function limitSuite(backend: Backend, store: 'memory' | 'redis'): void {
         const user = await newUser(t);
         expectCounted(await send(t, 'POST', '/v1/skills', { ip: freshIp(), auth: user.session, body: {} }), WRITES, WRITES - 1);
         assert.equal(await redis.get(`${REDIS_KEY_PREFIX}writes:user:${user.id}`), '1');
+      });
+
+      it('gives a counter found without an expiry a window again instead of counting it for ever', async () => {
+        const redis = await redisClient();
+        const ip = freshIp();
+        await redis.set(`${REDIS_KEY_PREFIX}reads:${ip}`, '2');
+        expectCounted(await send(t, 'GET', '/v1/skills', { ip }), READS, READS - 3);
+        const ttl = await redis.pttl(`${REDIS_KEY_PREFIX}reads:${ip}`);
+        assert.ok(ttl > 0 && ttl <= 60_000, `the key has a window again (pttl ${ttl})`);
       });
 
       it('shares one budget between two instances on the same Redis', async () => {

@@ -9,7 +9,7 @@ import { ifSet } from '../helpers/hooks.js';
 /**
  * Requests whose credentials are refused are counted against the rate limits like any other (per address, as the
  * caller is then anonymous): guessing or replaying keys is bounded, and so is the database work each one costs.
- * Needs src/app.ts to hand a refused authentication to `countRefused` (src/http/plugins/rate-limit.ts).
+ * The app's onRequest hook counts every request after authentication, a refused one included (src/app.ts).
  */
 
 const READS = 5;

@@ -28,10 +28,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NOT_FOUND_ACCESS: Access = 'public';
 
 /** The access the request's route declared, or null if it declared none (the app refuses to start with such a route). */
-function accessOf(request: FastifyRequest): Access | null {
-  // A request no route matched has no route config at all, whatever the type says.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-  const declared = request.routeOptions.config?.auth;
+function accessOf(request: FastifyRequest, declared: Access | undefined): Access | null {
   if (declared !== undefined) return declared;
   return request.is404 ? NOT_FOUND_ACCESS : null;
 }
@@ -63,23 +60,23 @@ function isForeignOrigin(request: FastifyRequest, config: Config): boolean {
 }
 
 /**
- * Sets `request.actor` from the request's credentials and checks the route's requirement. Returns the
- * onRequest handler; the app runs it from its single onRequest hook.
+ * Sets `request.actor` from the request's credentials and checks the route's requirement (`declared`, the route's
+ * `config.auth`). Returns the onRequest handler; the app runs it from its single onRequest hook.
  */
 export function installAuth(
   app: FastifyInstance,
   services: Pick<RouteServices, 'authenticate'>,
   config: Config,
-): (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void {
+): (request: FastifyRequest, reply: FastifyReply, declared: Access | undefined, done: (error?: Error) => void) => void {
   app.decorateRequest<Actor | null>('actor', null);
   requireDeclaredAccess(app);
 
-  return (request, reply, done) => {
+  return (request, reply, declared, done) => {
     request.actor = ANONYMOUS;
-    const requirement = accessOf(request);
+    const requirement = accessOf(request, declared);
     // Never reached by a started app; should it be, nothing is opened by omission.
     if (requirement === null) {
-      done(new Error(`${request.method} ${request.routeOptions.url} declares no access in config.auth.`));
+      done(new Error(`${request.method} ${request.routeUrl} declares no access in config.auth.`));
       return;
     }
     if (requirement === 'none') {

@@ -60,7 +60,7 @@ export function callLogger(recorder: CallLogRecorder): CallLogger {
         actor,
         method: request.method,
         url: request.url,
-        route: request.routeOptions.url ?? null,
+        route: request.routeUrl,
         statusCode: reply.statusCode,
         elapsedMs: reply.elapsedTime,
         ip: request.ip,

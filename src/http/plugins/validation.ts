@@ -48,7 +48,9 @@ function finiteOnly(validate: ValidateFunction): ValidateFunction {
     const valid = validate(data);
     checked.errors = validate.errors;
     if (!valid || typeof data !== 'object' || data === null) return valid;
-    for (const [key, value] of Object.entries(data)) {
+    // for…in rather than Object.entries: every request with a path or query passes here, and entries allocates.
+    for (const key in data) {
+      const value = (data as Record<string, unknown>)[key];
       if (typeof value === 'number' && !Number.isFinite(value)) {
         checked.errors = [
           { instancePath: `/${key}`, schemaPath: '#/finite', keyword: 'finite', params: {}, message: 'must be a finite number' },

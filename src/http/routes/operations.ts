@@ -1,15 +1,18 @@
-import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import { AppError } from '../../domain/errors.js';
 import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
 import { lowDiskDetail } from '../low-disk.js';
 import { metricsAccess } from '../metrics-access.js';
 import { problems } from '@skill-registry/api-schemas/common';
+import type { Metrics } from '../plugins/metrics.js';
 import type { RoutePlugin } from '../types.js';
 
 const none = { auth: 'none' as const };
 
-export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, { services, config, metrics }) => {
+export const operationRoutes: RoutePlugin<{ metrics: Pick<Metrics, 'contentType' | 'exposition'> }> = async (
+  app,
+  { services, config, metrics },
+) => {
   const freeSpace = freeSpaceGuard(watchedDisks(config.storage, config.database), config.storageMinFreeBytes);
   const metricsRefusal = metricsAccess(config.metricsAccess);
 
@@ -80,7 +83,7 @@ export const operationRoutes: RoutePlugin<{ metrics: Registry }> = async (app, {
     async (request, reply) => {
       const refusal = metricsRefusal(request);
       if (refusal) throw refusal;
-      return reply.type(metrics.contentType).send(await metrics.metrics());
+      return reply.type(metrics.contentType).send(await metrics.exposition());
     },
   );
 
