@@ -4,6 +4,7 @@ import { highlighter, type Highlights } from './highlights.js';
 import { Matcher, type Admit, type QueryWord } from './matching.js';
 import { Postings, SlotList } from './postings.js';
 import { STOP_WORDS } from './stop-words.js';
+import { SlotOrder } from './slot-order.js';
 import { pageOf, type Order } from './top-k.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -165,6 +166,23 @@ export class SearchEngine {
   private readonly byExactKey = new Map<string, number | number[]>();
   private readonly matcher = new Matcher();
   private live = 0;
+  /**
+   * The live slots in each sort's order, and how many live slots each status has (and how many of them are
+   * featured): a list without owner, category or tag filters reads its page from one end of its order and its
+   * total from these counts, instead of ordering every skill for every request.
+   */
+  private readonly orders: Record<Exclude<SearchSort, 'relevance'>, SlotOrder> = {
+    latest: new SlotOrder((a, b) => this.columns.updatedAt[a]! - this.columns.updatedAt[b]! || this.idOrder(a, b)),
+    downloads: new SlotOrder((a, b) => this.columns.downloads[a]! - this.columns.downloads[b]! || this.idOrder(a, b)),
+    featured: new SlotOrder(
+      (a, b) =>
+        this.columns.featured[a]! - this.columns.featured[b]! ||
+        this.columns.updatedAt[a]! - this.columns.updatedAt[b]! ||
+        this.idOrder(a, b),
+    ),
+  };
+  private readonly byStatus = new Int32Array(256);
+  private readonly featuredByStatus = new Int32Array(256);
   /** Words already indexed are stemmed by a lookup: the stemmer's dozens of expressions ran for every word. */
   private readonly stem: Stem = (surface) => this.vocabulary.termOf(surface) ?? termOf(surface);
 
@@ -182,7 +200,9 @@ export class SearchEngine {
     if (current !== undefined && same !== undefined && sameText(same.document, document)) {
       // Status, featuring, downloads and times change far more often than text: they are columns, set in place.
       same.document = document;
+      this.leave(current);
       this.setColumns(current, document);
+      this.enter(current);
       return;
     }
     this.remove(document.id);
@@ -236,6 +256,7 @@ export class SearchEngine {
     this.columns.ensure(slot);
     this.columns.alive[slot] = 1;
     this.setColumns(slot, document);
+    this.enter(slot);
     listIn(this.byOwner, this.columns.owner[slot] ?? 0).push(slot);
     const category = this.columns.category[slot] ?? -1;
     if (category >= 0) listIn(this.byCategory, category).push(slot);
@@ -262,10 +283,35 @@ export class SearchEngine {
   /** Downloads change too often to re-index a skill for each: the total is updated in place. */
   addDownloads(id: string, count: number): void {
     const at = this.slotOf.get(id);
-    if (at === undefined) return;
+    if (at === undefined || count === 0) return;
     const downloads = (this.columns.downloads[at] ?? 0) + count;
+    this.orders.downloads.remove(at);
     this.columns.downloads[at] = downloads;
     this.columns.boost[at] = boostOf(downloads);
+    this.orders.downloads.add(at);
+  }
+
+  /** A live slot enters the sort orders and the counts, with its columns as they now are. */
+  private enter(slot: number): void {
+    for (const order of Object.values(this.orders)) order.add(slot);
+    this.count(slot, 1);
+  }
+
+  /** A live slot leaves them, before its columns change or it dies. */
+  private leave(slot: number): void {
+    for (const order of Object.values(this.orders)) order.remove(slot);
+    this.count(slot, -1);
+  }
+
+  private count(slot: number, step: number): void {
+    const status = this.columns.status[slot] ?? 0;
+    this.byStatus[status] = (this.byStatus[status] ?? 0) + step;
+    if (this.columns.featured[slot] === 1) this.featuredByStatus[status] = (this.featuredByStatus[status] ?? 0) + step;
+  }
+
+  /** Sorts what was added since the last list into the orders: after filling the index, so no request pays for it. */
+  settleOrders(): void {
+    for (const order of Object.values(this.orders)) order.settle();
   }
 
   remove(id: string): void {
@@ -273,6 +319,7 @@ export class SearchEngine {
     if (at === undefined) return;
     const slot = this.slots[at];
     if (slot === undefined) return;
+    this.leave(at);
     this.columns.alive[at] = 0;
     this.slotOf.delete(id);
     this.live -= 1;
@@ -344,38 +391,31 @@ export class SearchEngine {
   }
 
   /**
-   * A list without words: the slots of the narrowest filter list that every other filter list also holds (all
-   * lists ascend, so one cursor per list walks forward), admitted, in the order asked for.
+   * A list without words: with no owner, category or tag filter, read from its sort order (`ordered`); otherwise
+   * the slots of the narrowest filter list that every other filter list also holds (all lists ascend, so one cursor
+   * per list walks forward), admitted, in the order asked for.
    */
   private list(query: SearchQuery, admit: Admit, lists: readonly SlotList[]): SearchAnswer {
+    const [narrowest, ...others] = lists;
+    if (narrowest === undefined) return this.ordered(query, admit);
     const { pool } = this.matcher;
     let count = 0;
-    const [narrowest, ...others] = lists;
-    if (narrowest === undefined) {
-      for (let slot = 0; slot < this.slots.length; slot += 1) {
-        if (admit(slot)) {
-          pool[count] = slot;
-          count += 1;
-        }
+    const cursors = others.map(() => 0);
+    const { slots, length } = narrowest;
+    walk: for (let k = 0; k < length; k += 1) {
+      const slot = slots[k] ?? 0;
+      for (let o = 0; o < others.length; o += 1) {
+        const other = others[o];
+        if (other === undefined) continue;
+        let at = cursors[o] ?? 0;
+        while (at < other.length && (other.slots[at] ?? 0) < slot) at += 1;
+        cursors[o] = at;
+        if (at >= other.length) break walk;
+        if (other.slots[at] !== slot) continue walk;
       }
-    } else {
-      const cursors = others.map(() => 0);
-      const { slots, length } = narrowest;
-      walk: for (let k = 0; k < length; k += 1) {
-        const slot = slots[k] ?? 0;
-        for (let o = 0; o < others.length; o += 1) {
-          const other = others[o];
-          if (other === undefined) continue;
-          let at = cursors[o] ?? 0;
-          while (at < other.length && (other.slots[at] ?? 0) < slot) at += 1;
-          cursors[o] = at;
-          if (at >= other.length) break walk;
-          if (other.slots[at] !== slot) continue walk;
-        }
-        if (admit(slot)) {
-          pool[count] = slot;
-          count += 1;
-        }
+      if (admit(slot)) {
+        pool[count] = slot;
+        count += 1;
       }
     }
     const sort = query.sort === 'relevance' ? 'latest' : query.sort;
@@ -385,6 +425,43 @@ export class SearchEngine {
       total: count,
       match: 'full',
     };
+  }
+
+  /**
+   * A list with no owner, category or tag filter (the registry's front page): its order read from the top down,
+   * admitted by status (and featuring), until the page is full; the total from the counts by status. The walk is
+   * as long as the page is deep (at most MAX_PAGE_DEPTH admitted slots), plus the slots a rare status skips.
+   */
+  private ordered(query: SearchQuery, admit: Admit): SearchAnswer {
+    const { slots, length } = this.orders[query.sort === 'relevance' ? 'latest' : query.sort].view();
+    const page: number[] = [];
+    let skipped = 0;
+    for (let at = length - 1; at >= 0 && page.length < query.limit; at -= 1) {
+      const slot = slots[at] ?? 0;
+      if (!admit(slot)) continue;
+      if (skipped < query.offset) skipped += 1;
+      else page.push(slot);
+    }
+    const counts = query.featured === true ? this.featuredByStatus : this.byStatus;
+    let total = 0;
+    if (query.statuses === 'all') {
+      for (const n of counts) total += n;
+    } else {
+      for (const value of new Set(query.statuses)) {
+        const id = this.statuses.find(value);
+        if (id >= 0) total += counts[id] ?? 0;
+      }
+    }
+    return {
+      hits: page.map((slot) => ({ id: this.document(slot).id, highlights: { name: [], description: [] } })),
+      total,
+      match: 'full',
+    };
+  }
+
+  /** The smaller id first: the orders ascend, and a list reads them from the top, larger id first on a tie. */
+  private idOrder(a: number, b: number): number {
+    return -this.byId(a, b);
   }
 
   private document(slot: number): SearchDocument {

@@ -82,6 +82,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
       engine = new SearchEngine();
       rows = new Map();
       await indexInTurns(all);
+      engine.settleOrders();
     })().catch((error: unknown) => {
       loading = null;
       engine = new SearchEngine();
@@ -127,6 +128,7 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
       if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       for (const document of documents.slice(start, start + INDEX_BATCH)) fresh.upsert(document);
     }
+    fresh.settleOrders();
     engine = fresh;
   }
 
