@@ -29,6 +29,7 @@ import {
 import { finishSecrets, scanSecrets } from './rules-secret.js';
 import type { UrlCollector } from './rules-url.js';
 import type { Context } from './severity.js';
+import { ShellVariables } from './shell-variables.js';
 
 /** The first bytes of a binary file as an excerpt: printable ASCII as is, other bytes as `\xNN`. */
 function headBytes(head: Uint8Array): string {
@@ -65,6 +66,25 @@ function onlyBase64(b: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
+/** Whether the line starts like a shell assignment: `NAME=`, or `export NAME=` (one word before the name). */
+function assignsVariable(b: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;
+  for (let word = 0; word < 2; word++) {
+    const first = b[i] ?? 0;
+    if (!(first === 0x5f || (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return false;
+    while (
+      i < end &&
+      (b[i] === 0x5f || (b[i]! >= 0x30 && b[i]! <= 0x39) || (b[i]! >= 0x41 && b[i]! <= 0x5a) || (b[i]! >= 0x61 && b[i]! <= 0x7a))
+    )
+      i++;
+    if (b[i] === 0x3d) return true;
+    if (b[i] !== 0x20 && b[i] !== 0x09) return false;
+    while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;
+  }
+  return false;
+}
+
 const BASE64_BYTE = new Uint8Array(256);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\r') BASE64_BYTE[ch.charCodeAt(0)] = 1;
 
@@ -85,6 +105,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private lastInput: LineInput | null = null;
   /** The start of a command continued with a trailing backslash (capped). */
   private continued = '';
+  /** A script's literal shell variables, to read commands assembled from them as they run. */
+  private readonly variables = new ShellVariables();
 
   constructor(
     readonly path: string,
@@ -177,12 +199,16 @@ export class FileScanner implements FileState, LineReader, LineSink {
     const bytes = this.blockBytes;
     const length = end - start;
     if (this.prose?.reading === true) this.prose.line(bytes.toString('utf8', start, Math.min(end, start + LINE_CAP)), line);
+    const examined = length <= LINE_CAP && (groups !== 0 || this.examineNext || this.markdown?.inComment === true);
     if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
-    else if (groups !== 0 || this.examineNext || this.markdown?.inComment === true)
-      this.examine(bytes.toString('utf8', start, end), line, false, groups);
+    else if (examined) this.examine(bytes.toString('utf8', start, end), line, false, groups);
     else if (length >= BLOB_MIN || (length >= WRAPPED_MIN && onlyBase64(bytes, start, end)))
       this.unflagged(bytes.toString('utf8', start, end), line);
     else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
+    // A line no rule looks at may still set a variable a later command is assembled from (`D=cu`).
+    if (!examined && this.kind === 'script' && length <= 512 && assignsVariable(bytes, start, end)) {
+      this.variables.assign(bytes.toString('utf8', start, end));
+    }
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {
@@ -265,6 +291,15 @@ export class FileScanner implements FileState, LineReader, LineSink {
       if (visible !== segmentText) {
         const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;
         if (again !== 0) this.runRules(this.input(visible, line, segment.context), again);
+      }
+      // A command assembled from the script's own variables is read again as it would run.
+      if (segment.context === 'script') {
+        const expanded = this.variables.expand(visible);
+        this.variables.assign(visible);
+        if (expanded !== visible) {
+          const again = groupsOfLine(expanded, true);
+          if (again !== 0) this.runRules(this.input(expanded, line, 'script'), again);
+        }
       }
     }
   }

@@ -119,19 +119,32 @@ function underAny(host: string, set: ReadonlySet<string>): boolean {
   }
 }
 
+/**
+ * Addresses read lately: a text repeating one URL thousands of times (an adversarial SKILL.md) asks for the same
+ * address at every turn, and parsing it each time took a fifth of such a scan (docs/performance.md, "Package
+ * scanner"). A plain map emptied when full rather than lru-cache: this package is also the command line's, which
+ * installs without the server's dependencies, and an address read again costs only a parse.
+ */
+const recentIps = new Map<string, { ip: readonly number[] | null }>();
+const RECENT_IPS_MAX = 256;
+
 /** The four numbers of a dotted IPv4 address, or null. */
-export function ipv4(host: string): number[] | null {
+export function ipv4(host: string): readonly number[] | null {
   // Most hosts are names: one character code rules them out before the expression runs.
   const first = host.charCodeAt(0);
   if (!(first >= 48 && first <= 57)) return null;
+  const known = recentIps.get(host);
+  if (known !== undefined) return known.ip;
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (m === null) return null;
-  const parts = m.slice(1).map(Number);
-  return parts.every((p) => p <= 255) ? parts : null;
+  const parts = m === null ? null : m.slice(1).map(Number);
+  const ip = parts?.every((p) => p <= 255) === true ? parts : null;
+  if (recentIps.size >= RECENT_IPS_MAX) recentIps.clear();
+  recentIps.set(host, { ip });
+  return ip;
 }
 
 /** Private, loopback, link-local, shared, multicast, reserved and documentation ranges. */
-function isNonPublicIpv4([a, b, c]: number[]): boolean {
+function isNonPublicIpv4([a, b, c]: readonly number[]): boolean {
   if (a === 0 || a === 10 || a === 127 || a! >= 224) return true;
   if (a === 169 && b === 254) return true;
   if (a === 172 && b! >= 16 && b! <= 31) return true;

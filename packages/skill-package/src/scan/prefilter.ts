@@ -44,6 +44,8 @@ export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypa
 
 const COMMAND_WORDS: [string[], number][] = [
   [['iex', 'invoke', 'downloadstring', 'webclient', 'urlopen', 'requests', 'httpx'], G.pipe | G.exfil],
+  // A download made executable and run (`wget … -O f && chmod +x f && ./f`) is read as a pipe to a shell.
+  [['chmod'], G.pipe],
   [
     [
       'curl',

@@ -35,10 +35,13 @@ const CONCEAL_ACTIONS =
   /\b(?:do\s+not|don'?t|never)\s+(?:reveal|mention|disclose|show|report)\s+(?:any\s+|the\s+)?(?:errors?|failures?|commands?|actions?|steps?|what\s+you\s+(?:did|ran|run|do))\b/gi;
 const FROM_USER = /\bfrom\s+(?:the\s+)?(?:user|human|operator)s?\b/i;
 const USER = /\b(?:the\s+)?(?:user|human|operator|owner)s?\b/i;
+/** "Keep this action hidden from the user": an order to keep something back, whatever it names. */
+const KEEP_HIDDEN =
+  /\bkeep\s+(?:(?:this|that|these|those|it|them|the|your|every|all|any)\s+){0,2}(?:\w+\s+){0,2}hidden\s+from\s+(?:the\s+)?(?:user|human|operator)s?\b/gi;
 const USER_UNAWARE = /\b(?:the\s+)?user\s+(?:must|should|will|may)\s+(?:not|never)\s+(?:know|notice|learn|be\s+(?:told|informed|aware))/gi;
 /** What was done (ran, sent, deleted): hiding an action is what matters, not keeping names or keys off the screen. */
 const ACTION_WORD =
-  /\b(?:ran|run|running|execut\w*|install\w*|download\w*|upload\w*|send|sent|sending|exfiltrat\w*|access\w*|delet\w*|curl|wget)\b|\b(?:this|that|the)\s+(?:command|script)\b/i;
+  /\b(?:ran|run|running|execut\w*|install\w*|download\w*|upload\w*|send|sent|sending|exfiltrat\w*|access\w*|delet\w*|curl|wget)\b|\b(?:this|that|the)\s+(?:command|script|action|step|request)\b/i;
 
 /** A cover story prepared for the user: "if the user asks, tell them …". */
 const COVER_STORY = /\bif\s+(?:the\s+)?(?:user|human|operator|they|anyone)\s+asks?\b[^.!?]{0,80}?\b(?:tell|say|answer|reply|claim)\b/i;
@@ -163,6 +166,10 @@ function scanConceal(input: LineInput): void {
   }
   if (found === null) {
     m = firstMatch(CONCEAL_ACTIONS, text);
+    if (m !== null) found = { index: m.index, length: m[0].length };
+  }
+  if (found === null) {
+    m = firstMatch(KEEP_HIDDEN, text);
     if (m !== null) found = { index: m.index, length: m[0].length };
   }
   if (found === null) {

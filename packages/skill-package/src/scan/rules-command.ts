@@ -43,7 +43,7 @@ function fire(input: LineInput, rule: string, index: number, length: number, ste
 const SHELL_SINK =
   /\|\s*(?:sudo\s+(?:-[A-Za-z]+\s+)?)?(?:env\s+)?(?:(?:ba|z|da|k|fi|c|tc)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|pwsh|powershell(?:\.exe)?)(?![\w-])/gi;
 const DOWNLOADER = /\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|aria2c|downloadstring)\b|\bnet\.webclient\b/i;
-const SUBSHELL = /(?:^|[\s;&("'])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
+const SUBSHELL = /(?:^|[\s;&("'])(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|\.)\s+(?:-c\s+)?\\?["']?(?:\$\(|<\(|`)\s*(?:curl|wget)\b/gi;
 const IEX = /\b(?:iex|invoke-expression)\b/i;
 const PS_DOWNLOAD = /downloadstring|downloadfile|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|net\.webclient/i;
 const EXEC_REMOTE = [
@@ -90,8 +90,12 @@ function pipeToShell(input: LineInput, lower: string): void {
     const m = at === null ? pattern.exec(text) : null;
     if (m !== null) at = { index: m.index, length: m[0].length };
   }
+  if (at === null && lower.includes('chmod')) at = downloadThenRun(text);
   if (at === null) return;
-  fire(input, 'command.pipe-to-shell', at.index, at.length, cradle ? 1 : 0);
+  // An installer shown to a person is typed into a shell; one wrapped in another program's shell call (python -c
+  // "os.system(…)", execSync(…)) is meant to run unseen: two steps more.
+  const wrapped = SHELL_CALL.test(text);
+  fire(input, 'command.pipe-to-shell', at.index, at.length, (cradle ? 1 : 0) + (wrapped ? 2 : 0));
   const destination = notableDestination(text, true);
   if (destination !== null) {
     const what =
@@ -112,6 +116,41 @@ function pipeToShell(input: LineInput, lower: string): void {
       `A command runs code downloaded from ${what}; what runs can change at any time and cannot be traced to a publisher.`,
     );
   }
+}
+
+/** A program handing a command line to the shell: Python's os.system and subprocess, Node's child_process, popen. */
+const SHELL_CALL =
+  /\bos\.(?:system|popen)\s*\(|\bsubprocess\.\w+\s*\(|\b(?:execSync|exec|spawnSync|spawn|execFileSync)\s*\(\s*["'`]|\bpopen\s*\(/;
+const CHMOD_X = /\bchmod\s+(?:[ugoa]*\+x|0?[0-7]?[1357][0-7]{2})\s+(["']?)([\w./~$-]{1,200})\1/g;
+/** The next command of the list, as a path run directly or by a shell. */
+const RUN_NEXT = /^\s*(?:&&|;)\s*(?:(?:ba|z)?sh\s+|sudo\s+)?([\w./~$-]{1,200})/;
+const FETCHER = /\b(?:curl|wget)\b/g;
+const OUTPUT_FILE = /\s(?:-o|-O|--output|--output-document)(?:\s+|=)["']?([\w./~$-]{1,200})/;
+
+/**
+ * A file downloaded, made executable and run in one command list (`wget URL -O f && chmod +x f && ./f`): a pipe to
+ * a shell by another name. The downloaded path must be the one made executable, and run after it.
+ */
+function downloadThenRun(text: string): { index: number; length: number } | null {
+  FETCHER.lastIndex = 0;
+  const fetched = FETCHER.exec(text);
+  if (fetched === null) return null;
+  // The download's own command: up to the next separator, at most 400 characters.
+  const rest = text.slice(fetched.index, fetched.index + 400);
+  const end = rest.search(/[;&|]/);
+  const output = OUTPUT_FILE.exec(end === -1 ? rest : rest.slice(0, end));
+  if (output === null) return null;
+  const file = output[1]!;
+  CHMOD_X.lastIndex = fetched.index;
+  let m: RegExpExecArray | null;
+  while ((m = CHMOD_X.exec(text)) !== null) {
+    if (m[2] !== file) continue;
+    const run = RUN_NEXT.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 400));
+    if (run !== null && run[1]!.replace(/^\.\//, '') === file.replace(/^\.\//, '')) {
+      return { index: fetched.index, length: m.index + m[0].length - fetched.index };
+    }
+  }
+  return null;
 }
 
 /** Matches of one anchor looked at per line: real lines hold a few; a window of repeated decoys stops here. */
@@ -375,10 +414,17 @@ function usesKey(text: string): boolean {
   return KEYCHAIN_ITEM.test(text) && /\s-[sa]\s/.test(text) && !text.includes('Safe Storage');
 }
 
+/** An archiver run from the home folder (`tar … -C ~`, `-C "$HOME"`) … */
+const ARCHIVER = /\b(?:tar|zip|7z|rsync)\b/;
+const FROM_HOME = /\s-C\s*["']?(?:~|\$HOME|\$\{HOME\})\/?["']?(?=\s)/;
+/** … naming a credential folder relative to it (`.ssh`, `.gnupg`, `.aws`, …). */
+const HOME_CRED_DIR = /\s["']?\.(?:ssh|gnupg|aws|kube|docker|azure|config\/gh|config\/gcloud)(?![\w.-])/;
+
 function credentialRead(input: LineInput): boolean {
   const { text } = input;
   CRED_PATH.lastIndex = 0;
-  const m = CRED_PATH.exec(text);
+  let m: RegExpExecArray | null = CRED_PATH.exec(text);
+  if (m === null && ARCHIVER.test(text) && FROM_HOME.test(text)) m = HOME_CRED_DIR.exec(text);
   if (m === null || usesKey(text)) return false;
   fire(input, 'command.credential-read', m.index, m[0].length);
   if (input.context !== 'prose') noteFact(input, 'credential-read');
@@ -522,6 +568,31 @@ export function scanCommands(input: LineInput, groups: number): void {
   if (groups & G.cover) coverTracks(input, lower);
 }
 
+/** Two facts noted anywhere in one file that together make a finding, on the later of their lines. */
+const FACT_PAIRS: readonly { facts: [string, string]; rule: string; scriptsOnly: boolean; message: string }[] = [
+  {
+    facts: ['socket-connect', 'shell-attach'],
+    rule: 'command.reverse-shell',
+    scriptsOnly: false,
+    message:
+      'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
+  },
+  {
+    facts: ['env-dump', 'network-send'],
+    rule: 'command.exfiltrate',
+    scriptsOnly: false,
+    message:
+      'This file collects the whole environment (every variable, tokens included) and sends data over the network: the environment leaves the machine.',
+  },
+  {
+    facts: ['credential-read', 'network-send'],
+    rule: 'command.exfiltrate',
+    scriptsOnly: true,
+    message:
+      'This script reads a credential store (SSH or GPG keys, cloud credentials) and sends data over the network: the credentials can leave the machine.',
+  },
+];
+
 /** Rules over several lines of one file, decided when the file ends. */
 export function finishCommands(
   file: { facts: Map<string, number>; factTexts: Map<string, string>; kind: string },
@@ -532,25 +603,11 @@ export function finishCommands(
   const at = (fact: string): [number, string] => [facts.get(fact)!, file.factTexts.get(fact) ?? ''];
   const later = (a: string, b: string): [number, string] => (facts.get(a)! >= facts.get(b)! ? at(a) : at(b));
   const context = file.kind === 'script' ? 'script' : 'code';
-  if (facts.has('socket-connect') && facts.has('shell-attach')) {
-    const [line, text] = later('socket-connect', 'shell-attach');
-    reportAt(
-      'command.reverse-shell',
-      inContext(COMMAND_SEVERITIES['command.reverse-shell']!, context),
-      line,
-      'This file opens a network connection and attaches a shell or its input and output to it: a reverse shell, handing control of the machine to the remote end.',
-      text,
-    );
-  }
-  if (facts.has('env-dump') && facts.has('network-send')) {
-    const [line, text] = later('env-dump', 'network-send');
-    reportAt(
-      'command.exfiltrate',
-      inContext(COMMAND_SEVERITIES['command.exfiltrate']!, context),
-      line,
-      'This file collects the whole environment (every variable, tokens included) and sends data over the network: the environment leaves the machine.',
-      text,
-    );
+  for (const pair of FACT_PAIRS) {
+    const [a, b] = pair.facts;
+    if ((pair.scriptsOnly && file.kind !== 'script') || !facts.has(a) || !facts.has(b)) continue;
+    const [line, text] = later(a, b);
+    reportAt(pair.rule, inContext(COMMAND_SEVERITIES[pair.rule]!, context), line, pair.message, text);
   }
   const decode = facts.get('decode');
   const exec = facts.get('dynamic-exec');
