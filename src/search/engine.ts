@@ -433,14 +433,15 @@ export class SearchEngine {
    * as long as the page is deep (at most MAX_PAGE_DEPTH admitted slots), plus the slots a rare status skips.
    */
   private ordered(query: SearchQuery, admit: Admit): SearchAnswer {
-    const { slots, length } = this.orders[query.sort === 'relevance' ? 'latest' : query.sort].view();
     const page: number[] = [];
     let skipped = 0;
-    for (let at = length - 1; at >= 0 && page.length < query.limit; at -= 1) {
-      const slot = slots[at] ?? 0;
-      if (!admit(slot)) continue;
-      if (skipped < query.offset) skipped += 1;
-      else page.push(slot);
+    if (query.limit > 0) {
+      this.orders[query.sort === 'relevance' ? 'latest' : query.sort].walkDown((slot) => {
+        if (!admit(slot)) return true;
+        if (skipped < query.offset) skipped += 1;
+        else page.push(slot);
+        return page.length < query.limit;
+      });
     }
     const counts = query.featured === true ? this.featuredByStatus : this.byStatus;
     let total = 0;

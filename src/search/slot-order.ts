@@ -1,105 +1,178 @@
-/** Up to this many slots added since the last read are put in place one at a time; more are sorted and merged. */
-const INSERT_ONE_BY_ONE = 32;
+/**
+ * Slots per block once an order is laid out afresh; a block splits in two when it reaches twice this. Moving a
+ * slot costs a binary search over the blocks and a shift within one block (a few microseconds), where one sorted
+ * array of a million slots moved up to four megabytes for every change.
+ */
+const BLOCK = 1_024;
 
 /**
  * Slots kept in ascending order of `compare`, so that a list without filters reads its page from the top end
  * instead of ordering every skill on every request. `compare` must be a total order over the slots held (ties
  * broken by id), and a slot's sort key must not change while it is held: take it out, change it, add it again.
  *
- * Added slots wait at the end until the next read or removal: a few are then put in place by binary search (a
- * changed skill's new time puts it at the end, so usually nothing moves), many (the index being filled) are sorted
- * together and merged, so filling the index costs one sort, not a move per skill.
+ * The order is a list of sorted blocks, each of at most `2 × BLOCK` slots, every slot of a block sorting before
+ * every slot of the next. Added slots wait until the next read or removal: a few are then put in place one at a
+ * time, many (the index being filled) are sorted together and merged with the blocks in one pass, so filling the
+ * index costs one sort, not a move per skill.
  */
 export class SlotOrder {
-  private slots = new Int32Array(1024);
+  private blocks: Int32Array[] = [];
+  private lengths: number[] = [];
   private length = 0;
-  /** How many slots at the end were added since the order was last whole. */
-  private pending = 0;
+  private pending = new Int32Array(1_024);
+  private pendingLength = 0;
 
   constructor(private readonly compare: (a: number, b: number) => number) {}
 
   get size(): number {
-    return this.length;
+    return this.length + this.pendingLength;
   }
 
   add(slot: number): void {
-    if (this.length === this.slots.length) {
-      const grown = new Int32Array(this.slots.length * 2);
-      grown.set(this.slots);
-      this.slots = grown;
+    if (this.pendingLength === this.pending.length) {
+      const grown = new Int32Array(this.pending.length * 2);
+      grown.set(this.pending);
+      this.pending = grown;
     }
-    this.slots[this.length] = slot;
-    this.length += 1;
-    this.pending += 1;
+    this.pending[this.pendingLength] = slot;
+    this.pendingLength += 1;
   }
 
   /** Takes `slot` out; its sort key must still be the one it was added with. */
   remove(slot: number): void {
     this.settle();
-    let at = this.find(slot);
+    let block = this.blockFor(slot);
+    let at = block < 0 ? -1 : this.lowerBound(block, slot);
+    if (block >= 0 && (at >= (this.lengths[block] ?? 0) || this.blocks[block]?.[at] !== slot)) at = -1;
     // Never expected: a key changed while held. The slot is still found, at the cost of a scan.
-    if (at < 0) at = this.slots.subarray(0, this.length).indexOf(slot);
+    if (at < 0) [block, at] = this.scanFor(slot);
     if (at < 0) return;
-    this.slots.copyWithin(at, at + 1, this.length);
+    const slots = this.blocks[block]!;
+    const length = this.lengths[block]!;
+    slots.copyWithin(at, at + 1, length);
     this.length -= 1;
+    if (length === 1) {
+      this.blocks.splice(block, 1);
+      this.lengths.splice(block, 1);
+    } else this.lengths[block] = length - 1;
   }
 
-  /** The slots in ascending order, valid until the next change: read `slots[length - 1]` first for descending. */
-  view(): { slots: Int32Array; length: number } {
+  /**
+   * Visits the slots from the last in the order to the first, while `visit` answers true. Valid while the order
+   * does not change.
+   */
+  walkDown(visit: (slot: number) => boolean): void {
     this.settle();
-    return { slots: this.slots, length: this.length };
+    for (let block = this.blocks.length - 1; block >= 0; block -= 1) {
+      const slots = this.blocks[block]!;
+      for (let at = (this.lengths[block] ?? 0) - 1; at >= 0; at -= 1) if (!visit(slots[at]!)) return;
+    }
   }
 
   /** Puts the slots added since the last read in place. */
   settle(): void {
-    if (this.pending === 0) return;
-    const whole = this.length - this.pending;
-    if (this.pending <= INSERT_ONE_BY_ONE) {
-      for (let at = whole; at < this.length; at += 1) {
-        const slot = this.slots[at] ?? 0;
-        const to = this.lowerBound(slot, at);
-        this.slots.copyWithin(to + 1, to, at);
-        this.slots[to] = slot;
-      }
+    const waiting = this.pendingLength;
+    if (waiting === 0) return;
+    // One at a time costs a block's shift each; a merge costs a pass over every slot.
+    if (waiting <= Math.max(32, this.length / BLOCK)) {
+      for (let i = 0; i < waiting; i += 1) this.insert(this.pending[i]!);
     } else {
-      const added = this.slots.slice(whole, this.length).sort(this.compare);
-      const merged = new Int32Array(this.slots.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      while (i < whole && j < added.length) {
-        const a = this.slots[i] ?? 0;
-        const b = added[j] ?? 0;
-        if (this.compare(a, b) <= 0) {
-          merged[k] = a;
-          i += 1;
-        } else {
-          merged[k] = b;
-          j += 1;
-        }
-        k += 1;
-      }
-      merged.set(this.slots.subarray(i, whole), k);
-      merged.set(added.subarray(j), k + whole - i);
-      this.slots = merged;
+      this.layOut(this.merged(this.pending.slice(0, waiting).sort(this.compare)));
     }
-    this.pending = 0;
+    this.pendingLength = 0;
+    if (this.pending.length > 1_024 && waiting < this.pending.length / 4) this.pending = new Int32Array(1_024);
   }
 
-  /** The first position in [0, end) whose slot does not sort before `slot`. */
-  private lowerBound(slot: number, end: number): number {
+  /** Every slot held, in order, merged with `added` (sorted). */
+  private merged(added: Int32Array): Int32Array {
+    const all = new Int32Array(this.length + added.length);
+    let j = 0;
+    let k = 0;
+    for (let block = 0; block < this.blocks.length; block += 1) {
+      const slots = this.blocks[block]!;
+      const length = this.lengths[block]!;
+      for (let i = 0; i < length; i += 1) {
+        const a = slots[i]!;
+        while (j < added.length && this.compare(added[j]!, a) < 0) all[k++] = added[j++]!;
+        all[k++] = a;
+      }
+    }
+    while (j < added.length) all[k++] = added[j++]!;
+    return all;
+  }
+
+  /** Replaces the blocks with `all` (in order), cut into blocks of BLOCK. */
+  private layOut(all: Int32Array): void {
+    this.blocks = [];
+    this.lengths = [];
+    for (let start = 0; start < all.length; start += BLOCK) {
+      const block = new Int32Array(2 * BLOCK);
+      const part = all.subarray(start, Math.min(all.length, start + BLOCK));
+      block.set(part);
+      this.blocks.push(block);
+      this.lengths.push(part.length);
+    }
+    this.length = all.length;
+  }
+
+  private insert(slot: number): void {
+    if (this.blocks.length === 0) {
+      const first = new Int32Array(2 * BLOCK);
+      first[0] = slot;
+      this.blocks.push(first);
+      this.lengths.push(1);
+      this.length = 1;
+      return;
+    }
+    let block = this.blockFor(slot);
+    if (block < 0) block = this.blocks.length - 1;
+    const at = this.lowerBound(block, slot);
+    const slots = this.blocks[block]!;
+    const length = this.lengths[block]!;
+    slots.copyWithin(at + 1, at, length);
+    slots[at] = slot;
+    this.lengths[block] = length + 1;
+    this.length += 1;
+    if (length + 1 === slots.length) {
+      const upper = new Int32Array(2 * BLOCK);
+      upper.set(slots.subarray(BLOCK, length + 1));
+      this.blocks.splice(block + 1, 0, upper);
+      this.lengths.splice(block + 1, 0, length + 1 - BLOCK);
+      this.lengths[block] = BLOCK;
+    }
+  }
+
+  /** The first block whose last slot does not sort before `slot`, or -1 when every block's does. */
+  private blockFor(slot: number): number {
     let low = 0;
-    let high = end;
+    let high = this.blocks.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (this.compare(this.slots[mid] ?? 0, slot) < 0) low = mid + 1;
+      const last = this.blocks[mid]![this.lengths[mid]! - 1]!;
+      if (this.compare(last, slot) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low < this.blocks.length ? low : -1;
+  }
+
+  /** The first position of `block` whose slot does not sort before `slot`. */
+  private lowerBound(block: number, slot: number): number {
+    const slots = this.blocks[block]!;
+    let low = 0;
+    let high = this.lengths[block]!;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.compare(slots[mid]!, slot) < 0) low = mid + 1;
       else high = mid;
     }
     return low;
   }
 
-  private find(slot: number): number {
-    const at = this.lowerBound(slot, this.length);
-    return at < this.length && this.slots[at] === slot ? at : -1;
+  private scanFor(slot: number): [number, number] {
+    for (let block = 0; block < this.blocks.length; block += 1) {
+      const at = this.blocks[block]!.subarray(0, this.lengths[block]).indexOf(slot);
+      if (at >= 0) return [block, at];
+    }
+    return [-1, -1];
   }
 }

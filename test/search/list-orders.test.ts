@@ -125,8 +125,9 @@ describe('slot order', () => {
     const order = new SlotOrder((a, b) => keys[a]! - keys[b]!);
     for (let slot = 0; slot < keys.length; slot += 1) order.add(slot);
     const read = () => {
-      const { slots, length } = order.view();
-      return Array.from(slots.subarray(0, length), (slot) => keys[slot]);
+      const down: number[] = [];
+      order.walkDown((slot) => down.push(keys[slot]!) > 0);
+      return down.reverse();
     };
     assert.deepEqual(read(), [0, 10, 15, 20, 30, 40, 45, 50, 60, 70]);
     order.remove(2);
@@ -142,8 +143,71 @@ describe('slot order', () => {
     assert.equal(all.length, 100);
     assert.deepEqual(
       all,
-      [...all].sort((a, b) => a! - b!),
+      [...all].sort((a, b) => a - b),
     );
     assert.equal(order.size, 100);
+  });
+
+  it('stays in order over thousands of slots, through changes one at a time that split and empty its blocks', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const keys: number[] = [];
+    const held = new Set<number>();
+    // Ties are broken by slot, as the index breaks them by id.
+    const order = new SlotOrder((a, b) => keys[a]! - keys[b]! || a - b);
+    const check = (step: string) => {
+      const down: number[] = [];
+      order.walkDown((slot) => down.push(slot) > 0);
+      const want = [...held].sort((a, b) => keys[b]! - keys[a]! || b - a);
+      assert.deepEqual(down, want, step);
+      assert.equal(order.size, held.size, step);
+    };
+    for (let slot = 0; slot < 6_000; slot += 1) {
+      keys[slot] = Math.floor(next() * 500);
+      held.add(slot);
+      order.add(slot);
+    }
+    check('filled');
+    // Newest first: each added at the top, read after each, fills and splits the last block again and again.
+    for (let slot = 6_000; slot < 9_000; slot += 1) {
+      keys[slot] = 1_000 + slot;
+      held.add(slot);
+      order.add(slot);
+      if (slot % 97 === 0) check(`added ${slot}`);
+    }
+    check('added at the top');
+    for (let step = 0; step < 6_000; step += 1) {
+      const slot = Math.floor(next() * 9_000);
+      const roll = next();
+      if (held.has(slot)) {
+        order.remove(slot);
+        held.delete(slot);
+        if (roll < 0.6) {
+          keys[slot] = Math.floor(next() * 2_000);
+          order.add(slot);
+          held.add(slot);
+        }
+      } else {
+        keys[slot] = roll < 0.5 ? -step : Math.floor(next() * 2_000);
+        order.add(slot);
+        held.add(slot);
+      }
+      if (step % 250 === 0) check(`step ${step}`);
+    }
+    check('changed');
+    // Emptied one by one from the bottom, so whole blocks empty and go.
+    const ascending = [...held].sort((a, b) => keys[a]! - keys[b]! || a - b);
+    for (const [i, slot] of ascending.entries()) {
+      order.remove(slot);
+      held.delete(slot);
+      if (i % 1_000 === 0) check(`emptying ${i}`);
+    }
+    check('empty');
+    order.add(3);
+    held.add(3);
+    check('one again');
   });
 });
