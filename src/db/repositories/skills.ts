@@ -44,7 +44,6 @@ export function skillsRepository(db: Kysely<Database>) {
       return withOwner(db).select(SKILL_COLUMNS).where('s.id', '=', id).executeTakeFirst();
     },
 
-    /** Several skills by id, in no particular order; ids that no longer exist are left out. */
     /** The skills among `ids` that exist, in no particular order. */
     async findManyByIds(ids: readonly string[]) {
       const rows = [];
@@ -60,9 +59,12 @@ export function skillsRepository(db: Kysely<Database>) {
       return rows;
     },
 
-    /** Every skill in every state, as the search index holds it (and lists show it). */
-    searchRows() {
-      return withOwner(db).select(SKILL_COLUMNS).execute();
+    /**
+     * The next `limit` skills in every state after the id `after` (empty: from the first), in order of id, as the
+     * search index holds them (and lists show them).
+     */
+    searchRowsAfter(after: string, limit: number) {
+      return withOwner(db).select(SKILL_COLUMNS).where('s.id', '>', after).orderBy('s.id').limit(limit).execute();
     },
 
     findBySlug(slug: string) {

@@ -48,6 +48,14 @@ export interface SearchPage {
 /** Skills indexed in one turn of the event loop (about 100 ms of work). */
 const INDEX_BATCH = 1_000;
 
+/** Skills read from the database at a time while the index is filled. */
+const READ_PAGE = 5_000;
+
+export interface SkillSearchOptions {
+  /** Skills read at a time while the index is filled (READ_PAGE). */
+  readPage?: number;
+}
+
 /** Past this share of replaced or removed entries, the index is built again from its live documents. */
 const REBUILD_DEAD_SHARE = 0.3;
 
@@ -60,7 +68,8 @@ const PRUNE_STEP = 10_000;
  * skill read again and replaced. Changes are applied one after the other, so an older read never overwrites a
  * newer one.
  */
-export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepository) {
+export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepository, options: SkillSearchOptions = {}) {
+  const readPage = options.readPage ?? READ_PAGE;
   let engine = new SearchEngine();
   /** Each indexed skill's row as a list shows it: a page is answered from here, without a read per request. */
   let rows = new Map<string, SkillRecordRow>();
@@ -78,10 +87,18 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
       const recent = await changes.since(Math.max(0, (await changes.horizon()).last - changes.lateWindow));
       watermark = recent.at(-1)?.seq ?? (await changes.horizon()).last;
       applied = new Set(recent.map((change) => change.seq));
-      const all = await skills.searchRows();
       engine = new SearchEngine();
       rows = new Map();
-      await indexInTurns(all);
+      // A page at a time, each indexed before the next is read. Read in one call, the driver's array of every row
+      // made each young-generation collection while indexing scan roots for 3 ms instead of 0.1 ms at 500,000
+      // skills: collections took 9.9 s of the 38 s start-up there, against 3.1 s of 29 s by pages.
+      for (let after = ''; ;) {
+        const page = await skills.searchRowsAfter(after, readPage);
+        await indexInTurns(page);
+        const last = page.at(-1);
+        if (last === undefined || page.length < readPage) break;
+        after = last.id;
+      }
       engine.settleOrders();
     })().catch((error: unknown) => {
       loading = null;
