@@ -55,7 +55,7 @@ function packageFiles(root: string, roots: ReadonlySet<string>): { path: string;
   return walk(root, '') ? files : null;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const showAt = args.indexOf('--show');
   const show = showAt >= 0 ? Number(args.splice(showAt, 2)[1]) : 10;
@@ -77,7 +77,7 @@ function main(): void {
       continue;
     }
     for (const file of files) bytes += file.bytes.length;
-    scanned.push({ root, report: scanFiles(files) });
+    scanned.push({ root, report: await scanFiles(files) });
   }
   const seconds = (performance.now() - started) / 1000;
 
@@ -131,4 +131,4 @@ function main(): void {
   }
 }
 
-main();
+await main();

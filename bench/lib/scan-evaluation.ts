@@ -1,9 +1,8 @@
 // Runs the package scanner over the labelled corpus (bench/scan-corpus): every sample is built into a real zip
 // and inspected as an upload would be. Shared by `npm run bench:scan-eval` and the test that holds the floors.
-import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { inspectPackage } from '@skill-registry/skill-package/inspect';
-import type { RandomAccessSource } from '@skill-registry/skill-package/types';
+import { bufferSource } from '@skill-registry/skill-package/source';
 import { RULE_FAMILIES, VERDICTS, type RuleFamily, type ScanReport, type Verdict } from '@skill-registry/skill-package/scan/types';
 import { loadCorpus, type Sample } from '../scan-corpus/index.js';
 
@@ -46,17 +45,6 @@ function zipOf(files: Sample['files']): Promise<Buffer> {
     archive.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
     archive.outputStream.on('error', reject);
   });
-}
-
-function bufferSource(buffer: Buffer): RandomAccessSource {
-  return {
-    size: buffer.length,
-    read(range) {
-      const start = range?.start ?? 0;
-      const end = range ? range.end + 1 : buffer.length;
-      return Readable.from([buffer.subarray(start, end)]);
-    },
-  };
 }
 
 export async function evaluate(): Promise<Evaluation> {

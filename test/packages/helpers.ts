@@ -3,19 +3,8 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import yazl from 'yazl';
 import { PackageError } from '@skill-registry/skill-package/types';
-import type { RandomAccessSource } from '../../src/storage/blob-store.js';
 
-/** A Buffer as a RandomAccessSource (ByteRange.end is inclusive). */
-export function bufferSource(buffer: Buffer): RandomAccessSource {
-  return {
-    size: buffer.length,
-    read(range) {
-      const start = range?.start ?? 0;
-      const end = range ? range.end + 1 : buffer.length;
-      return Readable.from([buffer.subarray(start, end)]);
-    },
-  };
-}
+export { bufferSource } from '@skill-registry/skill-package/source';
 
 import { tarBytes, type TarInput } from '../helpers/archives.js';
 

@@ -94,14 +94,26 @@ export class PackageCollector {
   private readonly skillMdCandidates: string[] = [];
   private skillMd: SkillMdCapture | null = null;
   private readonly caseVariants: string[] = [];
-  private readonly scanner: PackageScanner | null;
+  /**
+   * Where files' bytes are scanned: a scanner of its own, null to leave scanning out (benchmarks measure
+   * inspection with and without it), or, for an archive found inside a package, the package's scanner.
+   */
+  readonly scanner: PackageScanner | null;
+  /** For an archive inside a package: its path with `!/`, put before each of its files' paths, and its depth. */
+  private readonly nesting: { prefix: string; depth: number };
 
-  /** `scanning` false leaves the scanner out (benchmarks measure inspection with and without it). */
   constructor(
     readonly limits: PackageLimits,
-    scanning = true,
+    scanner: PackageScanner | null = new PackageScanner(),
+    nesting = { prefix: '', depth: 0 },
   ) {
-    this.scanner = scanning ? new PackageScanner() : null;
+    this.scanner = scanner;
+    this.nesting = nesting;
+  }
+
+  /** Files read so far. */
+  get fileCount(): number {
+    return this.files.length;
   }
 
   countEntry(label: string): void {
@@ -186,7 +198,7 @@ export class PackageCollector {
    */
   openFile(path: string): FileSink {
     const capture = this.captureFor(path);
-    const scan = this.scanner?.file(path) ?? IGNORED;
+    const scan = this.scanner?.file(this.nesting.prefix + path, this.nesting.depth) ?? IGNORED;
     if (capture === null) return scan;
     return {
       push(chunk) {

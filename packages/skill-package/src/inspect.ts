@@ -15,12 +15,13 @@
  *   entries, ratios), gzip.ts (one gzip member), tar-header.ts and tar.ts (tar headers, pax, entries),
  *   byte-reader.ts (front-to-back reading), collector.ts (counts, collisions, SKILL.md location), skill-md.ts
  *   (front matter), scan/ (the package scanner, fed every file's bytes in the same pass; its report is
- *   Inspection.scan).
+ *   Inspection.scan), nested.ts (archives inside the package, opened for the scanner after that pass).
  */
 import type { Readable } from 'node:stream';
 import type { RandomAccessSource } from './source.js';
 import { PackageCollector } from './collector.js';
 import { detectArchiveFormat, FORMAT_SNIFF_BYTES } from './format.js';
+import { openNestedArchives } from './nested.js';
 import { readRange } from './source.js';
 import { openTarGzEntry, scanTarGz } from './tar.js';
 import { DEFAULT_LIMITS, PackageError, type ArchiveFormat, type Inspection, type PackageLimits } from './types.js';
@@ -67,6 +68,7 @@ export async function inspectPackage(source: RandomAccessSource, limits?: Partia
   const collector = new PackageCollector(resolved);
   if (format === 'zip') await scanZip(source, collector);
   else await scanTarGz(source, collector);
+  if (collector.scanner !== null) await openNestedArchives(collector.scanner);
   return collector.finish(format);
 }
 

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { markSourceError } from './collector.js';
 
 /** An inclusive byte range, as HTTP `Range: bytes=start-end` names it. */
@@ -38,4 +38,14 @@ export async function readRange(source: RandomAccessSource, start: number, endEx
     throw err;
   }
   return Buffer.concat(chunks, length);
+}
+
+/** Bytes already in memory as a source: an archive found inside a package, or one a caller built. */
+export function bufferSource(bytes: Buffer): RandomAccessSource {
+  return {
+    size: bytes.length,
+    read(range) {
+      return Readable.from([range === undefined ? bytes : bytes.subarray(range.start, range.end + 1)]);
+    },
+  };
 }

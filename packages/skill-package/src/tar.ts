@@ -35,7 +35,7 @@
  *   room per allowed entry plus 1 MiB (which also stops zero padding gzipped after the end of the archive).
  */
 import { Readable } from 'node:stream';
-import type { RandomAccessSource } from './source.js';
+import { openSource, type RandomAccessSource } from './source.js';
 import { ByteReader, EndOfStream } from './byte-reader.js';
 import { asPackageError, isSourceError, PackageCollector, refuse } from './collector.js';
 import { gunzipSingle } from './gzip.js';
@@ -60,10 +60,20 @@ function notTar(): PackageError {
   );
 }
 
-/** The decompressed stream with the ratio and size guards applied. */
-async function* guarded(source: RandomAccessSource, limits: PackageLimits | null, current: () => string | null): AsyncGenerator<Buffer> {
+/** The bytes of an uncompressed tar. */
+async function* plainBytes(source: RandomAccessSource): AsyncGenerator<Buffer> {
+  for await (const chunk of openSource(source)) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+}
+
+/** The (decompressed) tar stream of `source`, with the ratio and size guards applied. */
+async function* guarded(
+  source: RandomAccessSource,
+  compressed: boolean,
+  limits: PackageLimits | null,
+  current: () => string | null,
+): AsyncGenerator<Buffer> {
   let total = 0;
-  for await (const chunk of gunzipSingle(source)) {
+  for await (const chunk of compressed ? gunzipSingle(source) : plainBytes(source)) {
     total += chunk.length;
     if (limits !== null) {
       if (total > TAR_RATIO_FLOOR_BYTES && total > limits.maxRatio * source.size) {
@@ -204,9 +214,18 @@ function mapError(err: unknown, current: string | null): unknown {
 }
 
 /** Reads every entry of the tar.gz into `collector`; throws PackageError (or a source error) on the first problem. */
-export async function scanTarGz(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
+export function scanTarGz(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
+  return scanTarStream(source, true, collector);
+}
+
+/** As scanTarGz, for a tar that is not compressed (found inside a package). */
+export function scanTar(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
+  return scanTarStream(source, false, collector);
+}
+
+async function scanTarStream(source: RandomAccessSource, compressed: boolean, collector: PackageCollector): Promise<void> {
   let current: string | null = null;
-  const reader = new ByteReader(guarded(source, collector.limits, () => current));
+  const reader = new ByteReader(guarded(source, compressed, collector.limits, () => current));
   try {
     for await (const entry of tarEntries(reader, (name) => (current = name))) {
       const { name } = entry;
@@ -236,7 +255,7 @@ export async function scanTarGz(source: RandomAccessSource, collector: PackageCo
 
 /** Streams one file of a tar.gz, or resolves null when the archive has no file at `path` (normalised). */
 export async function openTarGzEntry(source: RandomAccessSource, path: string): Promise<Readable | null> {
-  const reader = new ByteReader(guarded(source, null, () => null));
+  const reader = new ByteReader(guarded(source, true, null, () => null));
   const entries = tarEntries(reader, () => {});
   try {
     for (;;) {

@@ -1,14 +1,20 @@
 import { PackageScanner } from '@skill-registry/skill-package/scan/scanner';
-import { scanFiles } from '@skill-registry/skill-package/scan/scan-files';
+import { feedFiles } from '@skill-registry/skill-package/scan/scan-files';
 import type { ScanFinding, ScanReport } from '@skill-registry/skill-package/scan/types';
 
 export const SKILL = '---\nname: pdf-tools\ndescription: Extract text from PDF files.\n---\n\n# PDF tools\n\n';
 
-/** Scans files given as text (or bytes), the way scanFiles callers do. */
+/**
+ * Scans files given as text (or bytes), the way scanFiles does, except that archives among them are reported
+ * unopened (the tests of nested archives call scanFiles or inspectPackage).
+ */
 export function scan(files: Record<string, string | Buffer>): ScanReport {
-  return scanFiles(
-    Object.entries(files).map(([path, content]) => ({ path, bytes: typeof content === 'string' ? Buffer.from(content) : content })),
-  );
+  const scanner = new PackageScanner();
+  const entries = Object.entries(files).map(([path, content]) => ({
+    path,
+    bytes: typeof content === 'string' ? Buffer.from(content) : content,
+  }));
+  return scanner.finish(feedFiles(scanner, entries));
 }
 
 /** Scans one file's bytes fed in chunks of `size` bytes. */

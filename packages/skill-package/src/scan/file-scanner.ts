@@ -1,6 +1,7 @@
 /**
- * Reads one file as it streams by. The first HEAD_BYTES decide what it is (magic.ts): executables and archives
- * are reported whole and, like other binary data, not read further; text is decoded as UTF-8 (invalid bytes
+ * Reads one file as it streams by. The first HEAD_BYTES decide what it is (magic.ts): executables are reported
+ * whole and, like other binary data, not read further; an archive is kept (within NESTED_CAPTURE_TOTAL for the
+ * package) and handed to the package scanner, which has it opened; text is decoded as UTF-8 (invalid bytes
  * become U+FFFD, so nothing stops the reading) and split into lines (lines.ts). A block of lines is searched once
  * with the prefilter; only lines with a hit (or inside a Markdown comment, or asked for by a rule) are given to
  * the rules, in the context their file kind and Markdown position give them.
@@ -9,7 +10,7 @@ import { fileKind } from './file-kind.js';
 import type { FileKind, FileState, LineInput } from './file-state.js';
 import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
-import { HEAD_BYTES, sniff } from './magic.js';
+import { HEAD_BYTES, sniff, type NestedFormat } from './magic.js';
 import { MarkdownContext, type Segment } from './markdown.js';
 import { AGENT_GROUPS, ALL_GROUPS, anchorLines, G, groupsOfLine, type LineSink } from './prefilter.js';
 import { ProseBlocks } from './prose-blocks.js';
@@ -30,6 +31,30 @@ import { finishSecrets, scanSecrets } from './rules-secret.js';
 import type { UrlCollector } from './rules-url.js';
 import type { Context } from './severity.js';
 import { ShellVariables } from './shell-variables.js';
+
+/**
+ * Bytes of archives inside one package kept at once for opening: each is opened and let go before the next level
+ * of nesting is read, and one larger than this is reported unopened.
+ */
+export const NESTED_CAPTURE_TOTAL = 16 * 1024 * 1024;
+
+/** An archive found inside the package, as its file's scanner kept it. */
+export interface FoundArchive {
+  path: string;
+  /** What it is, for messages: `a zip archive`. */
+  what: string;
+  opens: NestedFormat | null;
+  /** Its bytes, or null when they did not fit what is left of NESTED_CAPTURE_TOTAL. */
+  bytes: Buffer | null;
+  /** Its first bytes, as an excerpt. */
+  shown: string;
+}
+
+/** Where a file's scanner hands an archive it found, and the package's capture allowance it keeps it within. */
+export interface ArchiveKeeper {
+  capture: { left: number };
+  found(archive: FoundArchive): void;
+}
 
 /** The first bytes of a binary file as an excerpt: printable ASCII as is, other bytes as `\xNN`. */
 function headBytes(head: Uint8Array): string {
@@ -95,7 +120,9 @@ export class FileScanner implements FileState, LineReader, LineSink {
   examineNext = false;
   private head: Buffer[] = [];
   private headLength = 0;
-  private state: 'head' | 'text' | 'skip' = 'head';
+  private state: 'head' | 'text' | 'skip' | 'archive' = 'head';
+  /** An archive's bytes as they arrive (null once they outgrow the capture allowance), with what it is. */
+  private archive: { what: string; opens: NestedFormat | null; shown: string; chunks: Buffer[] | null; length: number } | null = null;
   private readonly splitter = new LineSplitter(this);
   private markdown: MarkdownContext | null = null;
   private prose: ProseBlocks | null = null;
@@ -112,6 +139,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     readonly path: string,
     private readonly sink: FindingSink,
     private readonly urls: UrlCollector,
+    private readonly keeper: ArchiveKeeper,
   ) {}
 
   report(hit: Hit): void {
@@ -124,6 +152,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0 || this.state === 'skip') return;
+    if (this.state === 'archive') {
+      this.keep(Buffer.from(chunk));
+      return;
+    }
     if (this.state === 'text') {
       this.splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       return;
@@ -135,6 +167,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   end(): void {
     if (this.state === 'head') this.decide();
+    const archive = this.archive;
+    if (archive !== null) {
+      const { what, opens, shown, chunks, length } = archive;
+      this.archive = null;
+      this.keeper.found({ path: this.path, what, opens, shown, bytes: chunks === null ? null : Buffer.concat(chunks, length) });
+    }
     if (this.state !== 'text') return;
     this.splitter.end();
     this.prose?.end();
@@ -162,14 +200,13 @@ export class FileScanner implements FileState, LineReader, LineSink {
           `This file is ${magic.what}, recognised by its content, under the name of another file type.`,
         );
       else if (magic.kind === 'executable')
-        this.wholeFile(magic.rule, 'high', shown, `This file is ${magic.what}, recognised by its content.`);
-      if (magic.kind === 'archive')
-        this.wholeFile(
-          'executable.nested-archive',
-          'high',
-          shown,
-          `This file is ${magic.what} (recognised by its content); the registry does not inspect archives inside packages, so its contents are unknown to reviewers.`,
-        );
+        // None of thousands of skills in public collections ships one; a program nobody can read is quarantined.
+        this.wholeFile(magic.rule, 'critical', shown, `This file is ${magic.what}, recognised by its content.`);
+      if (magic.kind === 'archive') {
+        this.state = 'archive';
+        this.archive = { what: magic.what, opens: magic.opens, shown, chunks: [], length: 0 };
+        this.keep(head);
+      }
       return;
     }
     this.state = 'text';
@@ -182,6 +219,21 @@ export class FileScanner implements FileState, LineReader, LineSink {
       if (groups !== 0) scanAgent(this.input(text, line, 'prose'), groups);
     });
     this.splitter.push(head);
+  }
+
+  /** Keeps an archive's bytes while the package's allowance lasts; past it, lets them all go. */
+  private keep(chunk: Buffer): void {
+    const archive = this.archive;
+    if (archive?.chunks == null) return;
+    const { capture } = this.keeper;
+    if (chunk.length > capture.left) {
+      capture.left += archive.length;
+      archive.chunks = null;
+      return;
+    }
+    capture.left -= chunk.length;
+    archive.chunks.push(chunk);
+    archive.length += chunk.length;
   }
 
   private wholeFile(rule: string, severity: 'critical' | 'high' | 'medium', shown: string, message: string): void {

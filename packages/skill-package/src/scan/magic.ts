@@ -7,9 +7,12 @@
 /** Bytes looked at to decide; a file shorter than this is decided on what it has. */
 export const HEAD_BYTES = 4096;
 
+/** The archive formats the registry opens inside a package (the others are reported unopened). */
+export type NestedFormat = 'zip' | 'gzip' | 'tar';
+
 export type Magic =
   | { kind: 'executable'; rule: 'executable.elf' | 'executable.pe' | 'executable.macho'; what: string }
-  | { kind: 'archive'; what: string }
+  | { kind: 'archive'; what: string; opens: NestedFormat | null }
   | { kind: 'binary' }
   | { kind: 'text' };
 
@@ -46,12 +49,12 @@ export function sniff(head: Uint8Array, path: string): Magic {
     startsWith(head, [0x50, 0x4b, 0x05, 0x06]) ||
     startsWith(head, [0x50, 0x4b, 0x07, 0x08])
   ) {
-    return DOCUMENT_ZIP.test(path) ? { kind: 'binary' } : { kind: 'archive', what: 'a zip archive' };
+    return DOCUMENT_ZIP.test(path) ? { kind: 'binary' } : { kind: 'archive', what: 'a zip archive', opens: 'zip' };
   }
-  if (startsWith(head, [0x1f, 0x8b])) return { kind: 'archive', what: 'a gzip stream' };
-  if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return { kind: 'archive', what: 'a 7z archive' };
-  if (startsWith(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return { kind: 'archive', what: 'a RAR archive' };
-  if (startsWith(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return { kind: 'archive', what: 'an xz stream' };
+  if (startsWith(head, [0x1f, 0x8b])) return { kind: 'archive', what: 'a gzip stream', opens: 'gzip' };
+  if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return { kind: 'archive', what: 'a 7z archive', opens: null };
+  if (startsWith(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return { kind: 'archive', what: 'a RAR archive', opens: null };
+  if (startsWith(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return { kind: 'archive', what: 'an xz stream', opens: null };
   if (
     startsWith(head, [0x42, 0x5a, 0x68]) &&
     head.length >= 10 &&
@@ -59,8 +62,8 @@ export function sniff(head: Uint8Array, path: string): Magic {
     head[3]! <= 0x39 &&
     startsWith(head, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59], 4)
   )
-    return { kind: 'archive', what: 'a bzip2 stream' };
-  if (startsWith(head, [0x28, 0xb5, 0x2f, 0xfd])) return { kind: 'archive', what: 'a zstd stream' };
-  if (startsWith(head, [0x75, 0x73, 0x74, 0x61, 0x72], 257)) return { kind: 'archive', what: 'a tar archive' };
+    return { kind: 'archive', what: 'a bzip2 stream', opens: null };
+  if (startsWith(head, [0x28, 0xb5, 0x2f, 0xfd])) return { kind: 'archive', what: 'a zstd stream', opens: null };
+  if (startsWith(head, [0x75, 0x73, 0x74, 0x61, 0x72], 257)) return { kind: 'archive', what: 'a tar archive', opens: 'tar' };
   return head.includes(0) ? { kind: 'binary' } : { kind: 'text' };
 }

@@ -5,6 +5,7 @@
  */
 import { isSkillMdCandidate } from '../collector.js';
 import { parseSkillMd } from '../skill-md.js';
+import { openNestedArchives } from '../nested.js';
 import { PackageError } from '../types.js';
 import { PackageScanner, type SkillMdInfo } from './scanner.js';
 import type { ScanReport } from './types.js';
@@ -18,8 +19,19 @@ export interface ScanInputFile {
 /** Chunk size files are fed in, as archive readers would. */
 const CHUNK = 64 * 1024;
 
-export function scanFiles(files: Iterable<ScanInputFile>): ScanReport {
+/** Scans the files, and the archives among them (nested.ts), as an upload of them would be scanned. */
+export async function scanFiles(files: Iterable<ScanInputFile>): Promise<ScanReport> {
   const scanner = new PackageScanner();
+  const skillMd = feedFiles(scanner, files);
+  await openNestedArchives(scanner);
+  return scanner.finish(skillMd);
+}
+
+/**
+ * Feeds the files to `scanner` in chunks, as archive readers would; returns SKILL.md as `finish` takes it. Archives
+ * among the files are left for the caller to open (scanFiles does).
+ */
+export function feedFiles(scanner: PackageScanner, files: Iterable<ScanInputFile>): SkillMdInfo | null {
   let skillMd: SkillMdInfo | null = null;
   let candidates = 0;
   for (const file of files) {
@@ -28,7 +40,7 @@ export function scanFiles(files: Iterable<ScanInputFile>): ScanReport {
     sink.end();
     if (isSkillMdCandidate(file.path) && candidates++ === 0) skillMd = readSkillMd(file);
   }
-  return scanner.finish(candidates === 1 ? skillMd : null);
+  return candidates === 1 ? skillMd : null;
 }
 
 function readSkillMd(file: ScanInputFile): SkillMdInfo {

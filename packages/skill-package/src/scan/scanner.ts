@@ -6,7 +6,7 @@
  */
 import { RULES_VERSION } from './catalogue.js';
 import { combine } from './combine.js';
-import { FileScanner } from './file-scanner.js';
+import { FileScanner, NESTED_CAPTURE_TOTAL, type ArchiveKeeper, type FoundArchive } from './file-scanner.js';
 import { FindingSink } from './findings.js';
 import { checkFrontMatter } from './rules-spec.js';
 import { UrlCollector } from './rules-url.js';
@@ -35,19 +35,65 @@ function compareFindings(a: ScanFinding, b: ScanFinding): number {
   );
 }
 
+/** An archive found inside the package, and how many archives deep its file lies (0: in the package itself). */
+export interface NestedArchive extends FoundArchive {
+  depth: number;
+}
+
+/** What became of a nested archive: opened, with the files read from it, or left unopened, and why. */
+export type NestedOutcome = { opened: number } | { unopened: string };
+
+function filesOpened(count: number, path: string): string {
+  if (count === 0) return 'found no files in it';
+  return `scanned the ${count === 1 ? 'file' : `${count} files`} in it, listed under ${path}!/`;
+}
+
 export class PackageScanner {
   private readonly sink = new FindingSink();
   private readonly urls = new UrlCollector();
   private readonly fileFacts = new Map<string, Map<string, number>>();
+  private found: NestedArchive[] = [];
+  private readonly capture = { left: NESTED_CAPTURE_TOTAL };
 
-  /** A sink for one file's bytes, in order; call end() after its last chunk. */
-  file(path: string): FileSink {
-    const scanner = new FileScanner(path, this.sink, this.urls);
+  /**
+   * A sink for one file's bytes, in order; call end() after its last chunk. `depth` is how many archives deep the
+   * file lies (its path then names them: `tools/data.zip!/setup.sh`).
+   */
+  file(path: string, depth = 0): FileSink {
+    const keeper: ArchiveKeeper = { capture: this.capture, found: (archive) => this.found.push({ ...archive, depth }) };
+    const scanner = new FileScanner(path, this.sink, this.urls, keeper);
     this.fileFacts.set(path, scanner.facts);
     return scanner;
   }
 
+  /** The archives found since the last call, for the caller to open (nested.ts) and settle. */
+  takeArchives(): NestedArchive[] {
+    const found = this.found;
+    this.found = [];
+    return found;
+  }
+
+  /** Reports what became of a nested archive, and gives its bytes' share of the capture allowance back. */
+  settleArchive(archive: NestedArchive, outcome: NestedOutcome): void {
+    this.capture.left += archive.bytes?.length ?? 0;
+    const { shown } = archive;
+    const opened = 'opened' in outcome;
+    this.sink.add(archive.path, {
+      rule: opened ? 'executable.nested-archive-opened' : 'executable.nested-archive',
+      severity: opened ? 'low' : 'high',
+      line: null,
+      context: null,
+      text: shown,
+      index: 0,
+      length: shown.length,
+      message: opened
+        ? `This file is ${archive.what}; the registry opened it and ${filesOpened(outcome.opened, archive.path)}.`
+        : `This file is ${archive.what} (recognised by its content) that the registry did not open: ${outcome.unopened}. Its contents are unknown to reviewers.`,
+    });
+  }
+
   finish(skillMd: SkillMdInfo | null): ScanReport {
+    for (const archive of this.takeArchives()) this.settleArchive(archive, { unopened: 'this scan opens no archives' });
     if (skillMd !== null) checkFrontMatter(this.sink, skillMd.path, skillMd.frontMatter, skillMd.problem);
     combine(this.sink, this.fileFacts);
     const findings = [...this.sink.findings].sort(compareFindings);
