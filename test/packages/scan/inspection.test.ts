@@ -19,21 +19,22 @@ async function files() {
 
 describe('inspection carries the scan report', () => {
   for (const format of ['zip', 'tar.gz'] as const) {
-    it(`finds a binary, a nested archive and a key deep in a folder (${format})`, async () => {
+    it(`finds a binary, a key deep in a folder, and opens a nested archive (${format})`, async () => {
       const bytes = format === 'zip' ? await zip(await files()) : await tarGz(await files());
       const inspection = await inspectPackage(bufferSource(bytes));
       const { scan } = inspection;
       const found = scan.findings.map((f) => `${f.rule} ${f.file}:${f.line ?? '-'}`).sort();
       assert.deepEqual(found, [
         'executable.elf pdf-tools/bin/helper.dat:-',
-        'executable.nested-archive pdf-tools/vendor/bundle.zip:-',
+        'executable.nested-archive-opened pdf-tools/vendor/bundle.zip:-',
         'secret.aws-access-key pdf-tools/config/deep/er/settings.ini:3',
       ]);
-      // A live credential is critical: the version is quarantined.
+      // A live credential and a compiled program are critical: the version is quarantined.
       assert.equal(scan.verdict, 'malicious');
       assert.match(scan.rulesVersion, /^\d{4}\.\d+\.\d+$/);
-      assert.equal(scan.counts.critical, 1);
-      assert.equal(scan.counts.high, 2);
+      assert.equal(scan.counts.critical, 2);
+      assert.equal(scan.counts.high, 0);
+      assert.equal(scan.counts.low, 1);
     });
   }
 

@@ -8,7 +8,7 @@
  */
 import type { RuleFamily, ScanRule, Severity } from './types.js';
 
-export const RULES_VERSION = '2026.11.5';
+export const RULES_VERSION = '2026.11.6';
 
 function rule(id: string, family: RuleFamily, severity: Severity, title: string, explanation: string): ScanRule {
   return { id, family, severity, title, explanation };
@@ -261,16 +261,16 @@ export const RULES: readonly ScanRule[] = [
   rule(
     'executable.elf',
     'executable',
-    'high',
+    'critical',
     'ELF executable',
-    'A compiled Linux program cannot be reviewed by reading; ship source and build steps, or explain where the binary comes from.',
+    'A compiled Linux program cannot be reviewed by reading and runs with its user’s rights: a version shipping one is quarantined. Ship the source and its build steps instead.',
   ),
   rule(
     'executable.pe',
     'executable',
-    'high',
+    'critical',
     'Windows executable',
-    'A compiled Windows program (PE) cannot be reviewed by reading; ship source and build steps, or explain where the binary comes from.',
+    'A compiled Windows program (PE) cannot be reviewed by reading and runs with its user’s rights: a version shipping one is quarantined. Ship the source and its build steps instead.',
   ),
   rule(
     'executable.disguised',
@@ -282,16 +282,23 @@ export const RULES: readonly ScanRule[] = [
   rule(
     'executable.macho',
     'executable',
-    'high',
+    'critical',
     'Mach-O executable',
-    'A compiled macOS program cannot be reviewed by reading; ship source and build steps, or explain where the binary comes from.',
+    'A compiled macOS program cannot be reviewed by reading and runs with its user’s rights: a version shipping one is quarantined. Ship the source and its build steps instead.',
   ),
   rule(
     'executable.nested-archive',
     'executable',
     'high',
-    'Archive inside the package',
-    'An archive inside the package is not inspected by the registry; its contents are unknown to reviewers. Ship the files themselves.',
+    'Archive inside the package, not opened',
+    'An archive inside the package that the registry did not open (a format it does not read, too large, too deeply nested, or refused by its strict reader): its contents are unknown to reviewers. Ship the files themselves.',
+  ),
+  rule(
+    'executable.nested-archive-opened',
+    'executable',
+    'low',
+    'Archive inside the package, opened',
+    'An archive inside the package was opened and the files in it scanned like the others, under the archive’s path. An installed skill holds the archive, not its files: ship the files themselves where you can.',
   ),
   rule(
     'executable.packed-script',

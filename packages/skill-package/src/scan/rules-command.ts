@@ -57,6 +57,37 @@ const EXEC_REMOTE = [
  */
 export const PIPE_TOKENS = new RegExp(`(${DOWNLOADER.source})|(;|&&|\\|\\|)|(${SHELL_SINK.source})`, 'gi');
 
+/**
+ * The option that makes an interpreter run code given on its command line rather than what it reads: `sh -c`,
+ * `python -c`, `perl -e`, `ruby -e`, `node -e`, `php -r`. A download piped into `python3 -c "…decompress(stdin)…"`
+ * is data for that code, not a program. (`sh -e` is errexit and `bash -s` reads the program from the pipe.)
+ */
+const INLINE_CODE: readonly [RegExp, RegExp][] = [
+  [/(?:^|[\s|])(?:ba|z|da|k|fi|c|tc)?sh$/i, /^-[abd-z]*c[a-z]*$/],
+  [/python[0-9.]*$/i, /^-[a-zA-Z]*c$/],
+  [/(?:perl|ruby)$/i, /^-[a-zA-Z]*[eE]$/],
+  [/node$/i, /^(?:-[ep]|--eval|--print)$/],
+  [/php$/i, /^-r$/],
+];
+
+/** Inline code that runs what it reads after all: `sh -c "$(cat)"`, `python -c "exec(sys.stdin.read())"`. */
+const RUNS_INPUT =
+  /\b(?:exec|eval|source|system|popen|subprocess|spawn\w*|execSync|compile|Function|runpy|do|sh|bash)\b|\$\(|`|\/dev\/stdin/;
+
+/**
+ * Whether the interpreter named at the end of `sink` is given inline code by one of the next options in `rest`,
+ * code that does not run what it reads.
+ */
+function runsInlineCode(sink: string, rest: string): boolean {
+  const flag = INLINE_CODE.find(([name]) => name.test(sink))?.[1];
+  if (flag === undefined) return false;
+  for (const word of rest.trimStart().split(/\s+/, 4)) {
+    if (!word.startsWith('-')) return false;
+    if (flag.test(word)) return !RUNS_INPUT.test(rest.slice(rest.indexOf(word) + word.length));
+  }
+  return false;
+}
+
 function downloadIntoShell(text: string): { index: number; length: number } | null {
   PIPE_TOKENS.lastIndex = 0;
   let downloader = -1;
@@ -65,7 +96,8 @@ function downloadIntoShell(text: string): { index: number; length: number } | nu
     if (m[1] !== undefined) {
       if (downloader === -1) downloader = m.index;
     } else if (m[2] !== undefined) downloader = -1;
-    else if (downloader !== -1) return { index: downloader, length: m.index + m[0].length - downloader };
+    else if (downloader !== -1 && !runsInlineCode(m[0], text.slice(m.index + m[0].length, m.index + m[0].length + 200)))
+      return { index: downloader, length: m.index + m[0].length - downloader };
   }
   return null;
 }
@@ -424,6 +456,9 @@ function credentialRead(input: LineInput): boolean {
   const { text } = input;
   CRED_PATH.lastIndex = 0;
   let m: RegExpExecArray | null = CRED_PATH.exec(text);
+  // `\.aws/credentials` is a regular expression that looks for the file (a scanner's pattern), not a path: nothing
+  // reading a file escapes its dots.
+  while (m !== null && text.charCodeAt(m.index - 1) === 0x5c) m = CRED_PATH.exec(text);
   if (m === null && ARCHIVER.test(text) && FROM_HOME.test(text)) m = HOME_CRED_DIR.exec(text);
   if (m === null || usesKey(text)) return false;
   fire(input, 'command.credential-read', m.index, m[0].length);
