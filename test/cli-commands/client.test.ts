@@ -49,7 +49,8 @@ for (const backend of backends()) {
     let admin: RegistryClient;
 
     before(async () => {
-      registry = await startRegistry(backend, { MAX_UPLOAD_BYTES: String(256 * 1024) });
+      // The node's own rescan worker stays idle: the rescan job test moves its job on itself.
+      registry = await startRegistry(backend, { MAX_UPLOAD_BYTES: String(256 * 1024), RESCAN_POLL_MS: '86400000' });
       work = tempDir();
       owner = await uploader(registry.t);
       client = createClient({ baseUrl: registry.url, apiKey: owner.key });
@@ -294,6 +295,51 @@ for (const backend of backends()) {
       assert.equal((await admin.admin.updateUser(user.id, { disabled: true })).disabled, true);
       await problem(() => client.admin.listUsers(), 403, 'admin_session_required');
       await problem(() => admin.admin.setSkillStatus(slug, { status: 'draft' }), 409, 'invalid_transition');
+    });
+
+    it('reports, rescans and rescan jobs', async () => {
+      const slug = uniqueName('rp-');
+      await client.versions.createSkill(
+        { name: 'Reported Skill', slug, version: '1.0.0' },
+        await zip([{ path: 'SKILL.md', content: skillMdText(slug) }]),
+      );
+      await admin.admin.setSkillStatus(slug, { status: 'published' });
+      const reporter = createClient({ baseUrl: registry.url, apiKey: (await uploader(registry.t)).key });
+
+      const filed = await reporter.skills.report(slug, { reason: 'spam', details: 'Typed report' });
+      assert.deepEqual([filed.reason, filed.details, filed.state], ['spam', 'Typed report', 'open']);
+      await problem(() => reporter.skills.report(slug, { reason: 'broken' }), 409, 'already_reported');
+      await problem(() => client.skills.report(slug, { reason: 'spam' }), 403, 'own_skill');
+      await problem(() => reporter.skills.report(slug, { reason: 'other' }), 400, 'validation_failed');
+
+      const queue = await admin.admin.reports();
+      const queued = queue.items.find((item) => item.skill.slug === slug);
+      assert.deepEqual([queued?.reporters, queued?.reasons], [1, [{ reason: 'spam', count: 1 }]]);
+      const reports = await admin.admin.skillReports(slug);
+      assert.deepEqual(
+        reports.items.map((r) => [r.id, r.reason]),
+        [[filed.id, 'spam']],
+      );
+      const resolved = await admin.admin.resolveReports(slug, { resolution: 'dismissed', note: 'Not spam' });
+      assert.deepEqual([resolved.resolved, resolved.resolution, resolved.status], [1, 'dismissed', 'published']);
+      await problem(() => admin.admin.resolveReports(slug, { resolution: 'dismissed' }), 409, 'no_open_reports');
+      assert.equal((await admin.admin.skillReports(slug, { state: 'resolved' })).items[0]?.resolution_note, 'Not spam');
+      await problem(() => client.admin.reports(), 403, 'admin_session_required');
+
+      const rescanned = await client.versions.rescan(slug, '1.0.0', { explanation: 'Only instructions.' });
+      assert.equal(rescanned.explanation?.text, 'Only instructions.');
+      assert.equal((await client.versions.rescan(slug, '1.0.0')).explanation?.text, 'Only instructions.', 'kept without one');
+      await problem(() => reporter.versions.rescan(slug, '1.0.0'), 403, 'not_owner');
+
+      const job = await admin.admin.startRescan();
+      assert.equal(job.state, 'running');
+      assert.ok(job.total >= 1);
+      await problem(() => admin.admin.startRescan(), 409, 'scan_job_running');
+      await problem(() => client.admin.startRescan(), 403, 'admin_session_required');
+      while ((await registry.t.runtime.services.rescans.runOnce()).length > 0);
+      const finished = await admin.admin.rescanJob(job.id);
+      assert.deepEqual([finished.state, finished.done + finished.failed, finished.pending], ['finished', job.total, 0]);
+      await problem(() => admin.admin.rescanJob('no-such-job'), 404, 'scan_job_not_found');
     });
 
     it('an unreachable registry is a ConnectionError; a bare error answer still becomes a ProblemError', async () => {

@@ -7,6 +7,7 @@ import type * as accounts from '@skill-registry/api-schemas/accounts';
 import type * as common from '@skill-registry/api-schemas/common';
 import type * as feedback from '@skill-registry/api-schemas/feedback';
 import type * as logs from '@skill-registry/api-schemas/logs';
+import type * as reports from '@skill-registry/api-schemas/reports';
 import type * as scans from '@skill-registry/api-schemas/scans';
 import type * as skills from '@skill-registry/api-schemas/skills';
 import type * as versions from '@skill-registry/api-schemas/versions';
@@ -23,6 +24,7 @@ type Refs = {
   CallLog: typeof logs.CallLog;
   Problem: typeof common.Problem;
   ScanReport: typeof scans.ScanReport;
+  Report: typeof reports.Report;
 };
 
 /** The JSON a schema describes, with references resolved. */
@@ -56,6 +58,13 @@ export type SeverityCounts = Wire<typeof scans.SeverityCounts>;
 export type ScanFinding = Wire<typeof scans.ScanFinding>;
 /** `GET /v1/skills/:skillId/versions/:version/scan`: the full report, every finding listed. */
 export type ScanReport = Wire<typeof scans.ScanReport>;
+/** A rescan of every stored version (`/v1/admin/scans`), with its progress. */
+export type ScanJob = Wire<typeof scans.ScanJob>;
+export type Report = Wire<typeof reports.Report>;
+/** `POST /v1/skills/:skillId/reports`: the report filed, and whether the skill is now hidden pending review. */
+export type ReportFiled = Wire<typeof reports.ReportFiled>;
+/** `POST /v1/admin/skills/:skillId/reports/resolve`: how many reports were resolved, and the skill as it now is. */
+export type ReportsResolved = Wire<typeof reports.ReportsResolved>;
 export type Stats = Wire<typeof versions.Stats>;
 export type Feedback = Wire<typeof feedback.Feedback>;
 export type FeedbackList = Wire<typeof feedback.FeedbackList>;
@@ -66,6 +75,10 @@ export type SkillList = Page<typeof skills.SkillRef>;
 export type VersionList = Page<typeof versions.VersionRef>;
 export type UserList = Page<typeof accounts.UserRef>;
 export type CallLogList = Page<typeof logs.CallLogRef>;
+/** `GET /v1/admin/reports`: reported skills, most distinct reporters first. */
+export type ReportQueue = Wire<typeof reports.ReportQueue>;
+/** `GET /v1/admin/skills/:skillId/reports`: one skill's reports, newest first. */
+export type ReportList = Wire<typeof reports.ReportList>;
 /** `GET /v1/me/api-keys` is not paged: every live key in one list. */
 export interface ApiKeyList {
   items: ApiKey[];
@@ -90,6 +103,11 @@ export type AdminUpdateUserBody = Wire<typeof accounts.AdminUpdateUserBody>;
 export type AdminListUsersQuery = PageParams & { q?: string; role?: Role; disabled?: boolean };
 export type FeedbackBody = Wire<typeof feedback.FeedbackBody>;
 export type FeedbackQuery = Wire<typeof feedback.FeedbackQuery>;
+export type ReportBody = Wire<typeof reports.ReportBody>;
+export type ReportQueueQuery = Wire<typeof reports.ReportQueueQuery>;
+export type SkillReportsQuery = Wire<typeof reports.SkillReportsQuery>;
+export type ResolveReportsBody = Wire<typeof reports.ResolveReportsBody>;
+export type RescanBody = Wire<typeof scans.RescanBody>;
 export type LogsQuery = Wire<typeof logs.LogsQuery>;
 export type StatsQuery = Wire<typeof versions.StatsQuery>;
 export type VersionListQuery = Wire<typeof versions.VersionListQuery>;

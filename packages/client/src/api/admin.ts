@@ -4,7 +4,14 @@ import type {
   AdminListUsersQuery,
   AdminUpdateUserBody,
   FeaturedBody,
+  ReportList,
+  ReportQueue,
+  ReportQueueQuery,
+  ReportsResolved,
+  ResolveReportsBody,
+  ScanJob,
   Skill,
+  SkillReportsQuery,
   StatusBody,
   User,
   UserList,
@@ -37,5 +44,30 @@ export class AdminApi {
   /** `PATCH /v1/admin/skills/:skillId`: feature or unfeature. */
   setFeatured(skill: string, body: FeaturedBody): Promise<Skill> {
     return this.transport.json('PATCH', `/v1/admin/skills/${segment(skill)}`, { json: body });
+  }
+
+  /** `GET /v1/admin/reports`: reported skills with reports of a state (`open` by default), most reporters first. */
+  reports(query: ReportQueueQuery = {}): Promise<ReportQueue> {
+    return this.transport.json('GET', '/v1/admin/reports', { query });
+  }
+
+  /** `GET /v1/admin/skills/:skillId/reports`: one skill's reports of a state, newest first. */
+  skillReports(skill: string, query: SkillReportsQuery = {}): Promise<ReportList> {
+    return this.transport.json('GET', `/v1/admin/skills/${segment(skill)}/reports`, { query });
+  }
+
+  /** `POST /v1/admin/skills/:skillId/reports/resolve`: dismisses or actions a skill's open reports. */
+  resolveReports(skill: string, body: ResolveReportsBody): Promise<ReportsResolved> {
+    return this.transport.json('POST', `/v1/admin/skills/${segment(skill)}/reports/resolve`, { json: body });
+  }
+
+  /** `POST /v1/admin/scans`: starts a rescan of every stored version (409 `scan_job_running` while one runs). */
+  startRescan(): Promise<ScanJob> {
+    return this.transport.json('POST', '/v1/admin/scans');
+  }
+
+  /** `GET /v1/admin/scans/:jobId`: a rescan job's progress. */
+  rescanJob(jobId: string): Promise<ScanJob> {
+    return this.transport.json('GET', `/v1/admin/scans/${segment(jobId)}`);
   }
 }

@@ -1,5 +1,15 @@
 import { segment, type Transport } from '../transport.js';
-import type { CreateSkillBody, ListSkillsQuery, Skill, SkillList, Stats, StatsQuery, UpdateSkillBody } from '../types.js';
+import type {
+  CreateSkillBody,
+  ListSkillsQuery,
+  ReportBody,
+  ReportFiled,
+  Skill,
+  SkillList,
+  Stats,
+  StatsQuery,
+  UpdateSkillBody,
+} from '../types.js';
 
 /** `/v1/skills`: skill records. Versions and packages are in `client.versions`. */
 export class SkillsApi {
@@ -33,5 +43,13 @@ export class SkillsApi {
   /** `GET /v1/skills/:skillId/stats`: download counts per version and per day. */
   stats(skill: string, query: StatsQuery = {}): Promise<Stats> {
     return this.transport.json('GET', `/v1/skills/${segment(skill)}/stats`, { query });
+  }
+
+  /**
+   * `POST /v1/skills/:skillId/reports`: reports a skill the caller can see and does not own, with a reason (and
+   * details, required with `other`). 409 `already_reported` while the caller's earlier report is open.
+   */
+  report(skill: string, body: ReportBody): Promise<ReportFiled> {
+    return this.transport.json('POST', `/v1/skills/${segment(skill)}/reports`, { json: body });
   }
 }

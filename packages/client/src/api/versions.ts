@@ -9,6 +9,7 @@ import { filePath, segment, type Transport } from '../transport.js';
 import type {
   FileList,
   PackageValidation,
+  RescanBody,
   ScanReport,
   SkillWithVersion,
   UploadFields,
@@ -95,6 +96,14 @@ export class VersionsApi {
    */
   scan(skill: string, version: string): Promise<ScanReport> {
     return this.transport.json('GET', `/v1/skills/${segment(skill)}/versions/${segment(version)}/scan`);
+  }
+
+  /**
+   * `POST /v1/skills/:skillId/versions/:version/scan`: the owner (or an admin session) scans the stored package again
+   * with the current rules, leaving an `explanation` for reviewers if given (an empty one removes it).
+   */
+  rescan(skill: string, version: string, body: RescanBody = {}): Promise<ScanReport> {
+    return this.transport.json('POST', `/v1/skills/${segment(skill)}/versions/${segment(version)}/scan`, { json: body });
   }
 
   /** `POST /v1/skills/:skillId/versions`: uploads a new version of an existing skill (streamed). */
