@@ -191,6 +191,7 @@ describe('web console: scan verdicts', () => {
     await page.goto('/admin');
     await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Rescans' }).click();
     await page.waitForURL('**/admin/scans');
+    await page.getByText('No rescans yet').waitFor();
     await page.getByRole('button', { name: 'Start a rescan' }).click();
     await page.getByRole('dialog', { name: 'Rescan every version?' }).getByRole('button', { name: 'Start the rescan' }).click();
     await page.waitForURL(/job=/);
@@ -201,6 +202,16 @@ describe('web console: scan verdicts', () => {
 
     // The test does the nodes' work, and the page follows it.
     while ((await registry.app.runtime.services.rescans.runOnce()).length > 0);
+    await page.getByText(`Finished: ${job.total} of ${job.total} versions scanned, 0 pending.`).waitFor();
+    // The jobs run so far, the latest first, each leading to its progress.
+    const jobs = page.getByRole('table', { name: 'Rescan jobs, the latest first' });
+    await jobs.getByText(`Finished: ${job.total} of ${job.total}`).waitFor();
+    assert.equal(await jobs.getByRole('row').count(), 2, 'a header and the one job');
+    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Rescans' }).click();
+    await page.waitForURL((url) => !url.search.includes('job='));
+    await page.getByRole('heading', { name: '1 rescan job' }).waitFor();
+    await jobs.getByRole('link').first().click();
+    await page.waitForURL(new RegExp(`job=${jobId}`));
     await page.getByText(`Finished: ${job.total} of ${job.total} versions scanned, 0 pending.`).waitFor();
     await finish(session, 'console-scan-rescan-job');
   });

@@ -510,6 +510,20 @@ const TABLE = {
     '401 unauthenticated',
     '401 unauthenticated',
   ],
+  'GET /v1/admin/scans': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
 } as const satisfies Record<string, Cells>;
 type RowName = keyof typeof TABLE;
 
@@ -868,6 +882,13 @@ const ENDPOINTS: Record<RowName, Endpoint> = {
   },
   'GET /v1/admin/scans/:jobId': {
     build: (_t, fx) => ({ method: 'GET', url: `/v1/admin/scans/${fx.scanJobId}`, check: expectField('state', 'finished') }),
+  },
+  'GET /v1/admin/scans': {
+    build: (_t, fx) => ({
+      method: 'GET',
+      url: '/v1/admin/scans',
+      check: (res) => assert.ok((json(res).items as { id: string }[]).some((job) => job.id === fx.scanJobId)),
+    }),
   },
 };
 

@@ -549,6 +549,32 @@ for (const backend of backends()) {
         expectProblem(await call(t, 'GET', '/v1/admin/scans/no-such-job', admin), 404, 'scan_job_not_found');
       });
 
+      it('lists the jobs, the latest started first, a page at a time, each with its progress', async () => {
+        const list = async (query = '') =>
+          json<{ items: Job[]; total: number; page: number; page_size: number }>(
+            expectStatus(await call(t, 'GET', `/v1/admin/scans${query}`, admin), 200),
+          );
+        const earlier = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
+        while ((await t.runtime.services.rescans.runOnce()).length > 0);
+        const running = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
+        const all = await list();
+        assert.deepEqual(
+          all.items.slice(0, 2).map((job) => [job.id, job.state, job.pending]),
+          [
+            [running.id, 'running', running.total],
+            [earlier.id, 'finished', 0],
+          ],
+        );
+        assert.equal(all.total, all.items.length);
+        assert.deepEqual(all.items[0], await progress(running.id), 'a listed job reads as the job itself');
+        const second = await list('?page=2&page_size=1');
+        assert.deepEqual([second.items.map((job) => job.id), second.page, second.page_size, second.total], [[earlier.id], 2, 1, all.total]);
+        expectProblem(await call(t, 'GET', '/v1/admin/scans?page=0', admin), 400, 'validation_failed');
+        expectProblem(await call(t, 'GET', '/v1/admin/scans?page=1000&page_size=100', admin), 400, 'validation_failed');
+        while ((await t.runtime.services.rescans.runOnce()).length > 0);
+        assert.equal((await list('?page_size=1')).items[0]?.state, 'finished');
+      });
+
       describe('two nodes on one database', () => {
         let second: Runtime;
         before(async () => {

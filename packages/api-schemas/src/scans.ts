@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { RULE_FAMILIES, SEVERITIES, VERDICTS } from '@skill-registry/skill-package/scan/types';
-import { Nullable, NullableTimestamp, OneOf, Timestamp } from './common.js';
+import { ListEnvelope, Nullable, NullableTimestamp, OneOf, PageQuery, Timestamp } from './common.js';
 
 /** The longest explanation an owner may leave a reviewer about a version's findings. */
 export const EXPLANATION_MAX = 4000;
@@ -105,3 +105,6 @@ export const ScanJob = Type.Object(
 );
 
 export const ScanJobParams = Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const ScanJobList = ListEnvelope(ScanJob, 'ScanJobList');
+export const ScanJobsQuery = Type.Object({ ...PageQuery });

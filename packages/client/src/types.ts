@@ -75,6 +75,8 @@ export type SkillList = Page<typeof skills.SkillRef>;
 export type VersionList = Page<typeof versions.VersionRef>;
 export type UserList = Page<typeof accounts.UserRef>;
 export type CallLogList = Page<typeof logs.CallLogRef>;
+/** `GET /v1/admin/scans`: rescan jobs, the latest started first. */
+export type ScanJobList = Page<typeof scans.ScanJob>;
 /** `GET /v1/admin/reports`: reported skills, most distinct reporters first. */
 export type ReportQueue = Wire<typeof reports.ReportQueue>;
 /** `GET /v1/admin/skills/:skillId/reports`: one skill's reports, newest first. */

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DialectName } from '../dialect.js';
-import type { Database, ScanItemState, SkillUpdate } from '../schema.js';
+import type { Database, ScanItemState, ScanJobsTable, SkillUpdate } from '../schema.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { existingVersions, type ExistingVersion, type ScanWrite } from './versions.js';
 
@@ -23,6 +23,27 @@ export interface ClaimedItem {
  * these rows: any node answers its progress, and a job survives the nodes that started it.
  */
 export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
+  /** The jobs with their items counted by state, in one grouped read. */
+  async function withCounts(jobs: Selectable<ScanJobsTable>[]) {
+    const counts =
+      jobs.length === 0
+        ? []
+        : await db
+            .selectFrom('scan_job_items')
+            .select(['job_id', 'state', (eb) => eb.fn.countAll<number | string>().as('n')])
+            .where(
+              'job_id',
+              'in',
+              jobs.map((job) => job.id),
+            )
+            .groupBy(['job_id', 'state'])
+            .execute();
+    return jobs.map((job) => {
+      const by = (state: ScanItemState) => Number(counts.find((c) => c.job_id === job.id && c.state === state)?.n ?? 0);
+      return { ...job, pending: by('pending'), done: by('done'), failed: by('failed') };
+    });
+  }
+
   return {
     find(versionId: string) {
       return db.selectFrom('version_scans').selectAll().where('version_id', '=', versionId).executeTakeFirst();
@@ -110,14 +131,24 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
     async job(id: string) {
       const job = await db.selectFrom('scan_jobs').selectAll().where('id', '=', id).executeTakeFirst();
       if (job === undefined) return undefined;
-      const counts = await db
-        .selectFrom('scan_job_items')
-        .select(['state', (eb) => eb.fn.countAll<number | string>().as('n')])
-        .where('job_id', '=', id)
-        .groupBy('state')
+      return (await withCounts([job]))[0];
+    },
+
+    /** A page of jobs, the latest started first, each with its items counted by state; and how many there are. */
+    async jobs(limit: number, offset: number) {
+      const rows = await db
+        .selectFrom('scan_jobs')
+        .selectAll()
+        .orderBy('started_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
         .execute();
-      const by = (state: ScanItemState) => Number(counts.find((c) => c.state === state)?.n ?? 0);
-      return { ...job, pending: by('pending'), done: by('done'), failed: by('failed') };
+      const total = await db
+        .selectFrom('scan_jobs')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return { items: await withCounts(rows), total: Number(total.n) };
     },
 
     /** Whether any job still has versions to scan: the cheap question every node asks between batches. */

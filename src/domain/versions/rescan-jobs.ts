@@ -103,6 +103,10 @@ export function rescanJobs(deps: {
   async function view(id: string): Promise<RescanJob> {
     const job = await scans.job(id);
     if (!job) throw notFound('scan_job_not_found', `No rescan job "${id}".`);
+    return toJob(job);
+  }
+
+  function toJob(job: NonNullable<Awaited<ReturnType<ScansRepository['job']>>>): RescanJob {
     return {
       id: job.id,
       state: job.state,
@@ -137,6 +141,13 @@ export function rescanJobs(deps: {
     async job(actor: Actor, id: string): Promise<RescanJob> {
       requireAdminSession(actor);
       return view(id);
+    },
+
+    /** The rescan jobs, the latest started first, a page at a time. */
+    async list(actor: Actor, page: { page: number; pageSize: number }): Promise<{ items: RescanJob[]; total: number }> {
+      requireAdminSession(actor);
+      const { items, total } = await scans.jobs(page.pageSize, (page.page - 1) * page.pageSize);
+      return { items: items.map(toJob), total };
     },
 
     /** Looks for work every poll interval, without keeping the process alive. */

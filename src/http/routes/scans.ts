@@ -1,6 +1,7 @@
 import { problems } from '@skill-registry/api-schemas/common';
-import { RescanBody, ScanJob, ScanJobParams, ScanReportRef } from '@skill-registry/api-schemas/scans';
+import { RescanBody, ScanJob, ScanJobList, ScanJobParams, ScanJobsQuery, ScanReportRef } from '@skill-registry/api-schemas/scans';
 import { VersionParams } from '@skill-registry/api-schemas/versions';
+import { pageOf } from '../paging.js';
 import { caller } from '../plugins/auth.js';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
@@ -64,6 +65,26 @@ export const scanRoutes: RoutePlugin = async (app, { services }) => {
     async (request, reply) => {
       const job = await services.rescans.startJob(caller(request));
       return reply.code(202).header('location', `/v1/admin/scans/${job.id}`).send(job);
+    },
+  );
+
+  app.get(
+    '/v1/admin/scans',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin', 'scans'],
+        summary: 'Rescan jobs',
+        description: 'Every rescan job, the latest started first, each with its progress.',
+        security: security('admin'),
+        querystring: ScanJobsQuery,
+        response: { 200: ScanJobList, ...problems(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { items, total } = await services.rescans.list(caller(request), page);
+      return { items, total, page: page.page, page_size: page.pageSize };
     },
   );
 

@@ -136,4 +136,6 @@ export const admin = {
   /** Starts rescanning every stored version with the current rules (one job at a time). */
   startRescan: () => request<ScanJob>('POST', '/v1/admin/scans'),
   rescanJob: (id: string, signal?: AbortSignal) => request<ScanJob>('GET', `/v1/admin/scans/${enc(id)}`, { signal }),
+  rescanJobs: (query: { page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<Page<ScanJob>>('GET', '/v1/admin/scans', { query, signal }),
 };

@@ -9,7 +9,9 @@ import type {
   ReportQueueQuery,
   ReportsResolved,
   ResolveReportsBody,
+  PageParams,
   ScanJob,
+  ScanJobList,
   Skill,
   SkillReportsQuery,
   StatusBody,
@@ -64,6 +66,11 @@ export class AdminApi {
   /** `POST /v1/admin/scans`: starts a rescan of every stored version (409 `scan_job_running` while one runs). */
   startRescan(): Promise<ScanJob> {
     return this.transport.json('POST', '/v1/admin/scans');
+  }
+
+  /** `GET /v1/admin/scans`: the rescan jobs, the latest started first. */
+  rescanJobs(query: PageParams = {}): Promise<ScanJobList> {
+    return this.transport.json('GET', '/v1/admin/scans', { query });
   }
 
   /** `GET /v1/admin/scans/:jobId`: a rescan job's progress. */
