@@ -573,13 +573,17 @@ function coverTracks(input: LineInput, lower: string): void {
 const AUTHORIZED_KEYS = /authorized_keys2?\b/g;
 
 /** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
+/** The prefilter groups some command rule reads: a line anchored by none of them (only invisible characters, say) is not lowered. */
+const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G.keys | G.cred | G.exfil | G.obfuscated | G.cover;
+
 export function scanCommands(input: LineInput, groups: number): void {
+  if ((groups & COMMAND_GROUPS) === 0) return;
   const lower = input.text.toLowerCase();
   if (groups & G.pipe) pipeToShell(input, lower);
   if (groups & G.reverse) reverseShell(input, lower);
   if (groups & G.remove) destructiveDelete(input, lower);
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
-  const fetches = DOWNLOADER.test(input.text);
+  const fetches = (groups & (G.startup | G.persist)) !== 0 && DOWNLOADER.test(input.text);
   if (groups & G.startup) {
     const startup = writesTo(input.text, STARTUP_FILE);
     if (startup !== null)
