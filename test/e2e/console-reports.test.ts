@@ -54,6 +54,14 @@ describe('web console: reports', () => {
     await page.getByRole('button', { name: 'Report Commit Poet' }).click();
     const dialog = page.getByRole('dialog', { name: 'Report “Commit Poet”' });
     await dialog.waitFor();
+    // The open dialog is in the URL: it survives a reload, and Back closes it.
+    await page.waitForURL(/[?&]report=1/);
+    await page.reload();
+    await dialog.waitFor();
+    await page.goBack();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.goForward();
+    await dialog.waitFor();
     // The reason is the dialog's first field, and it has the focus.
     assert.equal(await page.evaluate<string | undefined>('document.activeElement?.tagName'), 'SELECT');
     // "Something else" needs details, said before the registry is asked.
@@ -66,6 +74,7 @@ describe('web console: reports', () => {
     await dialog.getByRole('status').filter({ hasText: 'Report sent' }).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    assert.doesNotMatch(page.url(), /report=/);
 
     await page.getByRole('button', { name: 'Report Commit Poet' }).click();
     await dialog.getByLabel('Reason').selectOption('malware');

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
 import { reports } from '../../api/endpoints';
 import type { ReportReason } from '../../api/types';
@@ -9,13 +10,24 @@ import { ErrorMessage } from '../States';
 type Outcome = { kind: 'filed' } | { kind: 'already' } | { kind: 'limited'; detail: string } | { kind: 'failed'; error: unknown };
 
 /**
- * "Report" for a skill someone else owns: a modal with the reason and details. The registry's answers each get
- * their own plain state: filed, already reported (one open report per person and skill), too many reports.
+ * "Report" for a skill someone else owns: a modal with the reason and details, open while the URL says `?report=1`
+ * (so it survives a reload, and Back closes it). The registry's answers each get their own plain state: filed,
+ * already reported (one open report per person and skill), too many reports.
  */
 export function ReportSkill({ slug, name }: { slug: string; name: string }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  const [open, setOpen] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const open = params.get('report') === '1';
+  const setOpen = (value: boolean) => {
+    if (value === open) return;
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      if (value) next.set('report', '1');
+      else next.delete('report');
+      return next;
+    });
+  };
   const [reason, setReason] = useState<ReportReason | ''>('');
   const [details, setDetails] = useState('');
   const [tried, setTried] = useState(false);
