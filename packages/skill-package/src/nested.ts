@@ -8,7 +8,8 @@
  *
  * Bounds, so a hostile package cannot make a scan costly: the archives' own bytes are kept within
  * NESTED_CAPTURE_TOTAL (file-scanner.ts), each archive may hold NESTED_LIMITS, all of them together
- * NESTED_TOTAL_BYTES of files, and archives are opened NESTED_DEPTH_MAX deep (an archive, and one inside it).
+ * NESTED_TOTAL_BYTES of files in NESTED_TOTAL_ENTRIES entries, and archives are opened NESTED_DEPTH_MAX deep (an
+ * archive, and one inside it).
  */
 import { PackageCollector, quote, refuse } from './collector.js';
 import { gunzipSingle } from './gzip.js';
@@ -30,8 +31,11 @@ export const NESTED_LIMITS: PackageLimits = { maxEntries: 1_000, maxTotalBytes: 
 /** Uncompressed bytes read from all the archives of one package together. */
 export const NESTED_TOTAL_BYTES = 64 * MIB;
 
+/** Entries read from all the archives of one package together: thousands of small archives cost by their entries. */
+export const NESTED_TOTAL_ENTRIES = 5_000;
+
 /** Why an archive is left unopened, or null to open it. */
-function reasonNotToOpen(archive: NestedArchive, left: number): string | null {
+function reasonNotToOpen(archive: NestedArchive, left: number, entriesLeft: number): string | null {
   if (archive.opens === null) return `the registry does not read ${archive.what.replace(/^an? /, '')}s`;
   if (archive.bytes === null)
     return `the archives in this package are larger than the ${NESTED_CAPTURE_TOTAL / MIB} MiB the registry opens`;
@@ -39,6 +43,8 @@ function reasonNotToOpen(archive: NestedArchive, left: number): string | null {
     return `it lies inside ${archive.depth} archives, and the registry opens them ${NESTED_DEPTH_MAX} deep`;
   if (left <= 0)
     return `the archives in this package hold more than the ${NESTED_TOTAL_BYTES / MIB} MiB of files the registry reads from them`;
+  if (entriesLeft <= 0)
+    return `the archives in this package hold more than the ${NESTED_TOTAL_ENTRIES.toLocaleString('en-US')} entries the registry reads from them`;
   return null;
 }
 
@@ -92,14 +98,19 @@ async function read(archive: NestedArchive, bytes: Buffer, collector: PackageCol
  */
 export async function openNestedArchives(scanner: PackageScanner): Promise<void> {
   let left = NESTED_TOTAL_BYTES;
+  let entriesLeft = NESTED_TOTAL_ENTRIES;
   for (let found = scanner.takeArchives(); found.length > 0; found = scanner.takeArchives()) {
     for (const archive of found) {
-      const why = reasonNotToOpen(archive, left);
+      const why = reasonNotToOpen(archive, left, entriesLeft);
       if (why !== null || archive.bytes === null) {
         scanner.settleArchive(archive, { unopened: why ?? 'its bytes were not kept' });
         continue;
       }
-      const limits = { ...NESTED_LIMITS, maxTotalBytes: Math.min(NESTED_LIMITS.maxTotalBytes, left) };
+      const limits = {
+        ...NESTED_LIMITS,
+        maxEntries: Math.min(NESTED_LIMITS.maxEntries, entriesLeft),
+        maxTotalBytes: Math.min(NESTED_LIMITS.maxTotalBytes, left),
+      };
       const collector = new PackageCollector(limits, scanner, { prefix: `${archive.path}!/`, depth: archive.depth + 1 });
       try {
         await read(archive, archive.bytes, collector);
@@ -109,6 +120,7 @@ export async function openNestedArchives(scanner: PackageScanner): Promise<void>
         scanner.settleArchive(archive, { unopened: refusal(error) });
       } finally {
         left -= collector.totalBytes;
+        entriesLeft -= collector.entries;
       }
     }
   }

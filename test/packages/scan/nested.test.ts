@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
 import { inspectPackage } from '@skill-registry/skill-package/inspect';
-import { NESTED_DEPTH_MAX } from '@skill-registry/skill-package/nested';
+import { NESTED_DEPTH_MAX, NESTED_TOTAL_ENTRIES } from '@skill-registry/skill-package/nested';
 import { scanFiles } from '@skill-registry/skill-package/scan/scan-files';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
 import { skillMd, tarBytes, tarGz, zip } from '../../helpers/archives.js';
@@ -123,6 +123,20 @@ describe('archives inside a package', () => {
     // The allowance the big one gave back still opens the small one.
     assert.deepEqual(line(report, 'executable.nested-archive-opened'), ['small.zip low']);
     assert.equal(report.verdict, 'malicious');
+  });
+
+  it(`reads at most ${NESTED_TOTAL_ENTRIES.toLocaleString('en-US')} entries from the archives of one package`, async () => {
+    const many = await zip(Array.from({ length: 1_000 }, (_, i) => ({ path: `data/${i}.txt`, content: '' })));
+    const files: { path: string; content: string | Buffer }[] = [{ path: 'SKILL.md', content: SKILL }];
+    for (let i = 0; i < NESTED_TOTAL_ENTRIES / 1_000 + 1; i += 1) files.push({ path: `fixtures/set-${i}.zip`, content: many });
+    const report = await inspectZip(files);
+    assert.equal(line(report, 'executable.nested-archive-opened').length, NESTED_TOTAL_ENTRIES / 1_000);
+    const unopened = report.findings.filter((f) => f.rule === 'executable.nested-archive');
+    assert.deepEqual(
+      unopened.map((f) => f.file),
+      [`fixtures/set-${NESTED_TOTAL_ENTRIES / 1_000}.zip`],
+    );
+    assert.match(unopened[0]?.message ?? '', /more than the 5,000 entries the registry reads from them/);
   });
 
   it('opens archives inside a tar.gz package, and in files scanned before packing (scanFiles)', async () => {
