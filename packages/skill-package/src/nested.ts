@@ -34,11 +34,9 @@ export const NESTED_TOTAL_BYTES = 64 * MIB;
 /** Entries read from all the archives of one package together: thousands of small archives cost by their entries. */
 export const NESTED_TOTAL_ENTRIES = 5_000;
 
-/** Why an archive is left unopened, or null to open it. */
+/** Why an archive whose bytes were kept is left unopened, or null to open it. */
 function reasonNotToOpen(archive: NestedArchive, left: number, entriesLeft: number): string | null {
   if (archive.opens === null) return `the registry does not read ${archive.what.replace(/^an? /, '')}s`;
-  if (archive.bytes === null)
-    return `the archives in this package are larger than the ${NESTED_CAPTURE_TOTAL / MIB} MiB the registry opens`;
   if (archive.depth >= NESTED_DEPTH_MAX)
     return `it lies inside ${archive.depth} archives, and the registry opens them ${NESTED_DEPTH_MAX} deep`;
   if (left <= 0)
@@ -57,11 +55,7 @@ function refusal(error: PackageError): string {
 
 /** A gzip stream that holds no tar: one compressed file, named as the stream is without `.gz`. */
 async function scanGzipFile(source: RandomAccessSource, path: string, collector: PackageCollector): Promise<void> {
-  const name =
-    (path.split('!/').at(-1) ?? path)
-      .split('/')
-      .at(-1)
-      ?.replace(/\.(?:gz|gzip)$/i, '') || 'data';
+  const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.(?:gz|gzip)$/i, '') || 'data';
   collector.countEntry(name);
   collector.reserveFile(name, name);
   const file = collector.openFile(name);
@@ -101,9 +95,14 @@ export async function openNestedArchives(scanner: PackageScanner): Promise<void>
   let entriesLeft = NESTED_TOTAL_ENTRIES;
   for (let found = scanner.takeArchives(); found.length > 0; found = scanner.takeArchives()) {
     for (const archive of found) {
+      if (archive.bytes === null) {
+        const why = `the archives in this package are larger than the ${NESTED_CAPTURE_TOTAL / MIB} MiB the registry opens`;
+        scanner.settleArchive(archive, { unopened: why });
+        continue;
+      }
       const why = reasonNotToOpen(archive, left, entriesLeft);
-      if (why !== null || archive.bytes === null) {
-        scanner.settleArchive(archive, { unopened: why ?? 'its bytes were not kept' });
+      if (why !== null) {
+        scanner.settleArchive(archive, { unopened: why });
         continue;
       }
       const limits = {
