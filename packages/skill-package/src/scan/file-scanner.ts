@@ -6,6 +6,7 @@
  * with the prefilter; only lines with a hit (or inside a Markdown comment, or asked for by a rule) are given to
  * the rules, in the context their file kind and Markdown position give them.
  */
+import { isAscii } from 'node:buffer';
 import { fileKind } from './file-kind.js';
 import type { FileKind, FileState, LineInput } from './file-state.js';
 import type { FindingSink, Hit } from './findings.js';
@@ -127,6 +128,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private markdown: MarkdownContext | null = null;
   private prose: ProseBlocks | null = null;
   private blockBytes: Buffer = Buffer.alloc(0);
+  /**
+   * The block's text when it is all ASCII (most blocks are), decoded at once: a line is then a slice of it, which
+   * costs far less than decoding each line the rules read on its own.
+   */
+  private blockText: string | null = null;
+  private blockStart = 0;
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
   private readonly wrapped: WrappedRun = { run: 0, start: 0, text: '', body: '' };
   private lastInput: LineInput | null = null;
@@ -244,22 +251,31 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   block(bytes: Buffer, start: number, end: number, firstLine: number): number {
     this.blockBytes = bytes;
+    this.blockText = isAscii(bytes.subarray(start, end)) ? bytes.toString('latin1', start, end) : null;
+    this.blockStart = start;
     return anchorLines(bytes, start, end, firstLine, this.kind === 'script', this);
+  }
+
+  /** Bytes [start, end) of the current block as text. */
+  private textOf(start: number, end: number): string {
+    const text = this.blockText;
+    if (text === null) return this.blockBytes.toString('utf8', start, end);
+    return text.slice(start - this.blockStart, end - this.blockStart);
   }
 
   line(start: number, end: number, line: number, groups: number): void {
     const bytes = this.blockBytes;
     const length = end - start;
-    if (this.prose?.reading === true) this.prose.line(bytes.toString('utf8', start, Math.min(end, start + LINE_CAP)), line);
+    if (this.prose?.reading === true && !this.prose.skipsCode(bytes, start, end))
+      this.prose.line(this.textOf(start, Math.min(end, start + LINE_CAP)), line);
     const examined = length <= LINE_CAP && (groups !== 0 || this.examineNext || this.markdown?.inComment === true);
     if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
-    else if (examined) this.examine(bytes.toString('utf8', start, end), line, false, groups);
-    else if (length >= BLOB_MIN || (length >= WRAPPED_MIN && onlyBase64(bytes, start, end)))
-      this.unflagged(bytes.toString('utf8', start, end), line);
+    else if (examined) this.examine(this.textOf(start, end), line, false, groups);
+    else if (length >= BLOB_MIN || (length >= WRAPPED_MIN && onlyBase64(bytes, start, end))) this.unflagged(this.textOf(start, end), line);
     else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
     // A line no rule looks at may still set a variable a later command is assembled from (`D=cu`).
     if (!examined && this.kind === 'script' && length <= 512 && assignsVariable(bytes, start, end)) {
-      this.variables.assign(bytes.toString('utf8', start, end));
+      this.variables.assign(this.textOf(start, end));
     }
   }
 

@@ -186,11 +186,37 @@ export function isShortener(host: string): boolean {
 
 export type Destination = 'raw-ip' | 'collector' | 'messaging' | 'shortener';
 
+/** What a host is, whatever the path: read once per host while it is among the recent ones. */
+interface HostFacts {
+  local: boolean;
+  /** raw-ip, collector or shortener (a messaging API depends on the path too). */
+  kind: Exclude<Destination, 'messaging'> | null;
+}
+const recentHosts = new Map<string, HostFacts>();
+const RECENT_HOSTS_MAX = 1024;
+
+function factsOf(host: string): HostFacts {
+  let facts = recentHosts.get(host);
+  if (facts === undefined) {
+    facts = {
+      local: isLocalOrExample(host),
+      kind: isPublicRawIp(host) ? 'raw-ip' : isCollector(host) ? 'collector' : isShortener(host) ? 'shortener' : null,
+    };
+    if (recentHosts.size >= RECENT_HOSTS_MAX) recentHosts.clear();
+    recentHosts.set(host, facts);
+  }
+  return facts;
+}
+
+/** Whether `host` (lower case, no port) names nothing outside the machine or the documentation ranges. */
+export function isLocalHost(host: string): boolean {
+  return factsOf(host).local;
+}
+
 /** What kind of notable destination `host` (lower case, no port) is, or null for an ordinary one. */
 export function destinationKind(host: string, path = ''): Destination | null {
-  if (isPublicRawIp(host)) return 'raw-ip';
-  if (isCollector(host)) return 'collector';
+  const { kind } = factsOf(host);
+  if (kind === 'raw-ip' || kind === 'collector') return kind;
   if (isMessaging(host, path)) return 'messaging';
-  if (isShortener(host)) return 'shortener';
-  return null;
+  return kind;
 }

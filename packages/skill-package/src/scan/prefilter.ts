@@ -372,10 +372,10 @@ function prefixGroups(b: Uint8Array, from: number, to: number): number {
 function punctuation(b: Uint8Array, i: number, c: number): number {
   switch (c) {
     case 0x7c: // |
-      return G.pipe | G.exfil | G.obfuscated;
+      return G.pipe;
     case 0x24: // $
       return startsWith(b, i, '$(') || startsWith(b, i, '${')
-        ? G.pipe | G.exfil | G.startup
+        ? G.pipe | G.startup
         : startsWith(b, i, '$HOME')
           ? G.startup | G.cred
           : startsWith(b, i, '$PROFILE')
@@ -384,7 +384,7 @@ function punctuation(b: Uint8Array, i: number, c: number): number {
     case 0x3c: // <
       return startsWith(b, i, '<!--') ? G.markdown : startsWith(b, i, '<(') ? G.pipe : 0;
     case 0x60: // `
-      return startsWith(b, i, '```') ? G.markdown : G.pipe | G.exfil;
+      return startsWith(b, i, '```') ? G.markdown : G.pipe;
     case 0x7e: // ~
       return startsWith(b, i, '~~~') ? G.markdown : startsWith(b, i, '~/') ? G.startup | G.cred : 0;
     case 0x3a: // :

@@ -149,8 +149,12 @@ export function scanAgent(input: LineInput, groups: number): void {
   }
 }
 
+/** What every concealment pattern holds: a negation, or a word for hiding. */
+const CONCEAL_ANY = /\b(?:not|never|without|dont)\b|n't\b|hid|conceal/i;
+
 function scanConceal(input: LineInput): void {
   const { text } = input;
+  if (!CONCEAL_ANY.test(text)) return;
   let found: { index: number; length: number } | null = null;
   CONCEAL_VERB.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -208,8 +212,12 @@ function sentenceAround(text: string, index: number): string {
 /** URLs, whose paths and host names say nothing about what a sentence asks (`https://api.tokens.com/upload`). */
 const URL_TEXT = /\bhttps?:\/\/[^\s"'<>`)]{1,2000}/gi;
 
+/** SEND_VERB, to ask whether a line holds one at all: blanking URLs and key uses never adds one. */
+const ANY_SEND_VERB = new RegExp(SEND_VERB.source, 'i');
+
 function scanExfiltration(input: LineInput): void {
-  if (!DESTINATION.test(input.text)) return;
+  // Most lines with an address send nothing: the verb is looked for before the line is rewritten.
+  if (!ANY_SEND_VERB.test(input.text) || !DESTINATION.test(input.text)) return;
   // Same length, so indexes still point into the line.
   const text = input.text
     .replace(URL_TEXT, (url) => 'u'.repeat(url.length))

@@ -102,7 +102,15 @@ function downloadIntoShell(text: string): { index: number; length: number } | nu
   return null;
 }
 
+/**
+ * What every way of running a download names: a downloader, or a call that fetches. A line without one (a table
+ * row, a template literal) is not read further.
+ */
+const FETCHES =
+  /curl|wget|fetch|iwr|irm|invoke-(?:webrequest|restmethod)|aria2c|download(?:string|file)|webclient|urlopen|requests\.get|httpx\.get/;
+
 function pipeToShell(input: LineInput, lower: string): void {
+  if (!FETCHES.test(lower)) return;
   const { text } = input;
   let at: { index: number; length: number } | null = null;
   if (lower.includes('|')) at = downloadIntoShell(text);
@@ -274,9 +282,12 @@ function reverseShell(input: LineInput, lower: string): void {
   }
   // A reverse shell spread over several lines of a script: noted here, decided at the end of the file.
   if (input.context === 'script' || input.context === 'code') {
-    if (any(SOCKET_CONNECT, text)) noteFact(input, 'socket-connect');
-    const piped = PIPE_TO.exec(text);
-    if (any(SHELL_ATTACH, text) || (piped !== null && /sock|client|conn/i.test(piped[1]!))) noteFact(input, 'shell-attach');
+    const { facts } = input.file;
+    if (!facts.has('socket-connect') && any(SOCKET_CONNECT, text)) noteFact(input, 'socket-connect');
+    if (!facts.has('shell-attach')) {
+      const piped = PIPE_TO.exec(text);
+      if (any(SHELL_ATTACH, text) || (piped !== null && /sock|client|conn/i.test(piped[1]!))) noteFact(input, 'shell-attach');
+    }
   }
 }
 
@@ -489,13 +500,15 @@ const ENV_DUMP =
 const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
-function exfiltrate(input: LineInput, readsCredentials: boolean): void {
+function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean): void {
   const { text } = input;
-  const env = ENV_DUMP.exec(text) ?? PS_ENV_DUMP.exec(text);
+  // Both dumps name the environment (`env`, `printenv`, `environ`, `env:`, `GetEnvironmentVariables`).
+  const env = lower.includes('env') ? (ENV_DUMP.exec(text) ?? PS_ENV_DUMP.exec(text)) : null;
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
   const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
-  if (input.context !== 'prose' && any(NET_POST, text)) noteFact(input, 'network-send');
+  // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
+  if (input.context !== 'prose' && !input.file.facts.has('network-send') && any(NET_POST, text)) noteFact(input, 'network-send');
   if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
@@ -542,9 +555,11 @@ function obfuscatedExec(input: LineInput, lower: string): void {
       fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode.length);
       return;
     }
-    if (input.context === 'script' && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text)) noteFact(input, 'dynamic-exec');
+    if (input.context === 'script' && !input.file.facts.has('dynamic-exec') && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text))
+      noteFact(input, 'dynamic-exec');
   }
-  if ((input.context === 'script' || input.context === 'code') && decodeCall(text) !== null) noteFact(input, 'decode');
+  if ((input.context === 'script' || input.context === 'code') && !input.file.facts.has('decode') && decodeCall(text) !== null)
+    noteFact(input, 'decode');
   if (POWERSHELL.test(text)) {
     const m = PS_ENCODED.exec(text);
     if (m !== null) fire(input, 'command.obfuscated-exec', m.index, m[0].length);
@@ -602,7 +617,7 @@ export function scanCommands(input: LineInput, groups: number): void {
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
   const reads = (groups & G.cred) !== 0 && credentialRead(input);
-  if (groups & (G.exfil | G.cred)) exfiltrate(input, reads);
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower, reads);
   if (groups & G.obfuscated) obfuscatedExec(input, lower);
   if (groups & G.cover) coverTracks(input, lower);
 }

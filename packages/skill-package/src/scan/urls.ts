@@ -2,7 +2,7 @@
  * http(s) URLs in a line, as a reader would delimit them: up to whitespace, quotes or angle brackets, without
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
-import { destinationKind, ipv4, isLocalOrExample, isPublicRawIp, type Destination } from './hosts.js';
+import { destinationKind, ipv4, isLocalHost, isPublicRawIp, type Destination } from './hosts.js';
 
 export interface FoundUrl {
   url: string;
@@ -45,19 +45,37 @@ export function findUrls(text: string): FoundUrl[] {
     const slash = rest.search(/[/?#]/);
     const authority = slash === -1 ? rest : rest.slice(0, slash);
     const path = slash === -1 ? '' : rest.slice(slash);
-    const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-    const host = hostPort
-      .replace(/:\d{0,5}$/, '')
-      .toLowerCase()
-      .replace(/\.$/, '');
-    if (HOST.test(host) || isPublicRawIp(host) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) out.push({ url, host, path, index: m.index });
+    const host = hostOf(authority);
+    if (host !== null) out.push({ url, host, path, index: m.index });
   }
   return out;
 }
 
+/**
+ * Authorities read lately, with their host (null: not a real name or address). A package names the same few hosts
+ * again and again; emptied when full, as hosts.ts does for addresses.
+ */
+const recentAuthorities = new Map<string, string | null>();
+const RECENT_AUTHORITIES_MAX = 1024;
+
+/** The host of a URL's authority, lower case, without user information, port or final dot; null for a placeholder. */
+function hostOf(authority: string): string | null {
+  const known = recentAuthorities.get(authority);
+  if (known !== undefined) return known;
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const host = hostPort
+    .replace(/:\d{0,5}$/, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  const real = HOST.test(host) || isPublicRawIp(host) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) ? host : null;
+  if (recentAuthorities.size >= RECENT_AUTHORITIES_MAX) recentAuthorities.clear();
+  recentAuthorities.set(authority, real);
+  return real;
+}
+
 /** Whether a URL points outside the machine and outside the documentation-only names. */
 export function isExternal(found: FoundUrl): boolean {
-  return !isLocalOrExample(found.host);
+  return !isLocalHost(found.host);
 }
 
 /** Top-level domains most registered for throw-away hosts (cheap, little checked); only used to weigh downloads that run. */
