@@ -5,22 +5,31 @@ import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
+import { mixedFiles } from './lib/mixed-files.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
 import { adminCookie, createSkill, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** `BENCH_UPLOAD_CONTENT=mixed`: upload the mixed text and binary set of bench/lib/mixed-files.ts. */
+const UPLOAD_CONTENT = process.env.BENCH_UPLOAD_CONTENT ?? 'random';
 
 async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
   const file = path.join(workDir, 'upload-50mib.zip');
   const mib = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
   writeFileSync(
     file,
-    await zipOf([
-      { path: 'SKILL.md', content: SKILL_MD },
-      { path: 'data.bin', content: randomBytes(mib * 1024 * 1024) },
-    ]),
+    // Random bytes (stored, nothing for the scanner to read), or the scanner benchmark's mixed set: 60% text, deflated.
+    UPLOAD_CONTENT === 'mixed'
+      ? await zipOf(
+          mixedFiles(mib).map((f) => ({ path: f.path, content: f.bytes })),
+          true,
+        )
+      : await zipOf([
+          { path: 'SKILL.md', content: SKILL_MD },
+          { path: 'data.bin', content: randomBytes(mib * 1024 * 1024) },
+        ]),
   );
   await createSkill(registry.url, cookie, 'bench-upload');
   // One small upload first, so loading the upload code paths once is not counted as per-upload memory.
@@ -35,7 +44,7 @@ async function uploadScenario(registry: Registry, cookie: string, workDir: strin
   await streamUpload(`${registry.url}/v1/skills/bench-upload/versions`, cookie, '0.0.1', warmUp);
   const pid = registry.child.pid!;
   const runs: { baseline: number; peak: number; growth: number; status: number; seconds: number }[] = [];
-  for (let i = 0; i < 3; i += 1) {
+  for (let i = 0; i < Number(process.env.BENCH_UPLOADS ?? 3); i += 1) {
     await new Promise((r) => setTimeout(r, 500));
     const baseline = rssOf(pid);
     const sampler = sampleRss(pid);
@@ -100,7 +109,7 @@ async function main() {
     const download = only === 'upload' ? null : await withRegistry((r, c) => downloadScenario(r, c, workDir));
     const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mib(os.totalmem())} MiB, Node ${process.version}`);
-    console.log('\nUpload of a 50 MiB package (server RSS):');
+    console.log(`\nUpload of a 50 MiB package (${UPLOAD_CONTENT} content; server RSS):`);
     for (const r of upload.runs) {
       console.log(
         `  status ${r.status}  ${r.seconds.toFixed(2)} s  baseline ${mib(r.baseline)} MiB  peak ${mib(r.peak)} MiB  growth ${mib(r.growth)} MiB`,

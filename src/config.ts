@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type DatabaseConfig =
@@ -59,6 +60,11 @@ export interface Config {
   timeouts: Timeouts;
   /** `UPLOADS_PER_CLIENT`: package uploads (and validations) one client may have in flight at once. */
   uploadsPerClient: number;
+  /**
+   * `SCAN_THREADS`: worker threads that scan packages while they are read (0: scan on the thread that answers
+   * requests). By default one fewer than the cores, and at least one.
+   */
+  scanThreads: number;
   /** Rescan jobs: how often a node looks for one (`RESCAN_POLL_MS`) and how many versions it claims at a time (`RESCAN_BATCH_SIZE`). */
   rescan: { pollMs: number; batchSize: number };
   /** `STORAGE_MIN_FREE_BYTES`: below this much free space the local store refuses new writes and `/readyz` says so. */
@@ -237,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
       headersMs: integer('HEADERS_TIMEOUT_MS', 20_000, 1_000, 600_000),
     },
     uploadsPerClient: integer('UPLOADS_PER_CLIENT', 4, 1, 10_000),
+    scanThreads: integer('SCAN_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
     rescan: {
       pollMs: integer('RESCAN_POLL_MS', 2_000, 100, 86_400_000),
       batchSize: integer('RESCAN_BATCH_SIZE', 20, 1, 1_000),

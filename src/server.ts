@@ -84,6 +84,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
             await app.close();
             await services.orphans.close();
             await services.rescans.close();
+            await services.scanThreads?.close();
             // Both buffers are tried even when the first cannot be written (the database away); the first
             // failure is reported once both have had their chance.
             const written = await Promise.allSettled([services.downloads.close(), services.recorder.close()]);

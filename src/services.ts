@@ -24,6 +24,7 @@ import { reportsRepository } from './db/repositories/reports.js';
 import { reportService } from './domain/reports/reports.js';
 import { callLogService } from './domain/logs/call-logs.js';
 import { callLogRecorder } from './domain/logs/recorder.js';
+import { workerScans } from './scanning/worker-scans.js';
 
 /**
  * The composition root: repositories over one database handle, and the domain services built on them.
@@ -76,6 +77,8 @@ export function createServices(
   });
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
+  // Packages are scanned on worker threads while they are read, unless none are configured.
+  const scanThreads = config.scanThreads > 0 ? workerScans({ threads: config.scanThreads }) : null;
   const versionServiceInstance = versionService({
     skillService: skillServiceInstance,
     versions,
@@ -83,6 +86,7 @@ export function createServices(
     blobs,
     downloads,
     maxUploadBytes: config.maxUploadBytes,
+    ...(scanThreads === null ? {} : { scanner: scanThreads }),
   });
   const rescans = rescanJobs({
     scans,
@@ -112,6 +116,8 @@ export function createServices(
     versions: versionServiceInstance,
     /** Rescans of every version, worked through by every node sharing the database. */
     rescans,
+    /** The threads packages are scanned on (null: this one), ended when the registry stops. */
+    scanThreads,
     /** Orphaned blobs (failed uploads, deleted drafts, crashes) removed past their grace period, at start and hourly. */
     orphans: orphanCollection({ collect: () => versionServiceInstance.collectOrphans() }),
   };

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -181,6 +182,7 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
     const config = loadConfig({});
     assert.deepEqual(config.timeouts, { requestMs: 300_000, bodyIdleMs: 30_000, headersMs: 20_000 });
     assert.equal(config.uploadsPerClient, 4);
+    assert.equal(config.scanThreads, Math.max(1, availableParallelism() - 1));
     assert.equal(config.storageMinFreeBytes, 104_857_600);
     assert.equal(config.shutdownGraceMs, 30_000);
     assert.deepEqual(config.metricsAccess, { token: null, allow: [] });
@@ -192,6 +194,7 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
       BODY_IDLE_TIMEOUT_MS: '5000',
       HEADERS_TIMEOUT_MS: '2000',
       UPLOADS_PER_CLIENT: '1',
+      SCAN_THREADS: '0',
       STORAGE_MIN_FREE_BYTES: '0',
       SHUTDOWN_GRACE_MS: '0',
       METRICS_TOKEN: 'a-metrics-token-of-some-length',
@@ -199,6 +202,7 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
     });
     assert.deepEqual(config.timeouts, { requestMs: 60_000, bodyIdleMs: 5_000, headersMs: 2_000 });
     assert.equal(config.uploadsPerClient, 1);
+    assert.equal(config.scanThreads, 0);
     assert.equal(config.storageMinFreeBytes, 0);
     assert.equal(config.shutdownGraceMs, 0);
     assert.equal(config.metricsAccess.token, 'a-metrics-token-of-some-length');
@@ -224,6 +228,8 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
     ['BODY_IDLE_TIMEOUT_MS', 'soon'],
     ['HEADERS_TIMEOUT_MS', '0'],
     ['UPLOADS_PER_CLIENT', '0'],
+    ['SCAN_THREADS', '-1'],
+    ['SCAN_THREADS', '65'],
     ['STORAGE_MIN_FREE_BYTES', '-1'],
     ['SHUTDOWN_GRACE_MS', '1.5'],
   ];

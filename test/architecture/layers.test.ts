@@ -55,6 +55,11 @@ const RULES: Rule[] = [
     forbidden: ['domain/', 'db/', 'http/', ...COMPOSITION, 'fastify', '@fastify/'],
     why: 'the search index serves the domain without knowing it or the database',
   },
+  {
+    layer: 'scanning/',
+    forbidden: ['domain/', 'db/', 'http/', 'storage/', ...COMPOSITION, 'fastify', '@fastify/'],
+    why: 'the scanning threads serve the domain without knowing it',
+  },
   { layer: 'http/', forbidden: [...COMPOSITION], why: 'routes know the services by the interface http/route-services.ts declares' },
 ];
 

@@ -14,8 +14,8 @@
  *   an archive problem wins over a SKILL.md problem.
  */
 import { comparePaths, pathKey } from './paths.js';
-import { PackageScanner, type FileSink } from './scan/scanner.js';
-import type { ScanReport } from './scan/types.js';
+import { ScanFailed } from './scan/scan-failed.js';
+import type { FileSink, SkillMdInfo } from './scan/scanner.js';
 import { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
 import { PackageError, type Inspection, type ArchiveFormat, type PackageFile, type PackageLimits, type PackageWarning } from './types.js';
 
@@ -41,9 +41,9 @@ export function isSourceError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && sourceErrors.has(err);
 }
 
-/** Maps whatever a reader threw to what inspectPackage throws. */
+/** Maps whatever a reader threw to what inspectPackage throws: a stopped scan is no fault of the package either. */
 export function asPackageError(err: unknown, entry: string | null, what: string): unknown {
-  if (err instanceof PackageError || isSourceError(err)) return err;
+  if (err instanceof PackageError || isSourceError(err) || err instanceof ScanFailed) return err;
   const message = err instanceof Error ? err.message : String(err);
   return refuse(entry, `${what} (${message})`);
 }
@@ -67,16 +67,20 @@ export class SkillMdCapture {
 
 const IGNORED: FileSink = { push() {}, end() {} };
 
-/** The report of a collector built without its scanner. */
-function notScanned(): ScanReport {
-  return {
-    verdict: 'clean',
-    rulesVersion: 'not-scanned',
-    counts: { info: 0, low: 0, medium: 0, high: 0, critical: 0 },
-    findings: [],
-    urls: [],
-    domains: [],
-  };
+/**
+ * Where a collector sends files' bytes to be scanned: a package's scan session (scan/session.ts), or for an archive
+ * inside a package, the package's scanner itself.
+ */
+export interface ScanTarget {
+  file(path: string, depth: number): FileSink;
+  /** Set when the scanner can fall behind the reader: see ScanSession.ready. */
+  ready?(): Promise<void> | undefined;
+}
+
+/** What the collector found, and SKILL.md as the scanner is to be told of it (null: the package has none). */
+export interface Collected {
+  inspection: Omit<Inspection, 'scan'>;
+  skillMd: SkillMdInfo | null;
 }
 
 export function isSkillMdCandidate(path: string): boolean {
@@ -94,21 +98,23 @@ export class PackageCollector {
   private readonly skillMdCandidates: string[] = [];
   private skillMd: SkillMdCapture | null = null;
   private readonly caseVariants: string[] = [];
-  /**
-   * Where files' bytes are scanned: a scanner of its own, null to leave scanning out (benchmarks measure
-   * inspection with and without it), or, for an archive found inside a package, the package's scanner.
-   */
-  readonly scanner: PackageScanner | null;
+  /** Where files' bytes are scanned; null to leave scanning out (benchmarks measure inspection with and without it). */
+  readonly scanner: ScanTarget | null;
   /** For an archive inside a package: its path with `!/`, put before each of its files' paths, and its depth. */
   private readonly nesting: { prefix: string; depth: number };
 
   constructor(
     readonly limits: PackageLimits,
-    scanner: PackageScanner | null = new PackageScanner(),
+    scanner: ScanTarget | null,
     nesting = { prefix: '', depth: 0 },
   ) {
     this.scanner = scanner;
     this.nesting = nesting;
+  }
+
+  /** Undefined while the scanner keeps up; otherwise what a reader waits for before reading on. */
+  ready(): Promise<void> | undefined {
+    return this.scanner?.ready?.();
   }
 
   /** Files read so far. */
@@ -227,7 +233,7 @@ export class PackageCollector {
     this.files.push({ path, size });
   }
 
-  finish(format: ArchiveFormat): Inspection {
+  finish(format: ArchiveFormat): Collected {
     const files = [...this.files].sort((a, b) => comparePaths(a.path, b.path));
     const warnings: PackageWarning[] = [];
     const candidates = this.skillMdCandidates;
@@ -247,7 +253,7 @@ export class PackageCollector {
         code: 'skill_md_missing',
         message: `The package has no SKILL.md at its root or inside a single top-level folder${hint}.`,
       });
-      return { format, files, skillMdPath: null, skillMd: null, warnings, scan: this.scanner?.finish(null) ?? notScanned() };
+      return { inspection: { format, files, skillMdPath: null, skillMd: null, warnings }, skillMd: null };
     }
     if (this.skillMd.size > SKILL_MD_MAX_BYTES) {
       throw new PackageError(
@@ -259,7 +265,9 @@ export class PackageCollector {
     }
     const parsed = parseSkillMd(this.skillMd.bytes(), path);
     warnings.push(...parsed.warnings);
-    const scan = this.scanner?.finish({ path, frontMatter: parsed.skillMd }) ?? notScanned();
-    return { format, files, skillMdPath: path, skillMd: parsed.skillMd, warnings, scan };
+    return {
+      inspection: { format, files, skillMdPath: path, skillMd: parsed.skillMd, warnings },
+      skillMd: { path, frontMatter: parsed.skillMd },
+    };
   }
 }

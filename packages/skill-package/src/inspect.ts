@@ -15,14 +15,15 @@
  *   entries, ratios), gzip.ts (one gzip member), tar-header.ts and tar.ts (tar headers, pax, entries),
  *   byte-reader.ts (front-to-back reading), collector.ts (counts, collisions, SKILL.md location), skill-md.ts
  *   (front matter), scan/ (the package scanner, fed every file's bytes in the same pass; its report is
- *   Inspection.scan), nested.ts (archives inside the package, opened for the scanner after that pass).
+ *   Inspection.scan; session.ts decides on which thread it runs), nested.ts (archives inside the package, opened for
+ *   the scanner after that pass).
  */
 import type { Readable } from 'node:stream';
 import type { RandomAccessSource } from './source.js';
 import { PackageCollector } from './collector.js';
 import { detectArchiveFormat, FORMAT_SNIFF_BYTES } from './format.js';
-import { openNestedArchives } from './nested.js';
 import { readRange } from './source.js';
+import { inlineScans, type Scans } from './scan/session.js';
 import { openTarGzEntry, scanTarGz } from './tar.js';
 import { DEFAULT_LIMITS, PackageError, type ArchiveFormat, type Inspection, type PackageLimits } from './types.js';
 import { openZipEntry, scanZip } from './zip.js';
@@ -32,6 +33,7 @@ export { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
 export { RATIO_FLOOR_BYTES } from './zip.js';
 export { TAR_RATIO_FLOOR_BYTES } from './tar.js';
 export { scanFiles, type ScanInputFile } from './scan/scan-files.js';
+export { inlineScans, type ScanSession, type Scans } from './scan/session.js';
 
 function unsupported(detail: string): PackageError {
   return new PackageError(415, 'unsupported_media_type', detail, [{ field: 'file', message: 'not a zip or gzip-compressed tar archive' }]);
@@ -58,18 +60,33 @@ function resolveLimits(limits: Partial<PackageLimits> | undefined): PackageLimit
   return out;
 }
 
+/** How a package is inspected, beyond its limits. */
+export interface InspectOptions {
+  /** Where its files are scanned: on this thread unless told otherwise (worker-scans.ts scans on worker threads). */
+  scans?: Scans;
+}
+
 /**
  * Reads the whole archive, checks every rule, and describes it. Throws PackageError when it is refused.
  * `limits` defaults to DEFAULT_LIMITS; a partial object overrides only what it names.
  */
-export async function inspectPackage(source: RandomAccessSource, limits?: Partial<PackageLimits>): Promise<Inspection> {
+export async function inspectPackage(
+  source: RandomAccessSource,
+  limits?: Partial<PackageLimits>,
+  options: InspectOptions = {},
+): Promise<Inspection> {
   const resolved = resolveLimits(limits);
   const format = await detectFormat(source);
-  const collector = new PackageCollector(resolved);
-  if (format === 'zip') await scanZip(source, collector);
-  else await scanTarGz(source, collector);
-  if (collector.scanner !== null) await openNestedArchives(collector.scanner);
-  return collector.finish(format);
+  const session = (options.scans ?? inlineScans).session();
+  try {
+    const collector = new PackageCollector(resolved, session);
+    if (format === 'zip') await scanZip(source, collector);
+    else await scanTarGz(source, collector);
+    const { inspection, skillMd } = collector.finish(format);
+    return { ...inspection, scan: await session.finish(skillMd) };
+  } finally {
+    session.abort();
+  }
 }
 
 /**

@@ -242,6 +242,8 @@ async function scanTarStream(source: RandomAccessSource, compressed: boolean, co
         count += chunk.length;
         collector.addBytes(name, chunk.length);
         file.push(chunk);
+        const caughtUp = collector.ready();
+        if (caughtUp !== undefined) await caughtUp;
       }
       file.end();
       collector.recordFile(entry.path, count);

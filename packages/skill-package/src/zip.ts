@@ -392,7 +392,11 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
             );
           }
           crc = crc32(chunk, crc);
-          file?.push(chunk);
+          if (file !== null) {
+            file.push(chunk);
+            const caughtUp = collector.ready();
+            if (caughtUp !== undefined) await caughtUp;
+          }
         }
         file?.end();
         if (count !== record.uncompressedSize) throw refuse(name, `it holds ${count} bytes but declares ${record.uncompressedSize}`);

@@ -3,6 +3,7 @@ import type { SkillRecordRow } from '../../db/repositories/skills.js';
 import type { VersionsRepository } from '../../db/repositories/versions.js';
 import { nowIso } from '../../lib/time.js';
 import { inspectPackage } from '@skill-registry/skill-package/inspect';
+import type { Scans } from '@skill-registry/skill-package/scan/session';
 import { DEFAULT_LIMITS, PackageError, type PackageLimits } from '@skill-registry/skill-package/types';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { Actor } from '../actor.js';
@@ -44,9 +45,12 @@ export function versionRescans(deps: {
   scans: ScansRepository;
   blobs: BlobStore;
   limits?: PackageLimits;
+  /** Where packages are scanned (worker threads in a running registry); on this thread when not given. */
+  scanner?: Scans;
 }) {
   const { skillService, versions, scans, blobs } = deps;
   const limits = deps.limits ?? DEFAULT_LIMITS;
+  const options = deps.scanner === undefined ? {} : { scans: deps.scanner };
 
   async function versionOf(skill: Pick<SkillRecordRow, 'id' | 'slug' | 'latest_version'>, ref: string) {
     const label = ref === 'latest' ? skill.latest_version : ref;
@@ -60,7 +64,7 @@ export function versionRescans(deps: {
    * PackageError or a BlobNotFoundError, for the caller to report.
    */
   async function rescanStored(version: StoredVersion, explanation?: { text: string; at: string } | null): Promise<RescanOutcome> {
-    const inspection = await inspectPackage(await blobs.source(version.sha256), limits);
+    const inspection = await inspectPackage(await blobs.source(version.sha256), limits, options);
     const scan = scanWrite(scanOf(inspection), nowIso());
     const write =
       explanation === undefined ? scan : { ...scan, explanation: explanation?.text ?? null, explained_at: explanation?.at ?? null };

@@ -4,6 +4,7 @@ import type { VersionsRepository } from '../../db/repositories/versions.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
 import { inspectPackage } from '@skill-registry/skill-package/inspect';
+import { ScanFailed, type Scans } from '@skill-registry/skill-package/scan/session';
 import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } from '@skill-registry/skill-package/types';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
 import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../storage/blob-store.js';
@@ -48,6 +49,17 @@ function uploadInterrupted(): AppError {
   );
 }
 
+/** The scanner stopped (its thread ended): the package is not at fault, nothing was written, and it may be sent again. */
+function scanStopped(): AppError {
+  return new AppError(
+    503,
+    'scan_unavailable',
+    'The package could not be scanned just now; nothing was written. Send it again.',
+    undefined,
+    1,
+  );
+}
+
 function versionExists(slug: string, version: string): AppError {
   return conflict('version_exists', `Version ${version} of skill '${slug}' already exists; versions are immutable.`);
 }
@@ -82,15 +94,19 @@ export function versionUploads(deps: {
   blobs: BlobStore;
   maxUploadBytes: number;
   limits?: PackageLimits;
+  /** Where packages are scanned (worker threads in a running registry); on this thread when not given. */
+  scanner?: Scans;
 }) {
   const { versions, blobs, skillService } = deps;
   const limits = deps.limits ?? DEFAULT_LIMITS;
+  const options = deps.scanner === undefined ? {} : { scans: deps.scanner };
 
   async function inspect(staged: StagedBlob): Promise<Inspection> {
     try {
-      return await inspectPackage(staged.source, limits);
+      return await inspectPackage(staged.source, limits, options);
     } catch (error) {
       if (error instanceof PackageError) throw packageRefused(error);
+      if (error instanceof ScanFailed) throw scanStopped();
       throw error;
     }
   }
@@ -160,7 +176,7 @@ export function versionUploads(deps: {
     /** Inspects a staged package without storing anything (POST /v1/packages/validate). */
     async validate(staged: StagedBlob) {
       try {
-        const inspection = await inspectPackage(staged.source, limits);
+        const inspection = await inspectPackage(staged.source, limits, options);
         const report = scanOf(inspection);
         return {
           valid: true,
@@ -171,6 +187,7 @@ export function versionUploads(deps: {
           scan: validationScan(report),
         };
       } catch (error) {
+        if (error instanceof ScanFailed) throw scanStopped();
         if (!(error instanceof PackageError)) throw error;
         const refused = packageRefused(error);
         return {

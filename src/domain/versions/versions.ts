@@ -1,5 +1,6 @@
 import type { VersionsRepository } from '../../db/repositories/versions.js';
 import type { PackageLimits } from '@skill-registry/skill-package/types';
+import type { Scans } from '@skill-registry/skill-package/scan/session';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { Actor } from '../actor.js';
 import type { SkillService } from '../skills/skills.js';
@@ -24,6 +25,8 @@ export function versionService(deps: {
   downloads: DownloadCounter;
   maxUploadBytes: number;
   limits?: PackageLimits;
+  /** Where packages are scanned: worker threads in a running registry, this thread when not given. */
+  scanner?: Scans;
   /** The clock orphan collection measures ages by (ms since the epoch). */
   now?: () => number;
 }) {

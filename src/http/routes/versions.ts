@@ -243,7 +243,8 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
           '(a JSON object as text). The archive is streamed, hashed, checked and scanned (the answer carries the `scan`); a ' +
           'refused archive stores nothing (422 with the ' +
           'offending entries in `errors`). Versions are immutable (409 `version_exists`). 503 `upload_interrupted` (with ' +
-          '`Retry-After`): the stored package was removed before the version was recorded; nothing was written, send it again.',
+          '`Retry-After`): the stored package was removed before the version was recorded; nothing was written, send it again. ' +
+          '503 `scan_unavailable`: the scanner stopped before it finished; nothing was written, send it again.',
         security: security('uploader'),
         consumes: ['multipart/form-data'],
         params: SkillRefParams,
@@ -273,7 +274,7 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         description:
           'multipart/form-data with the skill fields (`name`, `slug`, `description`, `category`, `tags` as a JSON array string, ' +
           '`source_type`, `source_url`), the version fields (`version`, `changelog`, `metadata`) and `file`. Atomic: a refused ' +
-          'package or a taken slug creates nothing; so does 503 `upload_interrupted` (send it again).',
+          'package or a taken slug creates nothing; so does 503 `upload_interrupted` or `scan_unavailable` (send it again).',
         security: security('uploader'),
         consumes: ['multipart/form-data'],
         body: WithPackageBody,
@@ -305,10 +306,11 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
         summary: 'Check a package without storing it',
         description:
           'Runs every archive and SKILL.md check and the package scanner on `file` and reports the result, the scan with ' +
-          'every finding listed (`scan`, null when the package is refused before it is scanned); nothing is stored.',
+          'every finding listed (`scan`, null when the package is refused before it is scanned); nothing is stored. 503 ' +
+          '`scan_unavailable`: the scanner stopped before it finished; send the package again.',
         consumes: ['multipart/form-data'],
         body: ValidateBody,
-        response: { 200: Validation, ...problems(400, 401, 413, 415, 429, 507) },
+        response: { 200: Validation, ...problems(400, 401, 413, 415, 429, 503, 507) },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,51 @@
+/**
+ * A worker thread's side of scan sessions (worker-scans.ts): each session is one task, given the port its batches
+ * arrive on. Batches are scanned as they come and acknowledged, so the session knows how far behind it is; on
+ * `finish` the archives found are opened and the report is the task's result; on `abort` (or the port closing)
+ * the task ends without one.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { openNestedArchives } from '@skill-registry/skill-package/nested';
+import { PackageScanner, type FileSink } from '@skill-registry/skill-package/scan/scanner';
+import type { ScanReport } from '@skill-registry/skill-package/scan/types';
+import type { Ack, SessionMessage } from './worker-messages.js';
+
+export default function scanTask({ port }: { port: MessagePort }): Promise<ScanReport | null> {
+  return new Promise((resolve, reject) => {
+    const scanner = new PackageScanner();
+    let sink: FileSink | null = null;
+    const stop = () => {
+      port.removeAllListeners();
+      port.close();
+    };
+    port.on('close', () => resolve(null));
+    port.on('message', (message: SessionMessage) => {
+      try {
+        if (message.type === 'batch') {
+          const { bytes, steps } = message;
+          let at = 0;
+          for (const step of steps) {
+            if ('open' in step) sink = scanner.file(step.open, step.depth);
+            else if ('length' in step) {
+              sink?.push(bytes.subarray(at, at + step.length));
+              at += step.length;
+            } else {
+              sink?.end();
+              sink = null;
+            }
+          }
+          port.postMessage({ type: 'ack', bytes: bytes.byteLength } satisfies Ack);
+        } else if (message.type === 'finish') {
+          stop();
+          openNestedArchives(scanner).then(() => resolve(scanner.finish(message.skillMd)), reject);
+        } else {
+          stop();
+          resolve(null);
+        }
+      } catch (error) {
+        stop();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
