@@ -92,8 +92,9 @@ async function inspection(workDir: string) {
     return collector.finish('zip');
   };
   const withScanner = () => inspectPackage(source);
-  // As the registry runs it (SCAN_THREADS by default): one worker thread per core but one.
-  const scans = workerScans();
+  // As the registry runs it (SCAN_THREADS by default): one worker thread per core but one, running the build with
+  // plain Node (this process runs under tsx, whose loader would otherwise be in the threads too).
+  const scans = workerScans({ execArgv: [] });
   const onThread = () => inspectPackage(source, undefined, { scans });
   try {
     await without();

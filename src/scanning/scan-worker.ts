@@ -1,16 +1,17 @@
 /**
  * A worker thread's side of scan sessions (worker-scans.ts): each session is one task, given the port its batches
- * arrive on. Batches are scanned as they come and acknowledged, so the session knows how far behind it is; on
- * `finish` the archives found are opened and the report is the task's result; on `abort` (or the port closing)
- * the task ends without one.
+ * arrive on and the slots (shared memory) they are written to. Batches are scanned as they come and acknowledged,
+ * which frees their slot; on `finish` the archives found are opened and the report is the task's result; on `abort`
+ * (or the port closing) the task ends without one. The scanner reads each chunk before push() returns and copies
+ * what it keeps, so a slot may be written again as soon as it is acknowledged.
  */
-import type { MessagePort } from 'node:worker_threads';
 import { openNestedArchives } from '@skill-registry/skill-package/nested';
 import { PackageScanner, type FileSink } from '@skill-registry/skill-package/scan/scanner';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
-import type { Ack, SessionMessage } from './worker-messages.js';
+import type { Ack, SessionMessage, SessionTask } from './worker-messages.js';
 
-export default function scanTask({ port }: { port: MessagePort }): Promise<ScanReport | null> {
+export default function scanTask({ port, ring, slotBytes }: SessionTask): Promise<ScanReport | null> {
+  const slots = new Uint8Array(ring);
   return new Promise((resolve, reject) => {
     const scanner = new PackageScanner();
     let sink: FileSink | null = null;
@@ -22,9 +23,10 @@ export default function scanTask({ port }: { port: MessagePort }): Promise<ScanR
     port.on('message', (message: SessionMessage) => {
       try {
         if (message.type === 'batch') {
-          const { bytes, steps } = message;
+          const inSlot = 'slot' in message;
+          const bytes = inSlot ? slots.subarray(message.slot * slotBytes, message.slot * slotBytes + message.length) : message.bytes;
           let at = 0;
-          for (const step of steps) {
+          for (const step of message.steps) {
             if ('open' in step) sink = scanner.file(step.open, step.depth);
             else if ('length' in step) {
               sink?.push(bytes.subarray(at, at + step.length));
@@ -34,7 +36,7 @@ export default function scanTask({ port }: { port: MessagePort }): Promise<ScanR
               sink = null;
             }
           }
-          port.postMessage({ type: 'ack', bytes: bytes.byteLength } satisfies Ack);
+          port.postMessage({ type: 'ack', slot: inSlot } satisfies Ack);
         } else if (message.type === 'finish') {
           stop();
           openNestedArchives(scanner).then(() => resolve(scanner.finish(message.skillMd)), reject);

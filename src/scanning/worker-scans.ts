@@ -1,19 +1,23 @@
 /**
- * Scan sessions on worker threads, so a package is scanned while it is being inflated rather than after: the thread
- * reading the archive hands each file's bytes over in batches and reads on, and the scan costs an upload little
- * more than its slowest part. It also keeps the scanner's work off the thread that answers requests.
+ * Scan sessions on worker threads, so a package is scanned while it is being inflated rather than after it: the
+ * thread reading the archive hands each file's bytes over in batches and reads on, so an upload waits for the longer
+ * of inflating and scanning rather than their sum, and the thread answering requests never waits on a scan.
  *
  * The threads are a piscina pool; a session is one task, given a MessagePort. A task stays open for as long as its
  * package is read, so each thread takes many sessions at once (they interleave batch by batch).
  *
- * Batches are copies (a reader reuses its buffers) moved to the worker without a second copy. A session keeps at most
- * IN_FLIGHT bytes sent and not yet scanned: past that, `ready()` makes the reader wait, so a package is never held in
- * memory because its scan fell behind. A worker that dies (out of memory, a fault) fails its sessions, and the pool
- * starts another for the next.
+ * Memory is fixed per session: batches are written into its slots, shared memory of IN_FLIGHT bytes that the thread
+ * reads in place, and a slot is written again once the thread has scanned it. While few slots are free the reader
+ * waits (`ready()`), so a package never piles up because its scan fell behind, and no batch is garbage to collect.
+ * (Moving a fresh buffer per batch instead left a package's worth of them to the thread's collector: a 50 MiB upload
+ * grew the process by 85 MiB.) Bytes the scanner will not read (a binary file past its first HEAD_BYTES) are not
+ * handed over. A thread that dies (out of memory, a fault) fails its sessions with ScanFailed, and the pool starts
+ * another for the next.
  */
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { HEAD_BYTES, sniff } from '@skill-registry/skill-package/scan/magic';
 import type { FileSink, SkillMdInfo } from '@skill-registry/skill-package/scan/scanner';
 import { ScanFailed, type ScanSession, type Scans } from '@skill-registry/skill-package/scan/session';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
@@ -41,9 +45,9 @@ function spreading(threads: number): Balancer {
   };
 }
 
-/** Bytes a batch holds before it is sent. */
+/** Bytes a batch holds before it is sent: one slot. */
 const BATCH_BYTES = 512 * 1024;
-/** Bytes sent and not yet scanned, per session, past which its reader waits. */
+/** Slots per session, together: bytes handed over and not yet scanned, past which the reader waits. */
 const IN_FLIGHT = 4 * 1024 * 1024;
 
 /** The worker's module: built JavaScript beside this one, or the TypeScript source when run from it. */
@@ -52,6 +56,11 @@ const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './scan-worker.ts'
 export interface WorkerScanOptions {
   /** Worker threads: by default one fewer than the cores the process may use, and at least one. */
   threads?: number;
+  /**
+   * Node options for the threads; by default the process's own. The scanner benchmark runs the built threads without
+   * the TypeScript loader it runs under itself.
+   */
+  execArgv?: string[];
   /** For tests: batch and in-flight sizes. */
   batchBytes?: number;
   inFlightBytes?: number;
@@ -68,13 +77,40 @@ export interface WorkerScans extends Scans {
   close(): Promise<void>;
 }
 
+/**
+ * Slot memory handed from ended sessions to new ones: a session's slots are allocated once and then reused, rather
+ * than left for the collector after every package. At most `keep` are held back unused.
+ */
+class Rings {
+  private readonly free: SharedArrayBuffer[] = [];
+
+  constructor(
+    readonly slots: number,
+    private readonly bytes: number,
+    private readonly keep: number,
+  ) {}
+
+  take(): SharedArrayBuffer {
+    return this.free.pop() ?? new SharedArrayBuffer(this.bytes);
+  }
+
+  give(ring: SharedArrayBuffer): void {
+    if (this.free.length < this.keep) this.free.push(ring);
+  }
+}
+
 class WorkerSession implements ScanSession {
   private readonly port: MessagePort;
   private readonly result: Promise<ScanReport | null>;
-  private batch: Buffer;
+  /** The session's slots, shared with its thread: batch n is written to slot n % slots. */
+  private readonly ring: Buffer;
+  private readonly slots: number;
+  /** Batches posted in slots, and those the thread has scanned (it scans in order, so slots free up in order). */
+  private posted = 0;
+  private acked = 0;
+  /** Bytes in the slot being filled, and the steps that go with them. */
   private used = 0;
   private steps: BatchStep[] = [];
-  private inFlight = 0;
   private failure: Error | null = null;
   private waiter: { resolve(): void; reject(error: Error): void } | null = null;
   private done = false;
@@ -83,21 +119,26 @@ class WorkerSession implements ScanSession {
 
   constructor(
     pool: Piscina,
-    private readonly batchBytes: number,
-    private readonly inFlightBytes: number,
+    private readonly slotBytes: number,
+    rings: Rings,
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.batch = Buffer.allocUnsafeSlow(batchBytes);
-    this.result = pool.run({ port: port2 }, { transferList: [port2] }) as Promise<ScanReport | null>;
+    this.slots = rings.slots;
+    const shared = rings.take();
+    this.ring = Buffer.from(shared);
+    this.result = pool.run({ port: port2, ring: shared, slotBytes }, { transferList: [port2] }) as Promise<ScanReport | null>;
     this.ended = this.result.then(
       () => undefined,
       (error: unknown) => this.fail(new ScanFailed(error)),
     );
+    // Once the task has ended its thread reads the slots no more: the next session may have them.
+    void this.ended.then(() => rings.give(shared));
     port1.on('message', (message: Ack) => {
-      this.inFlight -= message.bytes;
+      if (!message.slot) return;
+      this.acked += 1;
       const waiter = this.waiter;
-      if (waiter !== null && this.inFlight <= this.inFlightBytes / 2) {
+      if (waiter !== null && this.posted - this.acked <= this.slots / 2) {
         this.waiter = null;
         waiter.resolve();
       }
@@ -115,35 +156,70 @@ class WorkerSession implements ScanSession {
     this.port.postMessage(message, transfer);
   }
 
+  /** Sends the slot being filled (with its steps) and moves to the next. */
   private flush(): void {
     if (this.steps.length === 0) return;
-    const bytes = this.used === this.batch.length ? this.batch : this.batch.subarray(0, this.used);
-    this.post({ type: 'batch', bytes, steps: this.steps }, [this.batch.buffer as ArrayBuffer]);
-    this.inFlight += this.used;
-    this.batch = Buffer.allocUnsafeSlow(this.batchBytes);
+    this.post({ type: 'batch', slot: this.posted % this.slots, length: this.used, steps: this.steps });
+    this.posted += 1;
     this.used = 0;
     this.steps = [];
+  }
+
+  private addLength(length: number): void {
+    const last = this.steps.at(-1);
+    if (last !== undefined && 'length' in last) last.length += length;
+    else this.steps.push({ length });
   }
 
   private write(chunk: Uint8Array): void {
     let at = 0;
     while (at < chunk.length) {
-      if (this.used === this.batch.length) this.flush();
-      const length = Math.min(chunk.length - at, this.batch.length - this.used);
-      this.batch.set(chunk.subarray(at, at + length), this.used);
+      if (this.used === this.slotBytes) this.flush();
+      // The slot to fill is still being read (one push overran every free slot): the rest goes in a copy of its own.
+      if (this.used === 0 && this.posted - this.acked >= this.slots) {
+        const rest = Buffer.from(chunk.subarray(at));
+        this.addLength(rest.length);
+        this.post({ type: 'batch', bytes: rest, steps: this.steps }, [rest.buffer]);
+        this.steps = [];
+        return;
+      }
+      const length = Math.min(chunk.length - at, this.slotBytes - this.used);
+      this.ring.set(chunk.subarray(at, at + length), (this.posted % this.slots) * this.slotBytes + this.used);
       this.used += length;
       at += length;
-      const last = this.steps.at(-1);
-      if (last !== undefined && 'length' in last) last.length += length;
-      else this.steps.push({ length });
+      this.addLength(length);
     }
   }
 
+  /**
+   * A file's first HEAD_BYTES decide how the scanner reads it (magic.ts): past them, a binary file that is neither an
+   * executable's head nor an archive is not read at all, so its bytes are not handed over either.
+   */
   file(path: string, depth: number): FileSink {
     this.steps.push({ open: path, depth });
+    let head: Buffer[] | null = [];
+    let headLength = 0;
+    let skip = false;
+    const decide = (): void => {
+      const bytes = Buffer.concat(head ?? []);
+      head = null;
+      this.write(bytes);
+      const { kind } = sniff(bytes.subarray(0, HEAD_BYTES), path);
+      skip = kind !== 'text' && kind !== 'archive';
+    };
     return {
-      push: (chunk) => this.write(chunk),
+      push: (chunk) => {
+        if (skip) return;
+        if (head === null) {
+          this.write(chunk);
+          return;
+        }
+        head.push(Buffer.from(chunk));
+        headLength += chunk.length;
+        if (headLength >= HEAD_BYTES) decide();
+      },
       end: () => {
+        if (head !== null) decide();
         this.steps.push({ end: true });
       },
     };
@@ -151,8 +227,9 @@ class WorkerSession implements ScanSession {
 
   ready(): Promise<void> | undefined {
     if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.used >= this.batch.length) this.flush();
-    if (this.inFlight <= this.inFlightBytes) return undefined;
+    if (this.used === this.slotBytes) this.flush();
+    // Two slots are kept free: the next push, whatever its size up to a slot, then never needs a copy of its own.
+    if (this.posted - this.acked <= this.slots - 2) return undefined;
     return new Promise((resolve, reject) => {
       this.waiter = { resolve, reject };
     });
@@ -195,14 +272,19 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
     idleTimeout: 60 * 60 * 1000,
     // The scanner's memory is bounded by design (capped lines, findings and nested archives); a thread that
     // outgrows this is stopped and its sessions fail, rather than the process running out.
-    resourceLimits: { maxOldGenerationSizeMb: 512 },
+    // A small young generation: a scan's garbage is short-lived, and a thread's heap then grows by less per package
+    // (later 50 MiB uploads grew the process by 4–9 MiB instead of up to 26; docs/performance.md, "Package scanner").
+    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 },
+    ...(options.execArgv === undefined ? {} : { execArgv: options.execArgv }),
   });
   const batchBytes = options.batchBytes ?? BATCH_BYTES;
   const inFlightBytes = options.inFlightBytes ?? IN_FLIGHT;
   const open = new Set<Promise<unknown>>();
+  const slots = Math.max(4, Math.floor(inFlightBytes / batchBytes));
+  const rings = new Rings(slots, slots * batchBytes, threads * 2);
   return {
     session() {
-      const session = new WorkerSession(pool, batchBytes, inFlightBytes);
+      const session = new WorkerSession(pool, batchBytes, rings);
       const ended = session.ended;
       open.add(ended);
       void ended.then(() => open.delete(ended));
