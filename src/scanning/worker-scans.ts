@@ -177,7 +177,9 @@ class WorkerSession implements ScanSession {
       if (this.used === this.slotBytes) this.flush();
       // The slot to fill is still being read (one push overran every free slot): the rest goes in a copy of its own.
       if (this.used === 0 && this.posted - this.acked >= this.slots) {
-        const rest = Buffer.from(chunk.subarray(at));
+        // A buffer of its own (not a slice of Node's pool), so that moving it to the thread moves nothing else.
+        const rest = Buffer.allocUnsafeSlow(chunk.length - at);
+        rest.set(chunk.subarray(at));
         this.addLength(rest.length);
         this.post({ type: 'batch', bytes: rest, steps: this.steps }, [rest.buffer]);
         this.steps = [];
