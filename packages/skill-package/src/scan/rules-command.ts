@@ -114,23 +114,27 @@ function pipeToShell(input: LineInput, lower: string): void {
   const { text } = input;
   let at: { index: number; length: number } | null = null;
   if (lower.includes('|')) at = downloadIntoShell(text);
-  if (at === null && (lower.includes('$(') || lower.includes('<(') || lower.includes('`'))) {
+  // Each pattern below names what it needs; a line without it is not searched (most lines that fetch run nothing).
+  const fetcher = lower.includes('curl') || lower.includes('wget');
+  if (at === null && fetcher && (lower.includes('$(') || lower.includes('<(') || lower.includes('`'))) {
     SUBSHELL.lastIndex = 0;
     const m = SUBSHELL.exec(text);
     if (m !== null) at = { index: m.index, length: m[0].length };
   }
   let cradle = false;
-  if (at === null && IEX.test(text) && PS_DOWNLOAD.test(text)) {
+  if (at === null && (lower.includes('iex') || lower.includes('invoke-expression')) && IEX.test(text) && PS_DOWNLOAD.test(text)) {
     const m = IEX.exec(text)!;
     at = { index: m.index, length: m[0].length };
     // A PowerShell download cradle runs a string from the network without ever writing a file: malware's way.
     cradle = true;
   }
-  for (const pattern of EXEC_REMOTE) {
-    const m = at === null ? pattern.exec(text) : null;
-    if (m !== null) at = { index: m.index, length: m[0].length };
+  if (lower.includes('exec') || lower.includes('eval')) {
+    for (const pattern of EXEC_REMOTE) {
+      const m = at === null ? pattern.exec(text) : null;
+      if (m !== null) at = { index: m.index, length: m[0].length };
+    }
   }
-  if (at === null && lower.includes('chmod')) at = downloadThenRun(text);
+  if (at === null && fetcher && lower.includes('chmod')) at = downloadThenRun(text);
   if (at === null) return;
   // An installer shown to a person is typed into a shell; one wrapped in another program's shell call (python -c
   // "os.system(…)", execSync(…)) is meant to run unseen: two steps more.
@@ -378,6 +382,9 @@ const STARTUP_FILE =
 
 /** The first match of `pattern` after a write operation on the line (a redirect, tee, open, copy…). */
 function writesTo(text: string, pattern: RegExp): RegExpExecArray | null {
+  // Most lines name no such file at all: the write operations are looked for only on those that do.
+  pattern.lastIndex = 0;
+  if (!pattern.test(text)) return null;
   const write = firstWrite(text);
   if (write === -1) return null;
   pattern.lastIndex = write;
@@ -405,22 +412,24 @@ const PERSISTENCE_COMMANDS: [string, RegExp][] = [
 const PERSISTENT_DOWNLOAD =
   'This makes a download run again and again (at every shell start or on a schedule): whatever the server returns later runs unreviewed. No skill needs it.';
 
-function persistence(input: LineInput, lower: string, fetches: boolean): void {
+function persistence(input: LineInput, lower: string, fetches: () => boolean): void {
   // A schedule that fetches code is a standing remote-code channel wherever it is written: critical even from a code block.
-  const steps = fetches ? 3 : 0;
-  const message = fetches ? PERSISTENT_DOWNLOAD : undefined;
+  const persist = (m: RegExpExecArray): void => {
+    const fetching = fetches();
+    fire(input, 'command.persistence', m.index, m[0].length, fetching ? 3 : 0, fetching ? PERSISTENT_DOWNLOAD : undefined);
+  };
   const { text } = input;
   if (lower.includes('crontab')) {
     CRONTAB_WRITE.lastIndex = 0;
     const m = CRONTAB_WRITE.exec(text);
     if (m !== null) {
-      fire(input, 'command.persistence', m.index, m[0].length, steps, message);
+      persist(m);
       return;
     }
   }
   const file = writesTo(text, CRON_FILES);
   if (file !== null) {
-    fire(input, 'command.persistence', file.index, file[0].length, steps, message);
+    persist(file);
     return;
   }
   for (const [gate, pattern] of PERSISTENCE_COMMANDS) {
@@ -428,7 +437,7 @@ function persistence(input: LineInput, lower: string, fetches: boolean): void {
     pattern.lastIndex = 0;
     const m = pattern.exec(text);
     if (m !== null) {
-      fire(input, 'command.persistence', m.index, m[0].length, steps, message);
+      persist(m);
       return;
     }
   }
@@ -509,7 +518,7 @@ function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean):
   if (sender === null) return;
   // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
   if (input.context !== 'prose' && !input.file.facts.has('network-send') && any(NET_POST, text)) noteFact(input, 'network-send');
-  if (env !== null || readsCredentials || SECRET_FILE.test(text)) {
+  if (env !== null || readsCredentials || ((lower.includes('.env') || lower.includes('id_')) && SECRET_FILE.test(text))) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
   }
@@ -598,18 +607,21 @@ export function scanCommands(input: LineInput, groups: number): void {
   if (groups & G.reverse) reverseShell(input, lower);
   if (groups & G.remove) destructiveDelete(input, lower);
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
-  const fetches = (groups & (G.startup | G.persist)) !== 0 && DOWNLOADER.test(input.text);
+  // Asked only of a line that writes one.
+  const fetches = (): boolean => DOWNLOADER.test(input.text);
   if (groups & G.startup) {
     const startup = writesTo(input.text, STARTUP_FILE);
-    if (startup !== null)
+    if (startup !== null) {
+      const fetching = fetches();
       fire(
         input,
         'command.shell-startup-write',
         startup.index,
         startup[0].length,
-        fetches ? 2 : 0,
-        fetches ? PERSISTENT_DOWNLOAD : undefined,
+        fetching ? 2 : 0,
+        fetching ? PERSISTENT_DOWNLOAD : undefined,
       );
+    }
   }
   if (groups & G.persist) persistence(input, lower, fetches);
   if (groups & G.keys && lower.includes('authorized_keys')) {
