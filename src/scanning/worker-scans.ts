@@ -1,7 +1,8 @@
 /**
  * Scan sessions on worker threads, so a package is scanned while it is being inflated rather than after it: the
  * thread reading the archive hands each file's bytes over in batches and reads on, so an upload waits for the longer
- * of inflating and scanning rather than their sum, and the thread answering requests never waits on a scan.
+ * of inflating and scanning rather than their sum. (Other requests gain nothing measurable: a scan on the request
+ * thread already yields between chunks; docs/performance.md, "On worker threads".)
  *
  * The threads are a piscina pool; a session is one task, given a MessagePort. A task stays open for as long as its
  * package is read, so each thread takes many sessions at once (they interleave batch by batch).
