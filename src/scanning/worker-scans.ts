@@ -77,7 +77,7 @@ export interface WorkerScans extends Scans {
   readonly open: number;
   /** Settles once every session started so far has ended on its thread. */
   settled(): Promise<void>;
-  /** Ends the threads; sessions still open fail. */
+  /** Ends the threads; sessions still open fail, and so do those asked for later. */
   close(): Promise<void>;
 }
 
@@ -263,6 +263,25 @@ class WorkerSession implements ScanSession {
   }
 }
 
+/** A session asked for once the threads have been closed: it takes files and fails with ScanFailed. */
+class StoppedSession implements ScanSession {
+  private readonly failure = new ScanFailed('the scan threads have stopped');
+
+  file(): FileSink {
+    return { push() {}, end() {} };
+  }
+
+  ready(): Promise<void> {
+    return Promise.reject(this.failure);
+  }
+
+  finish(): Promise<ScanReport> {
+    return Promise.reject(this.failure);
+  }
+
+  abort(): void {}
+}
+
 export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
   const threads = options.threads ?? Math.max(1, availableParallelism() - 1);
   const pool = new Piscina({
@@ -286,10 +305,12 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
   const batchBytes = options.batchBytes ?? BATCH_BYTES;
   const inFlightBytes = options.inFlightBytes ?? IN_FLIGHT;
   const open = new Set<Promise<unknown>>();
+  let closed = false;
   const slots = Math.max(4, Math.floor(inFlightBytes / batchBytes));
   const rings = new Rings(slots, slots * batchBytes, threads * 2);
   return {
     session() {
+      if (closed) return new StoppedSession();
       const session = new WorkerSession(pool, batchBytes, rings);
       const ended = session.ended;
       open.add(ended);
@@ -305,6 +326,9 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
     async settled() {
       await Promise.all(open);
     },
-    close: () => pool.destroy(),
+    async close() {
+      closed = true;
+      await pool.destroy();
+    },
   };
 }

@@ -2,9 +2,10 @@
 // Either way the same package gets the same scan, and stopping the registry ends its threads.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.js';
+import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
+import { authHeaders, call, createSkill, expectProblem, json, registerUser } from '../helpers/client.js';
 
 const backend = backends()[0]!;
 
@@ -44,6 +45,34 @@ describe('scan threads', () => {
     const onRequestThread = await validate(here, archive);
     assert.deepEqual(onThread, onRequestThread);
     assert.equal((onThread.scan as { verdict: string }).verdict, 'malicious');
+  });
+
+  it('answers 503 scan_unavailable, writing nothing, when its scan threads are gone', async () => {
+    const owner = await registerUser(threaded);
+    const skill = await createSkill(threaded, owner.session);
+    // The pool ended under the registry: every scan it is given fails, as one whose thread died would.
+    await threaded.runtime.services.scanThreads!.close();
+    const blobsBefore = blobFiles(threaded);
+    const validation = multipart({}, { content: archive, filename: 'package.tar.gz' });
+    const refused = await threaded.request({
+      method: 'POST',
+      url: '/v1/packages/validate',
+      headers: validation.headers,
+      payload: validation.payload,
+    });
+    expectProblem(refused, 503, 'scan_unavailable');
+    assert.equal(refused.headers['retry-after'], '1');
+    const upload = multipart({ version: '1.0.0' }, { content: archive, filename: 'package.tar.gz' });
+    const res = await threaded.request({
+      method: 'POST',
+      url: `/v1/skills/${skill.slug}/versions`,
+      headers: { ...authHeaders(owner.session), ...upload.headers },
+      payload: upload.payload,
+    });
+    expectProblem(res, 503, 'scan_unavailable');
+    const versions = json<{ items: unknown[] }>(await call(threaded, 'GET', `/v1/skills/${skill.slug}/versions`, owner.session));
+    assert.deepEqual(versions.items, []);
+    assert.deepEqual(blobFiles(threaded), blobsBefore, 'no blob and no temporary file');
   });
 
   it('ends its scan threads when the registry stops', async () => {
