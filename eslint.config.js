@@ -4,7 +4,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/', '**/node_modules/', 'data/', 'bench/results/', 'test-results/'] },
+  // AssemblyScript (packages/skill-package/assembly) is TypeScript's syntax over WebAssembly's types (u8, usize…):
+  // its compiler, asc, type-checks it in the build; Prettier formats it.
+  { ignores: ['**/dist/', '**/node_modules/', '**/wasm/', 'packages/skill-package/assembly/', 'data/', 'bench/results/', 'test-results/'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   tseslint.configs.stylisticTypeChecked,

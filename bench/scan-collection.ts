@@ -3,10 +3,11 @@
 // the most frequent findings (by rule, counted once per skill and in total), and the skills judged suspicious or
 // malicious with their strongest findings, for a person to read and judge.
 //
-//   npm run bench:scan-collection -- <directory>… [--show N] [--rule RULE_ID]
+//   npm run bench:scan-collection -- <directory>… [--show N] [--rule RULE_ID] [--reports FILE]
 //
-// `--show N` lists N skills per verdict (10); `--rule` lists, instead, the skills where that rule fired with its excerpts.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// `--show N` lists N skills per verdict (10); `--rule` lists, instead, the skills where that rule fired with its excerpts;
+// `--reports FILE` writes every report as a JSON line, to compare two builds of the scanner package by package.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { scanFiles } from '@skill-registry/skill-package/scan/scan-files';
 import { VERDICTS, type ScanReport, type Verdict } from '@skill-registry/skill-package/scan/types';
@@ -61,7 +62,9 @@ async function main(): Promise<void> {
   const show = showAt >= 0 ? Number(args.splice(showAt, 2)[1]) : 10;
   const ruleAt = args.indexOf('--rule');
   const onlyRule = ruleAt >= 0 ? args.splice(ruleAt, 2)[1] : undefined;
-  if (args.length === 0) throw new Error('usage: tsx bench/scan-collection.ts <directory>… [--show N] [--rule RULE_ID]');
+  const reportsAt = args.indexOf('--reports');
+  const reportsFile = reportsAt >= 0 ? args.splice(reportsAt, 2)[1] : undefined;
+  if (args.length === 0) throw new Error('usage: tsx bench/scan-collection.ts <directory>… [--show N] [--rule RULE_ID] [--reports FILE]');
 
   const roots: string[] = [];
   for (const directory of args) skillRoots(path.resolve(directory), roots);
@@ -80,6 +83,9 @@ async function main(): Promise<void> {
     scanned.push({ root, report: await scanFiles(files) });
   }
   const seconds = (performance.now() - started) / 1000;
+  // Every report as a JSON line, to compare two builds of the scanner package by package.
+  if (reportsFile !== undefined)
+    writeFileSync(reportsFile, scanned.map(({ root, report }) => `${JSON.stringify({ root, report })}\n`).join(''));
 
   if (onlyRule !== undefined) {
     for (const { root, report } of scanned) {

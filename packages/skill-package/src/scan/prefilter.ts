@@ -9,8 +9,10 @@
  * The table is indexed by a 16-bit hash: a collision only makes a line be read needlessly, never skipped.
  * Punctuation anchors (`|`, `$(`, `<!--`, `://`, `/dev/`…) are checked where their first character appears, and
  * invisible characters are recognised by code point. test/packages/scan checks that the positive example of
- * every rule is anchored for its group.
+ * every rule is anchored for its group. The pass itself runs in WebAssembly (assembly/anchors.ts), over tables
+ * built here.
  */
+import { AnchorPass, PIECE, type AnchorTables } from './anchor-pass.js';
 
 /** Rule groups, as bits. */
 export const G = {
@@ -279,136 +281,91 @@ const AFTER_DOT: [string[], number][] = [
   [['slack'], G.secret],
 ];
 
+/**
+ * Punctuation anchors, by the sequence that starts them; for one first character the first that matches counts.
+ * Invisible characters are recognised by code point in the anchor pass itself.
+ */
+const PUNCTUATION: [string, number][] = [
+  ['|', G.pipe],
+  ['$(', G.pipe | G.startup],
+  ['${', G.pipe | G.startup],
+  ['$HOME', G.startup | G.cred],
+  ['$PROFILE', G.startup],
+  ['<!--', G.markdown],
+  ['<(', G.pipe],
+  ['```', G.markdown],
+  ['`', G.pipe],
+  ['~~~', G.markdown],
+  ['~/', G.startup | G.cred],
+  ['://', G.url | G.ask],
+  [':(', G.remove],
+  ['-->', G.markdown],
+  ['-----', G.secret],
+  ['/dev/', G.reverse | G.remove],
+  ['/bin/', G.reverse],
+  ['/etc/', G.startup | G.persist | G.cred],
+  ['/spool/', G.startup | G.persist | G.cred],
+  ['@', G.persist],
+  ['>>', G.startup | G.persist | G.keys],
+  ['\\', G.persist | G.packed],
+];
+
 const SLOTS = 1 << 16;
 
 function hashWord(word: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
-  return mix(h);
+  return (h ^ (h >>> 16)) & (SLOTS - 1);
 }
 
+/** A table of groups by word hash: a collision only makes a line be read needlessly, never skipped. */
 function table(sets: [string[], number][]): Uint32Array {
   const out = new Uint32Array(SLOTS);
   for (const [words, groups] of sets) for (const w of words) out[hashWord(w)]! |= groups;
   return out;
 }
 
-const WORDS_ALL = table([...COMMAND_WORDS, ...INSTRUCTION_WORDS]);
-const WORDS_SCRIPT = table(COMMAND_WORDS);
-const PREFIX_2 = table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 2), g]));
-const PREFIX_4 = table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 4), g]));
-const DOT_WORDS = table(AFTER_DOT);
-
-/**
- * The shapes of the anchor words, so a word that no anchor could be is skipped without hashing it: indexed by its
- * first character and its length (under 32), the last characters (bit: code & 31) of the anchors of that shape.
- */
-const SHAPES = new Uint32Array(256 * 32);
-for (const [ws] of [...COMMAND_WORDS, ...INSTRUCTION_WORDS, ...AFTER_DOT])
-  for (const w of ws) if (w.length < 32) SHAPES[(w.charCodeAt(0) << 5) | w.length]! |= 1 << (w.charCodeAt(w.length - 1) & 31);
-
-/**
- * Byte classes: 1 word character (ASCII letters and digits; lower-cased in LOWER), 2 punctuation that may start an
- * anchor, 3 a UTF-8 lead byte that may start an invisible character, 4 a line end. `_` separates words, so
- * `MY_AWS_KEY` holds `aws` and `authorized_keys` holds `authorized`. Non-ASCII letters end words.
- */
-const CLASS = new Uint8Array(256);
-const LOWER = new Uint8Array(256);
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  if (/[A-Za-z0-9]/.test(ch)) {
-    CLASS[c] = 1;
-    LOWER[c] = ch.toLowerCase().charCodeAt(0);
-  } else if ('|$<`~:-/@>\\'.includes(ch)) CLASS[c] = 2;
-}
-CLASS[0x0a] = 4;
-CLASS[0xe1] = 3;
-CLASS[0xe2] = 3;
-CLASS[0xef] = 3;
-CLASS[0xf3] = 3;
-
-function mix(h: number): number {
-  return (h ^ (h >>> 16)) & (SLOTS - 1);
-}
-
-/**
- * Whether the UTF-8 sequence at `i` is one of the invisible characters rules-hidden.ts looks for: U+200B–U+200F,
- * U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+180E, U+FEFF, or a tag character (U+E0000–U+E007F).
- */
-function invisibleAt(b: Uint8Array, i: number): boolean {
-  const lead = b[i]!;
-  const x = b[i + 1] ?? 0;
-  const y = b[i + 2] ?? 0;
-  if (lead === 0xe2) {
-    if (x === 0x80) return (y >= 0x8b && y <= 0x8f) || (y >= 0xaa && y <= 0xae);
-    if (x === 0x81) return (y >= 0xa0 && y <= 0xa4) || (y >= 0xa6 && y <= 0xa9);
-    return false;
+/** The tables the anchor pass reads. */
+function tables(): AnchorTables {
+  const wordClass = new Uint8Array(256);
+  const lower = new Uint8Array(256);
+  // Word characters are ASCII letters and digits; `_` separates words, so `MY_AWS_KEY` holds `aws` and
+  // `authorized_keys` holds `authorized`. Non-ASCII letters end words.
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    if (/[A-Za-z0-9]/.test(ch)) {
+      wordClass[c] = 1;
+      lower[c] = ch.toLowerCase().charCodeAt(0);
+    }
   }
-  if (lead === 0xef) return x === 0xbb && y === 0xbf;
-  if (lead === 0xe1) return x === 0xa0 && y === 0x8e;
-  return x === 0xa0 && (y === 0x80 || y === 0x81);
+  wordClass[0x0a] = 4;
+  // Lead bytes of the invisible characters: U+180E, U+200B…U+2069, U+FEFF, the tags.
+  for (const lead of [0xe1, 0xe2, 0xef, 0xf3]) wordClass[lead] = 3;
+  // Sequences of one first character together, in their order of precedence.
+  const punctuation = [...PUNCTUATION.entries()]
+    .sort(([a, [x]], [b, [y]]) => x.charCodeAt(0) - y.charCodeAt(0) || a - b)
+    .map(([, [sequence, groups]]): [Uint8Array, number] => [Buffer.from(sequence, 'latin1'), groups]);
+  for (const [sequence] of punctuation) wordClass[sequence[0]!] = 2;
+  // The shapes of the anchor words, so a word that no anchor could be is skipped without hashing it: indexed by
+  // its first character and its length (under 32), the last characters (bit: code & 31) of the anchors of that shape.
+  const shapes = new Uint32Array(256 * 32);
+  for (const [ws] of [...COMMAND_WORDS, ...INSTRUCTION_WORDS, ...AFTER_DOT])
+    for (const w of ws) if (w.length < 32) shapes[(w.charCodeAt(0) << 5) | w.length]! |= 1 << (w.charCodeAt(w.length - 1) & 31);
+  return {
+    wordClass,
+    lower,
+    punctuation,
+    shapes,
+    wordsAll: table([...COMMAND_WORDS, ...INSTRUCTION_WORDS]),
+    wordsScript: table(COMMAND_WORDS),
+    prefix2: table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 2), g])),
+    prefix4: table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 4), g])),
+    dotWords: table(AFTER_DOT),
+    hidden: G.hidden,
+  };
 }
 
-function startsWith(b: Uint8Array, i: number, ascii: string): boolean {
-  if (i + ascii.length > b.length) return false;
-  for (let k = 0; k < ascii.length; k++) if (b[i + k] !== ascii.charCodeAt(k)) return false;
-  return true;
-}
-
-/** The prefix groups of the word b[from, to), which starts with `a` or `0` and is at least two bytes long. */
-function prefixGroups(b: Uint8Array, from: number, to: number): number {
-  let p = Math.imul(0x811c9dc5 ^ LOWER[b[from]!]!, 0x01000193);
-  p = Math.imul(p ^ LOWER[b[from + 1]!]!, 0x01000193);
-  let groups = PREFIX_2[mix(p)]!;
-  if (to - from >= 4) {
-    p = Math.imul(p ^ LOWER[b[from + 2]!]!, 0x01000193);
-    p = Math.imul(p ^ LOWER[b[from + 3]!]!, 0x01000193);
-    groups |= PREFIX_4[mix(p)]!;
-  }
-  return groups;
-}
-
-/** Groups started by punctuation at `i` (whose byte is `c`). */
-function punctuation(b: Uint8Array, i: number, c: number): number {
-  switch (c) {
-    case 0x7c: // |
-      return G.pipe;
-    case 0x24: // $
-      return startsWith(b, i, '$(') || startsWith(b, i, '${')
-        ? G.pipe | G.startup
-        : startsWith(b, i, '$HOME')
-          ? G.startup | G.cred
-          : startsWith(b, i, '$PROFILE')
-            ? G.startup
-            : 0;
-    case 0x3c: // <
-      return startsWith(b, i, '<!--') ? G.markdown : startsWith(b, i, '<(') ? G.pipe : 0;
-    case 0x60: // `
-      return startsWith(b, i, '```') ? G.markdown : G.pipe;
-    case 0x7e: // ~
-      return startsWith(b, i, '~~~') ? G.markdown : startsWith(b, i, '~/') ? G.startup | G.cred : 0;
-    case 0x3a: // :
-      return startsWith(b, i, '://') ? G.url | G.ask : startsWith(b, i, ':(') ? G.remove : 0;
-    case 0x2d: // -
-      return startsWith(b, i, '-->') ? G.markdown : startsWith(b, i, '-----') ? G.secret : 0;
-    case 0x2f: // /
-      return startsWith(b, i, '/dev/')
-        ? G.reverse | G.remove
-        : startsWith(b, i, '/bin/')
-          ? G.reverse
-          : startsWith(b, i, '/etc/') || startsWith(b, i, '/spool/')
-            ? G.startup | G.persist | G.cred
-            : 0;
-    case 0x40: // @
-      return G.persist;
-    case 0x3e: // >
-      return startsWith(b, i, '>>') ? G.startup | G.persist | G.keys : 0;
-    case 0x5c: // \
-      return G.persist | G.packed;
-    default:
-      return 0;
-  }
-}
+const pass = new AnchorPass(tables());
 
 export interface LineSink {
   /** Line `line` spans bytes[start, end) and its anchors name `groups` (0: none). */
@@ -421,53 +378,30 @@ export interface LineSink {
  * prose is read for.
  */
 export function anchorLines(b: Uint8Array, start: number, end: number, firstLine: number, forScript: boolean, sink: LineSink): number {
-  const words = forScript ? WORDS_SCRIPT : WORDS_ALL;
-  let lineStart = start;
   let line = firstLine;
-  let groups = 0;
-  let i = start;
-  while (i < end) {
-    const c = b[i]!;
-    const cls = CLASS[c]!;
-    if (cls === 0) {
-      i++;
-      continue;
+  let at = start;
+  for (;;) {
+    // A piece ends at a line end: the last one within PIECE bytes, or else the first one after (a single long line).
+    let pieceEnd = end;
+    if (end - at > PIECE) {
+      const last = b.lastIndexOf(0x0a, at + PIECE - 1);
+      pieceEnd = last >= at ? last : b.indexOf(0x0a, at + PIECE);
+      if (pieceEnd === -1 || pieceEnd > end) pieceEnd = end;
     }
-    if (cls === 1) {
-      // A whole word at once; it is hashed only if an anchor starts with its first character and has its length.
-      const wordStart = i;
-      i++;
-      while (i < end && CLASS[b[i]!] === 1) i++;
-      const length = i - wordStart;
-      const first = LOWER[c]!;
-      if (length < 32 && (SHAPES[(first << 5) | length]! & (1 << (LOWER[b[i - 1]!]! & 31))) !== 0) {
-        let h = 0x811c9dc5;
-        for (let k = wordStart; k < i; k++) h = Math.imul(h ^ LOWER[b[k]!]!, 0x01000193);
-        const slot = mix(h);
-        groups |= words[slot]!;
-        if (wordStart > 0 && b[wordStart - 1] === 0x2e) groups |= DOT_WORDS[slot]!;
-      }
-      // Only words starting with `a` (access keys) or `0` (0x names) have prefix anchors.
-      if ((first === 0x61 || first === 0x30) && length >= 2) groups |= prefixGroups(b, wordStart, i);
-      continue;
-    }
-    if (cls === 4) {
-      sink.line(lineStart, i, line, groups);
-      lineStart = i + 1;
+    const found = pass.lines(b.subarray(at, pieceEnd), forScript);
+    let lineStart = at;
+    for (let k = 0; k < found.length; k += 2) {
+      const lineEnd = at + found[k]!;
+      sink.line(lineStart, lineEnd, line, found[k + 1]!);
+      lineStart = lineEnd + 1;
       line += 1;
-      groups = 0;
-    } else if (cls === 2) groups |= punctuation(b, i, c);
-    else if (invisibleAt(b, i)) groups |= G.hidden;
-    i++;
+    }
+    if (pieceEnd >= end) return line - firstLine;
+    at = pieceEnd + 1;
   }
-  sink.line(lineStart, end, line, groups);
-  return line - firstLine + 1;
 }
 
-/** The groups a single line's anchors name (for tests). */
+/** The groups a single line's anchors name (line ends in `text` are read as spaces). */
 export function groupsOfLine(text: string, forScript: boolean): number {
-  let out = 0;
-  const bytes = Buffer.from(text.replace(/\n/g, ' '));
-  anchorLines(bytes, 0, bytes.length, 1, forScript, { line: (_s, _e, _l, g) => (out |= g) });
-  return out;
+  return pass.line(Buffer.from(text.includes('\n') ? text.replace(/\n/g, ' ') : text), forScript);
 }

@@ -1,0 +1,136 @@
+/**
+ * The scanner's anchor pass (src/scan/prefilter.ts holds the anchors and explains them), compiled to WebAssembly
+ * with AssemblyScript: the same byte loop in JavaScript took twice as long, and it read every byte of every text
+ * file, a third of the scan (docs/performance.md, "The anchor pass in WebAssembly").
+ *
+ * Linear memory holds the tables prefilter.ts fills once (at the offsets exported below), then the bytes to read
+ * and the lines found, at offsets the caller chooses. Nothing here allocates.
+ */
+
+/** Byte classes (u8 × 256): 0 nothing, 1 word character, 2 punctuation, 3 a lead byte of an invisible character, 4 a line end. */
+export const CLASS: usize = 0;
+/** Lower case of word characters (u8 × 256). */
+export const LOWER: usize = 256;
+/** Punctuation sequences: for each first byte, its first record and how many (u32 × 256: first << 8 | count). */
+export const PUNCT_INDEX: usize = 512;
+/** Records of 16 bytes: up to 11 bytes of the sequence, its length (u8 at 11), its groups (u32 at 12). */
+export const PUNCT: usize = PUNCT_INDEX + 256 * 4;
+export const PUNCT_RECORDS: usize = 64;
+/** Anchor shapes: by first character and length (under 32), bits of last characters (u32 × 8192). */
+export const SHAPES: usize = PUNCT + PUNCT_RECORDS * 16;
+/** Groups by word hash (u32 × 65536): every anchor word, then those read in scripts only. */
+export const WORDS_ALL: usize = SHAPES + 8192 * 4;
+export const WORDS_SCRIPT: usize = WORDS_ALL + 65536 * 4;
+/** Groups by the hash of a word's first two or four characters, and of a word right after a dot. */
+export const PREFIX_2: usize = WORDS_SCRIPT + 65536 * 4;
+export const PREFIX_4: usize = PREFIX_2 + 65536 * 4;
+export const DOT_WORDS: usize = PREFIX_4 + 65536 * 4;
+/** The first free byte: the caller's input and output go from here. */
+export const TABLES_END: usize = DOT_WORDS + 65536 * 4;
+
+/** The group invisible characters name. */
+let hiddenGroup: u32 = 0;
+
+export function configure(hidden: u32): void {
+  hiddenGroup = hidden;
+}
+
+function at(p: usize): u32 {
+  return <u32>load<u8>(p);
+}
+
+function slot(h: u32): usize {
+  return (<usize>((h ^ (h >>> 16)) & 0xffff)) << 2;
+}
+
+/** The groups of the first punctuation sequence of PUNCT that starts at p and ends by `end`. */
+function punctuation(p: usize, end: usize, c: u32): u32 {
+  const index = load<u32>(PUNCT_INDEX + ((<usize>c) << 2));
+  const first = <usize>(index >>> 8);
+  const count = <usize>(index & 0xff);
+  for (let r: usize = first; r < first + count; r++) {
+    const record = PUNCT + (r << 4);
+    const length = <usize>load<u8>(record + 11);
+    if (p + length > end) continue;
+    let k: usize = 1;
+    while (k < length && load<u8>(p + k) == load<u8>(record + k)) k++;
+    if (k == length) return load<u32>(record + 12);
+  }
+  return 0;
+}
+
+/**
+ * Whether the UTF-8 sequence at p is an invisible character: U+200B–U+200F, U+202A–U+202E, U+2060–U+2064,
+ * U+2066–U+2069, U+180E, U+FEFF, or a tag character (U+E0000–U+E007F).
+ */
+function invisibleAt(p: usize, end: usize): bool {
+  const lead = at(p);
+  const x: u32 = p + 1 < end ? at(p + 1) : 0;
+  const y: u32 = p + 2 < end ? at(p + 2) : 0;
+  if (lead == 0xe2) {
+    if (x == 0x80) return (y >= 0x8b && y <= 0x8f) || (y >= 0xaa && y <= 0xae);
+    if (x == 0x81) return (y >= 0xa0 && y <= 0xa4) || (y >= 0xa6 && y <= 0xa9);
+    return false;
+  }
+  if (lead == 0xef) return x == 0xbb && y == 0xbf;
+  if (lead == 0xe1) return x == 0xa0 && y == 0x8e;
+  return x == 0xa0 && (y == 0x80 || y == 0x81);
+}
+
+/**
+ * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, the offset of its end
+ * and the groups its anchors name (two u32) at `out`; returns the number of lines.
+ */
+export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {
+  const words: usize = forScript ? WORDS_SCRIPT : WORDS_ALL;
+  const end = input + length;
+  let lines: usize = 0;
+  let groups: u32 = 0;
+  let i = input;
+  while (i < end) {
+    const c = at(i);
+    const cls = at(CLASS + c);
+    if (cls == 0) {
+      i++;
+      continue;
+    }
+    if (cls == 1) {
+      // A whole word at once; it is hashed only if an anchor starts with its first character and has its length.
+      const wordStart = i;
+      i++;
+      while (i < end && at(CLASS + at(i)) == 1) i++;
+      const size = <u32>(i - wordStart);
+      const first = at(LOWER + c);
+      if (size < 32 && (load<u32>(SHAPES + ((<usize>((first << 5) | size)) << 2)) & ((<u32>1) << (at(LOWER + at(i - 1)) & 31))) != 0) {
+        let h: u32 = 0x811c9dc5;
+        for (let k = wordStart; k < i; k++) h = (h ^ at(LOWER + at(k))) * 0x01000193;
+        const s = slot(h);
+        groups |= load<u32>(words + s);
+        if (wordStart > input && at(wordStart - 1) == 0x2e) groups |= load<u32>(DOT_WORDS + s);
+      }
+      // Only words starting with `a` (access keys) or `0` (0x names) have prefix anchors.
+      if ((first == 0x61 || first == 0x30) && size >= 2) {
+        let h: u32 = (0x811c9dc5 ^ first) * 0x01000193;
+        h = (h ^ at(LOWER + at(wordStart + 1))) * 0x01000193;
+        groups |= load<u32>(PREFIX_2 + slot(h));
+        if (size >= 4) {
+          h = (h ^ at(LOWER + at(wordStart + 2))) * 0x01000193;
+          h = (h ^ at(LOWER + at(wordStart + 3))) * 0x01000193;
+          groups |= load<u32>(PREFIX_4 + slot(h));
+        }
+      }
+      continue;
+    }
+    if (cls == 4) {
+      store<u32>(out + (lines << 3), <u32>(i - input));
+      store<u32>(out + (lines << 3) + 4, groups);
+      lines++;
+      groups = 0;
+    } else if (cls == 2) groups |= punctuation(i, end, c);
+    else if (invisibleAt(i, end)) groups |= hiddenGroup;
+    i++;
+  }
+  store<u32>(out + (lines << 3), <u32>length);
+  store<u32>(out + (lines << 3) + 4, groups);
+  return <u32>lines + 1;
+}
