@@ -11,8 +11,10 @@
 export const CLASS: usize = 0;
 /** Lower case of word characters (u8 × 256). */
 export const LOWER: usize = 256;
+/** Byte classes for the line facts (u8 × 256), bits LINE_*. */
+export const LINE_CLASS: usize = 512;
 /** Punctuation sequences: for each first byte, its first record and how many (u32 × 256: first << 8 | count). */
-export const PUNCT_INDEX: usize = 512;
+export const PUNCT_INDEX: usize = 768;
 /** Records of 16 bytes: up to 11 bytes of the sequence, its length (u8 at 11), its groups (u32 at 12). */
 export const PUNCT: usize = PUNCT_INDEX + 256 * 4;
 export const PUNCT_RECORDS: usize = 64;
@@ -28,11 +30,101 @@ export const DOT_WORDS: usize = PREFIX_4 + 65536 * 4;
 /** The first free byte: the caller's input and output go from here. */
 export const TABLES_END: usize = DOT_WORDS + 65536 * 4;
 
+// Bits of LINE_CLASS.
+const LINE_BASE64: u32 = 1; // A–Z a–z 0–9 + /
+const LINE_PADDING: u32 = 2; // = and \r, which may follow base64 on a line
+const LINE_NAME: u32 = 4; // _ A–Z a–z 0–9, in a shell variable's name
+const LINE_NAME_START: u32 = 8; // _ A–Z a–z
+const LINE_PREFIX: u32 = 16; // r R u U b B, a Python string prefix
+const LINE_QUOTE: u32 = 32; // " and ', which may open a docstring
+const LINE_COMMENT: u32 = 64; // # and /, which may open a comment
+
+// Facts of a line, in the top byte of its groups word.
+/** The line has a run of at least `blobRun` base64 characters. */
+export const FACT_BLOB: u32 = 1 << 24;
+/** The line has at least `wrappedMin` bytes, every one base64, `=` or `\r`. */
+export const FACT_BASE64: u32 = 2 << 24;
+/** A script line that starts like a shell assignment: `NAME=`, or one word then `NAME=` (`export NAME=`). */
+export const FACT_ASSIGNS: u32 = 4 << 24;
+/** A script line whose first bytes rule out a comment or a docstring. */
+export const FACT_CODE: u32 = 8 << 24;
+
 /** The group invisible characters name. */
 let hiddenGroup: u32 = 0;
+let wrappedMin: usize = 0;
+let blobRun: u32 = 0;
 
-export function configure(hidden: u32): void {
+export function configure(hidden: u32, wrapped: u32, blob: u32): void {
   hiddenGroup = hidden;
+  wrappedMin = <usize>wrapped;
+  blobRun = blob;
+}
+
+function lineClass(p: usize): u32 {
+  return at(LINE_CLASS + at(p));
+}
+
+/** Base64 facts of a line of `wrappedMin` bytes or more: its longest base64 run, and whether it is base64 alone. */
+function base64Facts(start: usize, end: usize): u32 {
+  let run: u32 = 0;
+  let longest: u32 = 0;
+  let only = true;
+  for (let p = start; p < end; p++) {
+    const c = lineClass(p);
+    if (c & LINE_BASE64) {
+      run++;
+      continue;
+    }
+    if (run > longest) longest = run;
+    run = 0;
+    if (!(c & LINE_PADDING)) only = false;
+    // Not base64 alone, and too few bytes left for a blob: nothing more to learn.
+    if (!only && longest < blobRun && end - p <= <usize>blobRun) return 0;
+  }
+  if (run > longest) longest = run;
+  return (longest >= blobRun ? FACT_BLOB : 0) | (only ? FACT_BASE64 : 0);
+}
+
+/** Whether a script line starts like a shell assignment (after blanks: a name and `=`, or a word, blanks, a name and `=`). */
+function assigns(start: usize, end: usize): bool {
+  let i = start;
+  while (i < end && (at(i) == 0x20 || at(i) == 0x09)) i++;
+  for (let word = 0; word < 2; word++) {
+    if (i >= end || !(lineClass(i) & LINE_NAME_START)) return false;
+    while (i < end && lineClass(i) & LINE_NAME) i++;
+    if (i >= end) return false;
+    const c = at(i);
+    if (c == 0x3d) return true;
+    if (c != 0x20 && c != 0x09) return false;
+    while (i < end && (at(i) == 0x20 || at(i) == 0x09)) i++;
+  }
+  return false;
+}
+
+/**
+ * Whether a script line's first bytes rule out a comment or docstring: after blanks, not `#`, `/`, a quote, or up
+ * to two prefix letters and a quote (`rb"""`). Other white space (U+00A0…) is read as text, as trimStart reads it.
+ */
+function ruledOutComment(start: usize, end: usize): bool {
+  let i = start;
+  while (i < end && (at(i) == 0x20 || (at(i) >= 0x09 && at(i) <= 0x0d))) i++;
+  if (i < end && at(i) >= 0x80) return false;
+  let letters = 0;
+  while (letters < 2 && i < end && lineClass(i) & LINE_PREFIX) {
+    i++;
+    letters++;
+  }
+  if (i < end && (lineClass(i) & LINE_QUOTE || (letters == 0 && lineClass(i) & LINE_COMMENT))) return false;
+  return true;
+}
+
+function lineFacts(start: usize, end: usize, forScript: bool): u32 {
+  let facts: u32 = end - start >= wrappedMin ? base64Facts(start, end) : 0;
+  if (forScript) {
+    if (assigns(start, end)) facts |= FACT_ASSIGNS;
+    if (ruledOutComment(start, end)) facts |= FACT_CODE;
+  }
+  return facts;
 }
 
 function at(p: usize): u32 {
@@ -79,13 +171,15 @@ function invisibleAt(p: usize, end: usize): bool {
 
 /**
  * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, the offset of its end
- * and the groups its anchors name (two u32) at `out`; returns the number of lines.
+ * and the groups its anchors name with its facts (FACT_*) in the top byte (two u32) at `out`; returns the number of
+ * lines. `forScript` leaves out the instruction words and notes the facts only scripts need.
  */
 export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {
   const words: usize = forScript ? WORDS_SCRIPT : WORDS_ALL;
   const end = input + length;
   let lines: usize = 0;
   let groups: u32 = 0;
+  let lineStart = input;
   let i = input;
   while (i < end) {
     const c = at(i);
@@ -123,14 +217,15 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
     }
     if (cls == 4) {
       store<u32>(out + (lines << 3), <u32>(i - input));
-      store<u32>(out + (lines << 3) + 4, groups);
+      store<u32>(out + (lines << 3) + 4, groups | lineFacts(lineStart, i, forScript));
       lines++;
       groups = 0;
+      lineStart = i + 1;
     } else if (cls == 2) groups |= punctuation(i, end, c);
     else if (invisibleAt(i, end)) groups |= hiddenGroup;
     i++;
   }
   store<u32>(out + (lines << 3), <u32>length);
-  store<u32>(out + (lines << 3) + 4, groups);
+  store<u32>(out + (lines << 3) + 4, groups | lineFacts(lineStart, end, forScript));
   return <u32>lines + 1;
 }

@@ -2,7 +2,7 @@
 // groups as the line read alone, across the pieces a long block is read in and for a line longer than a piece.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { anchorLines, G, groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
+import { anchorLines, FACTS, G, groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
 
 interface Seen {
   text: string;
@@ -89,5 +89,32 @@ describe('anchor pass', () => {
     assert.equal(groupsOfLine('a\u2014b \u2019', false), 0);
     assert.equal(groupsOfLine('ignore\nprevious', false), groupsOfLine('ignore previous', false));
     assert.equal(groupsOfLine('', false), 0);
+  });
+
+  it('notes the facts of each line the reader needs without decoding it', () => {
+    const factsOf = (text: string, forScript: boolean): number => {
+      let facts = -1;
+      const bytes = Buffer.from(text);
+      anchorLines(bytes, 0, bytes.length, 1, forScript, { line: (_s, _e, _l, _g, f) => (facts = f) });
+      return facts;
+    };
+    const blob = 'QUJD'.repeat(50);
+    assert.equal(factsOf(blob, false), FACTS.blob | FACTS.base64);
+    assert.equal(factsOf(`text then ${blob} then text`, false), FACTS.blob);
+    assert.equal(factsOf(`${'a'.repeat(199)} ${'b'.repeat(199)}`, false), 0);
+    assert.equal(factsOf(`${'QUJD'.repeat(15)}==\r`, false), FACTS.base64);
+    assert.equal(factsOf('QUJD'.repeat(14), false), 0, 'under 60 bytes');
+    assert.equal(factsOf(`${'QUJD'.repeat(15)} x`, false), 0);
+    assert.equal(factsOf('  export D=cu', true), FACTS.assigns | FACTS.code);
+    assert.equal(factsOf('D=cu', true), FACTS.assigns | FACTS.code);
+    assert.equal(factsOf('local a b=1', true), FACTS.code);
+    assert.equal(factsOf('echo x', true), FACTS.code);
+    assert.equal(factsOf('  # a comment', true), 0);
+    assert.equal(factsOf('// a comment', true), 0);
+    assert.equal(factsOf('rb"""doc', true), 0);
+    assert.equal(factsOf('"quoted"', true), 0);
+    assert.equal(factsOf('\u00a0x = 1', true), 0, 'other white space is text');
+    assert.equal(factsOf('rub = 1', true), FACTS.code);
+    assert.equal(factsOf('D=cu', false), 0, 'script facts only in scripts');
   });
 });

@@ -11,6 +11,8 @@ export interface AnchorTables {
   /** Byte classes: 1 word character, 2 punctuation, 3 lead byte of an invisible character, 4 line end. */
   wordClass: Uint8Array;
   lower: Uint8Array;
+  /** Byte classes for the line facts, bits as assembly/anchors.ts names them (LINE_*). */
+  lineClass: Uint8Array;
   /** Punctuation sequences (up to 11 bytes each) with their groups, those of one first byte in order of precedence. */
   punctuation: [Uint8Array, number][];
   shapes: Uint32Array;
@@ -21,6 +23,21 @@ export interface AnchorTables {
   dotWords: Uint32Array;
   /** The group invisible characters name. */
   hidden: number;
+  /** Shortest line whose base64 facts are noted, and the base64 run that makes FACT_BLOB. */
+  wrappedMin: number;
+  blobRun: number;
+}
+
+/** Facts of a line the pass notes beside its groups (in the top byte of the groups word). */
+export interface LineFacts {
+  /** A run of `blobRun` base64 characters or more. */
+  blob: number;
+  /** `wrappedMin` bytes or more, every one base64, `=` or `\r`. */
+  base64: number;
+  /** A script line that starts like a shell assignment. */
+  assigns: number;
+  /** A script line whose first bytes rule out a comment or docstring. */
+  code: number;
 }
 
 // Node has WebAssembly, but its types ship only with the DOM's (lib.dom) or newer @types/node: the part used here.
@@ -36,21 +53,36 @@ const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 interface Exports {
   memory: WasmMemory;
-  configure(hidden: number): void;
+  configure(hidden: number, wrappedMin: number, blobRun: number): void;
   anchor(input: number, length: number, forScript: number, out: number): number;
 }
 
 /** Bytes read at once: a block is read in pieces of whole lines no longer than this (but one longer line whole). */
 export const PIECE = 64 * 1024;
 const PAGE = 65536;
+/** The groups in a groups word: the top byte holds the line's facts. */
+export const GROUPS = 0xffffff;
 const BUILD = new URL('../../wasm/anchors.wasm', import.meta.url);
+
+/** Views of the pass's memory, made again whenever it grows (growing detaches the old ones). */
+interface Views {
+  bytes: Buffer;
+  words: Uint32Array;
+}
+
+/** Rounds up to the next multiple of 8, where the pass writes lines (two u32 each). */
+function align(offset: number): number {
+  return (offset + 7) & ~7;
+}
 
 export class AnchorPass {
   private readonly exports: Exports;
   private readonly input: number;
   private readonly output: number;
-  /** Where a line longer than PIECE, or a line read alone, is read; memory grows past it as needed. */
+  /** Where a line longer than PIECE, or a text read alone, is read; memory grows past it as needed. */
   private readonly scratch: number;
+  private views: Views;
+  readonly facts: LineFacts;
 
   constructor(tables: AnchorTables) {
     let code: Buffer;
@@ -65,16 +97,16 @@ export class AnchorPass {
     this.input = offset('TABLES_END');
     this.output = this.input + PIECE;
     this.scratch = this.output + (PIECE + 1) * 8;
+    this.views = this.viewsOf();
     this.grow(this.scratch);
 
-    const memory = this.exports.memory.buffer;
-    const bytes = new Uint8Array(memory);
+    const { bytes, words } = this.views;
     bytes.set(tables.wordClass, offset('CLASS'));
     bytes.set(tables.lower, offset('LOWER'));
+    bytes.set(tables.lineClass, offset('LINE_CLASS'));
     const records = tables.punctuation;
     if (records.length > offset('PUNCT_RECORDS')) throw new Error('Too many punctuation anchors for the anchor pass.');
     const index = new Uint32Array(256);
-    const view = new DataView(memory);
     records.forEach(([sequence, groups], record) => {
       const first = sequence[0]!;
       if (index[first] === 0) index[first] = record << 8;
@@ -84,49 +116,61 @@ export class AnchorPass {
       const base = offset('PUNCT') + record * 16;
       bytes.set(sequence.subarray(0, 11), base);
       bytes[base + 11] = sequence.length;
-      view.setUint32(base + 12, groups, true);
+      words[(base + 12) >>> 2] = groups;
     });
-    const words = (name: string, values: Uint32Array) => {
-      new Uint32Array(memory, offset(name), values.length).set(values);
+    words.set(index, offset('PUNCT_INDEX') >>> 2);
+    words.set(tables.shapes, offset('SHAPES') >>> 2);
+    words.set(tables.wordsAll, offset('WORDS_ALL') >>> 2);
+    words.set(tables.wordsScript, offset('WORDS_SCRIPT') >>> 2);
+    words.set(tables.prefix2, offset('PREFIX_2') >>> 2);
+    words.set(tables.prefix4, offset('PREFIX_4') >>> 2);
+    words.set(tables.dotWords, offset('DOT_WORDS') >>> 2);
+    this.exports.configure(tables.hidden, tables.wrappedMin, tables.blobRun);
+    this.facts = {
+      blob: offset('FACT_BLOB'),
+      base64: offset('FACT_BASE64'),
+      assigns: offset('FACT_ASSIGNS'),
+      code: offset('FACT_CODE'),
     };
-    words('PUNCT_INDEX', index);
-    words('SHAPES', tables.shapes);
-    words('WORDS_ALL', tables.wordsAll);
-    words('WORDS_SCRIPT', tables.wordsScript);
-    words('PREFIX_2', tables.prefix2);
-    words('PREFIX_4', tables.prefix4);
-    words('DOT_WORDS', tables.dotWords);
-    this.exports.configure(tables.hidden);
   }
 
   /**
-   * The lines of `bytes` (separated by 0x0A): each line's end offset and groups, as pairs. `bytes` must hold at most
-   * PIECE bytes or a single line.
+   * The lines of `bytes` (separated by 0x0A): each line's end offset and groups with its facts (LineFacts), as pairs.
+   * `bytes` must hold at most PIECE bytes or a single line.
    */
   lines(bytes: Uint8Array, forScript: boolean): Uint32Array {
     const alone = bytes.length > PIECE;
     const at = alone ? this.scratch : this.input;
-    const out = alone ? this.scratch + bytes.length + ((8 - (bytes.length % 8)) % 8) : this.output;
+    const out = alone ? align(this.scratch + bytes.length) : this.output;
     if (alone) this.grow(out + 8);
-    return this.read(bytes, at, forScript, out);
-  }
-
-  /** The groups of one line's bytes (holding no 0x0A). */
-  line(bytes: Uint8Array, forScript: boolean): number {
-    const out = this.scratch + bytes.length + ((8 - (bytes.length % 8)) % 8);
-    this.grow(out + 8);
-    return this.read(bytes, this.scratch, forScript, out)[1]!;
-  }
-
-  private read(bytes: Uint8Array, at: number, forScript: boolean, out: number): Uint32Array {
-    new Uint8Array(this.exports.memory.buffer, at, bytes.length).set(bytes);
+    this.views.bytes.set(bytes, at);
     const count = this.exports.anchor(at, bytes.length, forScript ? 1 : 0, out);
     // A copy: whoever takes the lines may read another line (and so this memory) before they are all handed over.
-    return new Uint32Array(this.exports.memory.buffer, out, count * 2).slice();
+    return this.views.words.slice(out >>> 2, (out >>> 2) + count * 2);
+  }
+
+  /** The groups of a text's anchors, all its lines together; the text is written straight into the pass's memory. */
+  text(text: string, forScript: boolean): number {
+    // UTF-8 takes at most three bytes for each UTF-16 code unit.
+    this.grow(align(this.scratch + text.length * 3) + 8);
+    const length = this.views.bytes.write(text, this.scratch, 'utf8');
+    const out = align(this.scratch + length);
+    const count = this.exports.anchor(this.scratch, length, forScript ? 1 : 0, out);
+    const { words } = this.views;
+    let groups = 0;
+    for (let k = (out >>> 2) + 1; k < (out >>> 2) + count * 2; k += 2) groups |= words[k]!;
+    return groups & GROUPS;
+  }
+
+  private viewsOf(): Views {
+    const { buffer } = this.exports.memory;
+    return { bytes: Buffer.from(buffer), words: new Uint32Array(buffer) };
   }
 
   private grow(bytes: number): void {
     const missing = bytes - this.exports.memory.buffer.byteLength;
-    if (missing > 0) this.exports.memory.grow(Math.ceil(missing / PAGE));
+    if (missing <= 0) return;
+    this.exports.memory.grow(Math.ceil(missing / PAGE));
+    this.views = this.viewsOf();
   }
 }

@@ -13,7 +13,7 @@ import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
 import { HEAD_BYTES, sniff, type NestedFormat } from './magic.js';
 import { MarkdownContext, type Segment } from './markdown.js';
-import { AGENT_GROUPS, ALL_GROUPS, anchorLines, G, groupsOfLine, type LineSink } from './prefilter.js';
+import { AGENT_GROUPS, ALL_GROUPS, anchorLines, BLOB_RUN, FACTS, G, groupsOfLine, type LineSink } from './prefilter.js';
 import { ProseBlocks } from './prose-blocks.js';
 import { scanAgent } from './rules-agent.js';
 import { finishCommands, scanCommands } from './rules-command.js';
@@ -76,43 +76,6 @@ const INVISIBLE_ANY = new RegExp(INVISIBLE_SOURCE, 'g');
 
 /** An empty pair of quotes between word characters, which a shell drops. */
 const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
-
-/** Lines this long or longer are checked for wrapped base64 even without a prefilter hit. */
-const WRAPPED_MIN = 60;
-
-/** Shortest line (in bytes) scanBlobs reads. */
-const BLOB_MIN = 200;
-
-/**
- * Whether bytes[start, end) holds only base64 characters, `=` and `\r`: a shorter unflagged line with any other
- * byte cannot be part of wrapped base64, so it is not decoded.
- */
-function onlyBase64(b: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (BASE64_BYTE[b[i]!] === 0) return false;
-  return true;
-}
-
-/** Whether the line starts like a shell assignment: `NAME=`, or `export NAME=` (one word before the name). */
-function assignsVariable(b: Uint8Array, start: number, end: number): boolean {
-  let i = start;
-  while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;
-  for (let word = 0; word < 2; word++) {
-    const first = b[i] ?? 0;
-    if (!(first === 0x5f || (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a))) return false;
-    while (
-      i < end &&
-      (b[i] === 0x5f || (b[i]! >= 0x30 && b[i]! <= 0x39) || (b[i]! >= 0x41 && b[i]! <= 0x5a) || (b[i]! >= 0x61 && b[i]! <= 0x7a))
-    )
-      i++;
-    if (b[i] === 0x3d) return true;
-    if (b[i] !== 0x20 && b[i] !== 0x09) return false;
-    while (i < end && (b[i] === 0x20 || b[i] === 0x09)) i++;
-  }
-  return false;
-}
-
-const BASE64_BYTE = new Uint8Array(256);
-for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\r') BASE64_BYTE[ch.charCodeAt(0)] = 1;
 
 export class FileScanner implements FileState, LineReader, LineSink {
   kind: FileKind = 'text';
@@ -263,20 +226,21 @@ export class FileScanner implements FileState, LineReader, LineSink {
     return text.slice(start - this.blockStart, end - this.blockStart);
   }
 
-  line(start: number, end: number, line: number, groups: number): void {
-    const bytes = this.blockBytes;
+  line(start: number, end: number, line: number, groups: number, facts: number): void {
     const length = end - start;
-    if (this.prose?.reading === true && !this.prose.skipsCode(bytes, start, end))
+    if (this.prose?.reading === true && !this.prose.skipsCode((facts & FACTS.code) !== 0))
       this.prose.line(this.textOf(start, Math.min(end, start + LINE_CAP)), line);
     const examined = length <= LINE_CAP && (groups !== 0 || this.examineNext || this.markdown?.inComment === true);
-    if (length > LINE_CAP) this.longLine(bytes.toString('utf8', start, end), line);
-    else if (examined) this.examine(this.textOf(start, end), line, false, groups);
-    else if (length >= BLOB_MIN || (length >= WRAPPED_MIN && onlyBase64(bytes, start, end))) this.unflagged(this.textOf(start, end), line);
-    else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
+    if (length > LINE_CAP) this.longLine(this.blockBytes.toString('utf8', start, end), line);
+    else if (examined) this.examine(this.textOf(start, end), line, false, groups, (facts & FACTS.blob) !== 0);
+    else if (length >= BLOB_RUN || (facts & FACTS.base64) !== 0) {
+      // A line without an anchor matters only for its base64 (a blob, or a line of wrapped base64) or its length.
+      if ((facts & (FACTS.blob | FACTS.base64)) !== 0 || (this.kind === 'script' && length > MINIFIED_LINE))
+        this.unflagged(this.textOf(start, end), line);
+      else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.unflaggedContext), this.wrapped);
+    } else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
     // A line no rule looks at may still set a variable a later command is assembled from (`D=cu`).
-    if (!examined && this.kind === 'script' && length <= 512 && assignsVariable(bytes, start, end)) {
-      this.variables.assign(this.textOf(start, end));
-    }
+    if (!examined && length <= 512 && (facts & FACTS.assigns) !== 0) this.variables.assign(this.textOf(start, end));
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {
@@ -307,17 +271,21 @@ export class FileScanner implements FileState, LineReader, LineSink {
     return { text, line, context, file: this };
   }
 
+  private get unflaggedContext(): Context {
+    return this.markdown?.inCode === true ? 'code' : this.baseContext;
+  }
+
   /** A line without a prefilter hit: only blob shapes and length can matter. */
   private unflagged(raw: string, line: number): void {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    const context = this.markdown?.inCode === true ? 'code' : this.baseContext;
-    const input = this.input(text, line, context);
+    const input = this.input(text, line, this.unflaggedContext);
     scanWrappedBase64(input, this.wrapped);
-    if (text.length >= 200) scanBlobs(input);
+    if (text.length >= BLOB_RUN) scanBlobs(input);
     if (this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(input, text.length);
   }
 
-  private examine(raw: string, line: number, continuation: boolean, groups: number): void {
+  /** `blobs`: whether the line may hold a base64 or hex run long enough to report (FACTS.blob). */
+  private examine(raw: string, line: number, continuation: boolean, groups: number, blobs = true): void {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const keyPending = this.examineNext;
     this.examineNext = false;
@@ -329,7 +297,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       scanSecrets(whole, this.pendingKey);
     }
     if (!continuation) scanWrappedBase64(whole, this.wrapped);
-    if (text.length >= 200) scanBlobs(whole);
+    if (blobs && text.length >= BLOB_RUN) scanBlobs(whole);
     if (!continuation && this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(whole, text.length);
     const segments: Segment[] =
       this.markdown === null

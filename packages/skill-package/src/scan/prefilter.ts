@@ -12,7 +12,7 @@
  * every rule is anchored for its group. The pass itself runs in WebAssembly (assembly/anchors.ts), over tables
  * built here.
  */
-import { AnchorPass, PIECE, type AnchorTables } from './anchor-pass.js';
+import { AnchorPass, GROUPS, PIECE, type AnchorTables, type LineFacts } from './anchor-pass.js';
 
 /** Rule groups, as bits. */
 export const G = {
@@ -325,6 +325,14 @@ function table(sets: [string[], number][]): Uint32Array {
   return out;
 }
 
+/** Bits of the line facts' byte classes, as assembly/anchors.ts reads them (LINE_*). */
+const LINE = { base64: 1, padding: 2, name: 4, nameStart: 8, prefix: 16, quote: 32, comment: 64 } as const;
+
+/** Lines this long or longer are checked for wrapped base64 (rules-hidden.ts). */
+export const WRAPPED_MIN = 60;
+/** The shortest base64 run reported as a blob (rules-hidden.ts). */
+export const BLOB_RUN = 200;
+
 /** The tables the anchor pass reads. */
 function tables(): AnchorTables {
   const wordClass = new Uint8Array(256);
@@ -339,6 +347,18 @@ function tables(): AnchorTables {
     }
   }
   wordClass[0x0a] = 4;
+  const lineClass = new Uint8Array(256);
+  const mark = (chars: string, bit: number) => {
+    for (const ch of chars) lineClass[ch.charCodeAt(0)]! |= bit;
+  };
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  mark(`${letters}0123456789+/`, LINE.base64);
+  mark('=\r', LINE.padding);
+  mark(`_${letters}0123456789`, LINE.name);
+  mark(`_${letters}`, LINE.nameStart);
+  mark('rRuUbB', LINE.prefix);
+  mark('"\'', LINE.quote);
+  mark('#/', LINE.comment);
   // Lead bytes of the invisible characters: U+180E, U+200B…U+2069, U+FEFF, the tags.
   for (const lead of [0xe1, 0xe2, 0xef, 0xf3]) wordClass[lead] = 3;
   // Sequences of one first character together, in their order of precedence.
@@ -354,6 +374,7 @@ function tables(): AnchorTables {
   return {
     wordClass,
     lower,
+    lineClass,
     punctuation,
     shapes,
     wordsAll: table([...COMMAND_WORDS, ...INSTRUCTION_WORDS]),
@@ -362,19 +383,23 @@ function tables(): AnchorTables {
     prefix4: table(PREFIXES.map(([ws, g]) => [ws.filter((w) => w.length === 4), g])),
     dotWords: table(AFTER_DOT),
     hidden: G.hidden,
+    wrappedMin: WRAPPED_MIN,
+    blobRun: BLOB_RUN,
   };
 }
 
 const pass = new AnchorPass(tables());
+/** What the anchor pass notes of each line beside its groups. */
+export const FACTS: LineFacts = pass.facts;
 
 export interface LineSink {
-  /** Line `line` spans bytes[start, end) and its anchors name `groups` (0: none). */
-  line(start: number, end: number, line: number, groups: number): void;
+  /** Line `line` spans bytes[start, end), its anchors name `groups` (0: none), and `facts` (FACTS) hold of it. */
+  line(start: number, end: number, line: number, groups: number, facts: number): void;
 }
 
 /**
  * Splits bytes[start, end) (whole lines separated by 0x0A) into lines and calls `sink.line` for each with the
- * groups its anchors name; returns the number of lines. `forScript` leaves out the instruction words, which only
+ * groups its anchors name and the facts that hold of it; returns the number of lines. `forScript` leaves out the instruction words, which only
  * prose is read for.
  */
 export function anchorLines(b: Uint8Array, start: number, end: number, firstLine: number, forScript: boolean, sink: LineSink): number {
@@ -392,7 +417,8 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
     let lineStart = at;
     for (let k = 0; k < found.length; k += 2) {
       const lineEnd = at + found[k]!;
-      sink.line(lineStart, lineEnd, line, found[k + 1]!);
+      const word = found[k + 1]!;
+      sink.line(lineStart, lineEnd, line, word & GROUPS, word & ~GROUPS);
       lineStart = lineEnd + 1;
       line += 1;
     }
@@ -401,7 +427,7 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
   }
 }
 
-/** The groups a single line's anchors name (line ends in `text` are read as spaces). */
+/** The groups a text's anchors name, read as one line (line ends in it separate words as spaces do). */
 export function groupsOfLine(text: string, forScript: boolean): number {
-  return pass.line(Buffer.from(text.includes('\n') ? text.replace(/\n/g, ' ') : text), forScript);
+  return pass.text(text, forScript);
 }

@@ -14,10 +14,6 @@ const DOCSTRING = /^\s*(?:[rRuUbB]{0,2})("""|''')/;
 
 type Mode = 'none' | 'yaml' | 'docstring' | 'block-comment' | 'comment';
 
-/** Letters of a Python string prefix, which may come before a docstring's quotes. */
-const PREFIX = new Uint8Array(256);
-for (const ch of 'rRuUbB') PREFIX[ch.charCodeAt(0)] = 1;
-
 export class ProseBlocks {
   private mode: Mode = 'none';
   private delimiter = '';
@@ -36,23 +32,12 @@ export class ProseBlocks {
   }
 
   /**
-   * For a script line, whether its first bytes rule out a comment or docstring (`#`, `//`, `/*`, quotes after at most
-   * two prefix letters), as for most lines of code: it then only ends an open comment block, without being decoded.
-   * Bytes b[start, end) of one line.
+   * For a script line, whether it cannot open a comment or docstring, as for most lines of code (`code`: its first
+   * bytes rule out `#`, `//`, `/*` and quotes after at most two prefix letters; the anchor pass tells): it then only
+   * ends an open comment block, without being decoded.
    */
-  skipsCode(b: Uint8Array, start: number, end: number): boolean {
-    if (this.kind !== 'script' || this.mode === 'docstring' || this.mode === 'block-comment') return false;
-    let i = start;
-    while (i < end && (b[i] === 0x20 || (b[i]! >= 0x09 && b[i]! <= 0x0d))) i++;
-    // Other white space (U+00A0, U+2028…) is read as text, as trimStart and \s read it.
-    if (i < end && b[i]! >= 0x80) return false;
-    // A docstring's string prefix is at most two letters (rb"""), then the quotes.
-    let letters = 0;
-    while (letters < 2 && i < end && PREFIX[b[i]!] === 1) {
-      i++;
-      letters++;
-    }
-    if (i < end && (b[i] === 0x22 || b[i] === 0x27 || (letters === 0 && (b[i] === 0x23 || b[i] === 0x2f)))) return false;
+  skipsCode(code: boolean): boolean {
+    if (this.kind !== 'script' || this.mode === 'docstring' || this.mode === 'block-comment' || !code) return false;
     this.close();
     return true;
   }

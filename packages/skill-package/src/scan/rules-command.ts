@@ -491,13 +491,22 @@ function credentialRead(input: LineInput): boolean {
 const NET_SEND =
   /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send|\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b/;
 const PS_NET_SEND = /\b(?:Invoke-WebRequest|Invoke-RestMethod)\b/i;
+/** Sending, not only asking: data, a form or a file in the request, a POST, or a tool that only sends. */
 const NET_POST = [
-  /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/i,
-  /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/i,
-  /method\s*[:=]\s*["']POST/i,
+  new RegExp(
+    [
+      /\s(?:-d|--data|--data-binary|--data-raw|--data-urlencode|-F|--form|-T|--upload-file)\s/,
+      /\s-X\s*POST\b|--post-(?:file|data)|-Method\s+Post/,
+      /method\s*[:=]\s*["']POST/,
+      /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/,
+      /\b(?:nc|ncat|netcat|scp)\s/,
+    ]
+      .map((pattern) => pattern.source)
+      .join('|'),
+    'i',
+  ),
+  // Case-sensitive: Python's keyword argument, not a DATA constant.
   /\bdata\s?=\s?(?!None\b)\w/,
-  /\.(?:post|put)\s*\(|UploadString|UploadFile|UploadData|sendBeacon|socket\.send/i,
-  /\b(?:nc|ncat|netcat|scp)\s/i,
 ];
 /**
  * The whole environment: `env` or `printenv` as a command of its own (at a command's start, after a pipe, `;`, `&`,
@@ -514,11 +523,15 @@ function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean):
   // Both dumps name the environment (`env`, `printenv`, `environ`, `env:`, `GetEnvironmentVariables`).
   const env = lower.includes('env') ? (ENV_DUMP.exec(text) ?? PS_ENV_DUMP.exec(text)) : null;
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
+  // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
+  const wantsSend = input.context !== 'prose' && !input.file.facts.has('network-send');
+  const sendsSecret = env !== null || readsCredentials || ((lower.includes('.env') || lower.includes('id_')) && SECRET_FILE.test(text));
+  // A sender matters only with something to send or a sending fact still to note: most lines have neither.
+  if (!wantsSend && !sendsSecret) return;
   const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
-  // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
-  if (input.context !== 'prose' && !input.file.facts.has('network-send') && any(NET_POST, text)) noteFact(input, 'network-send');
-  if (env !== null || readsCredentials || ((lower.includes('.env') || lower.includes('id_')) && SECRET_FILE.test(text))) {
+  if (wantsSend && any(NET_POST, text)) noteFact(input, 'network-send');
+  if (sendsSecret) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
   }
