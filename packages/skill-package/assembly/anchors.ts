@@ -192,7 +192,20 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
       // A whole word at once; it is hashed only if an anchor starts with its first character and has its length.
       const wordStart = i;
       i++;
-      while (i < end && at(CLASS + at(i)) == 1) i++;
+      // Sixteen bytes at a time: words are mostly a few bytes long, and the vector finds the end in one step.
+      while (i + 16 <= end) {
+        const v = v128.load(i);
+        const lowered = v128.or(v, i8x16.splat(0x20));
+        const letter = i8x16.lt_u(i8x16.sub(lowered, i8x16.splat(0x61)), i8x16.splat(26));
+        const digit = i8x16.lt_u(i8x16.sub(v, i8x16.splat(0x30)), i8x16.splat(10));
+        const others = ~i8x16.bitmask(v128.or(letter, digit)) & 0xffff;
+        if (others != 0) {
+          i += <usize>ctz(others);
+          break;
+        }
+        i += 16;
+      }
+      if (i + 16 > end) while (i < end && at(CLASS + at(i)) == 1) i++;
       const size = <u32>(i - wordStart);
       const first = at(LOWER + c);
       if (size < 32 && (load<u32>(SHAPES + ((<usize>((first << 5) | size)) << 2)) & ((<u32>1) << (at(LOWER + at(i - 1)) & 31))) != 0) {

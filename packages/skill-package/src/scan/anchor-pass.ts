@@ -26,6 +26,8 @@ export interface AnchorTables {
   /** Shortest line whose base64 facts are noted, and the base64 run that makes FACT_BLOB. */
   wrappedMin: number;
   blobRun: number;
+  /** The bits the caller reads the line facts in, which must be those the pass writes. */
+  facts: LineFacts;
 }
 
 /** Facts of a line the pass notes beside its groups (in the top byte of the groups word). */
@@ -82,7 +84,6 @@ export class AnchorPass {
   /** Where a line longer than PIECE, or a text read alone, is read; memory grows past it as needed. */
   private readonly scratch: number;
   private views: Views;
-  readonly facts: LineFacts;
 
   constructor(tables: AnchorTables) {
     let code: Buffer;
@@ -126,12 +127,14 @@ export class AnchorPass {
     words.set(tables.prefix4, offset('PREFIX_4') >>> 2);
     words.set(tables.dotWords, offset('DOT_WORDS') >>> 2);
     this.exports.configure(tables.hidden, tables.wrappedMin, tables.blobRun);
-    this.facts = {
-      blob: offset('FACT_BLOB'),
-      base64: offset('FACT_BASE64'),
-      assigns: offset('FACT_ASSIGNS'),
-      code: offset('FACT_CODE'),
-    };
+    const { facts } = tables;
+    if (
+      facts.blob !== offset('FACT_BLOB') ||
+      facts.base64 !== offset('FACT_BASE64') ||
+      facts.assigns !== offset('FACT_ASSIGNS') ||
+      facts.code !== offset('FACT_CODE')
+    )
+      throw new Error('The anchor pass notes line facts in other bits than its caller reads.');
   }
 
   /**

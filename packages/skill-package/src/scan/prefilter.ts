@@ -385,12 +385,25 @@ function tables(): AnchorTables {
     hidden: G.hidden,
     wrappedMin: WRAPPED_MIN,
     blobRun: BLOB_RUN,
+    facts: FACTS,
   };
 }
 
-const pass = new AnchorPass(tables());
-/** What the anchor pass notes of each line beside its groups. */
-export const FACTS: LineFacts = pass.facts;
+/** Loaded on first use: a registry that scans on worker threads never loads it on the thread serving requests. */
+let loaded: AnchorPass | null = null;
+
+function pass(): AnchorPass {
+  loaded ??= new AnchorPass(tables());
+  return loaded;
+}
+
+/** What the anchor pass notes of each line beside its groups, as bits of the `facts` given to LineSink.line. */
+export const FACTS: LineFacts = {
+  blob: 1 << 24,
+  base64: 2 << 24,
+  assigns: 4 << 24,
+  code: 8 << 24,
+};
 
 export interface LineSink {
   /** Line `line` spans bytes[start, end), its anchors name `groups` (0: none), and `facts` (FACTS) hold of it. */
@@ -413,7 +426,7 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
       pieceEnd = last >= at ? last : b.indexOf(0x0a, at + PIECE);
       if (pieceEnd === -1 || pieceEnd > end) pieceEnd = end;
     }
-    const found = pass.lines(b.subarray(at, pieceEnd), forScript);
+    const found = pass().lines(b.subarray(at, pieceEnd), forScript);
     let lineStart = at;
     for (let k = 0; k < found.length; k += 2) {
       const lineEnd = at + found[k]!;
@@ -429,5 +442,5 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
 
 /** The groups a text's anchors name, read as one line (line ends in it separate words as spaces do). */
 export function groupsOfLine(text: string, forScript: boolean): number {
-  return pass.text(text, forScript);
+  return pass().text(text, forScript);
 }

@@ -521,7 +521,9 @@ const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa
 function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean): void {
   const { text } = input;
   // Both dumps name the environment (`env`, `printenv`, `environ`, `env:`, `GetEnvironmentVariables`).
-  const env = lower.includes('env') ? (ENV_DUMP.exec(text) ?? PS_ENV_DUMP.exec(text)) : null;
+  const env = lower.includes('env')
+    ? (ENV_DUMP.exec(text) ?? (lower.includes('env:') || lower.includes('getenvironmentvariables') ? PS_ENV_DUMP.exec(text) : null))
+    : null;
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
   // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
   const wantsSend = input.context !== 'prose' && !input.file.facts.has('network-send');
