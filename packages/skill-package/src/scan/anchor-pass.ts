@@ -171,7 +171,8 @@ export class AnchorPass {
   }
 
   private grow(bytes: number): void {
-    const missing = bytes - this.exports.memory.buffer.byteLength;
+    // The views' length, not the memory's: reading `memory.buffer` costs more than the pass over a short line.
+    const missing = bytes - this.views.bytes.length;
     if (missing <= 0) return;
     this.exports.memory.grow(Math.ceil(missing / PAGE));
     this.views = this.viewsOf();
