@@ -183,7 +183,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.kind = fileKind(this.path, head);
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
     // A script's comments explain its usage, sending included: only instructions to the agent are read there.
-    const proseGroups = this.kind === 'script' ? G.override | G.conceal | G.silent | G.bypass : AGENT_GROUPS;
+    const proseGroups = (this.kind === 'script' ? G.override | G.conceal | G.silent | G.bypass : AGENT_GROUPS) | G.negation;
     this.prose = new ProseBlocks(this.kind, (text, line) => {
       const groups = groupsOfLine(text, false) & proseGroups;
       if (groups !== 0) scanAgent(this.input(text, line, 'prose'), groups);

@@ -39,12 +39,51 @@ export const G = {
   bypass: 1 << 19,
   /** Requests to send data somewhere (agent.exfiltrate-data). */
   ask: 1 << 20,
+  /**
+   * Not groups but what one rule's patterns all need, so a line anchored for the rule by other words is not searched
+   * for it: a tool or call that sends over the network (command.exfiltrate), a negation or a word for hiding
+   * (agent.conceal-from-user).
+   */
+  send: 1 << 21,
+  negation: 1 << 22,
 } as const;
-export const ALL_GROUPS = (1 << 21) - 1;
+export const ALL_GROUPS = (1 << 23) - 1;
 /** Every group of instructions to an agent. */
 export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 
 const COMMAND_WORDS: [string[], number][] = [
+  // Every sending tool or call the exfiltration rule knows (with `.request` and `.send` after a dot).
+  [
+    [
+      'curl',
+      'wget',
+      'nc',
+      'ncat',
+      'netcat',
+      'socat',
+      'scp',
+      'rsync',
+      'sftp',
+      'telnet',
+      'requests',
+      'httpx',
+      'urllib',
+      'urlopen',
+      'fetch',
+      'axios',
+      'xmlhttprequest',
+      'sendbeacon',
+      'smtplib',
+      'webclient',
+      'uploadstring',
+      'uploadfile',
+      'uploaddata',
+      'invoke',
+      'iwr',
+      'irm',
+    ],
+    G.send,
+  ],
   [['iex', 'invoke', 'downloadstring', 'webclient', 'urlopen', 'requests', 'httpx'], G.pipe | G.exfil],
   // A download made executable and run (`wget … -O f && chmod +x f && ./f`) is read as a pipe to a shell.
   [['chmod'], G.pipe],
@@ -181,6 +220,8 @@ const COMMAND_WORDS: [string[], number][] = [
 
 /** Words that start an instruction to an agent (Markdown and other text, not scripts). */
 const INSTRUCTION_WORDS: [string[], number][] = [
+  // Every concealment pattern names one (`don't` is read as `don` and `t`).
+  [['not', 'never', 'without', 'dont', 'don', 'hide', 'hiding', 'hidden', 'conceal', 'concealing'], G.negation],
   [
     [
       'ignore',
@@ -275,6 +316,7 @@ const PREFIXES: [string[], number][] = [
 const AFTER_DOT: [string[], number][] = [
   [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git', 'azure'], G.cred | G.exfil],
   [['env', 'environ', 'send', 'request', 'post', 'put'], G.exfil],
+  [['request', 'send'], G.send],
   [['pipe', 'connect', 'spawn'], G.reverse],
   [['profile', 'fish', 'bashrc', 'zshrc'], G.startup],
   [['loads', 'from'], G.obfuscated],

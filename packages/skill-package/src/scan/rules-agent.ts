@@ -136,7 +136,7 @@ export function scanAgent(input: LineInput, groups: number): void {
       }
     }
   }
-  if (all || groups & G.conceal) scanConceal(input);
+  if ((all || groups & G.conceal) && groups & G.negation) scanConceal(input);
   if (all || groups & G.silent) scanSilent(input);
   if (all || groups & G.ask) scanExfiltration(input);
   if (!all && !(groups & G.bypass)) return;
@@ -149,12 +149,9 @@ export function scanAgent(input: LineInput, groups: number): void {
   }
 }
 
-/** What every concealment pattern holds: a negation, or a word for hiding. */
-const CONCEAL_ANY = /\b(?:not|never|without|dont)\b|n't\b|hid|conceal/i;
-
+/** Read only where the line holds a negation or a word for hiding, which every pattern needs (G.negation). */
 function scanConceal(input: LineInput): void {
   const { text } = input;
-  if (!CONCEAL_ANY.test(text)) return;
   let found: { index: number; length: number } | null = null;
   CONCEAL_VERB.lastIndex = 0;
   let m: RegExpExecArray | null;

@@ -518,7 +518,7 @@ const ENV_DUMP =
 const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
-function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean): void {
+function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean, groups: number): void {
   const { text } = input;
   // Both dumps name the environment (`env`, `printenv`, `environ`, `env:`, `GetEnvironmentVariables`).
   const env = lower.includes('env')
@@ -530,6 +530,8 @@ function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean):
   const sendsSecret = env !== null || readsCredentials || ((lower.includes('.env') || lower.includes('id_')) && SECRET_FILE.test(text));
   // A sender matters only with something to send or a sending fact still to note: most lines have neither.
   if (!wantsSend && !sendsSecret) return;
+  // Every sender is a word the anchors know, but for `socket.send` inside a longer name (`socket.sendall`).
+  if ((groups & G.send) === 0 && !lower.includes('socket.send')) return;
   const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
   if (wantsSend && any(NET_POST, text)) noteFact(input, 'network-send');
@@ -644,7 +646,7 @@ export function scanCommands(input: LineInput, groups: number): void {
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
   const reads = (groups & G.cred) !== 0 && credentialRead(input);
-  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower, reads);
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower, reads, groups);
   if (groups & G.obfuscated) obfuscatedExec(input, lower);
   if (groups & G.cover) coverTracks(input, lower);
 }
