@@ -39,15 +39,15 @@ const LINE_PREFIX: u32 = 16; // r R u U b B, a Python string prefix
 const LINE_QUOTE: u32 = 32; // " and ', which may open a docstring
 const LINE_COMMENT: u32 = 64; // # and /, which may open a comment
 
-// Facts of a line, in the top byte of its groups word.
+// Facts of a line, in the top four bits of its groups word.
 /** The line has a run of at least `blobRun` base64 characters. */
-export const FACT_BLOB: u32 = 1 << 24;
+export const FACT_BLOB: u32 = 1 << 28;
 /** The line has at least `wrappedMin` bytes, every one base64, `=` or `\r`. */
-export const FACT_BASE64: u32 = 2 << 24;
+export const FACT_BASE64: u32 = 2 << 28;
 /** A script line that starts like a shell assignment: `NAME=`, or one word then `NAME=` (`export NAME=`). */
-export const FACT_ASSIGNS: u32 = 4 << 24;
+export const FACT_ASSIGNS: u32 = 4 << 28;
 /** A script line whose first bytes rule out a comment or a docstring. */
-export const FACT_CODE: u32 = 8 << 24;
+export const FACT_CODE: u32 = 8 << 28;
 
 /** The group invisible characters name. */
 let hiddenGroup: u32 = 0;
@@ -171,7 +171,7 @@ function invisibleAt(p: usize, end: usize): bool {
 
 /**
  * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, the offset of its end
- * and the groups its anchors name with its facts (FACT_*) in the top byte (two u32) at `out`; returns the number of
+ * and the groups its anchors name with its facts (FACT_*) in the top four bits (two u32) at `out`; returns the number of
  * lines. `forScript` leaves out the instruction words and notes the facts only scripts need.
  */
 export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {

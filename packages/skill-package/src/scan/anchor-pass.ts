@@ -30,7 +30,7 @@ export interface AnchorTables {
   facts: LineFacts;
 }
 
-/** Facts of a line the pass notes beside its groups (in the top byte of the groups word). */
+/** Facts of a line the pass notes beside its groups (in the top four bits of the groups word). */
 export interface LineFacts {
   /** A run of `blobRun` base64 characters or more. */
   blob: number;
@@ -62,8 +62,8 @@ interface Exports {
 /** Bytes read at once: a block is read in pieces of whole lines no longer than this (but one longer line whole). */
 export const PIECE = 64 * 1024;
 const PAGE = 65536;
-/** The groups in a groups word: the top byte holds the line's facts. */
-export const GROUPS = 0xffffff;
+/** The groups in a groups word: its top four bits hold the line's facts. */
+export const GROUPS = 0x0fffffff;
 const BUILD = new URL('../../wasm/anchors.wasm', import.meta.url);
 
 /** Views of the pass's memory, made again whenever it grows (growing detaches the old ones). */

@@ -46,12 +46,59 @@ export const G = {
    */
   send: 1 << 21,
   negation: 1 << 22,
+  /** A downloader or a call that fetches (command.pipe-to-shell). */
+  fetch: 1 << 23,
+  /** Sending rather than asking: data, a form, a file, a POST or PUT, a tool that only sends (a network-send fact). */
+  post: 1 << 24,
 } as const;
-export const ALL_GROUPS = (1 << 23) - 1;
+/** Every group and mark; the four bits above them hold the line facts (FACTS). */
+export const ALL_GROUPS = (1 << 25) - 1;
 /** Every group of instructions to an agent. */
 export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 
 const COMMAND_WORDS: [string[], number][] = [
+  // Every downloader or fetching call a download run by a shell starts with.
+  [
+    [
+      'curl',
+      'wget',
+      'fetch',
+      'iwr',
+      'irm',
+      'invoke',
+      'aria2c',
+      'downloadstring',
+      'downloadfile',
+      'webclient',
+      'urlopen',
+      'requests',
+      'httpx',
+    ],
+    G.fetch,
+  ],
+  // Every sign of sending a network-send fact needs: `-d`, `--data`, `-F`, `--form`, `-T`, `--upload-file`, `POST`,
+  // `.put(`, `data=`, the upload calls, `sendBeacon`, and the tools that only send.
+  [
+    [
+      'd',
+      'f',
+      't',
+      'data',
+      'form',
+      'upload',
+      'post',
+      'put',
+      'uploadstring',
+      'uploadfile',
+      'uploaddata',
+      'sendbeacon',
+      'nc',
+      'ncat',
+      'netcat',
+      'scp',
+    ],
+    G.post,
+  ],
   // Every sending tool or call the exfiltration rule knows (with `.request` and `.send` after a dot).
   [
     [
@@ -317,6 +364,7 @@ const AFTER_DOT: [string[], number][] = [
   [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git', 'azure'], G.cred | G.exfil],
   [['env', 'environ', 'send', 'request', 'post', 'put'], G.exfil],
   [['request', 'send'], G.send],
+  [['send'], G.post],
   [['pipe', 'connect', 'spawn'], G.reverse],
   [['profile', 'fish', 'bashrc', 'zshrc'], G.startup],
   [['loads', 'from'], G.obfuscated],
@@ -441,10 +489,10 @@ function pass(): AnchorPass {
 
 /** What the anchor pass notes of each line beside its groups, as bits of the `facts` given to LineSink.line. */
 export const FACTS: LineFacts = {
-  blob: 1 << 24,
-  base64: 2 << 24,
-  assigns: 4 << 24,
-  code: 8 << 24,
+  blob: 1 << 28,
+  base64: 2 << 28,
+  assigns: 4 << 28,
+  code: 8 << 28,
 };
 
 export interface LineSink {

@@ -109,8 +109,10 @@ function downloadIntoShell(text: string): { index: number; length: number } | nu
 const FETCHES =
   /curl|wget|fetch|iwr|irm|invoke-(?:webrequest|restmethod)|aria2c|download(?:string|file)|webclient|urlopen|requests\.get|httpx\.get/;
 
-function pipeToShell(input: LineInput, lower: string): void {
-  if (!FETCHES.test(lower)) return;
+function pipeToShell(input: LineInput, lower: string, groups: number): void {
+  // Every way below starts from a downloader or fetching call the anchors know (G.fetch), or from `iex` running a
+  // download named by a longer word (`DownloadStringAsync`).
+  if (((groups & G.fetch) === 0 && !lower.includes('iex')) || !FETCHES.test(lower)) return;
   const { text } = input;
   let at: { index: number; length: number } | null = null;
   if (lower.includes('|')) at = downloadIntoShell(text);
@@ -534,7 +536,8 @@ function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean, 
   if ((groups & G.send) === 0 && !lower.includes('socket.send')) return;
   const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
-  if (wantsSend && any(NET_POST, text)) noteFact(input, 'network-send');
+  // `socket.send` inside a longer name (`socket.sendall`) is the one sign of sending that is not a word of G.post.
+  if (wantsSend && ((groups & G.post) !== 0 || lower.includes('socket.send')) && any(NET_POST, text)) noteFact(input, 'network-send');
   if (sendsSecret) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
@@ -620,7 +623,7 @@ const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G
 export function scanCommands(input: LineInput, groups: number): void {
   if ((groups & COMMAND_GROUPS) === 0) return;
   const lower = input.text.toLowerCase();
-  if (groups & G.pipe) pipeToShell(input, lower);
+  if (groups & G.pipe) pipeToShell(input, lower, groups);
   if (groups & G.reverse) reverseShell(input, lower);
   if (groups & G.remove) destructiveDelete(input, lower);
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
