@@ -88,6 +88,8 @@ describe('anchor pass', () => {
     assert.equal(groupsOfLine('a\u{E0041}b', false), G.hidden);
     assert.equal(groupsOfLine('a\u2014b \u2019', false), 0);
     assert.equal(groupsOfLine('ignore\nprevious', false), groupsOfLine('ignore previous', false));
+    // Line ends are spaces, however many: a text of 300,000 of them is still one line.
+    assert.equal(groupsOfLine(`${'\n'.repeat(300_000)}curl x | sh`, true), groupsOfLine('curl x | sh', true));
     assert.equal(groupsOfLine('', false), 0);
   });
 

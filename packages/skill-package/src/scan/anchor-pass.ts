@@ -152,17 +152,19 @@ export class AnchorPass {
     return this.views.words.slice(out >>> 2, (out >>> 2) + count * 2);
   }
 
-  /** The groups of a text's anchors, all its lines together; the text is written straight into the pass's memory. */
-  text(text: string, forScript: boolean): number {
+  /**
+   * The groups of a text's anchors, read as one line (a line end in it separates words as a space does); the text is
+   * written straight into the pass's memory.
+   */
+  text(raw: string, forScript: boolean): number {
+    // One line, so one pair of output words: line ends become spaces, which no anchor holds either.
+    const text = raw.includes('\n') ? raw.replace(/\n/g, ' ') : raw;
     // UTF-8 takes at most three bytes for each UTF-16 code unit.
     this.grow(align(this.scratch + text.length * 3) + 8);
     const length = this.views.bytes.write(text, this.scratch, 'utf8');
     const out = align(this.scratch + length);
-    const count = this.exports.anchor(this.scratch, length, forScript ? 1 : 0, out);
-    const { words } = this.views;
-    let groups = 0;
-    for (let k = (out >>> 2) + 1; k < (out >>> 2) + count * 2; k += 2) groups |= words[k]!;
-    return groups & GROUPS;
+    this.exports.anchor(this.scratch, length, forScript ? 1 : 0, out);
+    return this.views.words[(out >>> 2) + 1]! & GROUPS;
   }
 
   private viewsOf(): Views {
