@@ -109,10 +109,17 @@ function downloadIntoShell(text: string): { index: number; length: number } | nu
 const FETCHES =
   /curl|wget|fetch|iwr|irm|invoke-(?:webrequest|restmethod)|aria2c|download(?:string|file)|webclient|urlopen|requests\.get|httpx\.get/;
 
-function pipeToShell(input: LineInput, lower: string, groups: number): void {
-  // Every way below starts from a downloader or fetching call the anchors know (G.fetch), or from `iex` running a
-  // download named by a longer word (`DownloadStringAsync`).
-  if (((groups & G.fetch) === 0 && !lower.includes('iex')) || !FETCHES.test(lower)) return;
+/**
+ * Whether a line may run a download: every way pipeToShell knows starts from a downloader or fetching call the anchors
+ * mark (G.fetch), or from `iex` running a download named by a longer word (`DownloadStringAsync`).
+ */
+function mayRunDownload(input: LineInput, groups: number): boolean {
+  return (groups & G.fetch) !== 0 || IEX_ANYWHERE.test(input.text);
+}
+const IEX_ANYWHERE = /iex/i;
+
+function pipeToShell(input: LineInput, lower: string): void {
+  if (!FETCHES.test(lower)) return;
   const { text } = input;
   let at: { index: number; length: number } | null = null;
   if (lower.includes('|')) at = downloadIntoShell(text);
@@ -617,15 +624,17 @@ function coverTracks(input: LineInput, lower: string): void {
 const AUTHORIZED_KEYS = /authorized_keys2?\b/g;
 
 /** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
-/** The prefilter groups some command rule reads: a line anchored by none of them (only invisible characters, say) is not lowered. */
+/** The prefilter groups some command rule reads: a line anchored by none of them (only invisible characters, say) is not read. */
 const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G.keys | G.cred | G.exfil | G.obfuscated | G.cover;
 
 export function scanCommands(input: LineInput, groups: number): void {
   if ((groups & COMMAND_GROUPS) === 0) return;
-  const lower = input.text.toLowerCase();
-  if (groups & G.pipe) pipeToShell(input, lower, groups);
-  if (groups & G.reverse) reverseShell(input, lower);
-  if (groups & G.remove) destructiveDelete(input, lower);
+  // Lowered once, and only for a rule that reads it: a line anchored by a backtick or `${` alone needs none.
+  let lowered: string | null = null;
+  const lower = (): string => (lowered ??= input.text.toLowerCase());
+  if (groups & G.pipe && mayRunDownload(input, groups)) pipeToShell(input, lower());
+  if (groups & G.reverse) reverseShell(input, lower());
+  if (groups & G.remove) destructiveDelete(input, lower());
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
   // Asked only of a line that writes one.
   const fetches = (): boolean => DOWNLOADER.test(input.text);
@@ -643,15 +652,15 @@ export function scanCommands(input: LineInput, groups: number): void {
       );
     }
   }
-  if (groups & G.persist) persistence(input, lower, fetches);
-  if (groups & G.keys && lower.includes('authorized_keys')) {
+  if (groups & G.persist) persistence(input, lower(), fetches);
+  if (groups & G.keys && lower().includes('authorized_keys')) {
     const keys = writesTo(input.text, AUTHORIZED_KEYS);
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
   const reads = (groups & G.cred) !== 0 && credentialRead(input);
-  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower, reads, groups);
-  if (groups & G.obfuscated) obfuscatedExec(input, lower);
-  if (groups & G.cover) coverTracks(input, lower);
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower(), reads, groups);
+  if (groups & G.obfuscated) obfuscatedExec(input, lower());
+  if (groups & G.cover) coverTracks(input, lower());
 }
 
 /** Two facts noted anywhere in one file that together make a finding, on the later of their lines. */
