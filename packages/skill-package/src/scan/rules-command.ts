@@ -623,10 +623,10 @@ function coverTracks(input: LineInput, lower: string): void {
 
 const AUTHORIZED_KEYS = /authorized_keys2?\b/g;
 
-/** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
 /** The prefilter groups some command rule reads: a line anchored by none of them (only invisible characters, say) is not read. */
 const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G.keys | G.cred | G.exfil | G.obfuscated | G.cover;
 
+/** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
 export function scanCommands(input: LineInput, groups: number): void {
   if ((groups & COMMAND_GROUPS) === 0) return;
   // Lowered once, and only for a rule that reads it: a line anchored by a backtick or `${` alone needs none.
