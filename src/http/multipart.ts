@@ -2,16 +2,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Static, TObject, TSchema } from 'typebox';
 import { AppError, badRequest } from '../domain/errors.js';
-import type { StagedBlob } from '../storage/blob-store.js';
 
 export const MAX_FIELD_BYTES = 64 * 1024;
 
 /** RFC 2046 allows a boundary of 1 to 70 characters; the parser underneath fails on longer ones with a bare error. */
 export const MAX_BOUNDARY_LENGTH = 70;
 
-export interface Upload<Fields> {
+/** What an upload's file is staged as: anything that can be let go again when the rest of the form is refused. */
+export interface Staged {
+  discard(): Promise<void>;
+}
+
+export interface Upload<Fields, File extends Staged = Staged> {
   fields: Fields;
-  file: StagedBlob | null;
+  file: File | null;
 }
 
 /** One issue as Ajv reports it: what the error handler turns into a problem's `errors` entry. */
@@ -108,17 +112,17 @@ export function uploadForm<Text extends TObject, Json extends Record<string, TSc
  * `stage` as a stream as it arrives (never buffered), whatever order the client sends them in. The collected
  * fields are then checked by `form`; a refused form discards the staged file.
  */
-export async function readUpload<Fields>(
+export async function readUpload<Fields, File extends Staged>(
   request: FastifyRequest,
   form: UploadForm<Fields>,
-  stage: (body: Readable) => Promise<StagedBlob>,
-): Promise<Upload<Fields>> {
+  stage: (body: Readable) => Promise<File>,
+): Promise<Upload<Fields, File>> {
   if (!request.isMultipart()) {
     throw new AppError(415, 'unsupported_media_type', 'Send the package as multipart/form-data with the archive in a part named "file".');
   }
   checkBoundary(request.headers['content-type'] ?? '');
   const fields: Record<string, string> = {};
-  let file: StagedBlob | null = null;
+  let file: File | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -216,7 +220,7 @@ function translate(error: unknown): unknown {
   }
 }
 
-export function requireFile(upload: Upload<unknown>): StagedBlob {
+export function requireFile<File extends Staged>(upload: Upload<unknown, File>): File {
   if (upload.file === null)
     throw badRequest('validation_failed', 'The archive is missing: send it in a part named "file".', [
       { field: 'file', message: 'is required' },

@@ -18,10 +18,12 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { HEAD_BYTES, sniff } from '@skill-registry/skill-package/scan/magic';
+import { HEAD_BYTES, readsPastHead } from '@skill-registry/skill-package/scan/magic';
 import type { FileSink, SkillMdInfo } from '@skill-registry/skill-package/scan/scanner';
 import { ScanFailed, type ScanSession, type Scans } from '@skill-registry/skill-package/scan/session';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
+import type { PackageLimits } from '@skill-registry/skill-package/types';
+import { ThreadArrivingScan, type ArrivalCounts } from './arriving-scan.js';
 import type { Ack, BatchStep, SessionMessage } from './worker-messages.js';
 
 /** Sessions one thread takes at once; more wait for a place. */
@@ -71,6 +73,9 @@ export interface WorkerScanOptions {
 }
 
 export interface WorkerScans extends Scans {
+  follow(limits: PackageLimits): ThreadArrivingScan;
+  /** Uploads followed as they arrived whose scan inspection used, and those it read again to scan. */
+  readonly arrivals: Readonly<ArrivalCounts>;
   /** The pool's threads, for tests that take one away. */
   readonly threads: readonly { terminate(): Promise<number> }[];
   /** Sessions whose task has not ended yet. */
@@ -210,8 +215,7 @@ class WorkerSession implements ScanSession {
       const bytes = Buffer.concat(head ?? []);
       head = null;
       this.write(bytes);
-      const { kind } = sniff(bytes.subarray(0, HEAD_BYTES), path);
-      skip = kind !== 'text' && kind !== 'archive';
+      skip = !readsPastHead(bytes, path);
     };
     return {
       push: (chunk) => {
@@ -308,15 +312,31 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
   let closed = false;
   const slots = Math.max(4, Math.floor(inFlightBytes / batchBytes));
   const rings = new Rings(slots, slots * batchBytes, threads * 2);
+  const arrivals: ArrivalCounts = { followed: 0, scannedAgain: 0 };
+  const track = (ended: Promise<unknown>): void => {
+    open.add(ended);
+    void ended.then(() => open.delete(ended));
+  };
   return {
     session() {
       if (closed) return new StoppedSession();
       const session = new WorkerSession(pool, batchBytes, rings);
-      const ended = session.ended;
-      open.add(ended);
-      void ended.then(() => open.delete(ended));
+      track(session.ended);
       return session;
     },
+    follow(limits) {
+      return new ThreadArrivingScan(
+        (task, transferList) => {
+          if (closed) return Promise.reject(new ScanFailed('the scan threads have stopped'));
+          const result = pool.run(task, { transferList });
+          track(result.catch(() => undefined));
+          return result;
+        },
+        limits,
+        arrivals,
+      );
+    },
+    arrivals,
     get threads() {
       return pool.threads;
     },

@@ -37,6 +37,24 @@ export class BlobNotFoundError extends Error {
 }
 
 /**
+ * Told where a blob being staged is written and how far, so that a reader can follow the bytes while they arrive (a
+ * scan of an upload does: scanning/arriving-scan.ts). Only stores that write a local file call it.
+ */
+export interface StagingWatch {
+  /** The local file the bytes are written to, once it exists. */
+  file(path: string): void;
+  /** Bytes written to it so far, readable by another reader of the file. */
+  written(bytes: number): void;
+}
+
+/** How a blob is staged. */
+export interface StageOptions {
+  /** More bytes than this fail the staging with BlobTooLargeError. */
+  maxBytes?: number;
+  watch?: StagingWatch;
+}
+
+/**
  * Content-addressed storage of package archives. Implementations: the file system (the embedded default)
  * and, later, S3-compatible object storage. Nothing here knows about skills, versions or HTTP.
  */
@@ -45,9 +63,9 @@ export interface BlobStore {
    * Streams `body` to temporary storage while hashing it; fails with BlobTooLargeError (and leaves nothing
    * behind) once more than `maxBytes` arrive, and with the stream's own error if the body is cut off.
    */
-  stage(body: Readable, options?: { maxBytes?: number }): Promise<StagedBlob>;
+  stage(body: Readable, options?: StageOptions): Promise<StagedBlob>;
   /** stage + commit: returns the sha256 and size of what was stored. */
-  put(body: Readable, options?: { maxBytes?: number }): Promise<{ sha256: string; size: number }>;
+  put(body: Readable, options?: StageOptions): Promise<{ sha256: string; size: number }>;
   stat(sha256: string): Promise<{ size: number } | null>;
   /** Reads a committed blob; BlobNotFoundError when there is none. */
   source(sha256: string): Promise<RandomAccessSource>;

@@ -11,6 +11,8 @@ import {
   type ByteRange,
   type RandomAccessSource,
   type StagedBlob,
+  type StageOptions,
+  type StagingWatch,
 } from './blob-store.js';
 import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
@@ -68,7 +70,7 @@ export class FsBlobStore implements BlobStore {
     return path.join(this.dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  async stage(body: Readable, options: { maxBytes?: number } = {}): Promise<StagedBlob> {
+  async stage(body: Readable, options: StageOptions = {}): Promise<StagedBlob> {
     const maxBytes = stagingLimit(body, options.maxBytes);
     const name = `${randomUUID()}${TEMP_SUFFIX}`;
     const tempPath = path.join(this.tempDir, name);
@@ -77,7 +79,8 @@ export class FsBlobStore implements BlobStore {
     try {
       await mkdir(this.tempDir, { recursive: true });
       file = await open(tempPath, 'wx', 0o644);
-      const sink = new HashingFileSink(file, maxBytes);
+      options.watch?.file(tempPath);
+      const sink = new HashingFileSink(file, maxBytes, options.watch);
       // pipeline: backpressure keeps memory flat; on any error (too large, body cut off, disk full) every stream
       // is destroyed, so the rest of the body is not read.
       await pipeline(body, sink);
@@ -92,7 +95,7 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async put(body: Readable, options: { maxBytes?: number } = {}): Promise<{ sha256: string; size: number }> {
+  async put(body: Readable, options: StageOptions = {}): Promise<{ sha256: string; size: number }> {
     return commitStaged(await this.stage(body, options));
   }
 
@@ -245,6 +248,7 @@ class HashingFileSink extends Writable {
   constructor(
     private readonly file: FileHandle,
     private readonly maxBytes: number,
+    private readonly watch: StagingWatch | undefined,
   ) {
     super({ highWaterMark: WRITE_HIGH_WATER_MARK });
   }
@@ -261,7 +265,9 @@ class HashingFileSink extends Writable {
     const position = this.size;
     this.size += chunk.length;
     this.hash.update(chunk);
-    this.track(writeFully(this.file, chunk, position), callback);
+    const watch = this.watch;
+    const written = writeFully(this.file, chunk, position);
+    this.track(watch === undefined ? written : written.then(() => watch.written(position + chunk.length)), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {

@@ -14,7 +14,14 @@ import {
   UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { BlobNotFoundError, type BlobStore, BlobTooLargeError, type RandomAccessSource, type StagedBlob } from './blob-store.js';
+import {
+  BlobNotFoundError,
+  type BlobStore,
+  BlobTooLargeError,
+  type RandomAccessSource,
+  type StagedBlob,
+  type StageOptions,
+} from './blob-store.js';
 import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
@@ -112,7 +119,8 @@ export class S3BlobStore implements BlobStore {
     return `${this.blobPrefix}${sha256}`;
   }
 
-  async stage(body: Readable, options: { maxBytes?: number } = {}): Promise<StagedBlob> {
+  /** Writes no local file, so a watch is never told anything: an upload here is scanned once it is inspected. */
+  async stage(body: Readable, options: StageOptions = {}): Promise<StagedBlob> {
     const maxBytes = stagingLimit(body, options.maxBytes);
     const key = `${this.tempPrefix}${Date.now()}-${randomUUID()}`;
     this.activeKeys.add(key);
@@ -160,7 +168,7 @@ export class S3BlobStore implements BlobStore {
     return new S3StagedBlob(this, hash.digest('hex'), size, key);
   }
 
-  async put(body: Readable, options: { maxBytes?: number } = {}): Promise<{ sha256: string; size: number }> {
+  async put(body: Readable, options: StageOptions = {}): Promise<{ sha256: string; size: number }> {
     return commitStaged(await this.stage(body, options));
   }
 

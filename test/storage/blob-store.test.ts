@@ -111,6 +111,33 @@ describe('file-system blob store', () => {
     assert.deepEqual(await readAll(staged.source.read({ start: 100, end: 199 })), bytes.subarray(100, 200));
   });
 
+  it('tells a watch the file it stages into and how far it is written, each time readable there', async () => {
+    const bytes = randomBytes(300_000);
+    let file = '';
+    const written: number[] = [];
+    const checks: Promise<boolean>[] = [];
+    const staged = await store.stage(bodyOf(bytes), {
+      watch: {
+        file: (named) => (file = named),
+        written: (n) => {
+          written.push(n);
+          // What the watch is told of is on the file already, for another reader of it.
+          checks.push(readFile(file).then((onFile) => onFile.length >= n && onFile.subarray(0, n).equals(bytes.subarray(0, n))));
+        },
+      },
+    });
+    assert.equal(path.dirname(file), store.tempDir);
+    assert.match(path.basename(file), UUID_TEMP_NAME);
+    assert.ok(written.length > 1, 'told as the bytes arrive');
+    assert.deepEqual(
+      written,
+      [...written].sort((a, b) => a - b),
+    );
+    assert.equal(written.at(-1), bytes.length);
+    assert.ok((await Promise.all(checks)).every(Boolean));
+    await staged.discard();
+  });
+
   it('keeps the file already stored when the same content is committed again', async () => {
     const bytes = randomBytes(8192);
     const { sha256 } = await store.put(bodyOf(bytes));

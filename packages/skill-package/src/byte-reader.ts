@@ -85,6 +85,12 @@ export class ByteReader {
     }
   }
 
+  /** Passes over exactly `n` bytes without keeping them; EndOfStream when the stream is shorter. */
+  async skip(n: number): Promise<void> {
+    let left = n;
+    while (left > 0) left -= (await this.next(left)).length;
+  }
+
   /** True when no byte is left. */
   async atEnd(): Promise<boolean> {
     if (this.pending.length > 0) return false;

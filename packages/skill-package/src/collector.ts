@@ -68,11 +68,22 @@ export class SkillMdCapture {
 const IGNORED: FileSink = { push() {}, end() {} };
 
 /**
+ * Where a file's data lies in the archive: its first byte (in a zip, of the archive; in a tar.gz, of the decompressed
+ * tar) and how many bytes it takes there (in a zip, compressed). Two reads of one archive that give a file the same
+ * span read it from the same bytes.
+ */
+export interface Span {
+  at: number;
+  length: number;
+}
+
+/**
  * Where a collector sends files' bytes to be scanned: a package's scan session (scan/session.ts), or for an archive
  * inside a package, the package's scanner itself.
  */
 export interface ScanTarget {
-  file(path: string, depth: number): FileSink;
+  /** `span`: where the file's data lies in the archive read (a package's own files only). */
+  file(path: string, depth: number, span?: Span): FileSink;
   /** Set when the scanner can fall behind the reader: see ScanSession.ready. */
   ready?(): Promise<void> | undefined;
 }
@@ -202,9 +213,9 @@ export class PackageCollector {
    * Where a file's bytes go as they are read: the scanner, and for the first SKILL.md candidate the capture.
    * Call end() after the file's last chunk.
    */
-  openFile(path: string): FileSink {
+  openFile(path: string, span?: Span): FileSink {
     const capture = this.captureFor(path);
-    const scan = this.scanner?.file(this.nesting.prefix + path, this.nesting.depth) ?? IGNORED;
+    const scan = this.scanner?.file(this.nesting.prefix + path, this.nesting.depth, span) ?? IGNORED;
     if (capture === null) return scan;
     return {
       push(chunk) {

@@ -236,7 +236,7 @@ async function scanTarStream(source: RandomAccessSource, compressed: boolean, co
       }
       collector.reserveFile(name, entry.path);
       collector.checkDeclaredSize(name, entry.size);
-      const file = collector.openFile(entry.path);
+      const file = collector.openFile(entry.path, { at: reader.position, length: entry.size });
       let count = 0;
       for await (const chunk of reader.chunks(entry.size)) {
         count += chunk.length;

@@ -57,9 +57,9 @@ import { parseExtraFields, readZipLayout, type CentralRecord, type ExtraField } 
 
 export const RATIO_FLOOR_BYTES = 64 * 1024;
 
-const FLAG_DATA_DESCRIPTOR = 0x8;
+export const FLAG_DATA_DESCRIPTOR = 0x8;
 const FLAG_UTF8 = 0x800;
-const FLAGS_ENCRYPTED = 0x1 | 0x40 | 0x2000;
+export const FLAGS_ENCRYPTED = 0x1 | 0x40 | 0x2000;
 const FLAGS_ACCEPTED = 0x2 | 0x4 | FLAG_DATA_DESCRIPTOR | FLAG_UTF8;
 const MAX_VERSION_NEEDED = 45;
 const S_IFMT = 0o170000;
@@ -215,7 +215,7 @@ function readUInt64LE(buf: Buffer, offset: number): number {
   return buf.readUInt32LE(offset + 4) * 0x100000000 + buf.readUInt32LE(offset);
 }
 
-interface LocalHeader {
+export interface LocalHeader {
   flags: number;
   method: number;
   versionNeeded: number;
@@ -226,12 +226,12 @@ interface LocalHeader {
   extra: Buffer;
 }
 
-function parseLocalFixed(header: Buffer): { nameLength: number; extraLength: number } | null {
+export function parseLocalFixed(header: Buffer): { nameLength: number; extraLength: number } | null {
   if (header.readUInt32LE(0) !== SIG_LOCAL) return null;
   return { nameLength: header.readUInt16LE(26), extraLength: header.readUInt16LE(28) };
 }
 
-function localHeader(fixed: Buffer, nameRaw: Buffer, extra: Buffer): LocalHeader {
+export function localHeader(fixed: Buffer, nameRaw: Buffer, extra: Buffer): LocalHeader {
   return {
     versionNeeded: fixed.readUInt16LE(4),
     flags: fixed.readUInt16LE(6),
@@ -258,20 +258,23 @@ function localHeaderMismatches(plan: Plan, local: LocalHeader, localExtra: Extra
   const deferred = (record.flags & FLAG_DATA_DESCRIPTOR) !== 0;
   const same = (value: number, expected: number) => value === expected || (deferred && value === 0);
   if (!same(local.crc32 >>> 0, record.crc32 >>> 0)) out.push('CRC-32');
-  let compressed = local.compressedSize;
-  let uncompressed = local.uncompressedSize;
-  if (compressed === 0xffffffff || uncompressed === 0xffffffff) {
-    const zip64 = localExtra.find((f) => f.id === 0x0001)?.data ?? null;
-    if (zip64 === null || zip64.length < 16) {
-      out.push('zip64 sizes');
-      return out;
-    }
-    uncompressed = readUInt64LE(zip64, 0);
-    compressed = readUInt64LE(zip64, 8);
+  const sizes = localSizes(local, localExtra);
+  if (sizes === null) {
+    out.push('zip64 sizes');
+    return out;
   }
-  if (!same(compressed, record.compressedSize)) out.push('compressed size');
-  if (!same(uncompressed, record.uncompressedSize)) out.push('uncompressed size');
+  if (!same(sizes.compressed, record.compressedSize)) out.push('compressed size');
+  if (!same(sizes.uncompressed, record.uncompressedSize)) out.push('uncompressed size');
   return out;
+}
+
+/** A local header's sizes, from its zip64 extra field where the fixed fields point there; null when that field is missing. */
+export function localSizes(local: LocalHeader, localExtra: ExtraField[]): { compressed: number; uncompressed: number } | null {
+  if (local.compressedSize !== 0xffffffff && local.uncompressedSize !== 0xffffffff)
+    return { compressed: local.compressedSize, uncompressed: local.uncompressedSize };
+  const zip64 = localExtra.find((f) => f.id === 0x0001)?.data ?? null;
+  if (zip64 === null || zip64.length < 16) return null;
+  return { uncompressed: readUInt64LE(zip64, 0), compressed: readUInt64LE(zip64, 8) };
 }
 
 /** Checks the data descriptor that fills `bytes`: one of the four forms, repeating the central values. */
@@ -371,7 +374,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
           throw refuse(ordered[i + 1]!.name, `its local header overlaps the entry ${quote(name)} (entries may not overlap or share data)`);
         }
 
-        const file = plan.isDirectory ? null : collector.openFile(plan.path);
+        const file = plan.isDirectory ? null : collector.openFile(plan.path, { at: reader.position, length: record.compressedSize });
         let count = 0;
         let crc = 0;
         for await (const chunk of entryData(reader, record, name)) {

@@ -67,3 +67,12 @@ export function sniff(head: Uint8Array, path: string): Magic {
   if (startsWith(head, [0x75, 0x73, 0x74, 0x61, 0x72], 257)) return { kind: 'archive', what: 'a tar archive', opens: 'tar' };
   return head.includes(0) ? { kind: 'binary' } : { kind: 'text' };
 }
+
+/**
+ * Whether the scanner reads a file past its first HEAD_BYTES (`head`: at least those, or the whole file): it reads text
+ * to its end and keeps an archive whole; any other file is decided by its head alone.
+ */
+export function readsPastHead(head: Uint8Array, path: string): boolean {
+  const { kind } = sniff(head.subarray(0, HEAD_BYTES), path);
+  return kind === 'text' || kind === 'archive';
+}
