@@ -1,21 +1,29 @@
 /**
- * A scan that follows an upload on a worker thread (arriving-task.ts), so that a package is scanned while its bytes
- * arrive rather than once it is inspected: the scan then ends about when the upload's own work does instead of adding
+ * Scanning an upload while it arrives, so that the scan ends about when the upload's own work does instead of adding
  * its time after it (docs/performance.md, "Scanning while the upload arrives").
  *
- * The blob store tells it the file the upload is written to and how far it is written (storage/blob-store.ts,
- * StagingWatch); the thread reads that file itself, so nothing is copied or held here, however far the scan falls
- * behind. Inspection then reads the package as always and gives the session each file's path and span only; the
- * thread's report is used when it met the same files with the same spans, and the package is scanned again otherwise.
+ * The blob store says which file the upload is written to and how far (storage/blob-store.ts, StagingWatch). This reads
+ * that file as it grows, never ahead of what is written, walks the archive in it (arriving.ts) and hands each file to a
+ * scan session on a worker thread, as inspection would; the session's slots hold the walk back when the thread falls
+ * behind, so nothing piles up here. It also notes the size and CRC-32 of each zip entry it inflated whole.
+ *
+ * Inspection then reads the package as always, but through the followed session (`session()`): it hands over each
+ * file's path and span only, and takes an entry's size and CRC-32 from the walk instead of inflating the same bytes a
+ * second time. The session's report is used when the walk met exactly the files inspection read, with the same spans,
+ * in the same order: then the scanner was fed the same bytes. Otherwise inspection reads the package again and scans it
+ * as it reads.
  */
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CannotFollow, followArchive, type FollowTarget } from '@skill-registry/skill-package/arriving';
+import type { InflatedData, Span } from '@skill-registry/skill-package/collector';
 import type { FileSink } from '@skill-registry/skill-package/scan/scanner';
-import type { ArrivingScan, FollowedSession } from '@skill-registry/skill-package/scan/session';
+import type { ArrivingScan, FollowedSession, ScanSession } from '@skill-registry/skill-package/scan/session';
+import type { RandomAccessSource } from '@skill-registry/skill-package/source';
 import type { PackageLimits } from '@skill-registry/skill-package/types';
-import type { ArrivingMessage, ArrivingResult, ArrivingTask, CannotFollowNotice, SpannedFile } from './worker-messages.js';
 
-/** How many more written bytes are worth telling the thread of (the last ones always are, with `complete`). */
-const NOTICE_BYTES = 256 * 1024;
+/** Bytes read from the file at a time. */
+const READ_BYTES = 256 * 1024;
 
 const IGNORED: FileSink = { push() {}, end() {} };
 
@@ -25,72 +33,163 @@ export interface ArrivalCounts {
   scannedAgain: number;
 }
 
-/** Starts a task on the scan threads. */
-export type RunTask = (task: ArrivingTask, transferList: MessagePort[]) => Promise<unknown>;
+interface MetFile {
+  path: string;
+  at: number;
+  length: number;
+}
 
-export class ThreadArrivingScan implements ArrivingScan {
-  private port: MessagePort | null = null;
-  private result: Promise<ArrivingResult> | null = null;
-  /** False once the thread has said it cannot follow the package, or its task failed. */
-  private following = true;
+function spanOf(path: string, span: Span | undefined): MetFile {
+  return { path, at: span?.at ?? -1, length: span?.length ?? -1 };
+}
+
+function sameFiles(met: MetFile[], read: MetFile[]): boolean {
+  return (
+    met.length === read.length && met.every((m, i) => m.path === read[i]!.path && m.at === read[i]!.at && m.length === read[i]!.length)
+  );
+}
+
+/** Things waited for until the walk moves on. */
+class Waits {
+  private waiters: (() => void)[] = [];
+
+  next(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+export class FollowingScan implements ArrivingScan {
+  private writtenBytes = 0;
+  private size: number | null = null;
   private stopped = false;
-  private told = 0;
+  /** Waits for more of the file, or for the walk to move on. */
+  private readonly growth = new Waits();
+  private readonly progress = new Waits();
+  private walk: { session: ScanSession; walked: Promise<boolean> } | null = null;
+  private walkOver = false;
+  private readonly met: MetFile[] = [];
+  /** The zip entries the walk inflated whole, by the offset of their local header. */
+  private readonly inflatedAt = new Map<number, InflatedData & { length: number }>();
 
   constructor(
-    private readonly run: RunTask,
+    private readonly sessions: () => ScanSession,
     private readonly limits: PackageLimits,
     private readonly counts: ArrivalCounts,
   ) {}
 
   file(path: string): void {
-    if (this.port !== null || this.stopped) return;
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    // The only message a followed upload's task sends.
-    port1.on('message', (_notice: CannotFollowNotice) => {
-      this.following = false;
+    if (this.walk !== null || this.stopped) return;
+    const session = this.sessions();
+    const target: FollowTarget = {
+      file: (name, depth, span) => {
+        this.met.push(spanOf(name, span));
+        this.progress.wake();
+        return session.file(name, depth);
+      },
+      ready: () => session.ready(),
+      readWhole: (span, data) => {
+        this.inflatedAt.set(span.at, { ...data, length: span.length });
+        this.progress.wake();
+      },
+    };
+    const walked = followArchive(
+      { bytes: this.bytes(path), size: () => this.size, whole: () => this.whole(path) },
+      target,
+      this.limits,
+    ).then(
+      () => true,
+      () => {
+        // The session's thread is not needed for a package that is scanned again.
+        session.abort();
+        return false;
+      },
+    );
+    this.walk = { session, walked };
+    void walked.then(() => {
+      this.walkOver = true;
+      this.progress.wake();
     });
-    this.result = (this.run({ port: port2, file: path, limits: this.limits }, [port2]) as Promise<ArrivingResult>).catch(() => {
-      // A thread that ended (a fault, the pool closing): the package is scanned as it is read instead.
-      this.following = false;
-      return null;
-    });
-  }
-
-  private post(message: ArrivingMessage): void {
-    if (!this.stopped) this.port?.postMessage(message);
   }
 
   written(bytes: number): void {
-    if (bytes - this.told < NOTICE_BYTES) return;
-    this.told = bytes;
-    this.post({ type: 'written', bytes });
+    this.writtenBytes = bytes;
+    this.growth.wake();
   }
 
   complete(bytes: number): void {
-    this.told = bytes;
-    this.post({ type: 'complete', bytes });
+    this.writtenBytes = bytes;
+    this.size = bytes;
+    this.growth.wake();
+  }
+
+  /** The file's bytes from the first, as they are written. */
+  private async *bytes(file: string): AsyncGenerator<Buffer> {
+    const handle = await open(file, 'r');
+    try {
+      let at = 0;
+      for (;;) {
+        if (this.stopped) throw new CannotFollow('the upload was let go');
+        if (at < this.writtenBytes) {
+          const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.writtenBytes - at));
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+          if (bytesRead === 0) throw new CannotFollow('the file is shorter than written');
+          at += bytesRead;
+          yield buffer.subarray(0, bytesRead);
+        } else if (this.size !== null && at >= this.size) return;
+        else await this.growth.next();
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The whole file, once it is all written. */
+  private async whole(file: string): Promise<RandomAccessSource> {
+    let size = this.size;
+    while (size === null) {
+      if (this.stopped) throw new CannotFollow('the upload was let go');
+      await this.growth.next();
+      size = this.size;
+    }
+    return { size, read: (range) => createReadStream(file, range === undefined ? {} : { start: range.start, end: range.end }) };
+  }
+
+  /** What the walk found in the zip entry at `span`, once it has passed it; null when it did not read it whole. */
+  private async inflated(span: Span): Promise<InflatedData | null> {
+    for (;;) {
+      const found = this.inflatedAt.get(span.at);
+      if (found !== undefined) return found.length === span.length ? { count: found.count, crc: found.crc } : null;
+      // The walk meets entries in the order of their offsets: once it is at a later one, this one was not read whole.
+      if (this.walkOver || this.stopped || (this.met.at(-1)?.at ?? -1) > span.at) return null;
+      await this.progress.next();
+    }
   }
 
   session(): FollowedSession | null {
-    const result = this.result;
-    if (result === null || !this.following || this.stopped) return null;
-    const files: SpannedFile[] = [];
+    const walk = this.walk;
+    if (walk === null || this.stopped) return null;
+    const read: MetFile[] = [];
     return {
       file: (path, _depth, span) => {
-        files.push({ path, at: span?.at ?? -1, length: span?.length ?? -1 });
+        read.push(spanOf(path, span));
         return IGNORED;
       },
       ready: () => undefined,
+      inflated: (span) => this.inflated(span),
       finish: async (skillMd) => {
-        this.post({ type: 'finish', skillMd, files });
-        const outcome = await result;
-        if (outcome !== null && 'report' in outcome) {
-          this.counts.followed += 1;
-          return outcome.report;
+        if (!(await walk.walked) || !sameFiles(this.met, read)) {
+          this.counts.scannedAgain += 1;
+          return null;
         }
-        this.counts.scannedAgain += 1;
-        return null;
+        const report = await walk.session.finish(skillMd);
+        this.counts.followed += 1;
+        return report;
       },
       abort: () => this.abort(),
     };
@@ -98,8 +197,9 @@ export class ThreadArrivingScan implements ArrivingScan {
 
   abort(): void {
     if (this.stopped) return;
-    this.post({ type: 'abort' });
     this.stopped = true;
-    this.port?.close();
+    this.growth.wake();
+    this.progress.wake();
+    this.walk?.session.abort();
   }
 }

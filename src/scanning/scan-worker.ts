@@ -8,15 +8,9 @@
 import { openNestedArchives } from '@skill-registry/skill-package/nested';
 import { PackageScanner, type FileSink } from '@skill-registry/skill-package/scan/scanner';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
-import arrivingTask from './arriving-task.js';
-import type { Ack, ArrivingResult, ArrivingTask, SessionMessage, SessionTask } from './worker-messages.js';
+import type { Ack, SessionMessage, SessionTask } from './worker-messages.js';
 
-/** The thread's task: a session fed by its reader, or a scan that follows an upload's file (arriving-task.ts). */
-export default function task(given: SessionTask | ArrivingTask): Promise<ScanReport | ArrivingResult> {
-  return 'file' in given ? arrivingTask(given) : scanTask(given);
-}
-
-function scanTask({ port, ring, slotBytes }: SessionTask): Promise<ScanReport | null> {
+export default function scanTask({ port, ring, slotBytes }: SessionTask): Promise<ScanReport | null> {
   const slots = new Uint8Array(ring);
   return new Promise((resolve, reject) => {
     const scanner = new PackageScanner();

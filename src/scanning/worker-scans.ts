@@ -23,7 +23,7 @@ import type { FileSink, SkillMdInfo } from '@skill-registry/skill-package/scan/s
 import { ScanFailed, type ScanSession, type Scans } from '@skill-registry/skill-package/scan/session';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
 import type { PackageLimits } from '@skill-registry/skill-package/types';
-import { ThreadArrivingScan, type ArrivalCounts } from './arriving-scan.js';
+import { FollowingScan, type ArrivalCounts } from './arriving-scan.js';
 import type { Ack, BatchStep, SessionMessage } from './worker-messages.js';
 
 /** Sessions one thread takes at once; more wait for a place. */
@@ -73,7 +73,7 @@ export interface WorkerScanOptions {
 }
 
 export interface WorkerScans extends Scans {
-  follow(limits: PackageLimits): ThreadArrivingScan;
+  follow(limits: PackageLimits): FollowingScan;
   /** Uploads followed as they arrived whose scan inspection used, and those it read again to scan. */
   readonly arrivals: Readonly<ArrivalCounts>;
   /** The pool's threads, for tests that take one away. */
@@ -313,28 +313,18 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
   const slots = Math.max(4, Math.floor(inFlightBytes / batchBytes));
   const rings = new Rings(slots, slots * batchBytes, threads * 2);
   const arrivals: ArrivalCounts = { followed: 0, scannedAgain: 0 };
-  const track = (ended: Promise<unknown>): void => {
+  const session = (): ScanSession => {
+    if (closed) return new StoppedSession();
+    const started = new WorkerSession(pool, batchBytes, rings);
+    const ended = started.ended;
     open.add(ended);
     void ended.then(() => open.delete(ended));
+    return started;
   };
   return {
-    session() {
-      if (closed) return new StoppedSession();
-      const session = new WorkerSession(pool, batchBytes, rings);
-      track(session.ended);
-      return session;
-    },
+    session,
     follow(limits) {
-      return new ThreadArrivingScan(
-        (task, transferList) => {
-          if (closed) return Promise.reject(new ScanFailed('the scan threads have stopped'));
-          const result = pool.run(task, { transferList });
-          track(result.catch(() => undefined));
-          return result;
-        },
-        limits,
-        arrivals,
-      );
+      return new FollowingScan(session, limits, arrivals);
     },
     arrivals,
     get threads() {

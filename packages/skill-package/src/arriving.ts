@@ -16,7 +16,8 @@
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ByteReader, EndOfStream, inflateRaw } from './byte-reader.js';
-import { PackageCollector, type ScanTarget } from './collector.js';
+import { PackageCollector, type InflatedData, type ScanTarget, type Span } from './collector.js';
+import { crc32 } from './crc32.js';
 import { detectArchiveFormat, FORMAT_SNIFF_BYTES } from './format.js';
 import { checkEntryPath } from './paths.js';
 import type { RandomAccessSource } from './source.js';
@@ -37,6 +38,11 @@ export interface ArrivingArchive {
   whole(): Promise<RandomAccessSource>;
 }
 
+/** Where a walk sends the files it meets, and (`readWhole`) what it found in each zip entry it read to its end. */
+export interface FollowTarget extends ScanTarget {
+  readWhole?(span: Span, data: InflatedData): void;
+}
+
 /** Why a walk stopped short: the package is read again by inspection. */
 export class CannotFollow extends Error {
   constructor(reason: string) {
@@ -55,7 +61,7 @@ const INFLATE_AT_ONCE_BYTES = 1024 * 1024;
  * Walks the archive as it arrives and feeds its files to `target`, each with its span; throws CannotFollow (or the
  * error of the bytes) when it cannot.
  */
-export async function followArchive(archive: ArrivingArchive, target: ScanTarget, limits: PackageLimits): Promise<void> {
+export async function followArchive(archive: ArrivingArchive, target: FollowTarget, limits: PackageLimits): Promise<void> {
   const iterator = archive.bytes[Symbol.asyncIterator]();
   const first: Buffer[] = [];
   let got = 0;
@@ -81,13 +87,21 @@ export async function followArchive(archive: ArrivingArchive, target: ScanTarget
 }
 
 async function followTarGz(bytes: AsyncIterable<Buffer>, target: ScanTarget, limits: PackageLimits, archive: ArrivingArchive) {
+  let delivered = 0;
+  async function* counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of bytes) {
+      delivered += chunk.length;
+      yield chunk;
+    }
+  }
   const source: RandomAccessSource = {
-    // Asked for after the last byte, to check that nothing follows the gzip member.
+    // Asked for once the gzip member has ended, to check that nothing follows it. The bytes delivered so far stand in
+    // for a size not known yet: whatever follows the member, inspection refuses.
     get size() {
-      return archive.size() ?? Number.MAX_SAFE_INTEGER;
+      return archive.size() ?? delivered;
     },
     read() {
-      return Readable.from(bytes, { objectMode: false });
+      return Readable.from(counted(), { objectMode: false });
     },
   };
   await scanTarGz(source, new PackageCollector({ ...limits, maxRatio: Number.POSITIVE_INFINITY }, target));
@@ -95,7 +109,7 @@ async function followTarGz(bytes: AsyncIterable<Buffer>, target: ScanTarget, lim
 
 const SIG_LOCAL = 0x04034b50;
 
-async function followZip(reader: ByteReader, target: ScanTarget, limits: PackageLimits, archive: ArrivingArchive): Promise<void> {
+async function followZip(reader: ByteReader, target: FollowTarget, limits: PackageLimits, archive: ArrivingArchive): Promise<void> {
   let layout: { records: Map<number, ZipLayout['records'][number]>; ends: Map<number, number> } | null = null;
   let entries = 0;
   let total = 0;
@@ -133,7 +147,7 @@ async function followZip(reader: ByteReader, target: ScanTarget, limits: Package
       next = layout.ends.get(at)!;
     }
     if (sizes === null) throw new CannotFollow('an entry has no sizes');
-    const span = { at: reader.position, length: sizes.compressed };
+    const span = { at, length: sizes.compressed };
     if (path.isDirectory) {
       // An empty deflate stream takes two bytes; a directory holding more is refused by inspection.
       if (sizes.uncompressed !== 0 || sizes.compressed > 2) throw new CannotFollow('a directory entry has content');
@@ -141,7 +155,7 @@ async function followZip(reader: ByteReader, target: ScanTarget, limits: Package
     } else {
       total += sizes.uncompressed;
       if (total > limits.maxTotalBytes) throw new CannotFollow('its files are too large');
-      const feed = new Feed(target.file(path.path, 0, span), path.path);
+      const feed = new Feed(target, path.path, span);
       await feedEntry(reader, local.method, sizes, feed);
       feed.end();
     }
@@ -166,23 +180,34 @@ const PIECE = 64 * 1024;
 /** Compressed bytes inflated to find a file's head: enough for HEAD_BYTES even where deflate stored them as they were. */
 const HEAD_INPUT = 2 * HEAD_BYTES + 64;
 
-/** A file on its way to the scanner, which notes when the scanner will read no more of it (`done`). */
+/**
+ * A file on its way to the scanner: handed over in pieces, as fast as the scanner takes them, with its size and CRC-32
+ * counted. It notes when the scanner will read no more of it (`done`): the rest need not even be inflated.
+ */
 class Feed {
+  private readonly sink: FileSink;
   private head: Buffer[] | null = [];
   private headLength = 0;
   private count = 0;
+  private crc = 0;
   done = false;
 
   constructor(
-    private readonly sink: FileSink,
+    private readonly target: FollowTarget,
     readonly path: string,
-  ) {}
+    private readonly span: Span,
+  ) {
+    this.sink = target.file(path, 0, span);
+  }
 
-  push(bytes: Buffer): void {
+  async push(bytes: Buffer): Promise<void> {
     this.count += bytes.length;
+    this.crc = crc32(bytes, this.crc);
     for (let at = 0; at < bytes.length && !this.done; at += PIECE) {
       const piece = bytes.subarray(at, at + PIECE);
       this.sink.push(piece);
+      const caughtUp = this.target.ready?.();
+      if (caughtUp !== undefined) await caughtUp;
       if (this.head === null) continue;
       this.head.push(piece);
       this.headLength += piece.length;
@@ -193,9 +218,10 @@ class Feed {
     }
   }
 
-  /** Checks that a file read to its end held what it declares. */
+  /** The entry was read to its end: checks it held what it declares, and tells the target what it holds. */
   whole(declared: number): void {
-    if (!this.done && this.count !== declared) throw new CannotFollow('an entry does not hold what it declares');
+    if (this.count !== declared) throw new CannotFollow('an entry does not hold what it declares');
+    this.target.readWhole?.(this.span, { count: this.count, crc: this.crc >>> 0 });
   }
 
   end(): void {
@@ -209,25 +235,34 @@ class Feed {
  */
 async function feedEntry(reader: ByteReader, method: number, sizes: { compressed: number; uncompressed: number }, feed: Feed) {
   if (method === 0) {
-    for await (const chunk of reader.chunks(sizes.compressed)) if (!feed.done) feed.push(chunk);
+    // Stored bytes pass by whether or not the scanner reads them; they are counted and checked all the same.
+    for await (const chunk of reader.chunks(sizes.compressed)) await feed.push(chunk);
     feed.whole(sizes.uncompressed);
     return;
   }
   if (sizes.uncompressed <= INFLATE_AT_ONCE_BYTES && sizes.compressed <= INFLATE_AT_ONCE_BYTES) {
     const data = await reader.take(sizes.compressed);
+    let bytes: Buffer;
     try {
       if (sizes.uncompressed > HEAD_BYTES) {
         // A prefix of a deflate stream inflates to a prefix of its output.
         const head = zlib.inflateRawSync(data.subarray(0, HEAD_INPUT), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
         if (head.length >= HEAD_BYTES && !readsPastHead(head, feed.path)) {
-          feed.push(head);
+          await feed.push(head);
           return;
         }
       }
-      feed.push(zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, sizes.uncompressed) }));
+      const inflated = zlib.inflateRawSync(data, { maxOutputLength: Math.max(1, sizes.uncompressed), info: true }) as unknown as {
+        buffer: Buffer;
+        engine: { bytesWritten: number };
+      };
+      // Compressed bytes left after the deflate stream ends are refused by inspection: such an entry is not vouched for.
+      if (inflated.engine.bytesWritten !== sizes.compressed) throw new CannotFollow('an entry does not end where it declares');
+      bytes = inflated.buffer;
     } catch {
       throw new CannotFollow('an entry does not inflate to what it declares');
     }
+    await feed.push(bytes);
     feed.whole(sizes.uncompressed);
     return;
   }
@@ -245,7 +280,7 @@ async function feedEntry(reader: ByteReader, method: number, sizes: { compressed
       if (step.value.consumed !== sizes.compressed) throw new CannotFollow('an entry does not end where it declares');
       break;
     }
-    feed.push(step.value);
+    await feed.push(step.value);
     if (feed.done) {
       await inflating.return(undefined as never);
       await reader.skip(sizes.compressed - pulled);

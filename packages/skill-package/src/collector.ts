@@ -68,13 +68,19 @@ export class SkillMdCapture {
 const IGNORED: FileSink = { push() {}, end() {} };
 
 /**
- * Where a file's data lies in the archive: its first byte (in a zip, of the archive; in a tar.gz, of the decompressed
- * tar) and how many bytes it takes there (in a zip, compressed). Two reads of one archive that give a file the same
- * span read it from the same bytes.
+ * Where a file lies in the archive: in a zip, the offset of its local header and its compressed size; in a tar.gz, the
+ * offset of its data in the decompressed tar and its size. Two reads of one archive that give a file the same span read
+ * it from the same bytes, the same way.
  */
 export interface Span {
   at: number;
   length: number;
+}
+
+/** What a file's data holds, as another read of the same span found it: its size and CRC-32. */
+export interface InflatedData {
+  count: number;
+  crc: number;
 }
 
 /**
@@ -86,6 +92,11 @@ export interface ScanTarget {
   file(path: string, depth: number, span?: Span): FileSink;
   /** Set when the scanner can fall behind the reader: see ScanSession.ready. */
   ready?(): Promise<void> | undefined;
+  /**
+   * Set when another read of the archive has inflated its zip entries already (arriving.ts): what it found in the
+   * entry at `span` when it read that entry to its end and its deflate stream ended exactly there, else null.
+   */
+  inflated?(span: Span): Promise<InflatedData | null>;
 }
 
 /** What the collector found, and SKILL.md as the scanner is to be told of it (null: the package has none). */
@@ -226,6 +237,15 @@ export class PackageCollector {
         scan.end();
       },
     };
+  }
+
+  /**
+   * What another read found in a file's data (ScanTarget.inflated): for the package's own files other than SKILL.md
+   * candidates, whose bytes are kept here.
+   */
+  async inflated(path: string, span: Span): Promise<InflatedData | null> {
+    if (this.scanner?.inflated === undefined || this.nesting.depth > 0 || isSkillMdCandidate(path)) return null;
+    return this.scanner.inflated(span);
   }
 
   /** Returns a capture for SKILL.md candidates (only the first one keeps bytes), else null. */

@@ -374,33 +374,44 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
           throw refuse(ordered[i + 1]!.name, `its local header overlaps the entry ${quote(name)} (entries may not overlap or share data)`);
         }
 
-        const file = plan.isDirectory ? null : collector.openFile(plan.path, { at: reader.position, length: record.compressedSize });
+        const span = { at: record.localOffset, length: record.compressedSize };
+        const file = plan.isDirectory ? null : collector.openFile(plan.path, span);
+        // An entry another read has inflated already, from this same local header: its data need not be inflated again.
+        // Only an entry that passes every check below is vouched for (planEntry has checked its ratio already).
+        const known = file === null ? null : await collector.inflated(plan.path, span);
+        const vouched = known !== null && known.count === record.uncompressedSize && known.crc === record.crc32 >>> 0;
         let count = 0;
         let crc = 0;
-        for await (const chunk of entryData(reader, record, name)) {
-          count += chunk.length;
-          if (count > record.uncompressedSize) {
-            throw refuse(
-              name,
-              plan.isDirectory
-                ? 'it is a directory entry with content'
-                : `it inflates to more than the ${record.uncompressedSize} bytes it declares`,
-            );
+        if (vouched) {
+          await reader.skip(record.compressedSize);
+          collector.addBytes(name, known.count);
+          count = known.count;
+          crc = known.crc;
+        } else
+          for await (const chunk of entryData(reader, record, name)) {
+            count += chunk.length;
+            if (count > record.uncompressedSize) {
+              throw refuse(
+                name,
+                plan.isDirectory
+                  ? 'it is a directory entry with content'
+                  : `it inflates to more than the ${record.uncompressedSize} bytes it declares`,
+              );
+            }
+            collector.addBytes(name, chunk.length);
+            if (count >= RATIO_FLOOR_BYTES && count > limits.maxRatio * record.compressedSize) {
+              throw refuse(
+                name,
+                `its compression ratio (over ${ratioText(count, record.compressedSize)}) is over the limit of ${limits.maxRatio}:1`,
+              );
+            }
+            crc = crc32(chunk, crc);
+            if (file !== null) {
+              file.push(chunk);
+              const caughtUp = collector.ready();
+              if (caughtUp !== undefined) await caughtUp;
+            }
           }
-          collector.addBytes(name, chunk.length);
-          if (count >= RATIO_FLOOR_BYTES && count > limits.maxRatio * record.compressedSize) {
-            throw refuse(
-              name,
-              `its compression ratio (over ${ratioText(count, record.compressedSize)}) is over the limit of ${limits.maxRatio}:1`,
-            );
-          }
-          crc = crc32(chunk, crc);
-          if (file !== null) {
-            file.push(chunk);
-            const caughtUp = collector.ready();
-            if (caughtUp !== undefined) await caughtUp;
-          }
-        }
         file?.end();
         if (count !== record.uncompressedSize) throw refuse(name, `it holds ${count} bytes but declares ${record.uncompressedSize}`);
         if (crc !== record.crc32 >>> 0) throw refuse(name, 'its data does not match its CRC-32 checksum');

@@ -4,7 +4,7 @@
  * and reports. Sessions scan on the caller's thread (inlineScans, here) or on a worker thread (worker-scans.ts),
  * so that scanning runs beside the inflating it is fed by rather than after it.
  */
-import type { Span } from '../collector.js';
+import type { InflatedData, Span } from '../collector.js';
 import { openNestedArchives } from '../nested.js';
 import type { PackageLimits } from '../types.js';
 import { PackageScanner, type FileSink, type SkillMdInfo } from './scanner.js';
@@ -28,10 +28,12 @@ export interface ScanSession {
 
 /**
  * A session whose scan has read the package's bytes already, as they arrived: inspection gives it each file's path and
- * span only, and `finish` reports, or gives null when the scan read other files than inspection did (the package is
- * then scanned again).
+ * span only, takes what it found in each zip entry instead of inflating it again, and `finish` reports, or gives null
+ * when the scan read other files than inspection did (the package is then read again and scanned).
  */
 export interface FollowedSession extends Omit<ScanSession, 'finish'> {
+  /** What the scan found in a zip entry it inflated whole (collector.ts, ScanTarget.inflated). */
+  inflated(span: Span): Promise<InflatedData | null>;
   finish(skillMd: SkillMdInfo | null): Promise<ScanReport | null>;
 }
 
