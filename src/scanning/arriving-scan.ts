@@ -99,7 +99,7 @@ export class FollowingScan implements ArrivingScan {
       },
     };
     const walked = followArchive(
-      { bytes: this.bytes(path), size: () => this.size, whole: () => this.whole(path) },
+      { from: (at) => this.bytes(path, at), size: () => this.size, whole: () => this.whole(path) },
       target,
       this.limits,
     ).then(
@@ -128,11 +128,11 @@ export class FollowingScan implements ArrivingScan {
     this.growth.wake();
   }
 
-  /** The file's bytes from the first, as they are written. */
-  private async *bytes(file: string): AsyncGenerator<Buffer> {
+  /** The file's bytes from offset `from`, as they are written. */
+  private async *bytes(file: string, from: number): AsyncGenerator<Buffer> {
     const handle = await open(file, 'r');
     try {
-      let at = 0;
+      let at = from;
       for (;;) {
         if (this.stopped) throw new CannotFollow('the upload was let go');
         if (at < this.writtenBytes) {

@@ -30,8 +30,8 @@ import { decodeZipName, FLAG_DATA_DESCRIPTOR, FLAGS_ENCRYPTED, localHeader, loca
 
 /** A package being received. */
 export interface ArrivingArchive {
-  /** Its bytes, from the first, as they arrive; the iteration ends after the last. */
-  bytes: AsyncIterable<Buffer>;
+  /** Its bytes from offset `at`, as they arrive; the iteration ends after the last. */
+  from(at: number): AsyncIterable<Buffer>;
   /** Its size, once it has all arrived (null before). */
   size(): number | null;
   /** The whole archive, once it has all arrived. */
@@ -62,7 +62,7 @@ const INFLATE_AT_ONCE_BYTES = 1024 * 1024;
  * error of the bytes) when it cannot.
  */
 export async function followArchive(archive: ArrivingArchive, target: FollowTarget, limits: PackageLimits): Promise<void> {
-  const iterator = archive.bytes[Symbol.asyncIterator]();
+  const iterator = archive.from(0)[Symbol.asyncIterator]();
   const first: Buffer[] = [];
   let got = 0;
   while (got < FORMAT_SNIFF_BYTES) {
@@ -77,8 +77,15 @@ export async function followArchive(archive: ArrivingArchive, target: FollowTarg
   }
   try {
     const format = detectArchiveFormat(Buffer.concat(first).subarray(0, FORMAT_SNIFF_BYTES));
-    if (format === 'zip') await followZip(new ByteReader(all()), target, limits, archive);
-    else if (format === 'tar.gz') await followTarGz(all(), target, limits, archive);
+    if (format === 'zip') {
+      // A file passed over (a binary one past its head) is skipped by reading on further along.
+      const reader = new ByteReader(all(), (at) => archive.from(at));
+      try {
+        await followZip(reader, target, limits, archive);
+      } finally {
+        await reader.close();
+      }
+    } else if (format === 'tar.gz') await followTarGz(all(), target, limits, archive);
     else throw new CannotFollow('it is neither a zip nor a gzip archive');
   } finally {
     // The bytes after the last entry (a zip's central directory) are not read: let their reader go.
@@ -235,9 +242,15 @@ class Feed {
  */
 async function feedEntry(reader: ByteReader, method: number, sizes: { compressed: number; uncompressed: number }, feed: Feed) {
   if (method === 0) {
-    // Stored bytes pass by whether or not the scanner reads them; they are counted and checked all the same.
-    for await (const chunk of reader.chunks(sizes.compressed)) await feed.push(chunk);
-    feed.whole(sizes.uncompressed);
+    // Once the scanner reads no more of a file, the rest of it is passed over, unread: inspection checks it.
+    let left = sizes.compressed;
+    while (left > 0 && !feed.done) {
+      const chunk = await reader.take(Math.min(left, PIECE));
+      left -= chunk.length;
+      await feed.push(chunk);
+    }
+    if (left > 0) await reader.skip(left);
+    else feed.whole(sizes.uncompressed);
     return;
   }
   if (sizes.uncompressed <= INFLATE_AT_ONCE_BYTES && sizes.compressed <= INFLATE_AT_ONCE_BYTES) {

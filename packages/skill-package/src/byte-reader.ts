@@ -15,27 +15,38 @@ export class EndOfStream extends Error {
   }
 }
 
+/** Bytes a skip must pass over before it reopens the stream further on rather than read them. */
+const REOPEN_BYTES = 1024 * 1024;
+
+function buffers(chunks: AsyncIterable<Buffer | Uint8Array>): AsyncIterator<Buffer> {
+  const inner = chunks[Symbol.asyncIterator]();
+  return {
+    next: async () => {
+      const r = await inner.next();
+      if (r.done) return r;
+      const value = r.value;
+      return { done: false, value: Buffer.isBuffer(value) ? value : Buffer.from(value) };
+    },
+    return: async () => {
+      await inner.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
 export class ByteReader {
-  private readonly iterator: AsyncIterator<Buffer>;
+  private iterator: AsyncIterator<Buffer>;
   private pending: Buffer = Buffer.alloc(0);
   private done = false;
-  /** Bytes handed out so far. */
+  /** Bytes handed out (or skipped) so far. */
   position = 0;
 
-  constructor(chunks: AsyncIterable<Buffer | Uint8Array>) {
-    const inner = chunks[Symbol.asyncIterator]();
-    this.iterator = {
-      next: async () => {
-        const r = await inner.next();
-        if (r.done) return r;
-        const value = r.value;
-        return { done: false, value: Buffer.isBuffer(value) ? value : Buffer.from(value) };
-      },
-      return: async () => {
-        await inner.return?.();
-        return { done: true, value: undefined };
-      },
-    };
+  /** `reopen`, when given, starts the stream again at a position: a long skip then reads nothing. */
+  constructor(
+    chunks: AsyncIterable<Buffer | Uint8Array>,
+    private readonly reopen?: (at: number) => AsyncIterable<Buffer | Uint8Array>,
+  ) {
+    this.iterator = buffers(chunks);
   }
 
   private async fill(): Promise<boolean> {
@@ -87,6 +98,14 @@ export class ByteReader {
 
   /** Passes over exactly `n` bytes without keeping them; EndOfStream when the stream is shorter. */
   async skip(n: number): Promise<void> {
+    if (this.reopen !== undefined && !this.done && n - this.pending.length >= REOPEN_BYTES) {
+      const at = this.position + n;
+      await this.iterator.return?.();
+      this.iterator = buffers(this.reopen(at));
+      this.pending = Buffer.alloc(0);
+      this.position = at;
+      return;
+    }
     let left = n;
     while (left > 0) left -= (await this.next(left)).length;
   }

@@ -342,7 +342,8 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
     );
   }
 
-  const reader = new ByteReader(openSource(source, 0, end));
+  // Entries whose data another read has checked already are passed over without reading them (see `vouched`).
+  const reader = new ByteReader(openSource(source, 0, end), (at) => (at < end ? openSource(source, at, end) : Readable.from([])));
   let previous: Plan | null = null;
   try {
     for (let i = 0; i < ordered.length; i++) {
