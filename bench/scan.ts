@@ -1,21 +1,31 @@
 // Package scanner benchmarks: throughput over 50 MiB of mixed text and binary, what the scanner adds to the
 // inspection of a 50 MiB package (and to staging plus inspection, the server's work for an upload), on the reading
-// thread and on a worker thread as the registry runs it, and adversarial 1 MiB SKILL.md texts. Run with
+// thread and on a worker thread as the registry runs it, once staged and while the upload arrives, and adversarial
+// 1 MiB SKILL.md texts. Run with
 // `npm run bench:scan` (builds first: the worker thread runs the built registry, dist/scanning).
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, mkdtempSync, openSync, closeSync, fsyncSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { PackageCollector } from '@skill-registry/skill-package/collector';
 import { inspectPackage, scanFiles } from '@skill-registry/skill-package/inspect';
 import type { RandomAccessSource } from '@skill-registry/skill-package/types';
 import { DEFAULT_LIMITS } from '@skill-registry/skill-package/types';
 import { scanZip } from '@skill-registry/skill-package/zip';
+import { PackageScanner } from '@skill-registry/skill-package/scan/scanner';
+import type { ScanSession } from '@skill-registry/skill-package/scan/session';
 import { mixedFiles } from './lib/mixed-files.js';
 
-// The registry's worker threads as it runs them: its build, typed by its sources.
+// The registry's worker threads and its staging as it runs them: its build, typed by its sources.
 const BUILT_SCANS = new URL('../dist/scanning/worker-scans.js', import.meta.url).href;
 const { workerScans } = (await import(BUILT_SCANS)) as typeof import('../src/scanning/worker-scans.js');
+const { FollowingScan } = (await import(
+  new URL('../dist/scanning/arriving-scan.js', import.meta.url).href
+)) as typeof import('../src/scanning/arriving-scan.js');
+const { createFsBlobStore } = (await import(
+  new URL('../dist/storage/fs-blob-store.js', import.meta.url).href
+)) as typeof import('../src/storage/fs-blob-store.js');
 import { zipOf } from './lib/registry-api.js';
 
 const MIB = 1024 * 1024;
@@ -129,6 +139,81 @@ async function inspection(workDir: string) {
   }
 }
 
+/** An upload body as a fast local client sends it: the archive in 64 KiB chunks, as quickly as they are taken. */
+function body(bytes: Buffer): Readable {
+  return Readable.from(
+    (function* () {
+      for (let at = 0; at < bytes.length; at += 64 * 1024) yield bytes.subarray(at, at + 64 * 1024);
+    })(),
+  );
+}
+
+/** A session that scans nothing: the upload's work with every step of scanning but the scan itself. */
+const NO_SCAN: ScanSession = {
+  file: () => ({ push() {}, end() {} }),
+  ready: () => undefined,
+  finish: () => Promise.resolve(new PackageScanner().finish(null)),
+  abort() {},
+};
+
+/**
+ * The server's own work for an upload, from the first byte of the body to the inspection's end: staged through the
+ * file-system blob store (write, sha256, fsync), then inspected; without scanning (the same inspection, given no
+ * scanner), with only the walk that follows the upload as it arrives (and feeds a session that scans nothing), with
+ * the scan on a worker thread once the package is staged, and with it following the upload (the registry's way).
+ */
+async function upload(workDir: string) {
+  const zip = await zipOf(
+    mixedFiles().map((f) => ({ path: f.path, content: f.bytes })),
+    true,
+  );
+  const store = await createFsBlobStore(path.join(workDir, 'blobs'));
+  const scans = workerScans({ execArgv: [] });
+  const counts = { followed: 0, scannedAgain: 0 };
+  const ways: Record<string, () => Promise<unknown>> = {
+    'without scanning': async () => {
+      const staged = await store.stage(body(zip));
+      const collector = new PackageCollector(DEFAULT_LIMITS, null);
+      await scanZip(staged.source, collector);
+      collector.finish('zip');
+      await staged.discard();
+    },
+    'the walk alone': async () => {
+      const arrived = new FollowingScan(() => NO_SCAN, DEFAULT_LIMITS, counts);
+      const staged = await store.stage(body(zip), { watch: arrived });
+      arrived.complete(staged.size);
+      await inspectPackage(staged.source, undefined, { scans: { session: () => NO_SCAN }, arrived });
+      await staged.discard();
+    },
+    'scanned once staged': async () => {
+      const staged = await store.stage(body(zip));
+      await inspectPackage(staged.source, undefined, { scans });
+      await staged.discard();
+    },
+    'scanned as it arrives': async () => {
+      const arrived = scans.follow(DEFAULT_LIMITS);
+      const staged = await store.stage(body(zip), { watch: arrived });
+      arrived.complete(staged.size);
+      await inspectPackage(staged.source, undefined, { scans, arrived });
+      await staged.discard();
+    },
+  };
+  try {
+    const times: Record<string, number[]> = {};
+    for (const way of Object.values(ways)) await way();
+    for (let i = 0; i < ROUNDS; i++) for (const [name, way] of Object.entries(ways)) (times[name] ??= []).push(await timed(way));
+    const medians = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+    return { zipMiB: zip.length / MIB, medians, followed: scans.arrivals.followed, scannedAgain: scans.arrivals.scannedAgain };
+  } finally {
+    await scans.close();
+  }
+}
+
+function median(list: number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 function skillMd(body: string): Buffer {
   return Buffer.from(`---\nname: adversarial\ndescription: An adversarial SKILL.md for the scanner benchmark.\n---\n${body}`);
 }
@@ -216,6 +301,14 @@ async function main() {
         `${(i.addedToStagingAndInspection * 100).toFixed(1)}% to staging plus inspection on the reading thread, ` +
         `${(i.threadAddedToStagingAndInspection * 100).toFixed(1)}% on a worker thread`,
     );
+    const u = await upload(workDir);
+    const plain = u.medians['without scanning']!;
+    console.log(`\nStaging and inspecting the same ${u.zipMiB.toFixed(1)} MiB upload (median of ${ROUNDS}):`);
+    for (const [name, ms] of Object.entries(u.medians))
+      console.log(
+        `  ${ms.toFixed(0).padStart(5)} ms  ${name}${name === 'without scanning' ? '' : ` (${(((ms - plain) / plain) * 100).toFixed(1)}%)`}`,
+      );
+    console.log(`  (scans that followed the upload used: ${u.followed}; scanned again: ${u.scannedAgain})`);
     const adv = await adversarial();
     console.log('\nAdversarial 1 MiB SKILL.md texts (target < 100 ms each):');
     for (const a of adv)
@@ -225,7 +318,7 @@ async function main() {
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(
       'bench/results/scan.json',
-      JSON.stringify({ date: new Date().toISOString(), throughput: t, inspection: i, adversarial: adv }, null, 2),
+      JSON.stringify({ date: new Date().toISOString(), throughput: t, inspection: i, upload: u, adversarial: adv }, null, 2),
     );
   } finally {
     rmSync(workDir, { recursive: true, force: true });
