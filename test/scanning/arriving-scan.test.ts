@@ -19,6 +19,7 @@ import { createFsBlobStore } from '../../src/storage/fs-blob-store.js';
 import { skillMd, tarGz, zip } from '../helpers/archives.js';
 import { manyFiles } from './many-files.js';
 import { generateCorpus } from '../packages/corpus.js';
+import { HOSTILE } from '../packages/hostile.js';
 import { buildZip } from '../packages/zip-builder.js';
 
 const scans = workerScans({ threads: 1 });
@@ -165,6 +166,18 @@ describe('scans that follow an upload as it arrives', () => {
     assert.equal(scans.arrivals.scannedAgain, before + 1);
     assert.deepEqual(outcome, await inline(inspected));
     assert.notEqual((outcome as Inspection).scan.verdict, 'clean');
+  });
+
+  it('refuse every hostile archive as inspection does, and let each followed scan go', { timeout: 120_000 }, async () => {
+    for (const hostile of HOSTILE) {
+      const bytes = hostile.build();
+      const expected = await inline(bytes);
+      const { outcome } = await followed(bytes, { piece: 1000 });
+      assert.ok(expected instanceof PackageError && outcome instanceof PackageError, hostile.name);
+      assert.equal(outcome.detail, expected.detail, hostile.name);
+    }
+    await scans.settled();
+    assert.equal(scans.open, 0);
   });
 
   it('scan a package that cannot be followed as it is read', { timeout: 60_000 }, async () => {

@@ -7,8 +7,13 @@
  * - A zip is walked by its local headers, front to back, as inspection walks it (entries follow one another from byte
  *   0). An entry with a data descriptor does not say where its data ends: the walk then waits for the whole archive and
  *   takes the sizes from its central directory.
- * - A tar.gz is read by inspection's own reader, which is sequential already. The archive's size is not known until it
- *   has arrived, so its ratio guard is left out; the limits on entries and bytes still stop a bomb.
+ * - A tar.gz is read by inspection's own reader, which is sequential already, with its ratio guard measured against the
+ *   bytes arrived so far.
+ * - A bomb is stopped by the same limits as inspection's: entries, total bytes, and for a zip entry its declared ratio
+ *   and the bytes it declares.
+ * - Binary files are inflated only as far as the scanner reads them (magic.ts) and their other bytes are passed over.
+ * - The size and CRC-32 of each zip entry it inflated whole go to the target (`readWhole`), so that inspection need not
+ *   inflate the same bytes again (zip.ts checks them as its own).
  *
  * The walk throws at whatever it cannot follow (a name or a method inspection would refuse, an entry that is not where
  * its header says); the package is then scanned by inspection as usual.
@@ -26,7 +31,15 @@ import type { PackageLimits } from './types.js';
 import { HEAD_BYTES, readsPastHead } from './scan/magic.js';
 import type { FileSink } from './scan/scanner.js';
 import { parseExtraFields, readZipLayout, type ZipLayout } from './zip-layout.js';
-import { decodeZipName, FLAG_DATA_DESCRIPTOR, FLAGS_ENCRYPTED, localHeader, localSizes, parseLocalFixed } from './zip.js';
+import {
+  decodeZipName,
+  FLAG_DATA_DESCRIPTOR,
+  FLAGS_ENCRYPTED,
+  localHeader,
+  localSizes,
+  parseLocalFixed,
+  RATIO_FLOOR_BYTES,
+} from './zip.js';
 
 /** A package being received. */
 export interface ArrivingArchive {
@@ -102,8 +115,9 @@ async function followTarGz(bytes: AsyncIterable<Buffer>, target: ScanTarget, lim
     }
   }
   const source: RandomAccessSource = {
-    // Asked for once the gzip member has ended, to check that nothing follows it. The bytes delivered so far stand in
-    // for a size not known yet: whatever follows the member, inspection refuses.
+    // The bytes delivered so far stand in for a size not known yet. For the ratio guard that is stricter than the whole
+    // archive's size (a walk that stops on it only means a scan as inspection reads); and once the gzip member has
+    // ended, whatever follows it is refused by inspection.
     get size() {
       return archive.size() ?? delivered;
     },
@@ -111,7 +125,7 @@ async function followTarGz(bytes: AsyncIterable<Buffer>, target: ScanTarget, lim
       return Readable.from(counted(), { objectMode: false });
     },
   };
-  await scanTarGz(source, new PackageCollector({ ...limits, maxRatio: Number.POSITIVE_INFINITY }, target));
+  await scanTarGz(source, new PackageCollector(limits, target));
 }
 
 const SIG_LOCAL = 0x04034b50;
@@ -154,6 +168,8 @@ async function followZip(reader: ByteReader, target: FollowTarget, limits: Packa
       next = layout.ends.get(at)!;
     }
     if (sizes === null) throw new CannotFollow('an entry has no sizes');
+    if (sizes.uncompressed >= RATIO_FLOOR_BYTES && sizes.uncompressed > limits.maxRatio * sizes.compressed)
+      throw new CannotFollow('an entry is compressed past the ratio limit');
     const span = { at, length: sizes.compressed };
     if (path.isDirectory) {
       // An empty deflate stream takes two bytes; a directory holding more is refused by inspection.
