@@ -168,9 +168,26 @@ describe('scans that follow an upload as it arrives', () => {
     assert.notEqual((outcome as Inspection).scan.verdict, 'clean');
   });
 
-  it('refuse every hostile archive as inspection does, and let each followed scan go', { timeout: 120_000 }, async () => {
-    for (const hostile of HOSTILE) {
-      const bytes = hostile.build();
+  it('refuse every hostile archive and bomb as inspection does, and let each followed scan go', { timeout: 120_000 }, async () => {
+    const skill = { path: 'SKILL.md', content: skillMd() };
+    const bombs = [
+      { name: 'zip of 5 MiB of zeros', build: () => zip([skill, { path: 'zeros.bin', content: Buffer.alloc(5 * 1024 * 1024) }]) },
+      {
+        name: 'zip entry declaring 1,000 bytes and inflating to 2 MiB',
+        build: () =>
+          buildZip([
+            {
+              name: 'bomb.bin',
+              data: Buffer.alloc(2 * 1024 * 1024),
+              central: { uncompressedSize: 1000 },
+              local: { uncompressedSize: 1000 },
+            },
+          ]),
+      },
+      { name: 'tar.gz of 5 MiB of zeros', build: () => tarGz([skill, { path: 'zeros.bin', content: Buffer.alloc(5 * 1024 * 1024) }]) },
+    ];
+    for (const hostile of [...HOSTILE, ...bombs]) {
+      const bytes = await hostile.build();
       const expected = await inline(bytes);
       const { outcome } = await followed(bytes, { piece: 1000 });
       assert.ok(expected instanceof PackageError && outcome instanceof PackageError, hostile.name);
