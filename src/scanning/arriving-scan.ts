@@ -49,7 +49,7 @@ function sameFiles(met: MetFile[], read: MetFile[]): boolean {
   );
 }
 
-/** Things waited for until the walk moves on. */
+/** Callers waiting for something to change: more of the file written, or the walk moved on. */
 class Waits {
   private waiters: (() => void)[] = [];
 

@@ -30,7 +30,7 @@ import { scanTarGz } from './tar.js';
 import type { PackageLimits } from './types.js';
 import { HEAD_BYTES, readsPastHead } from './scan/magic.js';
 import type { FileSink } from './scan/scanner.js';
-import { parseExtraFields, readZipLayout, type ZipLayout } from './zip-layout.js';
+import { parseExtraFields, readZipLayout, type CentralRecord, type ZipLayout } from './zip-layout.js';
 import {
   decodeZipName,
   FLAG_DATA_DESCRIPTOR,
@@ -128,10 +128,8 @@ async function followTarGz(bytes: AsyncIterable<Buffer>, target: ScanTarget, lim
   await scanTarGz(source, new PackageCollector(limits, target));
 }
 
-const SIG_LOCAL = 0x04034b50;
-
 async function followZip(reader: ByteReader, target: FollowTarget, limits: PackageLimits, archive: ArrivingArchive): Promise<void> {
-  let layout: { records: Map<number, ZipLayout['records'][number]>; ends: Map<number, number> } | null = null;
+  let layout: { records: Map<number, CentralRecord>; ends: Map<number, number> } | null = null;
   let entries = 0;
   let total = 0;
   for (;;) {
@@ -144,8 +142,8 @@ async function followZip(reader: ByteReader, target: FollowTarget, limits: Packa
       throw error;
     }
     // Anything but a local header ends the entries (the central directory, in an archive inspection accepts).
-    if (fixed.readUInt32LE(0) !== SIG_LOCAL) return;
-    const lengths = parseLocalFixed(fixed)!;
+    const lengths = parseLocalFixed(fixed);
+    if (lengths === null) return;
     const local = localHeader(
       fixed,
       Buffer.from(await reader.take(lengths.nameLength)),
