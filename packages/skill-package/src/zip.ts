@@ -388,7 +388,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
           collector.addBytes(name, known.count);
           count = known.count;
           crc = known.crc;
-        } else
+        } else {
           for await (const chunk of entryData(reader, record, name)) {
             count += chunk.length;
             if (count > record.uncompressedSize) {
@@ -413,6 +413,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
               if (caughtUp !== undefined) await caughtUp;
             }
           }
+        }
         file?.end();
         if (count !== record.uncompressedSize) throw refuse(name, `it holds ${count} bytes but declares ${record.uncompressedSize}`);
         if (crc !== record.crc32 >>> 0) throw refuse(name, 'its data does not match its CRC-32 checksum');
