@@ -302,8 +302,9 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
     // The scanner's memory is bounded by design (capped lines, findings and nested archives); a thread that
     // outgrows this is stopped and its sessions fail, rather than the process running out.
     // A small young generation: a scan's garbage is short-lived, and a thread's heap then grows by less per package
-    // (later 50 MiB uploads grew the process by 4–9 MiB instead of up to 26; docs/performance.md, "Package scanner").
-    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 },
+    // (later 50 MiB uploads grew the process by 4–9 MiB instead of up to 26 with the default; 4 MiB instead of 8 takes
+    // 2–4 MiB off the first text-heavy upload and costs no measurable time; docs/performance.md, "Package scanner").
+    resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 4 },
     ...(options.execArgv === undefined ? {} : { execArgv: options.execArgv }),
   });
   const batchBytes = options.batchBytes ?? BATCH_BYTES;
