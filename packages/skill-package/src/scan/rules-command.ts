@@ -527,24 +527,27 @@ const ENV_DUMP =
 const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
-function exfiltrate(input: LineInput, lower: string, readsCredentials: boolean, groups: number): void {
+function exfiltrate(input: LineInput, lower: () => string, readsCredentials: boolean, groups: number): void {
   const { text } = input;
-  // Both dumps name the environment (`env`, `printenv`, `environ`, `env:`, `GetEnvironmentVariables`).
-  const env = lower.includes('env')
-    ? (ENV_DUMP.exec(text) ?? (lower.includes('env:') || lower.includes('getenvironmentvariables') ? PS_ENV_DUMP.exec(text) : null))
-    : null;
+  // Both dumps name the environment as a word the anchors mark (`env`, `printenv`, `environ`, `env:`,
+  // `GetEnvironmentVariables`); a line that only says "environment" is not searched for one.
+  const env =
+    (groups & G.env) !== 0
+      ? (ENV_DUMP.exec(text) ?? (lower().includes('env:') || lower().includes('getenvironmentvariables') ? PS_ENV_DUMP.exec(text) : null))
+      : null;
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
   // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
   const wantsSend = input.context !== 'prose' && !input.file.facts.has('network-send');
-  const sendsSecret = env !== null || readsCredentials || ((lower.includes('.env') || lower.includes('id_')) && SECRET_FILE.test(text));
+  // A secret file is `.env` (a word after a dot) or a key's `id_rsa`, `id_ed25519`, …: both marked by the anchors.
+  const sendsSecret = env !== null || readsCredentials || ((groups & (G.env | G.keyFile)) !== 0 && SECRET_FILE.test(text));
   // A sender matters only with something to send or a sending fact still to note: most lines have neither.
   if (!wantsSend && !sendsSecret) return;
   // Every sender is a word the anchors know, but for `socket.send` inside a longer name (`socket.sendall`).
-  if ((groups & G.send) === 0 && !lower.includes('socket.send')) return;
+  if ((groups & G.send) === 0 && !lower().includes('socket.send')) return;
   const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
   // `socket.send` inside a longer name (`socket.sendall`) is the one sign of sending that is not a word of G.post.
-  if (wantsSend && ((groups & G.post) !== 0 || lower.includes('socket.send')) && any(NET_POST, text)) noteFact(input, 'network-send');
+  if (wantsSend && ((groups & G.post) !== 0 || lower().includes('socket.send')) && any(NET_POST, text)) noteFact(input, 'network-send');
   if (sendsSecret) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
@@ -658,7 +661,7 @@ export function scanCommands(input: LineInput, groups: number): void {
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
   const reads = (groups & G.cred) !== 0 && credentialRead(input);
-  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower(), reads, groups);
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower, reads, groups);
   if (groups & G.obfuscated) obfuscatedExec(input, lower());
   if (groups & G.cover) coverTracks(input, lower());
 }

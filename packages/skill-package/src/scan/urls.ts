@@ -23,12 +23,15 @@ function trimEnd(text: string, chars: string): string {
   return text.slice(0, end);
 }
 
+const BRACKETS = [
+  ['(', ')'],
+  ['[', ']'],
+] as const;
+const PATH_START = /[/?#]/;
+
 function trimUrl(raw: string): string {
   let url = trimEnd(raw, `.,;:!?*_~'"`);
-  for (const [open, close] of [
-    ['(', ')'],
-    ['[', ']'],
-  ] as const) {
+  for (const [open, close] of BRACKETS) {
     while (url.endsWith(close) && url.split(open).length < url.split(close).length) url = url.slice(0, -1);
   }
   return trimEnd(url, '.,;:!?*_~');
@@ -42,7 +45,7 @@ export function findUrls(text: string): FoundUrl[] {
   while ((m = URL_PATTERN.exec(text)) !== null) {
     const url = trimUrl(m[0]);
     const rest = url.slice(url.indexOf('//') + 2);
-    const slash = rest.search(/[/?#]/);
+    const slash = rest.search(PATH_START);
     const authority = slash === -1 ? rest : rest.slice(0, slash);
     const path = slash === -1 ? '' : rest.slice(slash);
     const host = hostOf(authority);
