@@ -77,6 +77,19 @@ const INVISIBLE_ANY = new RegExp(INVISIBLE_SOURCE, 'g');
 /** An empty pair of quotes between word characters, which a shell drops. */
 const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
 
+/** A character of `\w`: ASCII letters, digits and `_` (NaN, before the start or past the end, is none). */
+function isWordCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/** Whether EMPTY_QUOTES matches `text`, found without running it: most lines have no empty quotes, or none inside a word. */
+function hasEmptyQuotes(text: string): boolean {
+  for (const pair of ['""', "''"])
+    for (let at = text.indexOf(pair); at !== -1; at = text.indexOf(pair, at + 1))
+      if (isWordCode(text.charCodeAt(at - 1)) && isWordCode(text.charCodeAt(at + 2))) return true;
+  return false;
+}
+
 export class FileScanner implements FileState, LineReader, LineSink {
   kind: FileKind = 'text';
   readonly facts = new Map<string, number>();
@@ -323,7 +336,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       // Invisible characters splitting words hide them from every rule, and so do empty quotes in shell words
       // (c""url, b''ash): read the line again without them.
       let visible = groups & G.hidden ? segmentText.replace(INVISIBLE_ANY, '') : segmentText;
-      if (segment.context !== 'prose' && (visible.includes('""') || visible.includes("''"))) visible = visible.replace(EMPTY_QUOTES, '');
+      if (segment.context !== 'prose' && hasEmptyQuotes(visible)) visible = visible.replace(EMPTY_QUOTES, '');
       if (visible !== segmentText) {
         const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;
         if (again !== 0) this.runRules(this.input(visible, line, segment.context), again);

@@ -27,9 +27,15 @@ const BRACKETS = [
   ['(', ')'],
   ['[', ']'],
 ] as const;
-const PATH_START = /[/?#]/;
+
+/** The characters trimUrl may cut from a URL's end (ASCII codes): punctuation, quotes and closing brackets. */
+const MAY_TRIM = new Uint8Array(128);
+for (const c of `.,;:!?*_~'")]`) MAY_TRIM[c.charCodeAt(0)] = 1;
 
 function trimUrl(raw: string): string {
+  // Most URLs end with a letter, a digit or a slash: nothing to cut.
+  const last = raw.charCodeAt(raw.length - 1);
+  if (last >= 128 || MAY_TRIM[last] === 0) return raw;
   let url = trimEnd(raw, `.,;:!?*_~'"`);
   for (const [open, close] of BRACKETS) {
     while (url.endsWith(close) && url.split(open).length < url.split(close).length) url = url.slice(0, -1);
@@ -44,14 +50,20 @@ export function findUrls(text: string): FoundUrl[] {
   let m: RegExpExecArray | null;
   while ((m = URL_PATTERN.exec(text)) !== null) {
     const url = trimUrl(m[0]);
-    const rest = url.slice(url.indexOf('//') + 2);
-    const slash = rest.search(PATH_START);
-    const authority = slash === -1 ? rest : rest.slice(0, slash);
-    const path = slash === -1 ? '' : rest.slice(slash);
+    const from = url.indexOf('//') + 2;
+    let slash = from;
+    while (slash < url.length && !isPathStart(url.charCodeAt(slash))) slash += 1;
+    const authority = url.slice(from, slash);
+    const path = url.slice(slash);
     const host = hostOf(authority);
     if (host !== null) out.push({ url, host, path, index: m.index });
   }
   return out;
+}
+
+/** `/`, `?` or `#`: where a URL's authority ends. */
+function isPathStart(code: number): boolean {
+  return code === 0x2f || code === 0x3f || code === 0x23;
 }
 
 /**
