@@ -299,7 +299,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   /** `blobs`: whether the line may hold a base64 or hex run long enough to report (FACTS.blob). */
   private examine(raw: string, line: number, continuation: boolean, groups: number, blobs = true): void {
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const text = raw.charCodeAt(raw.length - 1) === 0x0d ? raw.slice(0, -1) : raw;
     const keyPending = this.examineNext;
     this.examineNext = false;
     const whole = this.input(text, line, this.markdown?.inCode === true ? 'code' : this.baseContext);
@@ -326,7 +326,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
           segmentGroups = ALL_GROUPS;
           this.continued = '';
         }
-        if (segmentText.endsWith('\\')) {
+        if (segmentText.charCodeAt(segmentText.length - 1) === 0x5c) {
           this.continued = `${segmentText.slice(0, -1)} `.slice(-CONTINUED_CAP);
           this.examineNext = true;
         }

@@ -118,7 +118,7 @@ function mayRunDownload(input: LineInput, groups: number): boolean {
 }
 const IEX_ANYWHERE = /iex/i;
 
-function pipeToShell(input: LineInput, lower: string): void {
+function pipeToShell(input: LineInput, lower: string, groups: number): void {
   if (!FETCHES.test(lower)) return;
   const { text } = input;
   let at: { index: number; length: number } | null = null;
@@ -137,7 +137,8 @@ function pipeToShell(input: LineInput, lower: string): void {
     // A PowerShell download cradle runs a string from the network without ever writing a file: malware's way.
     cradle = true;
   }
-  if (lower.includes('exec') || lower.includes('eval')) {
+  // `exec` and `eval` are words the anchors mark for decoded code (G.obfuscated).
+  if ((groups & G.obfuscated) !== 0 && (lower.includes('exec') || lower.includes('eval'))) {
     for (const pattern of EXEC_REMOTE) {
       const m = at === null ? pattern.exec(text) : null;
       if (m !== null) at = { index: m.index, length: m[0].length };
@@ -635,7 +636,7 @@ export function scanCommands(input: LineInput, groups: number): void {
   // Lowered once, and only for a rule that reads it: a line anchored by a backtick or `${` alone needs none.
   let lowered: string | null = null;
   const lower = (): string => (lowered ??= input.text.toLowerCase());
-  if (groups & G.pipe && mayRunDownload(input, groups)) pipeToShell(input, lower());
+  if (groups & G.pipe && mayRunDownload(input, groups)) pipeToShell(input, lower(), groups);
   if (groups & G.reverse) reverseShell(input, lower());
   if (groups & G.remove) destructiveDelete(input, lower());
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
