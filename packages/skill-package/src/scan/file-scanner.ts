@@ -83,8 +83,10 @@ function isWordCode(code: number): boolean {
 }
 
 /** Whether EMPTY_QUOTES matches `text`, found without running it: most lines have no empty quotes, or none inside a word. */
+const EMPTY_PAIRS = ['""', "''"] as const;
+
 function hasEmptyQuotes(text: string): boolean {
-  for (const pair of ['""', "''"])
+  for (const pair of EMPTY_PAIRS)
     for (let at = text.indexOf(pair); at !== -1; at = text.indexOf(pair, at + 1))
       if (isWordCode(text.charCodeAt(at - 1)) && isWordCode(text.charCodeAt(at + 2))) return true;
   return false;
