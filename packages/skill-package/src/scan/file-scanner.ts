@@ -82,9 +82,9 @@ function isWordCode(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 }
 
-/** Whether EMPTY_QUOTES matches `text`, found without running it: most lines have no empty quotes, or none inside a word. */
 const EMPTY_PAIRS = ['""', "''"] as const;
 
+/** Whether EMPTY_QUOTES matches `text`, found without running it: most lines have no empty quotes, or none inside a word. */
 function hasEmptyQuotes(text: string): boolean {
   for (const pair of EMPTY_PAIRS)
     for (let at = text.indexOf(pair); at !== -1; at = text.indexOf(pair, at + 1))

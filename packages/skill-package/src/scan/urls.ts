@@ -23,24 +23,28 @@ function trimEnd(text: string, chars: string): string {
   return text.slice(0, end);
 }
 
+/** Punctuation a sentence puts after a URL. */
+const TRAILING = '.,;:!?*_~';
+/** Trailing punctuation or a closing quote, cut before brackets are matched. */
+const TRAILING_OR_QUOTE = `${TRAILING}'"`;
 const BRACKETS = [
   ['(', ')'],
   ['[', ']'],
 ] as const;
 
-/** The characters trimUrl may cut from a URL's end (ASCII codes): punctuation, quotes and closing brackets. */
+/** The characters trimUrl may cut from a URL's end (ASCII codes). */
 const MAY_TRIM = new Uint8Array(128);
-for (const c of `.,;:!?*_~'")]`) MAY_TRIM[c.charCodeAt(0)] = 1;
+for (const c of TRAILING_OR_QUOTE + BRACKETS.map(([, close]) => close).join('')) MAY_TRIM[c.charCodeAt(0)] = 1;
 
 function trimUrl(raw: string): string {
   // Most URLs end with a letter, a digit or a slash: nothing to cut.
   const last = raw.charCodeAt(raw.length - 1);
   if (last >= 128 || MAY_TRIM[last] === 0) return raw;
-  let url = trimEnd(raw, `.,;:!?*_~'"`);
+  let url = trimEnd(raw, TRAILING_OR_QUOTE);
   for (const [open, close] of BRACKETS) {
     while (url.endsWith(close) && url.split(open).length < url.split(close).length) url = url.slice(0, -1);
   }
-  return trimEnd(url, '.,;:!?*_~');
+  return trimEnd(url, TRAILING);
 }
 
 /** Every http(s) URL in `text` whose host is a real name or IPv4 address (placeholders like `{host}` are skipped). */
