@@ -5,14 +5,17 @@ import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
-import { mixedFiles } from './lib/mixed-files.js';
+import { assetHeavyFiles, mixedFiles } from './lib/mixed-files.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
 import { adminCookie, createSkill, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-/** `BENCH_UPLOAD_CONTENT=mixed`: upload the mixed text and binary set of bench/lib/mixed-files.ts. */
+/**
+ * `BENCH_UPLOAD_CONTENT=mixed`: upload the text-heavy mixed set of bench/lib/mixed-files.ts; `assets`: a package made as
+ * large skills are, 4 MiB of text and binary assets (assetHeavyFiles).
+ */
 const UPLOAD_CONTENT = process.env.BENCH_UPLOAD_CONTENT ?? 'random';
 
 async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
@@ -20,10 +23,11 @@ async function uploadScenario(registry: Registry, cookie: string, workDir: strin
   const mib = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
   writeFileSync(
     file,
-    // Random bytes (stored, nothing for the scanner to read), or the scanner benchmark's mixed set: 60% text, deflated.
-    UPLOAD_CONTENT === 'mixed'
+    // Random bytes (stored, nothing for the scanner to read), or the scanner benchmark's sets, deflated: the mixed set
+    // (60% text) or the asset-heavy one (4 MiB of text).
+    UPLOAD_CONTENT === 'mixed' || UPLOAD_CONTENT === 'assets'
       ? await zipOf(
-          mixedFiles(mib).map((f) => ({ path: f.path, content: f.bytes })),
+          (UPLOAD_CONTENT === 'mixed' ? mixedFiles(mib) : assetHeavyFiles(mib)).map((f) => ({ path: f.path, content: f.bytes })),
           true,
         )
       : await zipOf([

@@ -1,6 +1,7 @@
 // Package scanner benchmarks: throughput over 50 MiB of mixed text and binary, what the scanner adds to the
-// inspection of a 50 MiB package (and to staging plus inspection, the server's work for an upload), on the reading
-// thread and on a worker thread as the registry runs it, once staged and while the upload arrives, and adversarial
+// inspection of a 50 MiB package (and to staging plus inspection, the server's work for an upload, for the mixed set
+// and for a package made as large skills are), on the reading thread and on a worker thread as the registry runs it,
+// once staged and while the upload arrives, and adversarial
 // 1 MiB SKILL.md texts. Run with
 // `npm run bench:scan` (builds first: the worker thread runs the built registry, dist/scanning).
 import { createHash } from 'node:crypto';
@@ -15,7 +16,7 @@ import { DEFAULT_LIMITS } from '@skill-registry/skill-package/types';
 import { scanZip } from '@skill-registry/skill-package/zip';
 import { PackageScanner } from '@skill-registry/skill-package/scan/scanner';
 import type { ScanSession } from '@skill-registry/skill-package/scan/session';
-import { mixedFiles } from './lib/mixed-files.js';
+import { assetHeavyFiles, mixedFiles } from './lib/mixed-files.js';
 
 // The registry's worker threads and its staging as it runs them: its build, typed by its sources.
 const BUILT_SCANS = new URL('../dist/scanning/worker-scans.js', import.meta.url).href;
@@ -162,9 +163,9 @@ const NO_SCAN: ScanSession = {
  * scanner), with only the walk that follows the upload as it arrives (and feeds a session that scans nothing), with
  * the scan on a worker thread once the package is staged, and with it following the upload (the registry's way).
  */
-async function upload(workDir: string) {
+async function upload(workDir: string, files: { path: string; bytes: Buffer }[]) {
   const zip = await zipOf(
-    mixedFiles().map((f) => ({ path: f.path, content: f.bytes })),
+    files.map((f) => ({ path: f.path, content: f.bytes })),
     true,
   );
   const store = await createFsBlobStore(path.join(workDir, 'blobs'));
@@ -301,14 +302,22 @@ async function main() {
         `${(i.addedToStagingAndInspection * 100).toFixed(1)}% to staging plus inspection on the reading thread, ` +
         `${(i.threadAddedToStagingAndInspection * 100).toFixed(1)}% on a worker thread`,
     );
-    const u = await upload(workDir);
-    const plain = u.medians['without scanning']!;
-    console.log(`\nStaging and inspecting the same ${u.zipMiB.toFixed(1)} MiB upload (median of ${ROUNDS}):`);
-    for (const [name, ms] of Object.entries(u.medians))
-      console.log(
-        `  ${ms.toFixed(0).padStart(5)} ms  ${name}${name === 'without scanning' ? '' : ` (${(((ms - plain) / plain) * 100).toFixed(1)}%)`}`,
-      );
-    console.log(`  (scans that followed the upload used: ${u.followed}; scanned again: ${u.scannedAgain})`);
+    // The mixed set (30 MiB of text) and a package made as large skills are (4 MiB of text, the rest assets).
+    const uploads: Record<string, Awaited<ReturnType<typeof upload>>> = {};
+    for (const [name, files] of [
+      ['the mixed set', mixedFiles()],
+      ['the asset-heavy set', assetHeavyFiles()],
+    ] as const) {
+      const u = await upload(workDir, files);
+      uploads[name] = u;
+      const plain = u.medians['without scanning']!;
+      console.log(`\nStaging and inspecting ${name}, a ${u.zipMiB.toFixed(1)} MiB upload (median of ${ROUNDS}):`);
+      for (const [way, ms] of Object.entries(u.medians))
+        console.log(
+          `  ${ms.toFixed(0).padStart(5)} ms  ${way}${way === 'without scanning' ? '' : ` (${(((ms - plain) / plain) * 100).toFixed(1)}%)`}`,
+        );
+      console.log(`  (scans that followed the upload used: ${u.followed}; scanned again: ${u.scannedAgain})`);
+    }
     const adv = await adversarial();
     console.log('\nAdversarial 1 MiB SKILL.md texts (target < 100 ms each):');
     for (const a of adv)
@@ -318,7 +327,7 @@ async function main() {
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(
       'bench/results/scan.json',
-      JSON.stringify({ date: new Date().toISOString(), throughput: t, inspection: i, upload: u, adversarial: adv }, null, 2),
+      JSON.stringify({ date: new Date().toISOString(), throughput: t, inspection: i, uploads, adversarial: adv }, null, 2),
     );
   } finally {
     rmSync(workDir, { recursive: true, force: true });

@@ -129,3 +129,29 @@ export function mixedFiles(totalMib = 50): { path: string; bytes: Buffer }[] {
   }
   return files;
 }
+
+/**
+ * A large package made as large public skills are: a few MiB of text and the rest binary assets. Of 3,952 public
+ * skills scanned (docs/performance.md, "A 50 MiB package as skills are made"), the one with the most text holds
+ * 1.8 MiB of it; a skill of several MiB is one with fonts, images or data beside its text. By default `textMib` is
+ * 4 MiB (Markdown, JavaScript, Python and JSON in the proportions of mixedFiles) and the rest of `totalMib` binary
+ * assets of 4 MiB each.
+ */
+export function assetHeavyFiles(totalMib = 50, textMib = 4): { path: string; bytes: Buffer }[] {
+  const rand = prng(7);
+  const files: { path: string; bytes: Buffer }[] = [{ path: 'SKILL.md', bytes: Buffer.from(markdown(rand, 8 * 1024)) }];
+  const fileBytes = 256 * 1024;
+  const kinds = ['md', 'md', 'js', 'js', 'py', 'json'] as const;
+  for (let i = 0; i < Math.floor((textMib * MIB) / fileBytes); i++) {
+    const kind = kinds[i % kinds.length]!;
+    if (kind === 'md') files.push({ path: `docs/guide-${i}.md`, bytes: Buffer.from(markdown(rand, fileBytes)) });
+    else if (kind === 'js') files.push({ path: `scripts/tool-${i}.js`, bytes: Buffer.from(javascript(rand, fileBytes)) });
+    else if (kind === 'py') files.push({ path: `scripts/tool-${i}.py`, bytes: Buffer.from(python(rand, fileBytes)) });
+    else files.push({ path: `data/table-${i}.json`, bytes: Buffer.from(json(rand, fileBytes)) });
+  }
+  const assetBytes = 4 * MIB;
+  const used = files.reduce((n, f) => n + f.bytes.length, 0);
+  for (let i = 0, left = totalMib * MIB - used; left > 0; i++, left -= assetBytes)
+    files.push({ path: `assets/image-${i}.png`, bytes: binary(rand, Math.min(assetBytes, left)) });
+  return files;
+}
