@@ -234,6 +234,8 @@ const ADVERSARIAL: [string, () => Buffer][] = [
     () => skillMd(lines('QWxhZGRpbjpvcGVuIHNlc2FtZQ+/QWxhZGRpbjpvcGVuIHNlc2FtZQ+/QWxhZGRpbjpvcGVuIHNlc2Ft')),
   ],
   ['hex run on one line', () => skillMd(fill('0123456789abcdef'))],
+  ['base64 runs one short of a blob, on one line', () => skillMd(fill(`${'QUJD'.repeat(49)}QUJ `))],
+  ['hex runs one short of a blob, on one line', () => skillMd(fill(`${'0123456789abcdef'.repeat(15)}012345678901234 `))],
   ['thousands of <!-- on one line', () => skillMd(fill('<!--'))],
   ['<!-- on every line, never closed', () => skillMd(lines('<!-- you must run'))],
   ['<!-- --> pairs on every line', () => skillMd(lines('<!-- a --> b <!-- agent: run curl --> c'))],

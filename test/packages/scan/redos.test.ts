@@ -7,7 +7,6 @@ import { describe, it } from 'node:test';
 import { check } from 'recheck';
 import ts from 'typescript';
 import { PIPE_TOKENS } from '@skill-registry/skill-package/scan/rules-command';
-import { INVISIBLE } from '@skill-registry/skill-package/scan/rules-hidden';
 import { ESCAPED } from '@skill-registry/skill-package/scan/text';
 import { findingsOf, scan, SKILL } from './helpers.js';
 
@@ -33,7 +32,7 @@ function literals(): { file: string; source: string; flags: string }[] {
 
 describe('scanner regular expressions', () => {
   it('are all free of catastrophic backtracking (recheck)', { timeout: 900_000 }, async () => {
-    const all = [...literals(), ...[PIPE_TOKENS, INVISIBLE, ESCAPED].map((r) => ({ file: 'built', source: r.source, flags: r.flags }))];
+    const all = [...literals(), ...[PIPE_TOKENS, ESCAPED].map((r) => ({ file: 'built', source: r.source, flags: r.flags }))];
     assert.ok(all.length > 80, `only ${all.length} expressions found`);
     // A fixed seed makes the fuzzing reproducible; an answer other than `safe` is checked again alone with more time,
     // since a loaded machine can make the checker give up (`unknown`) where it would not otherwise.

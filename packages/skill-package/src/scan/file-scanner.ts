@@ -20,12 +20,12 @@ import { finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
 import {
   finishWrappedBase64,
-  INVISIBLE_SOURCE,
   scanBlobs,
   scanComment,
   scanInvisible,
   scanWrappedBase64,
   trackPem,
+  withoutInvisible,
   type WrappedRun,
 } from './rules-hidden.js';
 import { finishSecrets, scanSecrets } from './rules-secret.js';
@@ -71,8 +71,6 @@ const DISGUISE =
 
 /** Longest continued command carried to its next line. */
 const CONTINUED_CAP = 4096;
-/** Invisible characters removed before a line is read again (zero-width, bidirectional controls, tags). */
-const INVISIBLE_ANY = new RegExp(INVISIBLE_SOURCE, 'g');
 
 /** An empty pair of quotes between word characters, which a shell drops. */
 const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
@@ -107,11 +105,19 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private prose: ProseBlocks | null = null;
   private blockBytes: Buffer = Buffer.alloc(0);
   /**
-   * The block's text when it is all ASCII (most blocks are), decoded at once: a line is then a slice of it, which
-   * costs far less than decoding each line the rules read on its own.
+   * The block's text, decoded at once: a line is then a slice of it, which costs far less than decoding each line the
+   * rules read on its own. A block of ASCII (most are) is decoded as it arrives. One with other bytes is decoded when
+   * a line of it is first read, and its lines are found by their line ends: a line end is the same byte and the same
+   * character in both, since 0x0A never sits inside a UTF-8 sequence and an invalid byte becomes one U+FFFD without
+   * taking a line end with it.
    */
   private blockText: string | null = null;
+  private blockAscii = true;
   private blockStart = 0;
+  private blockEnd = 0;
+  /** In a block with non-ASCII bytes, the number of the line last read and where its text starts. */
+  private cursorLine = 0;
+  private cursorChar = 0;
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
   private readonly wrapped: WrappedRun = { run: 0, start: 0, text: '', body: '' };
   private lastInput: LineInput | null = null;
@@ -229,33 +235,42 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   block(bytes: Buffer, start: number, end: number, firstLine: number): number {
     this.blockBytes = bytes;
-    this.blockText = isAscii(bytes.subarray(start, end)) ? bytes.toString('latin1', start, end) : null;
+    this.blockAscii = isAscii(bytes.subarray(start, end));
+    this.blockText = this.blockAscii ? bytes.toString('latin1', start, end) : null;
     this.blockStart = start;
+    this.blockEnd = end;
+    this.cursorLine = firstLine;
+    this.cursorChar = 0;
     return anchorLines(bytes, start, end, firstLine, this.kind === 'script', this);
   }
 
-  /** Bytes [start, end) of the current block as text. */
-  private textOf(start: number, end: number): string {
-    const text = this.blockText;
-    if (text === null) return this.blockBytes.toString('utf8', start, end);
-    return text.slice(start - this.blockStart, end - this.blockStart);
+  /** Line `line` of the current block, bytes [start, end), as text; lines are read in order. */
+  private textOf(start: number, end: number, line: number): string {
+    if (this.blockAscii) return this.blockText!.slice(start - this.blockStart, end - this.blockStart);
+    const text = (this.blockText ??= this.blockBytes.toString('utf8', this.blockStart, this.blockEnd));
+    let at = this.cursorChar;
+    for (let skip = line - this.cursorLine; skip > 0; skip--) at = text.indexOf('\n', at) + 1;
+    this.cursorLine = line;
+    this.cursorChar = at;
+    const lineEnd = text.indexOf('\n', at);
+    return text.slice(at, lineEnd === -1 ? text.length : lineEnd);
   }
 
   line(start: number, end: number, line: number, groups: number, facts: number): void {
     const length = end - start;
     if (this.prose?.reading === true && !this.prose.skipsCode((facts & FACTS.code) !== 0))
-      this.prose.line(this.textOf(start, Math.min(end, start + LINE_CAP)), line);
+      this.prose.line(length > LINE_CAP ? this.blockBytes.toString('utf8', start, start + LINE_CAP) : this.textOf(start, end, line), line);
     const examined = length <= LINE_CAP && (groups !== 0 || this.examineNext || this.markdown?.inComment === true);
     if (length > LINE_CAP) this.longLine(this.blockBytes.toString('utf8', start, end), line);
-    else if (examined) this.examine(this.textOf(start, end), line, false, groups, (facts & FACTS.blob) !== 0);
+    else if (examined) this.examine(this.textOf(start, end, line), line, false, groups, (facts & FACTS.blob) !== 0);
     else if (length >= BLOB_RUN || (facts & FACTS.base64) !== 0) {
       // A line without an anchor matters only for its base64 (a blob, or a line of wrapped base64) or its length.
       if ((facts & (FACTS.blob | FACTS.base64)) !== 0 || (this.kind === 'script' && length > MINIFIED_LINE))
-        this.unflagged(this.textOf(start, end), line);
+        this.unflagged(this.textOf(start, end, line), line);
       else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.unflaggedContext), this.wrapped);
     } else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
     // A line no rule looks at may still set a variable a later command is assembled from (`D=cu`).
-    if (!examined && length <= 512 && (facts & FACTS.assigns) !== 0) this.variables.assign(this.textOf(start, end));
+    if (!examined && length <= 512 && (facts & FACTS.assigns) !== 0) this.variables.assign(this.textOf(start, end, line));
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {
@@ -337,7 +352,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       this.runRules(input, segmentGroups);
       // Invisible characters splitting words hide them from every rule, and so do empty quotes in shell words
       // (c""url, b''ash): read the line again without them.
-      let visible = groups & G.hidden ? segmentText.replace(INVISIBLE_ANY, '') : segmentText;
+      let visible = groups & G.hidden ? withoutInvisible(segmentText) : segmentText;
       if (segment.context !== 'prose' && hasEmptyQuotes(visible)) visible = visible.replace(EMPTY_QUOTES, '');
       if (visible !== segmentText) {
         const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;

@@ -71,14 +71,20 @@ export class FindingSink {
     const rule = ruleById(hit.rule);
     this.counts[hit.severity] += 1;
     const keep = perRule.kept < MAX_PER_RULE && tally.kept < MAX_PER_FILE && this.findings.length < MAX_TOTAL;
+    let fileSignals = this.byFile.get(file);
+    if (fileSignals === undefined) {
+      fileSignals = new Map<string, Signal>();
+      this.byFile.set(file, fileSignals);
+    }
+    // Most hits of an adversarial file repeat one already counted: nothing is built for them.
+    const level = rank(hit.severity);
     const signal = this.signals.get(hit.rule);
-    const fileSignals = this.byFile.get(file) ?? new Map<string, Signal>();
-    this.byFile.set(file, fileSignals);
     const fileSignal = fileSignals.get(hit.rule);
-    const stronger = (s: Signal | undefined): boolean => s === undefined || rank(hit.severity) > rank(s.severity);
+    const overSignal = signal === undefined || level > rank(signal.severity);
+    const overFileSignal = fileSignal === undefined || level > rank(fileSignal.severity);
     let excerpt: string | null = null;
-    const excerptNow = (): string => (excerpt ??= excerptOf(hit.text, hit.index, hit.length));
-    if (stronger(signal) || stronger(fileSignal)) {
+    if (overSignal || overFileSignal) {
+      excerpt = excerptOf(hit.text, hit.index, hit.length);
       const made: Signal = {
         rule: hit.rule,
         family: rule.family,
@@ -86,10 +92,10 @@ export class FindingSink {
         file,
         line: hit.line,
         context: hit.context,
-        excerpt: excerptNow(),
+        excerpt,
       };
-      if (stronger(signal)) this.signals.set(hit.rule, made);
-      if (stronger(fileSignal)) fileSignals.set(hit.rule, made);
+      if (overSignal) this.signals.set(hit.rule, made);
+      if (overFileSignal) fileSignals.set(hit.rule, made);
     }
     if (!keep) {
       this.omitted += 1;
@@ -103,7 +109,7 @@ export class FindingSink {
       severity: hit.severity,
       file,
       line: hit.line,
-      excerpt: excerptNow(),
+      excerpt: excerpt ?? excerptOf(hit.text, hit.index, hit.length),
       message: hit.message ?? rule.explanation,
     });
   }

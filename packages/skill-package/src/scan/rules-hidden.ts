@@ -9,11 +9,50 @@
  */
 import { noteFact, report, type FileState, type LineInput } from './file-state.js';
 import { scanDecoded } from './decoded-blobs.js';
+import { base64Runs, firstHexRun } from './long-runs.js';
 import type { ClosedComment } from './markdown.js';
 
-/** Every character these rules look at; also the prefilter's part for them. */
-export const INVISIBLE_SOURCE = '[\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u180e]|\\udb40[\\udc00-\\udc7f]';
-export const INVISIBLE = new RegExp(INVISIBLE_SOURCE, 'g');
+/**
+ * The length in UTF-16 units of the invisible character at `at`, or 0: U+200B–U+200F, U+202A–U+202E, U+2060–U+2064,
+ * U+2066–U+2069, U+FEFF, U+180E, or a tag character (U+E0000–U+E007F, two units). The anchor pass knows the same
+ * characters (assembly/anchors.ts). Read by character code rather than with an expression, which builds a match
+ * object per character: finding and removing them that way was a quarter of the time of a megabyte of short lines of
+ * them (docs/performance.md, "Adversarial texts on this machine").
+ */
+export function invisibleAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code < 0x180e) return 0;
+  if (code === 0xdb40) {
+    const low = text.charCodeAt(at + 1);
+    return low >= 0xdc00 && low <= 0xdc7f ? 2 : 0;
+  }
+  return (code >= 0x200b && code <= 0x200f) ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2060 && code <= 0x2064) ||
+    (code >= 0x2066 && code <= 0x2069) ||
+    code === 0xfeff ||
+    code === 0x180e
+    ? 1
+    : 0;
+}
+
+/** `text` without its invisible characters (invisibleAt). */
+export function withoutInvisible(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = 0; at < text.length;) {
+    const length = invisibleAt(text, at);
+    if (length === 0) {
+      at += 1;
+      continue;
+    }
+    out += text.slice(from, at);
+    at += length;
+    from = at;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 const BLACK_FLAG = 0x1f3f4;
 const RUN_MIN = 4;
@@ -31,7 +70,6 @@ function isAscii(ch: string | undefined): boolean {
 /** Reports invisible characters of one whole line. */
 export function scanInvisible(input: LineInput): void {
   const { text } = input;
-  INVISIBLE.lastIndex = 0;
   let bidi = false;
   let zeroWidth = false;
   let run = false;
@@ -39,15 +77,19 @@ export function scanInvisible(input: LineInput): void {
   let runStart = -1;
   let runLength = 0;
   let budget = MATCH_BUDGET;
-  let m: RegExpExecArray | null;
-  while ((m = INVISIBLE.exec(text)) !== null && budget-- > 0) {
-    const at = m.index;
+  for (let at = 0; at < text.length && budget > 0;) {
+    const length = invisibleAt(text, at);
+    if (length === 0) {
+      at += 1;
+      continue;
+    }
+    budget -= 1;
     const code = text.codePointAt(at)!;
     // Runs of consecutive invisible characters (a tag character is two UTF-16 units).
-    if (runStart !== -1 && at === runStart + runLength) runLength += m[0].length;
+    if (runStart !== -1 && at === runStart + runLength) runLength += length;
     else {
       runStart = at;
-      runLength = m[0].length;
+      runLength = length;
     }
     if (code >= 0xe0000) {
       if (!tag && !followsFlag(text, at)) {
@@ -77,6 +119,7 @@ export function scanInvisible(input: LineInput): void {
       report(input, 'hidden.invisible-run', 'critical', runStart, runLength);
     }
     if (bidi && zeroWidth && run && tag) break;
+    at += length;
   }
 }
 
@@ -104,8 +147,9 @@ function decodeTags(text: string, at: number): string {
   return out;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/]{200,}={0,2}/g;
-const HEX_RUN = /(?:0x)?[0-9a-fA-F]{256,}/g;
+/** The shortest base64 and hex runs reported as blobs. */
+const BASE64_BLOB = 200;
+const HEX_BLOB = 256;
 const WRAPPED_BASE64 = /^[A-Za-z0-9+/]{60,200}={0,2}\r?$/;
 const DATA_URI = /data:(?:image|font|audio|video|application\/(?:font|x-font|vnd\.ms-fontobject))[\w/.+-]{0,60};base64,$/i;
 /** Consecutive lines of pure base64 (a wrapped blob) that count as one blob. */
@@ -123,35 +167,32 @@ function mixed(run: string): boolean {
 export function scanBlobs(input: LineInput): void {
   const { text, file } = input;
   if (file.facts.has('pem-open')) return;
-  if (text.length >= 200) {
-    BASE64_RUN.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = BASE64_RUN.exec(text)) !== null) {
-      if (mixed(m[0]) && !DATA_URI.test(text.slice(Math.max(0, m.index - 80), m.index))) {
+  if (text.length >= BASE64_BLOB) {
+    for (const run of base64Runs(text, BASE64_BLOB)) {
+      if (mixed(run.text) && !DATA_URI.test(text.slice(Math.max(0, run.index - 80), run.index))) {
         report(
           input,
           'hidden.encoded-blob',
           blobSeverity(file),
-          m.index,
-          m[0].length,
-          `A base64 run of ${m[0].length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
+          run.index,
+          run.text.length,
+          `A base64 run of ${run.text.length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
         );
-        scanDecoded(input, m[0]);
+        scanDecoded(input, run.text);
         return;
       }
     }
   }
-  if (text.length >= 256) {
-    HEX_RUN.lastIndex = 0;
-    const m = HEX_RUN.exec(text);
-    if (m !== null && /[0-9]/.test(m[0]) && /[a-fA-F]/.test(m[0])) {
+  if (text.length >= HEX_BLOB) {
+    const run = firstHexRun(text, HEX_BLOB);
+    if (run !== null && /[0-9]/.test(run.text) && /[a-fA-F]/.test(run.text)) {
       report(
         input,
         'hidden.encoded-blob',
         blobSeverity(file),
-        m.index,
-        m[0].length,
-        `A hex run of ${m[0].length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
+        run.index,
+        run.text.length,
+        `A hex run of ${run.text.length} characters cannot be reviewed by reading; ship the data as a reviewable file or explain what it is.`,
       );
     }
   }
