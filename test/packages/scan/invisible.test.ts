@@ -3,20 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { invisibleAt, withoutInvisible } from '@skill-registry/skill-package/scan/rules-hidden';
+import { rng } from '../../../bench/scan-corpus/prng.js';
 import { findingsOf, scan, SKILL } from './helpers.js';
 
 /** The characters, as an expression: zero-width, direction controls, word joiners, BOM, Mongolian separator, tags. */
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u180e]|\udb40[\udc00-\udc7f]/g;
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every character at the edges of the ranges, tags and their neighbours, lone surrogates, and ordinary text. */
 const PIECES = [
@@ -55,7 +46,8 @@ const PIECES = [
 
 describe('invisible characters', () => {
   it('are those the expression matches, on random lines', () => {
-    const rand = prng(5);
+    const random = rng('invisible');
+    const rand = (): number => random.next();
     for (let i = 0; i < 5000; i++) {
       let line = '';
       for (let n = Math.floor(rand() * 40); n > 0; n--) line += PIECES[Math.floor(rand() * PIECES.length)]!;

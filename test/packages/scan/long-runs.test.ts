@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { base64Runs, firstHexRun } from '@skill-registry/skill-package/scan/long-runs';
+import { rng } from '../../../bench/scan-corpus/prng.js';
 import { findingsOf, scan, SKILL } from './helpers.js';
 
 /** What the runs stand for, as expressions. */
@@ -13,17 +14,6 @@ function base64Expected(text: string, min: number): { index: number; text: strin
 function hexExpected(text: string, min: number): { index: number; text: string } | null {
   const m = new RegExp(`(?:0x)?[0-9a-fA-F]{${min},}`).exec(text);
   return m === null ? null : { index: m.index, text: m[0] };
-}
-
-/** A small deterministic generator, so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Lines of runs of every length around `min`, separated by characters that end one kind of run or both. */
@@ -40,7 +30,8 @@ function randomLine(rand: () => number, min: number): string {
 
 describe('long runs', () => {
   it('are those the expressions match, on random lines', () => {
-    const rand = prng(11);
+    const random = rng('long-runs');
+    const rand = (): number => random.next();
     for (let i = 0; i < 3000; i++) {
       const min = [4, 8, 16, 200, 256][i % 5]!;
       const line = randomLine(rand, min);
