@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { frontMatterOf, jsonSafe, parseSkillMd } from '@skill-registry/skill-package/skill-md';
 import { PackageError } from '@skill-registry/skill-package/types';
+import { rng } from '../../bench/scan-corpus/prng.js';
 
 function parse(text: string | Buffer) {
   return parseSkillMd(typeof text === 'string' ? Buffer.from(text) : text, 'SKILL.md');
@@ -127,6 +128,25 @@ describe('SKILL.md front matter', () => {
   it('extracts front matter text', () => {
     assert.equal(frontMatterOf('---\na: 1\n---\nbody'), 'a: 1');
     assert.equal(frontMatterOf('body'), null);
+  });
+
+  it('extracts the front matter that splitting the whole document at its line ends would', () => {
+    // The reading it stands for: every line split out first.
+    const bySplit = (text: string): string | null => {
+      const lines = (text.startsWith('\uFEFF') ? text.slice(1) : text).split(/\r?\n/);
+      if (!/^---[ \t]*$/.test(lines[0]!)) return null;
+      const end = lines.findIndex((line, i) => i > 0 && /^---[ \t]*$/.test(line));
+      return end === -1 ? null : lines.slice(1, end).join('\n');
+    };
+    const pieces = ['---', '--- ', '---\t', '----', 'a: 1', '', '\uFEFF', ' ---'];
+    const ends = ['\n', '\r\n', '\r', '\r\r\n'];
+    const random = rng('front-matter');
+    for (let i = 0; i < 5000; i++) {
+      let text = '';
+      for (let n = random.int(0, 8); n > 0; n--) text += random.pick(pieces) + random.pick(ends);
+      if (random.chance(0.5)) text += random.pick(pieces);
+      assert.equal(frontMatterOf(text), bySplit(text), JSON.stringify(text));
+    }
   });
 });
 

@@ -38,16 +38,26 @@ function invalid(entry: string, detail: string, problems: PackageProblem[]): Pac
   );
 }
 
-/** Extracts the front matter text, or null when the document has none. */
+const FENCE = /^---[ \t]*$/;
+
+/**
+ * Extracts the front matter text, or null when the document has none. Lines end at `\n` or `\r\n`; they are read
+ * one at a time up to the closing fence, not all split first (a megabyte SKILL.md is 100,000 lines).
+ */
 export function frontMatterOf(text: string): string | null {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const lines = body.split(/\r?\n/);
-  const fence = /^---[ \t]*$/;
-  if (lines.length === 0 || !fence.test(lines[0] ?? '')) return null;
-  for (let i = 1; i < lines.length; i++) {
-    if (fence.test(lines[i] ?? '')) return lines.slice(1, i).join('\n');
+  const lines: string[] = [];
+  for (let start = 0; ;) {
+    const newline = body.indexOf('\n', start);
+    const end = newline === -1 ? body.length : newline > start && body.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
+    const line = body.slice(start, end);
+    if (start === 0) {
+      if (!FENCE.test(line)) return null;
+    } else if (FENCE.test(line)) return lines.join('\n');
+    else lines.push(line);
+    if (newline === -1) return null;
+    start = newline + 1;
   }
-  return null;
 }
 
 /** Turns what the YAML parser returns into plain JSON data. */

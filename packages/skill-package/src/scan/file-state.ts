@@ -28,12 +28,21 @@ export interface LineInput {
   file: FileState;
 }
 
-/** Rules that a signature (a pattern list, a table of denied commands) quotes rather than performs. */
-const QUOTABLE = /^(?:command|agent|url|combo)\./;
+/** Rules that a signature (a pattern list, a table of denied commands) quotes rather than performs, by rule id. */
+const QUOTABLE = new Map<string, boolean>();
+
+function quotable(rule: string): boolean {
+  let known = QUOTABLE.get(rule);
+  if (known === undefined) {
+    known = rule.startsWith('command.') || rule.startsWith('agent.') || rule.startsWith('url.') || rule.startsWith('combo.');
+    QUOTABLE.set(rule, known);
+  }
+  return known;
+}
 
 /** Reports a match in `input.text`; in a signature (signature.ts) two steps lower. */
 export function report(input: LineInput, rule: string, severity: Severity, index: number, length: number, message?: string): void {
-  const weighed = QUOTABLE.test(rule) && inSignature(input, index) ? raise(severity, -2) : severity;
+  const weighed = quotable(rule) && inSignature(input, index) ? raise(severity, -2) : severity;
   input.file.report({ rule, severity: weighed, line: input.line, context: input.context, text: input.text, index, length, message });
 }
 

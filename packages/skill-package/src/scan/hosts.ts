@@ -108,13 +108,18 @@ const WELL_KNOWN_IPS = new Set(['1.1.1.1', '1.0.0.1', '8.8.8.8', '8.8.4.4', '9.9
 const COLLECTOR_SET = new Set(COLLECTORS);
 const SHORTENER_SET = new Set(SHORTENERS);
 
-/** Whether `host` or one of its parent domains is in `set` (`a.b.ngrok.io` is under `ngrok.io`). */
-function underAny(host: string, set: ReadonlySet<string>): boolean {
-  let at = 0;
-  for (;;) {
-    if (set.has(host.slice(at))) return true;
+/**
+ * Whether `host` or one of its parent domains is a collector, else a shortener (`a.b.ngrok.io` is under `ngrok.io`):
+ * both lists asked in one walk over the host's parent domains.
+ */
+function listedUnder(host: string): 'collector' | 'shortener' | null {
+  let shortener = false;
+  for (let at = 0; ;) {
+    const domain = at === 0 ? host : host.slice(at);
+    if (COLLECTOR_SET.has(domain)) return 'collector';
+    shortener ||= SHORTENER_SET.has(domain);
     const dot = host.indexOf('.', at);
-    if (dot === -1) return false;
+    if (dot === -1) return shortener ? 'shortener' : null;
     at = dot + 1;
   }
 }
@@ -172,16 +177,8 @@ export function isPublicRawIp(host: string): boolean {
   return ip !== null && !isNonPublicIpv4(ip) && !WELL_KNOWN_IPS.has(host);
 }
 
-export function isCollector(host: string): boolean {
-  return underAny(host, COLLECTOR_SET);
-}
-
 export function isMessaging(host: string, path = ''): boolean {
   return MESSAGING_PATHS.some(([h, p]) => host === h && p.test(path));
-}
-
-export function isShortener(host: string): boolean {
-  return underAny(host, SHORTENER_SET);
 }
 
 export type Destination = 'raw-ip' | 'collector' | 'messaging' | 'shortener';
@@ -200,7 +197,7 @@ function factsOf(host: string): HostFacts {
   if (facts === undefined) {
     facts = {
       local: isLocalOrExample(host),
-      kind: isPublicRawIp(host) ? 'raw-ip' : isCollector(host) ? 'collector' : isShortener(host) ? 'shortener' : null,
+      kind: isPublicRawIp(host) ? 'raw-ip' : listedUnder(host),
     };
     if (recentHosts.size >= RECENT_HOSTS_MAX) recentHosts.clear();
     recentHosts.set(host, facts);

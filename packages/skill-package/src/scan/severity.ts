@@ -15,8 +15,11 @@ export interface ContextSeverities {
   prose: Severity;
 }
 
+/** Each severity's place in SEVERITIES, looked up for every finding. */
+const RANKS = Object.fromEntries(SEVERITIES.map((severity, i) => [severity, i])) as Record<Severity, number>;
+
 export function rank(severity: Severity): number {
-  return SEVERITIES.indexOf(severity);
+  return RANKS[severity];
 }
 
 export function atRank(n: number): Severity {

@@ -26,19 +26,20 @@ const LONE_STRING = /^\s*[rbu]?(["'`])(?:(?!\1).)*\1\s*(?:[,;]\s*)?(?:(?:#|\/\/)
 const REGEX_SYNTAX = /\.[*+]|\\\.\w|\(\?[:!=i]|\\[sdw][+*?{]|\\b(?![A-Za-z0-9])|\([\w\s.\\-]*[\w.\\]\|[\w.\\][\w\s.\\|-]*\)/;
 
 /**
- * Answers of signatureLine by input: a line with many matches (a 1 MiB line repeating one) is asked once per
- * match, and testing the whole line each time would make it quadratic.
+ * The last line asked about and its answer: a line with many matches (a 1 MiB line repeating one) is asked once per
+ * match, one after another, and testing the whole line each time would make it quadratic. (A map of every line asked
+ * about cost a tenth of the scan of a megabyte of short lines that each match.)
  */
-const SHAPES = new WeakMap<LineInput, boolean>();
+let lastInput: LineInput | null = null;
+let lastShape = false;
 
 /** Whether the whole line has the shape of a signature, whatever part of it matched. */
 export function signatureLine(input: LineInput): boolean {
-  let known = SHAPES.get(input);
-  if (known === undefined) {
-    known = lineShape(input);
-    SHAPES.set(input, known);
+  if (input !== lastInput) {
+    lastShape = lineShape(input);
+    lastInput = input;
   }
-  return known;
+  return lastShape;
 }
 
 function lineShape(input: LineInput): boolean {

@@ -15,6 +15,9 @@ export interface FoundUrl {
 const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi;
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
 const BARE_IP = /(?<![\d.])\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?!\.?\d)/g;
+/** A port at the end of an authority, and a dotted address of any numbers (a real host's shape, if not a public one). */
+const PORT = /:\d{0,5}$/;
+const IPV4_SHAPE = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** `text` without trailing characters from `chars`. */
 function trimEnd(text: string, chars: string): string {
@@ -47,8 +50,22 @@ function trimUrl(raw: string): string {
   return trimEnd(url, TRAILING);
 }
 
+/**
+ * The last line read and its URLs: several rules read the URLs of one line (the URL list, a download piped to a shell,
+ * a request to send data), one after another.
+ */
+let lastText: string | null = null;
+let lastUrls: readonly FoundUrl[] = [];
+
 /** Every http(s) URL in `text` whose host is a real name or IPv4 address (placeholders like `{host}` are skipped). */
-export function findUrls(text: string): FoundUrl[] {
+export function findUrls(text: string): readonly FoundUrl[] {
+  if (text === lastText) return lastUrls;
+  lastUrls = readUrls(text);
+  lastText = text;
+  return lastUrls;
+}
+
+function readUrls(text: string): FoundUrl[] {
   const out: FoundUrl[] = [];
   URL_PATTERN.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -81,12 +98,12 @@ const RECENT_AUTHORITIES_MAX = 1024;
 function hostOf(authority: string): string | null {
   const known = recentAuthorities.get(authority);
   if (known !== undefined) return known;
-  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
-  const host = hostPort
-    .replace(/:\d{0,5}$/, '')
-    .toLowerCase()
-    .replace(/\.$/, '');
-  const real = HOST.test(host) || isPublicRawIp(host) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) ? host : null;
+  // Expressions only where the authority has what they remove: most are a bare name.
+  let host = authority.slice(authority.lastIndexOf('@') + 1);
+  if (host.includes(':')) host = host.replace(PORT, '');
+  host = host.toLowerCase();
+  if (host.endsWith('.')) host = host.slice(0, -1);
+  const real = HOST.test(host) || isPublicRawIp(host) || IPV4_SHAPE.test(host) ? host : null;
   if (recentAuthorities.size >= RECENT_AUTHORITIES_MAX) recentAuthorities.clear();
   recentAuthorities.set(authority, real);
   return real;
