@@ -307,27 +307,6 @@ function reverseShell(input: LineInput, lower: string): void {
 
 // Deleting the home or root directory, wiping disks.
 const RM = /(?:^|[\s;&|(`$])(?:sudo\s)?rm\s([^;&|\n`)]{1,300})/g;
-/** White space other than ASCII's, as `\s` knows it. */
-const WIDE_BLANK = /\s/;
-
-/**
- * The words of `text` between white space, as `text.trim().split(/\s+/)` gives them (none for a blank text): read by
- * character code, since a split by an expression cost a tenth of a megabyte of short `rm -rf` lines.
- */
-function words(text: string): string[] {
-  const out: string[] = [];
-  let start = -1;
-  for (let at = 0; at <= text.length; at++) {
-    const code = at < text.length ? text.charCodeAt(at) : 0x20;
-    const blank = code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0xa0 && WIDE_BLANK.test(text.charAt(at)));
-    if (!blank && start === -1) start = at;
-    else if (blank && start !== -1) {
-      out.push(text.slice(start, at));
-      start = -1;
-    }
-  }
-  return out;
-}
 const RECURSIVE_FLAG = /^-[a-zA-Z]*[rR]/;
 const QUOTES = /["']/g;
 const DANGEROUS_TARGET =
@@ -349,6 +328,28 @@ const FIND_HOME = /\bfind\s+["']?(?:~|\$HOME|\$\{HOME\}|\/)["']?\/?(?=\s)/g;
 const FIND_DELETES = /\s-delete\b|\s-exec\s+rm\b/;
 const PS_REMOVE = /\bRemove-Item\b/i;
 const PS_HOME_TARGET = /(?:\s|["'])(?:~|\$HOME|\$env:USERPROFILE|\$env:HOMEPATH|[A-Za-z]:\\)\\?\*?["']?(?:\s|$)/i;
+
+/** White space other than ASCII's, as `\s` knows it. */
+const WIDE_BLANK = /\s/;
+
+/**
+ * The words of `text` between white space, as `text.trim().split(/\s+/)` gives them (none for a blank text): read by
+ * character code, since a split by an expression cost a tenth of a megabyte of short `rm -rf` lines.
+ */
+function words(text: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let at = 0; at <= text.length; at++) {
+    const code = at < text.length ? text.charCodeAt(at) : 0x20;
+    const blank = code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0xa0 && WIDE_BLANK.test(text.charAt(at)));
+    if (!blank && start === -1) start = at;
+    else if (blank && start !== -1) {
+      out.push(text.slice(start, at));
+      start = -1;
+    }
+  }
+  return out;
+}
 
 function destructiveDelete(input: LineInput, lower: string): void {
   const { text } = input;
