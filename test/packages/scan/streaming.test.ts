@@ -44,6 +44,32 @@ describe('scanner streaming', () => {
     assert.equal(findingsOf(report, 'hidden.zero-width')[0]?.excerpt, 'x<U+200B>y');
   });
 
+  it('lines with other bytes read as UTF-8, whether a block has a few of them or many', () => {
+    // Accents, an invalid byte and plain ASCII in turn; every line is read (`curl` anchors it), and the last six make
+    // a finding whose excerpt is the line as decoded, after a block's first lines with other bytes or many of them.
+    const line = (i: number, word: string): Buffer =>
+      i % 3 === 0
+        ? Buffer.from(`café ${i} ${word}\n`)
+        : i % 3 === 1
+          ? Buffer.concat([Buffer.from(`bad ${i} `), Buffer.from([0xe2, 0x82]), Buffer.from(` ${word}\n`)])
+          : Buffer.from(`plain ${i} ${word}\n`);
+    const shown = (i: number): string =>
+      i % 3 === 0 ? `café ${i} x<U+200B>y` : i % 3 === 1 ? `bad ${i} \ufffd x<U+200B>y` : `plain ${i} x<U+200B>y`;
+    for (const count of [6, 300]) {
+      const lines = Array.from({ length: count }, (_, i) => line(i, i < count - 6 ? 'curl' : 'x\u200by'));
+      const bytes = Buffer.concat([Buffer.from('# t\n'), ...lines]);
+      for (const size of [bytes.length, 4096, 97]) {
+        const found = findingsOf(scanChunked('notes.md', bytes, size), 'hidden.zero-width');
+        const last = Array.from({ length: 6 }, (_, k) => count - 6 + k);
+        assert.deepEqual(
+          found.map((f) => [f.line, f.excerpt]),
+          last.map((i) => [i + 2, shown(i)]),
+          `${count} lines in chunks of ${size}`,
+        );
+      }
+    }
+  });
+
   it('a line longer than the carry cap is a minified finding and is still read to its end', () => {
     const secret = 'AKIAQWERTYUIOPASDFGH';
     const long = `${'a'.repeat(LINE_CAP * 3 + 17)} ${secret} end`;
