@@ -1,9 +1,20 @@
 // Verdicts: context decides how much a match weighs, and combinations escalate.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { atRank, maxSeverity, rank } from '@skill-registry/skill-package/scan/severity';
+import { SEVERITIES } from '@skill-registry/skill-package/scan/types';
 import { findingsOf, scan, SKILL } from './helpers.js';
 
 describe('scan verdicts', () => {
+  it('severities rank in the order of SEVERITIES', () => {
+    SEVERITIES.forEach((severity, i) => {
+      assert.equal(rank(severity), i);
+      assert.equal(atRank(i), severity);
+    });
+    assert.equal(maxSeverity('low', 'high'), 'high');
+    assert.equal(maxSeverity('critical', 'medium'), 'critical');
+  });
+
   it('an ordinary package is clean', () => {
     const report = scan({
       'SKILL.md': `${SKILL}Run \`python scripts/extract.py input.pdf\` and read the output.\n\n\`\`\`bash\npip install pypdf\n\`\`\`\n`,

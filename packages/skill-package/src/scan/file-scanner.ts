@@ -79,6 +79,9 @@ const OTHER_BYTES = /[\x80-\xff]/;
  */
 const WIDE_LINES = 16;
 
+/** The facts a text the anchor pass did not note (a window of a long line) is read with: all of them. */
+const UNKNOWN_FACTS = FACTS.blob | FACTS.base64 | FACTS.assigns | FACTS.code;
+
 /** Longest continued command carried to its next line. */
 const CONTINUED_CAP = 4096;
 
@@ -295,7 +298,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       this.prose.line(length > LINE_CAP ? this.blockBytes.toString('utf8', start, start + LINE_CAP) : this.textOf(start, end, line), line);
     const examined = length <= LINE_CAP && (groups !== 0 || this.examineNext || this.markdown?.inComment === true);
     if (length > LINE_CAP) this.longLine(this.blockBytes.toString('utf8', start, end), line);
-    else if (examined) this.examine(this.textOf(start, end, line), line, false, groups, (facts & FACTS.blob) !== 0);
+    else if (examined) this.examine(this.textOf(start, end, line), line, false, groups, facts);
     else if (length >= BLOB_RUN || (facts & FACTS.base64) !== 0) {
       // A line without an anchor matters only for its base64 (a blob, or a line of wrapped base64) or its length.
       if ((facts & (FACTS.blob | FACTS.base64)) !== 0 || (this.kind === 'script' && length > MINIFIED_LINE))
@@ -348,8 +351,11 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(input, text.length);
   }
 
-  /** `blobs`: whether the line may hold a base64 or hex run long enough to report (FACTS.blob). */
-  private examine(raw: string, line: number, continuation: boolean, groups: number, blobs = true): void {
+  /**
+   * `facts`: what the anchor pass noted of the line (FACTS); a window of a long line is read as if all held. Only
+   * FACTS.blob (a base64 or hex run long enough to report) and FACTS.assigns (a start like a shell assignment) are read.
+   */
+  private examine(raw: string, line: number, continuation: boolean, groups: number, facts = UNKNOWN_FACTS): void {
     const text = raw.charCodeAt(raw.length - 1) === 0x0d ? raw.slice(0, -1) : raw;
     const keyPending = this.examineNext;
     this.examineNext = false;
@@ -361,7 +367,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       scanSecrets(whole, this.pendingKey);
     }
     if (!continuation) scanWrappedBase64(whole, this.wrapped);
-    if (blobs && text.length >= BLOB_RUN) scanBlobs(whole);
+    if ((facts & FACTS.blob) !== 0 && text.length >= BLOB_RUN) scanBlobs(whole);
     if (!continuation && this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(whole, text.length);
     const segments: Segment[] =
       this.markdown === null
@@ -395,7 +401,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
       // A command assembled from the script's own variables is read again as it would run.
       if (segment.context === 'script') {
         const expanded = this.variables.expand(visible);
-        this.variables.assign(visible);
+        // A line as it arrived assigns only if its start is one's (FACTS.assigns); read again or continued, it may.
+        if ((facts & FACTS.assigns) !== 0 || visible !== text) this.variables.assign(visible);
         if (expanded !== visible) {
           const again = groupsOfLine(expanded, true);
           if (again !== 0) this.runRules(this.input(expanded, line, 'script'), again);

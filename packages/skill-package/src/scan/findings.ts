@@ -48,10 +48,8 @@ export class FindingSink {
   readonly findings: ScanFinding[] = [];
   readonly counts: SeverityCounts = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
   omitted = 0;
-  /** Per rule, the strongest finding; per family, the strongest severity (kept or not). */
+  /** Per rule, the strongest finding (kept or not). */
   readonly signals = new Map<string, Signal>();
-  /** Files in which each rule fired, with that file's strongest context for it. */
-  readonly byFile = new Map<string, Map<string, Signal>>();
   private readonly files = new Map<string, FileTally>();
 
   add(file: string, hit: Hit): void {
@@ -68,34 +66,22 @@ export class FindingSink {
       return;
     }
     perRule.lastLine = hit.line;
-    const rule = ruleById(hit.rule);
     this.counts[hit.severity] += 1;
     const keep = perRule.kept < MAX_PER_RULE && tally.kept < MAX_PER_FILE && this.findings.length < MAX_TOTAL;
-    let fileSignals = this.byFile.get(file);
-    if (fileSignals === undefined) {
-      fileSignals = new Map<string, Signal>();
-      this.byFile.set(file, fileSignals);
-    }
-    // Most hits of an adversarial file repeat one already counted: nothing is built for them.
-    const level = rank(hit.severity);
+    // Most hits of an adversarial file repeat one already counted: nothing is built or looked up for them.
     const signal = this.signals.get(hit.rule);
-    const fileSignal = fileSignals.get(hit.rule);
-    const overSignal = signal === undefined || level > rank(signal.severity);
-    const overFileSignal = fileSignal === undefined || level > rank(fileSignal.severity);
     let excerpt: string | null = null;
-    if (overSignal || overFileSignal) {
+    if (signal === undefined || rank(hit.severity) > rank(signal.severity)) {
       excerpt = excerptOf(hit.text, hit.index, hit.length);
-      const made: Signal = {
+      this.signals.set(hit.rule, {
         rule: hit.rule,
-        family: rule.family,
+        family: ruleById(hit.rule).family,
         severity: hit.severity,
         file,
         line: hit.line,
         context: hit.context,
         excerpt,
-      };
-      if (overSignal) this.signals.set(hit.rule, made);
-      if (overFileSignal) fileSignals.set(hit.rule, made);
+      });
     }
     if (!keep) {
       this.omitted += 1;
@@ -103,6 +89,7 @@ export class FindingSink {
     }
     perRule.kept += 1;
     tally.kept += 1;
+    const rule = ruleById(hit.rule);
     this.findings.push({
       rule: hit.rule,
       family: rule.family,

@@ -274,13 +274,14 @@ const IMPERATIVE = /\b(?:you\s+(?:must|should|will|need\s+to|are\s+to)|always|ne
  */
 export function scanComment(comment: ClosedComment, file: FileState): void {
   const { text } = comment;
-  const agent = AGENT_TERM.exec(text);
   // Mentioning an assistant and a verb is a note ("generated from the model overview and read by the docs build"); ordering an
-  // action is an instruction.
-  const action = ORDERED_ACTION.exec(text);
-  const command = COMMAND_WORD.exec(text);
-  const imperative = IMPERATIVE.exec(text);
-  const found = agent !== null && action !== null ? agent : command !== null && imperative !== null ? command : null;
+  // action is an instruction. Each expression is run only when the one it pairs with matched.
+  const agent = AGENT_TERM.exec(text);
+  let found = agent !== null && ORDERED_ACTION.test(text) ? agent : null;
+  if (found === null) {
+    const command = COMMAND_WORD.exec(text);
+    if (command !== null && IMPERATIVE.test(text)) found = command;
+  }
   if (found === null) return;
   file.report({
     rule: 'hidden.comment-instruction',
