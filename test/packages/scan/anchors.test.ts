@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { anchorLines, FACTS, G, groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
+import { rng } from '../../../bench/scan-corpus/prng.js';
 
 interface Seen {
   text: string;
@@ -137,5 +138,51 @@ describe('anchor pass', () => {
     assert.equal(factsOf('\u00a0x = 1', true), 0, 'other white space is text');
     assert.equal(factsOf('rub = 1', true), FACTS.code);
     assert.equal(factsOf('D=cu', false), 0, 'script facts only in scripts');
+  });
+
+  it('notes every script line a shell assignment is read from, on random lines', () => {
+    // The expression the script's variables are read with (shell-variables.ts): a line it matches must be noted, since
+    // a line read for its rules is read for an assignment only when the pass notes one.
+    const ASSIGNMENT =
+      /^[ \t]*(?:(?:export|local|readonly)[ \t]+)?([A-Za-z_][A-Za-z0-9_]{0,63})=("[^"\n]{0,256}"|'[^'\n]{0,256}'|[^\s;&|"'`]{0,256})(?=[ \t]*(?:$|[;#&|]))/;
+    const pieces = [
+      'export',
+      'local',
+      'readonly',
+      'declare',
+      ' ',
+      '  ',
+      '\t',
+      '\u00a0',
+      'D',
+      'd_1',
+      '_x',
+      '9',
+      '=',
+      '"cu"',
+      "'rl'",
+      '$H',
+      ';',
+      '#',
+      '|',
+      '-',
+      '.',
+    ];
+    const random = rng('assignments');
+    let matched = 0;
+    for (let i = 0; i < 5000; i++) {
+      let line = '';
+      // Half the lines built as an assignment (blanks, a word, a name, `=`, a value), then random pieces after it.
+      if (random.chance(0.5))
+        line = `${random.pick(['', ' ', '\t '])}${random.pick(['', 'export ', 'local\t', 'readonly  ', 'echo '])}${random.pick(['D', 'd_1', '_x', '9a'])}=`;
+      for (let k = random.int(1, 8); k > 0; k--) line += random.pick(pieces);
+      const bytes = Buffer.from(line);
+      let facts = 0;
+      anchorLines(bytes, 0, bytes.length, 1, true, { line: (_s, _e, _l, _g, f) => (facts = f) });
+      if (!ASSIGNMENT.test(line)) continue;
+      matched += 1;
+      assert.notEqual(facts & FACTS.assigns, 0, JSON.stringify(line));
+    }
+    assert.ok(matched > 500, `${matched} assignments among the random lines`);
   });
 });
