@@ -401,7 +401,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
       // A command assembled from the script's own variables is read again as it would run.
       if (segment.context === 'script') {
         const expanded = this.variables.expand(visible);
-        // A line as it arrived assigns only if its start is one's (FACTS.assigns); read again or continued, it may.
+        // The line as it arrived is an assignment only if the anchor pass noted a start like one (FACTS.assigns);
+        // rewritten or continued, it is read whatever it starts with.
         if ((facts & FACTS.assigns) !== 0 || visible !== text) this.variables.assign(visible);
         if (expanded !== visible) {
           const again = groupsOfLine(expanded, true);

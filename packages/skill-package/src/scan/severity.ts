@@ -16,8 +16,8 @@ export interface ContextSeverities {
 }
 
 /**
- * Each severity's place in SEVERITIES, asked several times for every hit. A switch compares the names by reference;
- * looking them up as keys of an object was 4% of scanning a megabyte that makes a finding on every line.
+ * Each severity's place in SEVERITIES, asked several times for every hit: a switch over the five names, where looking
+ * them up as keys of an object was 4% of scanning a megabyte that makes a finding on every line.
  */
 export function rank(severity: Severity): number {
   switch (severity) {
