@@ -12,11 +12,11 @@ import type { FileKind, FileState, LineInput } from './file-state.js';
 import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
 import { HEAD_BYTES, sniff, type NestedFormat } from './magic.js';
-import { MarkdownContext, type Segment } from './markdown.js';
-import { AGENT_GROUPS, ALL_GROUPS, anchorLines, BLOB_RUN, FACTS, G, groupsOfLine, type LineSink } from './prefilter.js';
+import { MarkdownContext, type ClosedComment } from './markdown.js';
+import { AGENT_GROUPS, ALL_GROUPS, anchorLines, BLOB_RUN, FACTS, G, groupsOfLine, MARKS, type LineSink } from './prefilter.js';
 import { ProseBlocks } from './prose-blocks.js';
-import { scanAgent } from './rules-agent.js';
-import { finishCommands, scanCommands } from './rules-command.js';
+import { agentGroupsThatAct, scanAgent } from './rules-agent.js';
+import { commandGroupsThatAct, finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
 import {
   finishWrappedBase64,
@@ -82,6 +82,12 @@ const WIDE_LINES = 16;
 /** The facts a text the anchor pass did not note (a window of a long line) is read with: all of them. */
 const UNKNOWN_FACTS = FACTS.blob | FACTS.base64 | FACTS.assigns | FACTS.code;
 
+/** The groups that start rules; a line whose anchors name none of them, only marks, has nothing for a rule to find. */
+const RULE_GROUPS = ALL_GROUPS & ~MARKS;
+
+/** Longest script line an assignment is read from when no rule reads the line. */
+const ASSIGNMENT_LINE = 512;
+
 /** Longest continued command carried to its next line. */
 const CONTINUED_CAP = 4096;
 
@@ -111,6 +117,17 @@ function hasEmptyQuotes(text: string): boolean {
     for (let at = text.indexOf(pair); at !== -1; at = text.indexOf(pair, at + 1))
       if (isWordCode(text.charCodeAt(at - 1)) && isWordCode(text.charCodeAt(at + 2))) return true;
   return false;
+}
+
+/** The line being decided on, as Latin-1 text of its block: sliced only when a rule's gate reads it. */
+class LatinLine {
+  block = '';
+  start = 0;
+  end = 0;
+
+  get text(): string {
+    return this.block.slice(this.start, this.end);
+  }
 }
 
 export class FileScanner implements FileState, LineReader, LineSink {
@@ -147,6 +164,9 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private blockText: string | null = null;
   private cursorLine = 0;
   private cursorChar = 0;
+  private readonly latinLine = new LatinLine();
+  /** Where the Markdown reader hands each comment once it closes. */
+  private readonly commentClosed = (comment: ClosedComment): void => scanComment(comment, this);
   private readonly pendingKey: { key: { line: number; text: string; index: number } | null } = { key: null };
   private readonly wrapped: WrappedRun = { run: 0, start: 0, text: '', body: '' };
   private lastInput: LineInput | null = null;
@@ -266,6 +286,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.blockBytes = bytes;
     this.blockAscii = isAscii(bytes.subarray(start, end));
     this.blockLatin = bytes.toString('latin1', start, end);
+    this.latinLine.block = this.blockLatin;
     this.blockStart = start;
     this.blockEnd = end;
     this.wideLines = 0;
@@ -292,11 +313,17 @@ export class FileScanner implements FileState, LineReader, LineSink {
     return text.slice(at, lineEnd === -1 ? text.length : lineEnd);
   }
 
-  line(start: number, end: number, line: number, groups: number, facts: number): void {
+  line(start: number, end: number, line: number, anchored: number, facts: number): void {
     const length = end - start;
     if (this.prose?.reading === true && !this.prose.skipsCode((facts & FACTS.code) !== 0))
       this.prose.line(length > LINE_CAP ? this.blockBytes.toString('utf8', start, start + LINE_CAP) : this.textOf(start, end, line), line);
-    const examined = length <= LINE_CAP && (groups !== 0 || this.examineNext || this.markdown?.inComment === true);
+    const groups = anchored === 0 ? 0 : this.groupsThatAct(anchored, start, end);
+    const examined =
+      length <= LINE_CAP &&
+      ((groups & RULE_GROUPS) !== 0 ||
+        this.examineNext ||
+        this.markdown?.inComment === true ||
+        (anchored !== 0 && this.readAnyway(start, end, facts)));
     if (length > LINE_CAP) this.longLine(this.blockBytes.toString('utf8', start, end), line);
     else if (examined) this.examine(this.textOf(start, end, line), line, false, groups, facts);
     else if (length >= BLOB_RUN || (facts & FACTS.base64) !== 0) {
@@ -304,9 +331,46 @@ export class FileScanner implements FileState, LineReader, LineSink {
       if ((facts & (FACTS.blob | FACTS.base64)) !== 0 || (this.kind === 'script' && length > MINIFIED_LINE))
         this.unflagged(this.textOf(start, end, line), line);
       else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.unflaggedContext), this.wrapped);
-    } else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.baseContext), this.wrapped);
+    } else if (this.wrapped.run > 0) finishWrappedBase64(this.input('', line, this.unflaggedContext), this.wrapped);
     // A line no rule looks at may still set a variable a later command is assembled from (`D=cu`).
-    if (!examined && length <= 512 && (facts & FACTS.assigns) !== 0) this.variables.assign(this.textOf(start, end, line));
+    if (!examined && length <= ASSIGNMENT_LINE && (facts & FACTS.assigns) !== 0) {
+      // Without the line end's carriage return, as a line read for its rules is: `D=cu` counts in a CRLF script too.
+      const text = this.textOf(start, end, line);
+      this.variables.assign(text.charCodeAt(text.length - 1) === 0x0d ? text.slice(0, -1) : text);
+    }
+  }
+
+  /** The groups of a line's anchors whose rules can find something on it (rules-agent.ts, rules-command.ts). */
+  private groupsThatAct(groups: number, start: number, end: number): number {
+    return commandGroupsThatAct(agentGroupsThatAct(groups), this.latinOf(start, end));
+  }
+
+  /** Bytes [start, end) of the block as Latin-1 text, for a gate to read (only ASCII characters are looked for). */
+  private latinOf(start: number, end: number): LatinLine {
+    const latin = this.latinLine;
+    latin.start = start - this.blockStart;
+    latin.end = end - this.blockStart;
+    return latin;
+  }
+
+  /**
+   * Whether reading a line no rule acts on still changes what is found, as reading every anchored line once did: a
+   * command carried on to the next line or still waiting for one, a line read again without empty quotes or with the
+   * script's variables expanded, an assignment longer than ASSIGNMENT_LINE. Most lines are none of these, and are
+   * passed over as lines without anchors are (their base64 and length are read all the same).
+   */
+  private readAnyway(start: number, end: number, facts: number): boolean {
+    const bytes = this.blockBytes;
+    let last = end - 1;
+    if (last >= start && bytes[last] === 0x0d) last -= 1;
+    if (last >= start && bytes[last] === 0x5c) return true;
+    if (this.continued !== '') return true;
+    const script = this.kind === 'script';
+    if (script && (facts & FACTS.assigns) !== 0 && end - start > ASSIGNMENT_LINE) return true;
+    if (!script && this.markdown?.inCode !== true) return false;
+    // Latin-1 text finds what the decoded line would: both look for ASCII characters only.
+    const { text } = this.latinOf(start, end);
+    return hasEmptyQuotes(text) || (script && !this.variables.empty && text.includes('$'));
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {
@@ -369,45 +433,49 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (!continuation) scanWrappedBase64(whole, this.wrapped);
     if ((facts & FACTS.blob) !== 0 && text.length >= BLOB_RUN) scanBlobs(whole);
     if (!continuation && this.kind === 'script' && text.length > MINIFIED_LINE) reportLongLine(whole, text.length);
-    const segments: Segment[] =
-      this.markdown === null
-        ? [{ text, context: this.baseContext, offset: 0 }]
-        : this.markdown.step(text, line, (c) => scanComment(c, this), continuation);
-    for (const segment of segments) {
-      let segmentText = segment.text;
-      let segmentGroups = groups;
-      // A command continued with a trailing backslash is read whole, on the line where it ends.
-      if (segment.context === 'script' || segment.context === 'code') {
-        if (this.continued !== '') {
-          segmentText = this.continued + segmentText;
-          segmentGroups = ALL_GROUPS;
-          this.continued = '';
-        }
-        if (segmentText.charCodeAt(segmentText.length - 1) === 0x5c) {
-          this.continued = `${segmentText.slice(0, -1)} `.slice(-CONTINUED_CAP);
-          this.examineNext = true;
-        }
+    if (this.markdown === null) this.examineSegment(whole, text, this.baseContext, groups, facts);
+    else
+      for (const segment of this.markdown.step(text, line, this.commentClosed, continuation))
+        this.examineSegment(whole, segment.text, segment.context, groups, facts);
+  }
+
+  /** A segment of an examined line (`whole`): the line itself, or the part of it in one Markdown context. */
+  private examineSegment(whole: LineInput, text: string, context: Context, groups: number, facts: number): void {
+    const { line } = whole;
+    let segmentText = text;
+    let segmentGroups = groups;
+    // A command continued with a trailing backslash is read whole, on the line where it ends.
+    if (context === 'script' || context === 'code') {
+      if (this.continued !== '') {
+        segmentText = this.continued + segmentText;
+        segmentGroups = ALL_GROUPS;
+        this.continued = '';
       }
-      const input = this.input(segmentText, line, segment.context);
-      this.runRules(input, segmentGroups);
-      // Invisible characters splitting words hide them from every rule, and so do empty quotes in shell words
-      // (c""url, b''ash): read the line again without them.
-      let visible = groups & G.hidden ? withoutInvisible(segmentText) : segmentText;
-      if (segment.context !== 'prose' && hasEmptyQuotes(visible)) visible = visible.replace(EMPTY_QUOTES, '');
-      if (visible !== segmentText) {
-        const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;
-        if (again !== 0) this.runRules(this.input(visible, line, segment.context), again);
+      if (segmentText.charCodeAt(segmentText.length - 1) === 0x5c) {
+        this.continued = `${segmentText.slice(0, -1)} `.slice(-CONTINUED_CAP);
+        this.examineNext = true;
       }
-      // A command assembled from the script's own variables is read again as it would run.
-      if (segment.context === 'script') {
-        const expanded = this.variables.expand(visible);
-        // The line as it arrived is an assignment only if the anchor pass noted a start like one (FACTS.assigns);
-        // rewritten or continued, it is read whatever it starts with.
-        if ((facts & FACTS.assigns) !== 0 || visible !== text) this.variables.assign(visible);
-        if (expanded !== visible) {
-          const again = groupsOfLine(expanded, true);
-          if (again !== 0) this.runRules(this.input(expanded, line, 'script'), again);
-        }
+    }
+    // The line's own input when the segment is all of it, as it mostly is: one object fewer per line read.
+    const input = segmentText === whole.text && context === whole.context ? whole : this.input(segmentText, line, context);
+    this.runRules(input, segmentGroups);
+    // Invisible characters splitting words hide them from every rule, and so do empty quotes in shell words
+    // (c""url, b''ash): read the line again without them.
+    let visible = groups & G.hidden ? withoutInvisible(segmentText) : segmentText;
+    if (context !== 'prose' && hasEmptyQuotes(visible)) visible = visible.replace(EMPTY_QUOTES, '');
+    if (visible !== segmentText) {
+      const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;
+      if (again !== 0) this.runRules(this.input(visible, line, context), again);
+    }
+    // A command assembled from the script's own variables is read again as it would run.
+    if (context === 'script') {
+      const expanded = this.variables.expand(visible);
+      // The line as it arrived is an assignment only if the anchor pass noted a start like one (FACTS.assigns);
+      // rewritten or continued, it is read whatever it starts with.
+      if ((facts & FACTS.assigns) !== 0 || visible !== whole.text) this.variables.assign(visible);
+      if (expanded !== visible) {
+        const again = groupsOfLine(expanded, true);
+        if (again !== 0) this.runRules(this.input(expanded, line, 'script'), again);
       }
     }
   }

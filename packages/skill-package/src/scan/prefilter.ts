@@ -57,6 +57,8 @@ export const G = {
 } as const;
 /** Every group and mark; the bits above them hold the line facts (FACTS). */
 export const ALL_GROUPS = (1 << 27) - 1;
+/** The marks: what rules of other groups need together, which start no rule of their own. */
+export const MARKS = G.send | G.negation | G.fetch | G.post | G.env | G.keyFile;
 /** Every group of instructions to an agent. */
 export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 

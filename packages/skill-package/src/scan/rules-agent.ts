@@ -123,6 +123,15 @@ function firstMatch(pattern: RegExp, text: string): RegExpExecArray | null {
   return pattern.exec(text);
 }
 
+/**
+ * The groups of a line's anchors whose instruction rules can find something on it: concealment needs a negation or a
+ * word for hiding (G.negation), which a line naming only what could be hidden (`errors`, `steps`) lacks. The others
+ * are returned as they are.
+ */
+export function agentGroupsThatAct(groups: number): number {
+  return (groups & G.negation) === 0 ? groups & ~G.conceal : groups;
+}
+
 /** Runs the instruction rules of the groups (prefilter.ts) the line's anchors name. */
 export function scanAgent(input: LineInput, groups: number): void {
   const { text } = input;

@@ -113,8 +113,8 @@ const FETCHES =
  * Whether a line may run a download: every way pipeToShell knows starts from a downloader or fetching call the anchors
  * mark (G.fetch), or from `iex` running a download named by a longer word (`DownloadStringAsync`).
  */
-function mayRunDownload(input: LineInput, groups: number): boolean {
-  return (groups & G.fetch) !== 0 || IEX_ANYWHERE.test(input.text);
+function mayRunDownload(groups: number, line: { readonly text: string }): boolean {
+  return (groups & G.fetch) !== 0 || IEX_ANYWHERE.test(line.text);
 }
 const IEX_ANYWHERE = /iex/i;
 
@@ -447,24 +447,25 @@ const PERSISTENCE_COMMANDS: [string, RegExp][] = [
 const PERSISTENT_DOWNLOAD =
   'This makes a download run again and again (at every shell start or on a schedule): whatever the server returns later runs unreviewed. No skill needs it.';
 
-function persistence(input: LineInput, lower: string, fetches: () => boolean): void {
-  // A schedule that fetches code is a standing remote-code channel wherever it is written: critical even from a code block.
-  const persist = (m: RegExpExecArray): void => {
-    const fetching = fetches();
-    fire(input, 'command.persistence', m.index, m[0].length, fetching ? 3 : 0, fetching ? PERSISTENT_DOWNLOAD : undefined);
-  };
+/** A schedule that fetches code is a standing remote-code channel wherever it is written: critical even from a code block. */
+function persist(input: LineInput, m: RegExpExecArray): void {
+  const fetching = DOWNLOADER.test(input.text);
+  fire(input, 'command.persistence', m.index, m[0].length, fetching ? 3 : 0, fetching ? PERSISTENT_DOWNLOAD : undefined);
+}
+
+function persistence(input: LineInput, lower: string): void {
   const { text } = input;
   if (lower.includes('crontab')) {
     CRONTAB_WRITE.lastIndex = 0;
     const m = CRONTAB_WRITE.exec(text);
     if (m !== null) {
-      persist(m);
+      persist(input, m);
       return;
     }
   }
   const file = writesTo(text, CRON_FILES);
   if (file !== null) {
-    persist(file);
+    persist(input, file);
     return;
   }
   for (const [gate, pattern] of PERSISTENCE_COMMANDS) {
@@ -472,7 +473,7 @@ function persistence(input: LineInput, lower: string, fetches: () => boolean): v
     pattern.lastIndex = 0;
     const m = pattern.exec(text);
     if (m !== null) {
-      persist(m);
+      persist(input, m);
       return;
     }
   }
@@ -553,13 +554,33 @@ const ENV_DUMP =
 const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
-function exfiltrate(input: LineInput, lower: () => string, readsCredentials: boolean, groups: number): void {
+/**
+ * `socket.send` in any case, inside a longer name too (`mysocket.sendall`): the one sender that is not a word of G.send,
+ * and the one sign of sending that is not a word of G.post. (A case-insensitive test of the line finds what lowering it
+ * would: no other character lowers to one of these letters, but for the Kelvin sign, which NET_SEND and NET_POST, read
+ * without lowering, do not take for a `k` either.)
+ */
+const SOCKET_SEND = /socket\.send/i;
+
+/**
+ * Whether exfiltrate can find anything on a line, from the marks of its anchors: something to send (an environment
+ * dump, a credential read, a secret file's name), or a sender that sends, for the network-send fact. Most lines that
+ * name a sender or the environment have neither (`fetch(url)`, `process.env.HOME`): they need not be read for it.
+ */
+function mayExfiltrate(groups: number, line: { readonly text: string }): boolean {
+  return (
+    (groups & (G.env | G.keyFile | G.cred)) !== 0 || ((groups & G.send) !== 0 && (groups & G.post) !== 0) || SOCKET_SEND.test(line.text)
+  );
+}
+
+function exfiltrate(input: LineInput, readsCredentials: boolean, groups: number): void {
   const { text } = input;
   // Both dumps name the environment as a word the anchors mark (`env`, `printenv`, `environ`, `env:`,
   // `GetEnvironmentVariables`); a line that only says "environment" is not searched for one.
   const env =
     (groups & G.env) !== 0
-      ? (ENV_DUMP.exec(text) ?? (lower().includes('env:') || lower().includes('getenvironmentvariables') ? PS_ENV_DUMP.exec(text) : null))
+      ? (ENV_DUMP.exec(text) ??
+        (lowered(input).includes('env:') || lowered(input).includes('getenvironmentvariables') ? PS_ENV_DUMP.exec(text) : null))
       : null;
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
   // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.
@@ -569,11 +590,10 @@ function exfiltrate(input: LineInput, lower: () => string, readsCredentials: boo
   // A sender matters only with something to send or a sending fact still to note: most lines have neither.
   if (!wantsSend && !sendsSecret) return;
   // Every sender is a word the anchors know, but for `socket.send` inside a longer name (`socket.sendall`).
-  if ((groups & G.send) === 0 && !lower().includes('socket.send')) return;
+  if ((groups & G.send) === 0 && !SOCKET_SEND.test(text)) return;
   const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
   if (sender === null) return;
-  // `socket.send` inside a longer name (`socket.sendall`) is the one sign of sending that is not a word of G.post.
-  if (wantsSend && ((groups & G.post) !== 0 || lower().includes('socket.send')) && any(NET_POST, text)) noteFact(input, 'network-send');
+  if (wantsSend && ((groups & G.post) !== 0 || SOCKET_SEND.test(text)) && any(NET_POST, text)) noteFact(input, 'network-send');
   if (sendsSecret) {
     const index = Math.min(sender.index, env?.index ?? sender.index);
     fire(input, 'command.exfiltrate', index, Math.min(text.length - index, 120));
@@ -655,22 +675,46 @@ const AUTHORIZED_KEYS = /authorized_keys2?\b/g;
 /** The prefilter groups some command rule reads: a line anchored by none of them (only invisible characters, say) is not read. */
 const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G.keys | G.cred | G.exfil | G.obfuscated | G.cover;
 
+/**
+ * The groups of a line's anchors whose command rules can find something on it (its text is read only where the marks
+ * alone do not tell): a download run needs a downloader or `iex`, exfiltration something to send or a sender that
+ * sends. The others are returned as they are.
+ */
+export function commandGroupsThatAct(groups: number, line: { readonly text: string }): number {
+  let acting = groups;
+  if (groups & G.pipe && !mayRunDownload(groups, line)) acting &= ~G.pipe;
+  if (groups & G.exfil && !mayExfiltrate(groups, line)) acting &= ~G.exfil;
+  return acting;
+}
+
+/**
+ * The last line lowered, and its lower case: lowered once, and only for a rule that reads it (a line anchored by `${`
+ * alone needs none). Kept by the line's input rather than in a closure per line, which was most of what reading a
+ * line for its command rules allocated.
+ */
+let loweredInput: LineInput | null = null;
+let loweredText = '';
+
+function lowered(input: LineInput): string {
+  if (input !== loweredInput) {
+    loweredText = input.text.toLowerCase();
+    loweredInput = input;
+  }
+  return loweredText;
+}
+
 /** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
 export function scanCommands(input: LineInput, groups: number): void {
   if ((groups & COMMAND_GROUPS) === 0) return;
-  // Lowered once, and only for a rule that reads it: a line anchored by a backtick or `${` alone needs none.
-  let lowered: string | null = null;
-  const lower = (): string => (lowered ??= input.text.toLowerCase());
-  if (groups & G.pipe && mayRunDownload(input, groups)) pipeToShell(input, lower(), groups);
-  if (groups & G.reverse) reverseShell(input, lower());
-  if (groups & G.remove) destructiveDelete(input, lower());
+  if (groups & G.pipe && mayRunDownload(groups, input)) pipeToShell(input, lowered(input), groups);
+  if (groups & G.reverse) reverseShell(input, lowered(input));
+  if (groups & G.remove) destructiveDelete(input, lowered(input));
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
   // Asked only of a line that writes one.
-  const fetches = (): boolean => DOWNLOADER.test(input.text);
   if (groups & G.startup) {
     const startup = writesTo(input.text, STARTUP_FILE);
     if (startup !== null) {
-      const fetching = fetches();
+      const fetching = DOWNLOADER.test(input.text);
       fire(
         input,
         'command.shell-startup-write',
@@ -681,15 +725,15 @@ export function scanCommands(input: LineInput, groups: number): void {
       );
     }
   }
-  if (groups & G.persist) persistence(input, lower(), fetches);
-  if (groups & G.keys && lower().includes('authorized_keys')) {
+  if (groups & G.persist) persistence(input, lowered(input));
+  if (groups & G.keys && lowered(input).includes('authorized_keys')) {
     const keys = writesTo(input.text, AUTHORIZED_KEYS);
     if (keys !== null) fire(input, 'command.authorized-keys', keys.index, keys[0].length);
   }
   const reads = (groups & G.cred) !== 0 && credentialRead(input);
-  if (groups & (G.exfil | G.cred)) exfiltrate(input, lower, reads, groups);
-  if (groups & G.obfuscated) obfuscatedExec(input, lower());
-  if (groups & G.cover) coverTracks(input, lower());
+  if (groups & (G.exfil | G.cred)) exfiltrate(input, reads, groups);
+  if (groups & G.obfuscated) obfuscatedExec(input, lowered(input));
+  if (groups & G.cover) coverTracks(input, lowered(input));
 }
 
 /** Two facts noted anywhere in one file that together make a finding, on the later of their lines. */

@@ -17,6 +17,11 @@ const MAX_GROWTH = 4096;
 export class ShellVariables {
   private readonly values = new Map<string, string>();
 
+  /** Whether no variable is known yet: no line can be expanded. */
+  get empty(): boolean {
+    return this.values.size === 0;
+  }
+
   /** Records the assignment the line makes, if it makes one. */
   assign(line: string): void {
     const m = ASSIGNMENT.exec(line);
@@ -31,7 +36,7 @@ export class ShellVariables {
 
   /** The line with every known variable replaced by its value; the line itself when it names none. */
   expand(line: string): string {
-    if (this.values.size === 0 || !line.includes('$')) return line;
+    if (this.empty || !line.includes('$')) return line;
     let growth = 0;
     return line.replace(EXPANSION, (whole: string, braced: string | undefined, bare: string | undefined) => {
       const value = this.values.get(braced ?? bare ?? '');
