@@ -83,7 +83,7 @@ describe('anchor pass', () => {
     assert.equal(groupsOfLine('<(', false), G.pipe);
     assert.equal(groupsOfLine('`x`', false), G.pipe);
     assert.equal(groupsOfLine('$HOME', false), G.startup | G.cred);
-    assert.equal(groupsOfLine('$PROFILE', false), G.startup);
+    assert.equal(groupsOfLine('$PROFILE', false), G.startup | G.startupFile);
     assert.equal(groupsOfLine('$', false), 0);
     assert.equal(groupsOfLine('a\u200bb', false), G.hidden);
     assert.equal(groupsOfLine('a\u{E0041}b', false), G.hidden);

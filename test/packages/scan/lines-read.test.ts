@@ -4,7 +4,7 @@
 // is found, and the gates themselves.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { G } from '@skill-registry/skill-package/scan/prefilter';
+import { G, groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
 import { agentGroupsThatAct } from '@skill-registry/skill-package/scan/rules-agent';
 import { commandGroupsThatAct } from '@skill-registry/skill-package/scan/rules-command';
 import { findingsOf, scan, SKILL } from './helpers.js';
@@ -53,6 +53,17 @@ describe('the groups that act on a line', () => {
     assert.equal(commandGroupsThatAct(G.pipe | G.fetch, text('curl x | sh')) & G.pipe, G.pipe);
     // `iex` anywhere, in any case: a download named by a longer word (DownloadStringAsync) is run by it.
     assert.equal(commandGroupsThatAct(G.pipe, text('$c.DownloadStringAsync(u).Result | IEX')) & G.pipe, G.pipe);
+  });
+
+  it('a write to a start-up file needs the name of one', () => {
+    const startup = (line: string, groups: number) => commandGroupsThatAct(G.startup | groups, text(line)) & G.startup;
+    assert.equal(startup('const url = `${base}/x`;', 0), 0);
+    assert.equal(startup('echo x >> ~/notes.txt', 0), 0);
+    for (const line of ['echo x >> ~/.bashrc', 'echo x >> ~/.bash_login', 'echo x >> /etc/environment', 'Add-Content $PROFILE x']) {
+      const groups = groupsOfLine(line, true);
+      assert.ok(groups & G.startupFile, line);
+      assert.equal(commandGroupsThatAct(groups, text(line)) & G.startup, G.startup, line);
+    }
   });
 
   it('exfiltration needs something to send or a sender that sends', () => {

@@ -54,11 +54,16 @@ export const G = {
   env: 1 << 25,
   /** The rest of a private key's file name (`id_rsa`, `id_ed25519`): what a key file sent away needs. */
   keyFile: 1 << 26,
+  /**
+   * The name of a shell start-up file (`.bashrc`, `.bash_login`, `/etc/environment`, `$PROFILE`): what a write to one
+   * needs, where `~/`, `$HOME` or `>>` alone name none.
+   */
+  startupFile: 1 << 27,
 } as const;
 /** Every group and mark; the bits above them hold the line facts (FACTS). */
-export const ALL_GROUPS = (1 << 27) - 1;
+export const ALL_GROUPS = (1 << 28) - 1;
 /** The marks: what rules of other groups need together, which start no rule of their own. */
-export const MARKS = G.send | G.negation | G.fetch | G.post | G.env | G.keyFile;
+export const MARKS = G.send | G.negation | G.fetch | G.post | G.env | G.keyFile | G.startupFile;
 /** Every group of instructions to an agent. */
 export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 
@@ -169,6 +174,8 @@ const COMMAND_WORDS: [string[], number][] = [
   ],
   [['rm', 'rmdir', 'rmtree', 'rmsync', 'rd', 'remove', 'mkfs', 'find'], G.remove | G.cover],
   [['bashrc', 'profile', 'zshrc', 'zprofile', 'zshenv', 'zlogin', 'kshrc', 'fish'], G.startup],
+  // Every start-up file rules-command.ts knows names one of these as a whole word (`.bash_login`: `login`).
+  [['bashrc', 'profile', 'zshrc', 'zprofile', 'zshenv', 'zlogin', 'kshrc', 'fish', 'login', 'environment'], G.startupFile],
   [
     [
       'crontab',
@@ -390,7 +397,7 @@ const PUNCTUATION: [string, number][] = [
   ['$(', G.pipe | G.startup],
   ['${', G.pipe | G.startup],
   ['$HOME', G.startup | G.cred],
-  ['$PROFILE', G.startup],
+  ['$PROFILE', G.startup | G.startupFile],
   ['<!--', G.markdown],
   ['<(', G.pipe],
   ['```', G.markdown],

@@ -677,11 +677,12 @@ const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G
 
 /**
  * The groups of a line's anchors whose command rules can find something on it (its text is read only where the marks
- * alone do not tell): a download run needs a downloader or `iex`, exfiltration something to send or a sender that
- * sends. The others are returned as they are.
+ * alone do not tell): a download run needs a downloader or `iex`, a start-up file write the name of a start-up file,
+ * exfiltration something to send or a sender that sends. The others are returned as they are.
  */
 export function commandGroupsThatAct(groups: number, line: { readonly text: string }): number {
   let acting = groups;
+  if ((groups & G.startupFile) === 0) acting &= ~G.startup;
   if (groups & G.pipe && !mayRunDownload(groups, line)) acting &= ~G.pipe;
   if (groups & G.exfil && !mayExfiltrate(groups, line)) acting &= ~G.exfil;
   return acting;
