@@ -70,14 +70,14 @@ const COLLECTORS = [
  * there with its own token every day. A messaging destination weighs as a notice (rules-url.ts) unless the package
  * also reads credentials or dumps the environment (combine.ts, rules-command.ts).
  */
-const MESSAGING_PATHS: readonly [string, RegExp][] = [
+const MESSAGING_PATHS = new Map<string, RegExp>([
   ['discord.com', /^\/api\/webhooks\//i],
   ['discordapp.com', /^\/api\/webhooks\//i],
   ['ptb.discord.com', /^\/api\/webhooks\//i],
   ['canary.discord.com', /^\/api\/webhooks\//i],
   ['api.telegram.org', /^\/bot/i],
   ['hooks.slack.com', /^\/(?:services|workflows|triggers)\//i],
-];
+]);
 
 const SHORTENERS = [
   'bit.ly',
@@ -177,10 +177,6 @@ export function isPublicRawIp(host: string): boolean {
   return ip !== null && !isNonPublicIpv4(ip) && !WELL_KNOWN_IPS.has(host);
 }
 
-export function isMessaging(host: string, path = ''): boolean {
-  return MESSAGING_PATHS.some(([h, p]) => host === h && p.test(path));
-}
-
 export type Destination = 'raw-ip' | 'collector' | 'messaging' | 'shortener';
 
 /** What a host is, whatever the path: read once per host while it is among the recent ones. */
@@ -188,6 +184,8 @@ interface HostFacts {
   local: boolean;
   /** raw-ip, collector or shortener (a messaging API depends on the path too). */
   kind: Exclude<Destination, 'messaging'> | null;
+  /** For a chat service's host, the paths of its webhooks or bot API. */
+  messaging: RegExp | null;
 }
 const recentHosts = new Map<string, HostFacts>();
 const RECENT_HOSTS_MAX = 1024;
@@ -198,6 +196,7 @@ function factsOf(host: string): HostFacts {
     facts = {
       local: isLocalOrExample(host),
       kind: isPublicRawIp(host) ? 'raw-ip' : listedUnder(host),
+      messaging: MESSAGING_PATHS.get(host) ?? null,
     };
     if (recentHosts.size >= RECENT_HOSTS_MAX) recentHosts.clear();
     recentHosts.set(host, facts);
@@ -205,15 +204,22 @@ function factsOf(host: string): HostFacts {
   return facts;
 }
 
-/** Whether `host` (lower case, no port) names nothing outside the machine or the documentation ranges. */
-export function isLocalHost(host: string): boolean {
-  return factsOf(host).local;
-}
-
 /** What kind of notable destination `host` (lower case, no port) is, or null for an ordinary one. */
 export function destinationKind(host: string, path = ''): Destination | null {
-  const { kind } = factsOf(host);
+  return kindOf(factsOf(host), path);
+}
+
+/**
+ * What a URL's host (lower case, no port) and path make it: `local` (nothing outside the machine or the documentation
+ * names), a notable destination, or null for an ordinary one; the host looked up once.
+ */
+export function urlDestination(host: string, path: string): Destination | 'local' | null {
+  const facts = factsOf(host);
+  return facts.local ? 'local' : kindOf(facts, path);
+}
+
+function kindOf({ kind, messaging }: HostFacts, path: string): Destination | null {
   if (kind === 'raw-ip' || kind === 'collector') return kind;
-  if (isMessaging(host, path)) return 'messaging';
+  if (messaging?.test(path) === true) return 'messaging';
   return kind;
 }

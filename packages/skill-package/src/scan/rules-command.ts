@@ -576,11 +576,14 @@ function mayExfiltrate(groups: number, line: { readonly text: string }): boolean
 function exfiltrate(input: LineInput, readsCredentials: boolean, groups: number): void {
   const { text } = input;
   // Both dumps name the environment as a word the anchors mark (`env`, `printenv`, `environ`, `env:`,
-  // `GetEnvironmentVariables`); a line that only says "environment" is not searched for one.
+  // `GetEnvironmentVariables`); a line that only says "environment" is not searched for one. Every PowerShell dump
+  // holds a colon (`env:`, `::`): most lines naming the environment (`process.env.HOME`) need not be lowered for one.
   const env =
     (groups & G.env) !== 0
       ? (ENV_DUMP.exec(text) ??
-        (lowered(input).includes('env:') || lowered(input).includes('getenvironmentvariables') ? PS_ENV_DUMP.exec(text) : null))
+        (text.includes(':') && (lowered(input).includes('env:') || lowered(input).includes('getenvironmentvariables'))
+          ? PS_ENV_DUMP.exec(text)
+          : null))
       : null;
   if (env !== null && input.context !== 'prose') noteFact(input, 'env-dump');
   // Only a file's first sending line is kept as a fact: once noted, later lines need not be read for it.

@@ -5,9 +5,9 @@
  * Markdown, since the script contacts them when it runs.
  */
 import { report, type LineInput } from './file-state.js';
-import { destinationKind } from './hosts.js';
+import { urlDestination } from './hosts.js';
 import { inContext, type ContextSeverities } from './severity.js';
-import { findUrls, isExternal } from './urls.js';
+import { findUrls } from './urls.js';
 
 export const MAX_URLS = 200;
 export const MAX_DOMAINS = 200;
@@ -33,11 +33,11 @@ export class UrlCollector {
   scan(input: LineInput): void {
     if (!input.text.includes('://')) return;
     for (const found of findUrls(input.text)) {
-      if (!isExternal(found)) continue;
+      const kind = urlDestination(found.host, found.path);
+      if (kind === 'local') continue;
       if (this.urls.size < MAX_URLS) this.urls.add(found.url);
       else if (!this.urls.has(found.url)) this.more += 1;
       if (this.domains.size < MAX_DOMAINS) this.domains.add(found.host);
-      const kind = destinationKind(found.host, found.path);
       if (kind !== null) {
         const rule = RULE_OF[kind];
         // Once the file has dumped the environment or read credentials, a chat destination is where they go.

@@ -2,7 +2,7 @@
  * http(s) URLs in a line, as a reader would delimit them: up to whitespace, quotes or angle brackets, without
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
-import { destinationKind, ipv4, isLocalHost, isPublicRawIp, type Destination } from './hosts.js';
+import { destinationKind, ipv4, isPublicRawIp, type Destination } from './hosts.js';
 
 export interface FoundUrl {
   url: string;
@@ -107,11 +107,6 @@ function hostOf(authority: string): string | null {
   if (recentAuthorities.size >= RECENT_AUTHORITIES_MAX) recentAuthorities.clear();
   recentAuthorities.set(authority, real);
   return real;
-}
-
-/** Whether a URL points outside the machine and outside the documentation-only names. */
-export function isExternal(found: FoundUrl): boolean {
-  return !isLocalHost(found.host);
 }
 
 /** Top-level domains most registered for throw-away hosts (cheap, little checked); only used to weigh downloads that run. */
