@@ -64,25 +64,36 @@ function lineClass(p: usize): u32 {
   return at(LINE_CLASS + at(p));
 }
 
-/** Base64 facts of a line of `wrappedMin` bytes or more: its longest base64 run, and whether it is base64 alone. */
+/**
+ * Base64 facts of a line of `wrappedMin` bytes or more: whether it has a run of `blobRun` base64 bytes, and whether it
+ * is base64 alone. The run is looked for by windows of `blobRun` bytes, each read from its end back to the first byte
+ * that is not base64 (a run can only start after it), and no byte is read twice: a line of prose, with a space every
+ * few bytes, is read a few bytes per window instead of whole. (Reading every byte of every long line was a second pass
+ * over most text.)
+ */
 function base64Facts(start: usize, end: usize): u32 {
-  let run: u32 = 0;
-  let longest: u32 = 0;
   let only = true;
   for (let p = start; p < end; p++) {
-    const c = lineClass(p);
-    if (c & LINE_BASE64) {
-      run++;
-      continue;
+    if (!(lineClass(p) & (LINE_BASE64 | LINE_PADDING))) {
+      only = false;
+      break;
     }
-    if (run > longest) longest = run;
-    run = 0;
-    if (!(c & LINE_PADDING)) only = false;
-    // Not base64 alone, and too few bytes left for a blob: nothing more to learn.
-    if (!only && longest < blobRun && end - p <= <usize>blobRun) return 0;
   }
-  if (run > longest) longest = run;
-  return (longest >= blobRun ? FACT_BLOB : 0) | (only ? FACT_BASE64 : 0);
+  const facts: u32 = only ? FACT_BASE64 : 0;
+  const run = <usize>blobRun;
+  if (run == 0) return facts | FACT_BLOB;
+  // A run may start at `from`; the bytes in [from, known) are base64.
+  let from = start;
+  let known = start;
+  while (from + run <= end) {
+    const last = from + run - 1;
+    let p = last;
+    while (p >= known && lineClass(p) & LINE_BASE64) p--;
+    if (p < known) return facts | FACT_BLOB;
+    from = p + 1;
+    known = last + 1;
+  }
+  return facts;
 }
 
 /** Whether a script line starts like a shell assignment (after blanks: a name and `=`, or a word, blanks, a name and `=`). */

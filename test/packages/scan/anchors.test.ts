@@ -2,7 +2,7 @@
 // groups as the line read alone, across the pieces a long block is read in and for a line longer than a piece.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { anchorLines, FACTS, G, groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
+import { anchorLines, BLOB_RUN, FACTS, G, groupsOfLine, WRAPPED_MIN } from '@skill-registry/skill-package/scan/prefilter';
 import { rng } from '../../../bench/scan-corpus/prng.js';
 
 interface Seen {
@@ -138,6 +138,32 @@ describe('anchor pass', () => {
     assert.equal(factsOf('\u00a0x = 1', true), 0, 'other white space is text');
     assert.equal(factsOf('rub = 1', true), FACTS.code);
     assert.equal(factsOf('D=cu', false), 0, 'script facts only in scripts');
+  });
+
+  it('notes a base64 run long enough to report, and a line of base64 alone, as reading every byte would, on random lines', () => {
+    const random = rng('base64 facts');
+    const pieces = ['QUJD', 'a', 'Z9', '+', '/', '=', '\r', ' ', '.', '-', '\u00e9'];
+    let blobs = 0;
+    let alone = 0;
+    for (let i = 0; i < 3000; i++) {
+      let line = '';
+      // Runs around BLOB_RUN long, broken by other bytes now and then.
+      const target = random.int(WRAPPED_MIN, BLOB_RUN * 3);
+      const breaks = random.pick([0.002, 0.01, 0.05]);
+      while (line.length < target) line += random.chance(1 - breaks) ? random.pick(pieces.slice(0, 5)) : random.pick(pieces);
+      const bytes = Buffer.from(line, 'latin1');
+      let facts = 0;
+      anchorLines(bytes, 0, bytes.length, 1, false, { line: (_s, _e, _l, _g, f) => (facts = f) });
+      const text = bytes.toString('latin1');
+      const longest = Math.max(0, ...(text.match(/[A-Za-z0-9+/]+/g) ?? []).map((run) => run.length));
+      const only = /^[A-Za-z0-9+/=\r]*$/.test(text);
+      assert.equal((facts & FACTS.blob) !== 0, longest >= BLOB_RUN, JSON.stringify(line));
+      assert.equal((facts & FACTS.base64) !== 0, only, JSON.stringify(line));
+      if (longest >= BLOB_RUN) blobs += 1;
+      if (only) alone += 1;
+    }
+    assert.ok(blobs > 300 && blobs < 2700, `${blobs} lines with a blob`);
+    assert.ok(alone > 100, `${alone} lines of base64 alone`);
   });
 
   it('notes every script line a shell assignment is read from, on random lines', () => {
