@@ -39,15 +39,32 @@ const BRACKETS = [
 const MAY_TRIM = new Uint8Array(128);
 for (const c of TRAILING_OR_QUOTE + BRACKETS.map(([, close]) => close).join('')) MAY_TRIM[c.charCodeAt(0)] = 1;
 
+/** How many times `char` (one code unit) occurs in text[0, end). */
+function countOf(text: string, char: number, end: number): number {
+  let count = 0;
+  for (let i = 0; i < end; i++) if (text.charCodeAt(i) === char) count += 1;
+  return count;
+}
+
 function trimUrl(raw: string): string {
   // Most URLs end with a letter, a digit or a slash: nothing to cut.
   const last = raw.charCodeAt(raw.length - 1);
   if (last >= 128 || MAY_TRIM[last] === 0) return raw;
-  let url = trimEnd(raw, TRAILING_OR_QUOTE);
+  const url = trimEnd(raw, TRAILING_OR_QUOTE);
+  // A closing bracket ends the URL while it has more of them than opening ones. Counted in place: a Markdown link's
+  // URL ends with one, and splitting the URL twice per bracket made two arrays and their strings for every link.
+  let end = url.length;
   for (const [open, close] of BRACKETS) {
-    while (url.endsWith(close) && url.split(open).length < url.split(close).length) url = url.slice(0, -1);
+    const closing = close.charCodeAt(0);
+    if (url.charCodeAt(end - 1) !== closing) continue;
+    const opened = countOf(url, open.charCodeAt(0), end);
+    let closed = countOf(url, closing, end);
+    while (end > 0 && url.charCodeAt(end - 1) === closing && opened < closed) {
+      end -= 1;
+      closed -= 1;
+    }
   }
-  return trimEnd(url, TRAILING);
+  return trimEnd(end === url.length ? url : url.slice(0, end), TRAILING);
 }
 
 /**
