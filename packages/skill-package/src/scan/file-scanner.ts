@@ -355,15 +355,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   /**
    * Whether reading a line no rule acts on still changes what is found, as reading every anchored line once did: a
-   * command carried on to the next line or still waiting for one, a line read again without empty quotes or with the
-   * script's variables expanded, an assignment longer than ASSIGNMENT_LINE. Most lines are none of these, and are
-   * passed over as lines without anchors are (their base64 and length are read all the same).
+   * command still waiting for the rest of its line, a line read again without empty quotes or with the script's
+   * variables expanded, an assignment longer than ASSIGNMENT_LINE. (A line continued with a trailing backslash is read
+   * anyway: the backslash is an anchor of its own.) Most lines are none of these, and are passed over as lines without
+   * anchors are (their base64 and length are read all the same).
    */
   private readAnyway(start: number, end: number, facts: number): boolean {
-    const bytes = this.blockBytes;
-    let last = end - 1;
-    if (last >= start && bytes[last] === 0x0d) last -= 1;
-    if (last >= start && bytes[last] === 0x5c) return true;
     if (this.continued !== '') return true;
     const script = this.kind === 'script';
     if (script && (facts & FACTS.assigns) !== 0 && end - start > ASSIGNMENT_LINE) return true;
