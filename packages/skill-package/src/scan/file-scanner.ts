@@ -254,8 +254,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
     // A script's comments explain its usage, sending included: only instructions to the agent are read there.
     const proseGroups = (this.kind === 'script' ? G.override | G.conceal | G.silent | G.bypass : AGENT_GROUPS) | G.negation;
-    this.prose = new ProseBlocks(this.kind, (text, line) => {
-      const groups = groupsOfLine(text, false) & proseGroups;
+    this.prose = new ProseBlocks(this.kind, (text, line, blockGroups) => {
+      const groups = blockGroups & proseGroups;
       if (groups !== 0) scanAgent(this.input(text, line, 'prose'), groups);
     });
     this.splitter.push(head);
@@ -313,10 +313,14 @@ export class FileScanner implements FileState, LineReader, LineSink {
     return text.slice(at, lineEnd === -1 ? text.length : lineEnd);
   }
 
-  line(start: number, end: number, line: number, anchored: number, facts: number): void {
+  line(start: number, end: number, line: number, anchored: number, facts: number, prose: number): void {
     const length = end - start;
     if (this.prose?.reading === true && !this.prose.skipsCode((facts & FACTS.code) !== 0))
-      this.prose.line(length > LINE_CAP ? this.blockBytes.toString('utf8', start, start + LINE_CAP) : this.textOf(start, end, line), line);
+      this.prose.line(
+        length > LINE_CAP ? this.blockBytes.toString('utf8', start, start + LINE_CAP) : this.textOf(start, end, line),
+        line,
+        anchored | prose,
+      );
     const groups = anchored === 0 ? 0 : this.groupsThatAct(anchored, start, end);
     const examined =
       length <= LINE_CAP &&

@@ -513,8 +513,11 @@ export const FACTS: LineFacts = {
 };
 
 export interface LineSink {
-  /** Line `line` spans bytes[start, end), its anchors name `groups` (0: none), and `facts` (FACTS) hold of it. */
-  line(start: number, end: number, line: number, groups: number, facts: number): void;
+  /**
+   * Line `line` spans bytes[start, end), its anchors name `groups` (0: none), and `facts` (FACTS) hold of it. `prose`:
+   * the groups its words name read as prose, instruction words included even in a script (to be or'd with `groups`).
+   */
+  line(start: number, end: number, line: number, groups: number, facts: number, prose: number): void;
 }
 
 /**
@@ -535,10 +538,10 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
     }
     const found = pass().lines(b.subarray(at, pieceEnd), forScript);
     let lineStart = at;
-    for (let k = 0; k < found.length; k += 2) {
+    for (let k = 0; k < found.length; k += 3) {
       const lineEnd = at + found[k]!;
       const word = found[k + 1]!;
-      sink.line(lineStart, lineEnd, line, word & GROUPS, word & ~GROUPS);
+      sink.line(lineStart, lineEnd, line, word & GROUPS, word & ~GROUPS, found[k + 2]!);
       lineStart = lineEnd + 1;
       line += 1;
     }

@@ -3,7 +3,8 @@
  * (`description: >`), whose sentences are cut at every line, and a script's docstrings and comments, which are
  * written for whoever reads the script, an agent included, yet never anchored as instructions (prefilter.ts reads
  * scripts for commands only). Each block is joined into one text (capped at BLOCK_CAP) and given to the
- * instruction rules as prose, at the block's first line.
+ * instruction rules as prose, at the block's first line, with the groups its lines' words name read as prose (the
+ * anchor pass notes them for every line, so a block is not read for anchors again once joined).
  */
 import type { FileKind } from './file-state.js';
 
@@ -19,11 +20,14 @@ export class ProseBlocks {
   private delimiter = '';
   private text = '';
   private start = 0;
+  /** The groups of the block's lines so far, and of the line being read. */
+  private groups = 0;
+  private lineGroups = 0;
   private frontMatter: 'before' | 'in' | 'after' = 'before';
 
   constructor(
     private readonly kind: FileKind,
-    private readonly flush: (text: string, line: number) => void,
+    private readonly flush: (text: string, line: number, groups: number) => void,
   ) {}
 
   /** Whether the file's lines are read at all: Markdown until its front matter ends, scripts throughout. */
@@ -42,7 +46,9 @@ export class ProseBlocks {
     return true;
   }
 
-  line(raw: string, line: number): void {
+  /** `groups`: those the line's words name read as prose (prefilter.ts), or any superset of them. */
+  line(raw: string, line: number, groups: number): void {
+    this.lineGroups = groups;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (this.kind === 'markdown') this.frontMatterLine(text, line);
     else if (this.kind === 'script') this.scriptLine(text, line);
@@ -102,16 +108,19 @@ export class ProseBlocks {
     this.mode = mode;
     this.start = line;
     this.text = '';
+    this.groups = 0;
   }
 
   private append(part: string): void {
     if (part === '' || this.text.length >= BLOCK_CAP) return;
+    this.groups |= this.lineGroups;
     this.text = (this.text === '' ? part : `${this.text} ${part}`).slice(0, BLOCK_CAP);
   }
 
   private close(): void {
-    if (this.mode !== 'none' && this.text !== '') this.flush(this.text, this.start);
+    if (this.mode !== 'none' && this.text !== '') this.flush(this.text, this.start, this.groups);
     this.mode = 'none';
     this.text = '';
+    this.groups = 0;
   }
 }
