@@ -180,7 +180,7 @@ export function isPublicRawIp(host: string): boolean {
 export type Destination = 'raw-ip' | 'collector' | 'messaging' | 'shortener';
 
 /** What a host is, whatever the path: read once per host while it is among the recent ones. */
-interface HostFacts {
+export interface HostFacts {
   local: boolean;
   /** raw-ip, collector or shortener (a messaging API depends on the path too). */
   kind: Exclude<Destination, 'messaging'> | null;
@@ -190,7 +190,8 @@ interface HostFacts {
 const recentHosts = new Map<string, HostFacts>();
 const RECENT_HOSTS_MAX = 1024;
 
-function factsOf(host: string): HostFacts {
+/** What `host` (lower case, no port) is: local or not, and which destination it is, whatever the path. */
+export function hostFacts(host: string): HostFacts {
   let facts = recentHosts.get(host);
   if (facts === undefined) {
     facts = {
@@ -202,24 +203,4 @@ function factsOf(host: string): HostFacts {
     recentHosts.set(host, facts);
   }
   return facts;
-}
-
-/** What kind of notable destination `host` (lower case, no port) is, or null for an ordinary one. */
-export function destinationKind(host: string, path = ''): Destination | null {
-  return kindOf(factsOf(host), path);
-}
-
-/**
- * What a URL's host (lower case, no port) and path make it: `local` (nothing outside the machine or the documentation
- * names), a notable destination, or null for an ordinary one; the host looked up once.
- */
-export function urlDestination(host: string, path: string): Destination | 'local' | null {
-  const facts = factsOf(host);
-  return facts.local ? 'local' : kindOf(facts, path);
-}
-
-function kindOf({ kind, messaging }: HostFacts, path: string): Destination | null {
-  if (kind === 'raw-ip' || kind === 'collector') return kind;
-  if (messaging?.test(path) === true) return 'messaging';
-  return kind;
 }

@@ -5,9 +5,8 @@
  * Markdown, since the script contacts them when it runs.
  */
 import { report, type LineInput } from './file-state.js';
-import { urlDestination } from './hosts.js';
 import { inContext, type ContextSeverities } from './severity.js';
-import { findUrls } from './urls.js';
+import { findUrls, urlDestination } from './urls.js';
 
 export const MAX_URLS = 200;
 export const MAX_DOMAINS = 200;
@@ -33,7 +32,7 @@ export class UrlCollector {
   scan(input: LineInput): void {
     if (!input.text.includes('://')) return;
     for (const found of findUrls(input.text)) {
-      const kind = urlDestination(found.host, found.path);
+      const kind = urlDestination(found);
       if (kind === 'local') continue;
       if (this.urls.size < MAX_URLS) this.urls.add(found.url);
       else if (!this.urls.has(found.url)) this.more += 1;

@@ -2,14 +2,23 @@
  * http(s) URLs in a line, as a reader would delimit them: up to whitespace, quotes or angle brackets, without
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
-import { destinationKind, ipv4, isPublicRawIp, type Destination } from './hosts.js';
+import { hostFacts, ipv4, isPublicRawIp, type Destination, type HostFacts } from './hosts.js';
 
 export interface FoundUrl {
   url: string;
   /** Lower case, without user information or port. */
   host: string;
-  path: string;
+  /** What the host is (hosts.ts). */
+  facts: HostFacts;
+  /** Where the path starts in `url` (its length when there is none). */
+  pathStart: number;
   index: number;
+}
+
+/** The host of an authority and what it is. */
+interface Authority {
+  host: string;
+  facts: HostFacts;
 }
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi;
@@ -88,13 +97,12 @@ function readUrls(text: string): FoundUrl[] {
   let m: RegExpExecArray | null;
   while ((m = URL_PATTERN.exec(text)) !== null) {
     const url = trimUrl(m[0]);
-    const from = url.indexOf('//') + 2;
+    // After `http://` or `https://`.
+    const from = url.charCodeAt(4) === 0x3a ? 7 : 8;
     let slash = from;
     while (slash < url.length && !isPathStart(url.charCodeAt(slash))) slash += 1;
-    const authority = url.slice(from, slash);
-    const path = url.slice(slash);
-    const host = hostOf(authority);
-    if (host !== null) out.push({ url, host, path, index: m.index });
+    const authority = authorityOf(url.slice(from, slash));
+    if (authority !== null) out.push({ url, host: authority.host, facts: authority.facts, pathStart: slash, index: m.index });
   }
   return out;
 }
@@ -105,14 +113,17 @@ function isPathStart(code: number): boolean {
 }
 
 /**
- * Authorities read lately, with their host (null: not a real name or address). A package names the same few hosts
- * again and again; emptied when full, as hosts.ts does for addresses.
+ * Authorities read lately, with their host and what it is (null: not a real name or address). A package names the
+ * same few hosts again and again; emptied when full, as hosts.ts does for addresses.
  */
-const recentAuthorities = new Map<string, string | null>();
+const recentAuthorities = new Map<string, Authority | null>();
 const RECENT_AUTHORITIES_MAX = 1024;
 
-/** The host of a URL's authority, lower case, without user information, port or final dot; null for a placeholder. */
-function hostOf(authority: string): string | null {
+/**
+ * The host of a URL's authority, lower case, without user information, port or final dot, with its facts; null for a
+ * placeholder.
+ */
+function authorityOf(authority: string): Authority | null {
   const known = recentAuthorities.get(authority);
   if (known !== undefined) return known;
   // Expressions only where the authority has what they remove: most are a bare name.
@@ -120,10 +131,27 @@ function hostOf(authority: string): string | null {
   if (host.includes(':')) host = host.replace(PORT, '');
   host = host.toLowerCase();
   if (host.endsWith('.')) host = host.slice(0, -1);
-  const real = HOST.test(host) || isPublicRawIp(host) || IPV4_SHAPE.test(host) ? host : null;
+  const real = HOST.test(host) || isPublicRawIp(host) || IPV4_SHAPE.test(host) ? { host, facts: hostFacts(host) } : null;
   if (recentAuthorities.size >= RECENT_AUTHORITIES_MAX) recentAuthorities.clear();
   recentAuthorities.set(authority, real);
   return real;
+}
+
+/**
+ * What a URL found in a line points at: `local` (nothing outside the machine or the documentation names), a notable
+ * destination, or null for an ordinary one.
+ */
+export function urlDestination(found: FoundUrl): Destination | 'local' | null {
+  return found.facts.local ? 'local' : destinationOf(found);
+}
+
+/** What kind of notable destination a URL's host and path make, or null for an ordinary one. */
+function destinationOf({ facts, url, pathStart }: FoundUrl): Destination | null {
+  const { kind, messaging } = facts;
+  if (kind === 'raw-ip' || kind === 'collector') return kind;
+  // The path is cut out only for a chat service's host, whose webhooks and bot API it tells apart.
+  if (messaging?.test(url.slice(pathStart)) === true) return 'messaging';
+  return kind;
 }
 
 /** Top-level domains most registered for throw-away hosts (cheap, little checked); only used to weigh downloads that run. */
@@ -139,7 +167,7 @@ export function notableDestination(
   running = false,
 ): { kind: Destination; index: number; length: number; throwaway?: true } | null {
   for (const found of findUrls(text)) {
-    const kind = destinationKind(found.host, found.path);
+    const kind = destinationOf(found);
     if (kind !== null) return { kind, index: found.index, length: found.url.length };
     if (running && ((ipv4(found.host) !== null && !found.host.startsWith('127.')) || THROWAWAY_TLD.test(found.host))) {
       return ipv4(found.host) !== null
