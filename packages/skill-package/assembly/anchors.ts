@@ -7,7 +7,10 @@
  * and the lines found, at offsets the caller chooses. Nothing here allocates.
  */
 
-/** Byte classes (u8 × 256): 0 nothing, 1 word character, 2 punctuation, 3 a lead byte of an invisible character, 4 a line end. */
+/**
+ * Byte classes (u8 × 256): 0 nothing, 1 word character, 2 punctuation, 3 a lead byte of an invisible character, 4 a line
+ * end, 5 a quote.
+ */
 export const CLASS: usize = 0;
 /** Lower case of word characters (u8 × 256). */
 export const LOWER: usize = 256;
@@ -48,6 +51,8 @@ export const FACT_BASE64: u32 = 2 << 28;
 export const FACT_ASSIGNS: u32 = 4 << 28;
 /** A script line whose first bytes rule out a comment or a docstring. */
 export const FACT_CODE: u32 = 8 << 28;
+/** In the top bits of a line's third word: a pair of empty quotes between word characters (`c""url`), which a shell drops. */
+export const FACT_EMPTY_QUOTES: u32 = 1 << 28;
 
 /** The group invisible characters name. */
 let hiddenGroup: u32 = 0;
@@ -142,6 +147,11 @@ function at(p: usize): u32 {
   return <u32>load<u8>(p);
 }
 
+/** Whether the quote at p, on a line from `lineStart`, is the first of an empty pair between word characters (`_` too). */
+function emptyQuotesAt(p: usize, lineStart: usize, end: usize): bool {
+  return p > lineStart && p + 2 < end && at(p + 1) == at(p) && (lineClass(p - 1) & LINE_NAME) != 0 && (lineClass(p + 2) & LINE_NAME) != 0;
+}
+
 function slot(h: u32): usize {
   return (<usize>((h ^ (h >>> 16)) & 0xffff)) << 2;
 }
@@ -183,7 +193,7 @@ function invisibleAt(p: usize, end: usize): bool {
 /**
  * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, three u32 at `out`: the
  * offset of its end, the groups its anchors name with its facts (FACT_*) in the top four bits, and the groups its words
- * name read as prose; returns the number of lines. `forScript` leaves out the instruction words from the second and notes
+ * name read as prose with FACT_EMPTY_QUOTES; returns the number of lines. `forScript` leaves out the instruction words from the second and notes
  * the facts only scripts need. (The third is what a script's comment is read for: its lines' own words, so that a block
  * of comments need not be read again once joined.)
  */
@@ -193,6 +203,7 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
   let lines: usize = 0;
   let groups: u32 = 0;
   let prose: u32 = 0;
+  let quotes: u32 = 0;
   let lineStart = input;
   let i = input;
   while (i < end) {
@@ -247,18 +258,21 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
       const record = out + lines * 12;
       store<u32>(record, <u32>(i - input));
       store<u32>(record + 4, groups | lineFacts(lineStart, i, forScript));
-      store<u32>(record + 8, prose);
+      store<u32>(record + 8, prose | quotes);
       lines++;
       groups = 0;
       prose = 0;
+      quotes = 0;
       lineStart = i + 1;
     } else if (cls == 2) groups |= punctuation(i, end, c);
-    else if (invisibleAt(i, end)) groups |= hiddenGroup;
+    else if (cls == 5) {
+      if (emptyQuotesAt(i, lineStart, end)) quotes = FACT_EMPTY_QUOTES;
+    } else if (invisibleAt(i, end)) groups |= hiddenGroup;
     i++;
   }
   const record = out + lines * 12;
   store<u32>(record, <u32>length);
   store<u32>(record + 4, groups | lineFacts(lineStart, end, forScript));
-  store<u32>(record + 8, prose);
+  store<u32>(record + 8, prose | quotes);
   return <u32>lines + 1;
 }

@@ -149,6 +149,29 @@ describe('anchor pass', () => {
     assert.equal(factsOf('\u00a0x = 1', true), 0, 'other white space is text');
     assert.equal(factsOf('rub = 1', true), FACTS.code);
     assert.equal(factsOf('D=cu', false), 0, 'script facts only in scripts');
+    assert.equal(factsOf(`wg""et x | b''ash`, false), FACTS.emptyQuotes);
+    assert.equal(factsOf(`echo "" ''`, false), 0, 'empty quotes between word characters only');
+    assert.equal(factsOf('a""" b', false), 0);
+  });
+
+  it('notes empty quotes between word characters as the expression finds them, on random lines', () => {
+    const random = rng('empty quotes');
+    const pieces = ['"', "'", '""', "''", 'a', '_', '9', ' ', '-', '\u00e9', '\r'];
+    let found = 0;
+    for (let i = 0; i < 3000; i++) {
+      let line = '';
+      const length = random.int(1, 24);
+      while (line.length < length) line += random.pick(pieces);
+      for (const forScript of [false, true]) {
+        const bytes = Buffer.from(line);
+        let facts = 0;
+        anchorLines(bytes, 0, bytes.length, 1, forScript, { line: (_s, _e, _l, _g, f) => (facts = f) });
+        const expected = /(?<=\w)(?:""|'')(?=\w)/.test(line);
+        assert.equal((facts & FACTS.emptyQuotes) !== 0, expected, JSON.stringify(line));
+        if (expected && forScript) found += 1;
+      }
+    }
+    assert.ok(found > 300, `${found} lines with empty quotes`);
   });
 
   it('notes a base64 run long enough to report, and a line of base64 alone, as reading every byte would, on random lines', () => {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The tables of the pass, as prefilter.ts builds them. */
 export interface AnchorTables {
-  /** Byte classes: 1 word character, 2 punctuation, 3 lead byte of an invisible character, 4 line end. */
+  /** Byte classes: 1 word character, 2 punctuation, 3 lead byte of an invisible character, 4 line end, 5 quote. */
   wordClass: Uint8Array;
   lower: Uint8Array;
   /** Byte classes for the line facts, bits as assembly/anchors.ts names them (LINE_*). */
@@ -40,6 +40,8 @@ export interface LineFacts {
   assigns: number;
   /** A script line whose first bytes rule out a comment or docstring. */
   code: number;
+  /** A pair of empty quotes between word characters; noted in the third word of a line, read as a fact of its own. */
+  emptyQuotes: number;
 }
 
 // Node has WebAssembly, but its types ship only with the DOM's (lib.dom) or newer @types/node: the part used here.
@@ -135,14 +137,16 @@ export class AnchorPass {
       facts.blob !== offset('FACT_BLOB') ||
       facts.base64 !== offset('FACT_BASE64') ||
       facts.assigns !== offset('FACT_ASSIGNS') ||
-      facts.code !== offset('FACT_CODE')
+      facts.code !== offset('FACT_CODE') ||
+      facts.emptyQuotes !== offset('FACT_EMPTY_QUOTES') >>> 28
     )
       throw new Error('The anchor pass notes line facts in other bits than its caller reads.');
   }
 
   /**
    * The lines of `bytes` (separated by 0x0A), RECORD bytes each: the line's end offset, its groups with its facts
-   * (LineFacts), and the groups of its words read as prose (with instruction words, in a script too). `bytes` must hold
+   * (LineFacts), and the groups of its words read as prose (with instruction words, in a script too) with the empty
+   * quotes fact in the top bits. `bytes` must hold
    * at most PIECE bytes or a single line.
    */
   lines(bytes: Uint8Array, forScript: boolean): Uint32Array {

@@ -80,7 +80,7 @@ const OTHER_BYTES = /[\x80-\xff]/;
 const WIDE_LINES = 16;
 
 /** The facts a text the anchor pass did not note (a window of a long line) is read with: all of them. */
-const UNKNOWN_FACTS = FACTS.blob | FACTS.base64 | FACTS.assigns | FACTS.code;
+const UNKNOWN_FACTS = FACTS.blob | FACTS.base64 | FACTS.assigns | FACTS.code | FACTS.emptyQuotes;
 
 /** The groups that start rules; a line whose anchors name none of them, only marks, has nothing for a rule to find. */
 const RULE_GROUPS = ALL_GROUPS & ~MARKS;
@@ -369,9 +369,9 @@ export class FileScanner implements FileState, LineReader, LineSink {
     const script = this.kind === 'script';
     if (script && (facts & FACTS.assigns) !== 0 && end - start > ASSIGNMENT_LINE) return true;
     if (!script && this.markdown?.inCode !== true) return false;
+    if ((facts & FACTS.emptyQuotes) !== 0) return true;
     // Latin-1 text finds what the decoded line would: both look for ASCII characters only.
-    const { text } = this.latinOf(start, end);
-    return hasEmptyQuotes(text) || (script && !this.variables.empty && text.includes('$'));
+    return script && !this.variables.empty && this.latinOf(start, end).text.includes('$');
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {
@@ -463,7 +463,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
     // Invisible characters splitting words hide them from every rule, and so do empty quotes in shell words
     // (c""url, b''ash): read the line again without them.
     let visible = groups & G.hidden ? withoutInvisible(segmentText) : segmentText;
-    if (context !== 'prose' && hasEmptyQuotes(visible)) visible = visible.replace(EMPTY_QUOTES, '');
+    // Empty quotes in a part of the line are in the line (the anchor pass notes them); only text joined to it or
+    // rewritten is looked through for them.
+    if (context !== 'prose' && ((facts & FACTS.emptyQuotes) !== 0 || visible !== text) && hasEmptyQuotes(visible))
+      visible = visible.replace(EMPTY_QUOTES, '');
     if (visible !== segmentText) {
       const again = groupsOfLine(visible, this.kind === 'script') & ~G.hidden;
       if (again !== 0) this.runRules(this.input(visible, line, context), again);

@@ -454,6 +454,8 @@ function tables(): AnchorTables {
     }
   }
   wordClass[0x0a] = 4;
+  wordClass[0x22] = 5;
+  wordClass[0x27] = 5;
   const lineClass = new Uint8Array(256);
   const mark = (chars: string, bit: number) => {
     for (const ch of chars) lineClass[ch.charCodeAt(0)]! |= bit;
@@ -510,6 +512,8 @@ export const FACTS: LineFacts = {
   base64: 2 << 28,
   assigns: 4 << 28,
   code: 8 << 28,
+  // Noted in the top bits of a line's third word, and handed over in the free low bits of its facts.
+  emptyQuotes: 1,
 };
 
 export interface LineSink {
@@ -541,7 +545,8 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
     for (let k = 0; k < found.length; k += 3) {
       const lineEnd = at + found[k]!;
       const word = found[k + 1]!;
-      sink.line(lineStart, lineEnd, line, word & GROUPS, word & ~GROUPS, found[k + 2]!);
+      const prose = found[k + 2]!;
+      sink.line(lineStart, lineEnd, line, word & GROUPS, (word & ~GROUPS) | (prose >>> 28), prose & GROUPS);
       lineStart = lineEnd + 1;
       line += 1;
     }
