@@ -27,6 +27,13 @@ const OVERRIDE = [
   /\b(?:do\s+not|don'?t|never|stop)\s+(?:apply|applying|follow|following|obey|obeying)\s+(?:any\s+|the\s+|your\s+)?(?:earlier|previous|prior|original|system|existing)\s+(?:safety\s+)?(?:guidelines|instructions|rules|policies|prompts?)\b/gi,
 ];
 
+/**
+ * Whether a line holds any of OVERRIDE, asked once before they are tried in order: most lines anchored for them name a
+ * common word (`follow`, `prompt`, `apply`) and hold none, and nine passes over each cost the public skills' text more
+ * than the anchor pass's reading of it did. An alternation of the same expressions, so no gap is added to any.
+ */
+const ANY_OVERRIDE = new RegExp(OVERRIDE.map((pattern) => pattern.source).join('|'), 'i');
+
 const CONCEAL_VERB =
   /\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|without)\s+(?:tell|inform|mention|notify|alert|show|reveal|disclos|let|telling|informing|mentioning|notifying|alerting|showing|revealing)/gi;
 const CONCEAL_HIDE = /\b(?:hide|hiding|hidden|conceal|concealing)\b/gi;
@@ -136,7 +143,7 @@ export function agentGroupsThatAct(groups: number): number {
 export function scanAgent(input: LineInput, groups: number): void {
   const { text } = input;
   const all = (groups & G.agent) !== 0;
-  if (all || groups & G.override) {
+  if ((all || groups & G.override) && ANY_OVERRIDE.test(text)) {
     for (const pattern of OVERRIDE) {
       const m = firstMatch(pattern, text);
       if (m !== null) {

@@ -28,36 +28,17 @@ const PORT = /:\d{0,5}$/;
 const IPV4_SHAPE = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
- * A URL is `http://` or `https://` (any case) after a character that is not a word character, then 1 to MAX_URL
- * characters up to white space (as `\s` has it), a quote, an angle bracket, a backtick, a backslash, `|`, a brace or `^`:
- * what `/\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi` matches. Read by hand from each `://`, on offsets: the expression's
- * match arrays and strings, with the URL's slices after them, were a third of what a scan of a text-heavy package
- * allocated (30 of 99 MiB for the mixed set of the scanner benchmark), and a thread's young generation is small.
+ * A URL is what `/\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi` matches, found from each `://`: the scheme before it is
+ * checked by hand and the rest read by a sticky expression, in place. Matching the whole expression made a match array
+ * and its strings per URL, with the URL's slices after them: a third of what a scan of a text-heavy package allocated
+ * (30 of 99 MiB for the mixed set of the scanner benchmark), and a scan thread's young generation is small.
  */
 const MAX_URL = 2000;
-/** ASCII characters that end a URL (1), and word characters (2), which may not come right before its scheme. */
-const URL_CHARS = new Uint8Array(128);
-for (const c of ' \t\n\v\f\r"\'<>`\\|{}^') URL_CHARS[c.charCodeAt(0)] = 1;
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') URL_CHARS[c.charCodeAt(0)] = 2;
-
-/** White space beyond ASCII, as `\s` has it. */
-function isWideSpace(code: number): boolean {
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-function endsUrl(code: number): boolean {
-  return code < 128 ? URL_CHARS[code] === 1 : isWideSpace(code);
-}
+/** What follows `://`. */
+const URL_REST = new RegExp(`[^\\s"'<>\`\\\\|{}^]{1,${MAX_URL}}`, 'y');
+/** Word characters (`\w`), which may not come right before a URL's scheme. */
+const WORD = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_') WORD[c.charCodeAt(0)] = 1;
 
 /** Whether text[at, at + 4) is `http` in any case. */
 function isHttp(text: string, at: number): boolean {
@@ -74,7 +55,7 @@ function schemeStart(text: string, colon: number, from: number): number {
   const start = (text.charCodeAt(colon - 1) | 0x20) === 0x73 ? colon - 5 : colon - 4;
   if (start < from || !isHttp(text, start)) return -1;
   const before = text.charCodeAt(start - 1);
-  return before < 128 && URL_CHARS[before] === 2 ? -1 : start;
+  return before < 128 && WORD[before] === 1 ? -1 : start;
 }
 
 /** Punctuation a sentence puts after a URL. */
@@ -148,8 +129,8 @@ function readUrls(text: string): readonly FoundUrl[] {
     const start = schemeStart(text, colon, from);
     let end = colon + 3;
     if (start !== -1) {
-      const limit = Math.min(text.length, end + MAX_URL);
-      while (end < limit && !endsUrl(text.charCodeAt(end))) end += 1;
+      URL_REST.lastIndex = end;
+      if (URL_REST.test(text)) end = URL_REST.lastIndex;
     }
     if (end === colon + 3) {
       colon = text.indexOf('://', colon + 1);
