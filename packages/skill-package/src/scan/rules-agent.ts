@@ -8,6 +8,7 @@
  * weigh `low`. Negated sentences ("never send your keys to …") are let through. Matching is done by short
  * literal-anchored expressions checked one after another, never one expression with open-ended gaps.
  */
+import { anyOf } from './alternation.js';
 import { report, type LineInput } from './file-state.js';
 import { G } from './prefilter.js';
 import { maxSeverity, raise } from './severity.js';
@@ -29,10 +30,10 @@ const OVERRIDE = [
 
 /**
  * Whether a line holds any of OVERRIDE, asked once before they are tried in order: most lines anchored for them name a
- * common word (`follow`, `prompt`, `apply`) and hold none, and nine passes over each cost the public skills' text more
- * than the anchor pass's reading of it did. An alternation of the same expressions, so no gap is added to any.
+ * common word (`follow`, `prompt`, `apply`) and hold none, and nine passes over each line were a tenth of the rules'
+ * time over the public skills' text.
  */
-const ANY_OVERRIDE = new RegExp(OVERRIDE.map((pattern) => pattern.source).join('|'), 'i');
+const ANY_OVERRIDE = anyOf(OVERRIDE);
 
 const CONCEAL_VERB =
   /\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|without)\s+(?:tell|inform|mention|notify|alert|show|reveal|disclos|let|telling|informing|mentioning|notifying|alerting|showing|revealing)/gi;
@@ -84,6 +85,7 @@ const BYPASS = [
   /\b(?:disable|bypass|circumvent)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:safety|security\s+checks?|sandbox\w*|guardrails?|confirmations?|permission\s+(?:checks?|prompts?)|approval\s+prompts?|content\s+filters?)/gi,
   /\bwithout\s+(?:asking\s+(?:for\s+)?(?:the\s+user'?s?\s+)?(?:permission|confirmation|approval)|(?:user\s+)?confirmation|(?:user\s+)?approval|prompting\s+the\s+user)/gi,
 ];
+const ANY_BYPASS = anyOf(BYPASS);
 
 /**
  * Whether the match at `index` is quoted in running prose: inside a short quotation or inline code (at most 120
@@ -155,7 +157,7 @@ export function scanAgent(input: LineInput, groups: number): void {
   if ((all || groups & G.conceal) && groups & G.negation) scanConceal(input);
   if (all || groups & G.silent) scanSilent(input);
   if (all || groups & G.ask) scanExfiltration(input);
-  if (!all && !(groups & G.bypass)) return;
+  if ((!all && !(groups & G.bypass)) || !ANY_BYPASS.test(text)) return;
   for (const pattern of BYPASS) {
     const m = firstMatch(pattern, text);
     if (m !== null) {

@@ -10,6 +10,7 @@
  * Every rule is a short literal-anchored expression followed by plain string checks on the same line, so no
  * expression has open-ended gaps to backtrack over.
  */
+import { anyOf } from './alternation.js';
 import { noteFact, report, type LineInput } from './file-state.js';
 import { G } from './prefilter.js';
 import { inContext, raise, type ContextSeverities } from './severity.js';
@@ -257,6 +258,10 @@ const SHELL_ATTACH = [
   /\bexec\s+["']\/bin\/(?:ba)?sh/i,
 ];
 const PIPE_TO = /\.pipe\s*\(\s*(\w{1,40})\s*\)/i;
+/** The lists above asked at once (alternation.ts): each is asked of every line naming a socket or a stream. */
+const ANY_SOCKET_SHELL = anyOf(SOCKET_SHELL);
+const ANY_SOCKET_CONNECT = anyOf(SOCKET_CONNECT);
+const ANY_SHELL_ATTACH = anyOf(SHELL_ATTACH);
 
 function any(patterns: readonly RegExp[], text: string): boolean {
   return patterns.some((p) => p.test(text));
@@ -284,7 +289,7 @@ function reverseShell(input: LineInput, lower: string): void {
     const m = SOCAT.exec(text)!;
     at = { index: m.index, length: text.length - m.index };
   }
-  if (at === null && SOCKET.test(text) && any(SOCKET_SHELL, text)) {
+  if (at === null && SOCKET.test(text) && ANY_SOCKET_SHELL.test(text)) {
     const m = SOCKET.exec(text)!;
     at = { index: m.index, length: text.length - m.index };
   }
@@ -297,10 +302,10 @@ function reverseShell(input: LineInput, lower: string): void {
   // A reverse shell spread over several lines of a script: noted here, decided at the end of the file.
   if (input.context === 'script' || input.context === 'code') {
     const { facts } = input.file;
-    if (!facts.has('socket-connect') && any(SOCKET_CONNECT, text)) noteFact(input, 'socket-connect');
+    if (!facts.has('socket-connect') && ANY_SOCKET_CONNECT.test(text)) noteFact(input, 'socket-connect');
     if (!facts.has('shell-attach')) {
       const piped = PIPE_TO.exec(text);
-      if (any(SHELL_ATTACH, text) || (piped !== null && /sock|client|conn/i.test(piped[1]!))) noteFact(input, 'shell-attach');
+      if (ANY_SHELL_ATTACH.test(text) || (piped !== null && /sock|client|conn/i.test(piped[1]!))) noteFact(input, 'shell-attach');
     }
   }
 }
