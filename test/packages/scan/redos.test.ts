@@ -6,7 +6,10 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { check } from 'recheck';
 import ts from 'typescript';
+import { alternations } from '@skill-registry/skill-package/scan/alternation';
+import '@skill-registry/skill-package/scan/rules-agent';
 import { PIPE_TOKENS } from '@skill-registry/skill-package/scan/rules-command';
+import '@skill-registry/skill-package/scan/rules-secret';
 import { ESCAPED } from '@skill-registry/skill-package/scan/text';
 import { findingsOf, scan, SKILL } from './helpers.js';
 
@@ -32,7 +35,9 @@ function literals(): { file: string; source: string; flags: string }[] {
 
 describe('scanner regular expressions', () => {
   it('are all free of catastrophic backtracking (recheck)', { timeout: 900_000 }, async () => {
-    const all = [...literals(), ...[PIPE_TOKENS, ESCAPED].map((r) => ({ file: 'built', source: r.source, flags: r.flags }))];
+    const built = [PIPE_TOKENS, ESCAPED, ...alternations()];
+    assert.ok(built.length >= 8, `only ${built.length} built expressions found`);
+    const all = [...literals(), ...built.map((r) => ({ file: 'built', source: r.source, flags: r.flags }))];
     assert.ok(all.length > 80, `only ${all.length} expressions found`);
     // A fixed seed makes the fuzzing reproducible; an answer other than `safe` is checked again alone with more time,
     // since a loaded machine can make the checker give up (`unknown`) where it would not otherwise.

@@ -4,11 +4,24 @@
  * where the first to match is reported) and ask the alternation first.
  */
 
+/** Every alternation made so far, so that the tests check each for catastrophic backtracking as they check literals. */
+const built: RegExp[] = [];
+
 /**
  * The alternation of `patterns`: each one an alternative as it is, so no gap or repetition is added to any. They must
  * share their flags (a `g` aside) and hold no back-reference, whose group numbers the alternation would shift.
  */
 export function anyOf(patterns: readonly RegExp[]): RegExp {
+  const joined = join(patterns);
+  built.push(joined);
+  return joined;
+}
+
+export function alternations(): readonly RegExp[] {
+  return built;
+}
+
+function join(patterns: readonly RegExp[]): RegExp {
   const flags = patterns[0]?.flags.replace('g', '') ?? '';
   for (const pattern of patterns) {
     if (pattern.flags.replace('g', '') !== flags) throw new Error(`Patterns of different flags cannot be joined: /${pattern.source}/`);
