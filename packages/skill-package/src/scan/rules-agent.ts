@@ -6,7 +6,8 @@
  * weigh fully; in a hidden Markdown comment at least `high`. Quoted in prose (inside "…", “…” or `…`), or in a
  * Markdown code block, they are most likely an example being discussed (a skill about prompt injection) and
  * weigh `low`. Negated sentences ("never send your keys to …") are let through. Matching is done by short
- * literal-anchored expressions checked one after another, never one expression with open-ended gaps.
+ * literal-anchored expressions checked one after another (a list of them asked first as one alternation, which adds no
+ * gap to any), never one expression with open-ended gaps.
  */
 import { anyOf } from './alternation.js';
 import { report, type LineInput } from './file-state.js';

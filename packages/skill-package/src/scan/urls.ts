@@ -28,12 +28,12 @@ const PORT = /:\d{0,5}$/;
 const IPV4_SHAPE = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
- * A URL is what `/\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi` matches, found from each `://`: the scheme before it is
- * checked by hand and the rest read by a sticky expression, in place. Matching the whole expression made a match array
- * and its strings per URL, with the URL's slices after them: a third of what a scan of a text-heavy package allocated
- * (30 of 99 MiB for the mixed set of the scanner benchmark), and a scan thread's young generation is small.
+ * What follows a URL's `://`: 1 to 2,000 characters. A URL is what `/\bhttps?:\/\/[^\s"'<>`\\|{}^]{1,2000}/gi` matches,
+ * found from each `://`: the scheme before it is checked by hand (schemeStart) and the rest read by this sticky
+ * expression, in place. Matching the whole expression made a match array and its strings per URL, with the URL's
+ * slices after them: a third of what a scan of a text-heavy package allocated (30 of 99 MiB for the mixed set of the
+ * scanner benchmark), and a scan thread's young generation is small.
  */
-/** What follows `://`: 1 to 2,000 characters. */
 const URL_REST = /[^\s"'<>`\\|{}^]{1,2000}/y;
 /** Word characters (`\w`), which may not come right before a URL's scheme. */
 const WORD = new Uint8Array(128);
