@@ -34,5 +34,6 @@ describe('alternation of patterns', () => {
     assert.throws(() => anyOf([/(a)\1/i]), /back-reference/);
     assert.throws(() => anyOf([/(?<q>a)\k<q>/i]), /back-reference/);
     assert.doesNotThrow(() => anyOf([/a/gi, /b/i]));
+    assert.equal(anyOf([]).test('anything'), false, 'any of none matches nothing');
   });
 });

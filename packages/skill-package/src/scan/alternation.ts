@@ -22,6 +22,8 @@ export function alternations(): readonly RegExp[] {
 }
 
 function join(patterns: readonly RegExp[]): RegExp {
+  // Any of none matches nothing (an empty expression would match everywhere).
+  if (patterns.length === 0) return /(?!)/;
   const flags = patterns[0]?.flags.replace('g', '') ?? '';
   for (const pattern of patterns) {
     if (pattern.flags.replace('g', '') !== flags) throw new Error(`Patterns of different flags cannot be joined: /${pattern.source}/`);

@@ -146,8 +146,7 @@ export class AnchorPass {
   /**
    * The lines of `bytes` (separated by 0x0A), RECORD bytes each: the line's end offset, its groups with its facts
    * (LineFacts), and the groups of its words read as prose (with instruction words, in a script too) with the empty
-   * quotes fact in the top bits. `bytes` must hold
-   * at most PIECE bytes or a single line.
+   * quotes fact in the top bits. `bytes` must hold at most PIECE bytes or a single line.
    */
   lines(bytes: Uint8Array, forScript: boolean): Uint32Array {
     const alone = bytes.length > PIECE;

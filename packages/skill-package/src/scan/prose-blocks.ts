@@ -20,9 +20,8 @@ export class ProseBlocks {
   private delimiter = '';
   private text = '';
   private start = 0;
-  /** The groups of the block's lines so far, and of the line being read. */
+  /** The groups of the block's lines so far. */
   private groups = 0;
-  private lineGroups = 0;
   private frontMatter: 'before' | 'in' | 'after' = 'before';
 
   constructor(
@@ -48,24 +47,23 @@ export class ProseBlocks {
 
   /** `groups`: those the line's words name read as prose (prefilter.ts), or any superset of them. */
   line(raw: string, line: number, groups: number): void {
-    this.lineGroups = groups;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (this.kind === 'markdown') this.frontMatterLine(text, line);
-    else if (this.kind === 'script') this.scriptLine(text, line);
+    if (this.kind === 'markdown') this.frontMatterLine(text, line, groups);
+    else if (this.kind === 'script') this.scriptLine(text, line, groups);
   }
 
   end(): void {
     this.close();
   }
 
-  private frontMatterLine(text: string, line: number): void {
+  private frontMatterLine(text: string, line: number, groups: number): void {
     if (this.frontMatter === 'before') {
       this.frontMatter = line === 1 && text.trim() === '---' ? 'in' : 'after';
       return;
     }
     if (this.frontMatter !== 'in') return;
     if (this.mode === 'yaml' && (text.trim() === '' || /^\s/.test(text))) {
-      this.append(text.trim());
+      this.append(text.trim(), groups);
       return;
     }
     this.close();
@@ -73,14 +71,14 @@ export class ProseBlocks {
     else if (YAML_BLOCK.test(text)) this.open('yaml', line + 1);
   }
 
-  private scriptLine(text: string, line: number): void {
+  private scriptLine(text: string, line: number, groups: number): void {
     if (this.mode === 'docstring' || this.mode === 'block-comment') {
       const at = text.indexOf(this.delimiter);
       if (at === -1) {
-        this.append(this.mode === 'block-comment' ? text.replace(/^\s*\*\s?/, '') : text.trim());
+        this.append(this.mode === 'block-comment' ? text.replace(/^\s*\*\s?/, '') : text.trim(), groups);
         return;
       }
-      this.append(text.slice(0, at).trim());
+      this.append(text.slice(0, at).trim(), groups);
       this.close();
       return;
     }
@@ -88,7 +86,7 @@ export class ProseBlocks {
     const comment = (trimmed.startsWith('#') && !trimmed.startsWith('#!')) || trimmed.startsWith('//');
     if (comment) {
       if (this.mode !== 'comment') this.open('comment', line);
-      this.append(trimmed.replace(/^(?:#+|\/\/+)\s?/, ''));
+      this.append(trimmed.replace(/^(?:#+|\/\/+)\s?/, ''), groups);
       return;
     }
     this.close();
@@ -100,7 +98,7 @@ export class ProseBlocks {
     this.open(doc !== null ? 'docstring' : 'block-comment', line);
     this.delimiter = delimiter;
     const at = rest.indexOf(delimiter);
-    this.append((at === -1 ? rest : rest.slice(0, at)).trim());
+    this.append((at === -1 ? rest : rest.slice(0, at)).trim(), groups);
     if (at !== -1) this.close();
   }
 
@@ -111,9 +109,9 @@ export class ProseBlocks {
     this.groups = 0;
   }
 
-  private append(part: string): void {
+  private append(part: string, groups: number): void {
     if (part === '' || this.text.length >= BLOCK_CAP) return;
-    this.groups |= this.lineGroups;
+    this.groups |= groups;
     this.text = (this.text === '' ? part : `${this.text} ${part}`).slice(0, BLOCK_CAP);
   }
 

@@ -109,8 +109,8 @@ function trimUrl(text: string, start: number, end: number): number {
  * a request to send data), one after another.
  */
 let lastText: string | null = null;
-let lastUrls: readonly FoundUrl[] = [];
 const NO_URLS: readonly FoundUrl[] = [];
+let lastUrls = NO_URLS;
 
 /** Every http(s) URL in `text` whose host is a real name or IPv4 address (placeholders like `{host}` are skipped). */
 export function findUrls(text: string): readonly FoundUrl[] {
