@@ -42,6 +42,8 @@ import { zipOf } from './lib/registry-api.js';
 
 const MIB = 1024 * 1024;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** One section only: `throughput`, `inspection`, `upload` or `adversarial`. */
+const ONLY = process.env.BENCH_ONLY;
 
 function fileSource(file: string, size: number): RandomAccessSource {
   return {
@@ -242,12 +244,22 @@ async function upload(workDir: string, files: { path: string; bytes: Buffer }[])
         spent.total.push(after.total - before.total);
       }
     const medians = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+    // Each round's upload scanned as it arrives against the walk alone of the same round: the machine's load moves
+    // whole rounds, so a ratio within one moves less than the medians of whole runs do.
+    const walk = times['the walk alone']!;
+    const scanned = times['scanned as it arrives']!;
+    const paired = scanned.map((ms, i) => ms / walk[i]! - 1).sort((a, b) => a - b);
     const cpuMedians = Object.fromEntries(
       Object.entries(cpu).map(([name, spent]) => [name, { request: median(spent.request), total: median(spent.total) }]),
     );
     return {
       zipMiB: zip.length / MIB,
       medians,
+      paired: {
+        median: median(paired),
+        lowerQuartile: paired[Math.floor(paired.length / 4)]!,
+        upperQuartile: paired[Math.floor((paired.length * 3) / 4)]!,
+      },
       cpu: cpuMedians,
       followed: scans.arrivals.followed,
       scannedAgain: scans.arrivals.scannedAgain,
@@ -347,47 +359,63 @@ async function main() {
   const workDir = mkdtempSync(path.join(tmpdir(), 'skreg-bench-scan-'));
   try {
     console.log(`Machine: ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}, Node ${process.version}, ${new Date().toISOString()}`);
-    const t = await throughput();
-    console.log(
-      `\nScan throughput (scanFiles, ${t.totalMiB.toFixed(1)} MiB, ${t.textMiB.toFixed(1)} MiB of it text): ${t.ms.toFixed(0)} ms, ` +
-        `${t.mbPerSecond.toFixed(0)} MiB/s overall, ${t.textMbPerSecond.toFixed(0)} MiB/s of text (verdict ${t.verdict}, ${t.findings} findings)`,
-    );
-    const i = await inspection(workDir);
-    console.log(
-      `\ninspectPackage of a ${i.zipMiB.toFixed(1)} MiB zip (50 MiB uncompressed): ${i.inspectWithoutMs.toFixed(0)} ms without the scanner, ` +
-        `${i.inspectWithMs.toFixed(0)} ms with it (+${(i.addedToInspection * 100).toFixed(1)}% of inspection)`,
-    );
-    console.log(`With the scan on a worker thread, as the registry runs it: ${i.inspectOnThreadMs.toFixed(0)} ms`);
-    console.log(
-      `Staging the same upload (write + sha256 + fsync): ${i.stagingMs.toFixed(0)} ms; the scanner adds ` +
-        `${(i.addedToStagingAndInspection * 100).toFixed(1)}% to staging plus inspection on the reading thread, ` +
-        `${(i.threadAddedToStagingAndInspection * 100).toFixed(1)}% on a worker thread`,
-    );
-    // The mixed set (30 MiB of text) and a package made as large skills are (4 MiB of text, the rest assets).
-    const uploads: Record<string, Awaited<ReturnType<typeof upload>>> = {};
-    for (const [name, files] of [
-      ['the mixed set', mixedFiles()],
-      ['the asset-heavy set', assetHeavyFiles()],
-    ] as const) {
-      const u = await upload(workDir, files);
-      uploads[name] = u;
-      const plain = u.medians['without scanning']!;
-      console.log(`\nStaging and inspecting ${name}, a ${u.zipMiB.toFixed(1)} MiB upload (median of ${ROUNDS}):`);
-      for (const [way, ms] of Object.entries(u.medians)) {
-        const spent = u.cpu[way]!;
-        console.log(
-          `  ${ms.toFixed(0).padStart(5)} ms  ${way}${way === 'without scanning' ? '' : ` (${(((ms - plain) / plain) * 100).toFixed(1)}%)`}; ` +
-            `CPU ${spent.total.toFixed(0)} ms, ${spent.request.toFixed(0)} ms of it on the request thread`,
-        );
-      }
-      console.log(`  (scans that followed the upload used: ${u.followed}; scanned again: ${u.scannedAgain})`);
+    const run = (section: string) => ONLY === undefined || ONLY === section;
+    let t: Awaited<ReturnType<typeof throughput>> | undefined;
+    if (run('throughput')) {
+      t = await throughput();
+      console.log(
+        `\nScan throughput (scanFiles, ${t.totalMiB.toFixed(1)} MiB, ${t.textMiB.toFixed(1)} MiB of it text): ${t.ms.toFixed(0)} ms, ` +
+          `${t.mbPerSecond.toFixed(0)} MiB/s overall, ${t.textMbPerSecond.toFixed(0)} MiB/s of text (verdict ${t.verdict}, ${t.findings} findings)`,
+      );
     }
-    const adv = await adversarial();
-    console.log('\nAdversarial 1 MiB SKILL.md texts (target < 100 ms each):');
-    for (const a of adv)
-      console.log(`  ${a.ms.toFixed(1).padStart(7)} ms  ${a.name} (${a.verdict}, ${a.findings} findings, ${a.omitted} omitted)`);
-    const worst = Math.max(...adv.map((a) => a.ms));
-    console.log(`  worst: ${worst.toFixed(1)} ms`);
+    let i: Awaited<ReturnType<typeof inspection>> | undefined;
+    if (run('inspection')) {
+      i = await inspection(workDir);
+      console.log(
+        `\ninspectPackage of a ${i.zipMiB.toFixed(1)} MiB zip (50 MiB uncompressed): ${i.inspectWithoutMs.toFixed(0)} ms without the scanner, ` +
+          `${i.inspectWithMs.toFixed(0)} ms with it (+${(i.addedToInspection * 100).toFixed(1)}% of inspection)`,
+      );
+      console.log(`With the scan on a worker thread, as the registry runs it: ${i.inspectOnThreadMs.toFixed(0)} ms`);
+      console.log(
+        `Staging the same upload (write + sha256 + fsync): ${i.stagingMs.toFixed(0)} ms; the scanner adds ` +
+          `${(i.addedToStagingAndInspection * 100).toFixed(1)}% to staging plus inspection on the reading thread, ` +
+          `${(i.threadAddedToStagingAndInspection * 100).toFixed(1)}% on a worker thread`,
+      );
+    }
+    const uploads: Record<string, Awaited<ReturnType<typeof upload>>> = {};
+    if (run('upload')) {
+      // The mixed set (30 MiB of text) and a package made as large skills are (4 MiB of text, the rest assets).
+      for (const [name, files] of [
+        ['the mixed set', mixedFiles()],
+        ['the asset-heavy set', assetHeavyFiles()],
+      ] as const) {
+        const u = await upload(workDir, files);
+        uploads[name] = u;
+        const plain = u.medians['without scanning']!;
+        console.log(`\nStaging and inspecting ${name}, a ${u.zipMiB.toFixed(1)} MiB upload (median of ${ROUNDS}):`);
+        for (const [way, ms] of Object.entries(u.medians)) {
+          const spent = u.cpu[way]!;
+          console.log(
+            `  ${ms.toFixed(0).padStart(5)} ms  ${way}${way === 'without scanning' ? '' : ` (${(((ms - plain) / plain) * 100).toFixed(1)}%)`}; ` +
+              `CPU ${spent.total.toFixed(0)} ms, ${spent.request.toFixed(0)} ms of it on the request thread`,
+          );
+        }
+        console.log(
+          `  scanned as it arrives against the walk alone of the same round: median ${(u.paired.median * 100).toFixed(1)}%, ` +
+            `quartiles ${(u.paired.lowerQuartile * 100).toFixed(1)}% – ${(u.paired.upperQuartile * 100).toFixed(1)}%`,
+        );
+        console.log(`  (scans that followed the upload used: ${u.followed}; scanned again: ${u.scannedAgain})`);
+      }
+    }
+    let adv: Awaited<ReturnType<typeof adversarial>> | undefined;
+    if (run('adversarial')) {
+      adv = await adversarial();
+      console.log('\nAdversarial 1 MiB SKILL.md texts (target < 100 ms each):');
+      for (const a of adv)
+        console.log(`  ${a.ms.toFixed(1).padStart(7)} ms  ${a.name} (${a.verdict}, ${a.findings} findings, ${a.omitted} omitted)`);
+      const worst = Math.max(...adv.map((a) => a.ms));
+      console.log(`  worst: ${worst.toFixed(1)} ms`);
+    }
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(
       'bench/results/scan.json',
