@@ -211,8 +211,7 @@ class WorkerSession implements ScanSession {
     let head: Buffer[] | null = [];
     let headLength = 0;
     let skip = false;
-    const decide = (): void => {
-      const bytes = Buffer.concat(head ?? []);
+    const decide = (bytes: Uint8Array): void => {
       head = null;
       this.write(bytes);
       skip = !readsPastHead(bytes, path);
@@ -224,12 +223,18 @@ class WorkerSession implements ScanSession {
           this.write(chunk);
           return;
         }
+        // A first chunk holding the whole head is written as it is: keeping a copy and joining it copied most of each
+        // text file's first piece twice on the request thread.
+        if (headLength === 0 && chunk.length >= HEAD_BYTES) {
+          decide(chunk);
+          return;
+        }
         head.push(Buffer.from(chunk));
         headLength += chunk.length;
-        if (headLength >= HEAD_BYTES) decide();
+        if (headLength >= HEAD_BYTES) decide(Buffer.concat(head));
       },
       end: () => {
-        if (head !== null) decide();
+        if (head !== null) decide(Buffer.concat(head));
         this.steps.push({ end: true });
       },
     };

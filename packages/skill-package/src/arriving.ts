@@ -230,10 +230,12 @@ class Feed {
       const caughtUp = this.target.ready?.();
       if (caughtUp !== undefined) await caughtUp;
       if (this.head === null) continue;
-      this.head.push(piece);
+      // A first piece holding the whole head decides as it is, without being joined (copied) first.
+      const whole = this.headLength === 0 && piece.length >= HEAD_BYTES;
+      if (!whole) this.head.push(piece);
       this.headLength += piece.length;
       if (this.headLength >= HEAD_BYTES) {
-        this.done = !readsPastHead(Buffer.concat(this.head), this.path);
+        this.done = !readsPastHead(whole ? piece : Buffer.concat(this.head), this.path);
         this.head = null;
       }
     }

@@ -200,13 +200,19 @@ export class FileScanner implements FileState, LineReader, LineSink {
       this.splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       return;
     }
+    // A first chunk that holds the whole head is decided on as it is: copying it to keep it (and again to join it)
+    // copied most of a text file's first 64 KiB piece twice, and decide() keeps nothing of it but an archive's bytes.
+    if (this.headLength === 0 && chunk.length >= HEAD_BYTES) {
+      this.decide(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), true);
+      return;
+    }
     this.head.push(Buffer.from(chunk));
     this.headLength += chunk.length;
-    if (this.headLength >= HEAD_BYTES) this.decide();
+    if (this.headLength >= HEAD_BYTES) this.decide(Buffer.concat(this.head), false);
   }
 
   end(): void {
-    if (this.state === 'head') this.decide();
+    if (this.state === 'head') this.decide(Buffer.concat(this.head), false);
     const archive = this.archive;
     if (archive !== null) {
       const { what, opens, shown, chunks, length } = archive;
@@ -225,9 +231,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
     });
   }
 
-  private decide(): void {
-    const head = Buffer.concat(this.head);
+  /** `borrowed`: `head` is the caller's bytes, which may be written again once push() returns. */
+  private decide(head: Buffer, borrowed: boolean): void {
     this.head = [];
+    this.headLength = 0;
     const magic = sniff(head.subarray(0, HEAD_BYTES), this.path);
     if (magic.kind !== 'text') {
       this.state = 'skip';
@@ -245,7 +252,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       if (magic.kind === 'archive') {
         this.state = 'archive';
         this.archive = { what: magic.what, opens: magic.opens, shown, chunks: [], length: 0 };
-        this.keep(head);
+        this.keep(borrowed ? Buffer.from(head) : head);
       }
       return;
     }
