@@ -8,6 +8,7 @@ import { hiddenContentSamples } from './malicious/hidden-content.js';
 import { secretSamples } from './malicious/secret.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
+import { everydaySamples } from './benign/everyday.js';
 import { i18nSamples } from './benign/i18n.js';
 import { lookalikeSamples } from './benign/lookalikes.js';
 import { minimalSamples } from './benign/minimal.js';
@@ -34,5 +35,6 @@ export function loadCorpus(): Sample[] {
     ...referenceSamples(),
     ...minimalSamples(),
     ...lookalikeSamples(),
+    ...everydaySamples(),
   ];
 }

@@ -64,10 +64,11 @@ const SEND_VERB =
   /\b(?:send|sends|sending|upload|uploads|uploading|post|posts|posting|transmit\w*|forward\w*|exfiltrat\w*|beacon|submit\w*|report)\b/gi;
 /**
  * What is worth stealing, in bulk or from where secrets are kept: the environment, .env files, private and SSH
- * keys, credential stores, cookies, passwords, or all of the user's keys and tokens.
+ * keys, credential stores, cookies, passwords, or all of the user's keys and tokens. A public key (`~/.ssh/…pub`) is
+ * made to be handed out.
  */
 const SENSITIVE =
-  /\b(?:env(?:ironment)?\s+var\w*|\.env\b|private\s+keys?|ssh\s+keys?|cookies|session\s+tokens?|passwords?|id_rsa|id_ed25519|keychain|\.netrc|credentials?\s+files?|from\s+(?:the\s+)?environment\b)|~\/\.(?:ssh|aws|kube|gnupg)|\b(?:all|every|any|the\s+user'?s?|their)\s+(?:\w+\s+){0,2}(?:api[\s_-]?keys?|tokens?|secrets?|credentials?)\b/i;
+  /\b(?:env(?:ironment)?\s+var\w*|\.env\b|private\s+keys?|ssh\s+keys?|cookies|session\s+tokens?|passwords?|id_rsa(?!\.pub)|id_ed25519(?!\.pub)|keychain|\.netrc|credentials?\s+files?|from\s+(?:the\s+)?environment\b)|~\/\.(?:ssh(?!\/[\w.-]+\.pub\b)|aws|kube|gnupg)|\b(?:all|every|any|the\s+user'?s?|their)\s+(?:\w+\s+){0,2}(?:api[\s_-]?keys?|tokens?|secrets?|credentials?)\b/i;
 /** A single key or token: sent with its own service's requests every day, it is exfiltration only to a collector. */
 const SECRET_WORD = /\b(?:api[\s_-]?keys?|credentials?|secrets?|tokens?)\b/i;
 /**
@@ -111,6 +112,73 @@ function quoted(text: string, index: number): boolean {
   return false;
 }
 
+/**
+ * A list item, table cell or line that is nothing but a quotation (`- "ignore previous instructions",`), or a label
+ * before one (`Example: "…"`): how security guides and checklists list the phrases to watch for. Among the public
+ * skills' files, dozens of guides, audit checklists and agents' own heartbeat notes were quarantined for such lists.
+ * Read by hand, in one pass: an expression for the whole shape backtracks on long runs of spaces.
+ */
+const ITEM_START = /^[ \t>|]*(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)?(?:\*\*)?/;
+const ITEM_LABEL = /^[\w -]{1,40}:[ \t]*(?:\*\*)?[ \t]*/;
+const ITEM_QUOTES: Readonly<Record<string, string>> = { '"': '"', '“': '”', '`': '`', "'": "'" };
+const ITEM_AFTER = /^(?:\*\*)?[ \t]*(?:[,;.][ \t]*)?(?:\|.*)?$/;
+
+/** Whether the match at `index` lies inside the quotation of a line that is only a quoted list item. */
+function quotedItem(text: string, index: number): boolean {
+  let at = ITEM_START.exec(text)![0].length;
+  const label = ITEM_LABEL.exec(text.slice(at, at + 128));
+  if (label !== null) at += label[0].length;
+  const close = ITEM_QUOTES[text.charAt(at)];
+  if (close === undefined || index <= at) return false;
+  const end = text.indexOf(close, at + 1);
+  return end !== -1 && end - at <= 201 && index < end && ITEM_AFTER.test(text.slice(end + 1, end + 257));
+}
+
+/**
+ * Words before a match that make it a description of what someone else does or could do (the attacker "can make the
+ * agent ignore safety rules", injected text "attempts to override system instructions", "detect attempts to bypass
+ * the sandbox"), not an order to the agent reading it. Security guides and checklists among the public skills
+ * describe attacks this way, and were quarantined for it. "You can …" and "try to …" still order.
+ */
+const DESCRIBING_SUBJECTS = new Set(
+  'attacker attackers adversary adversaries injection injections payload payloads prompt prompts instruction instructions input inputs content text message messages user users someone model models agent agents it they which that'.split(
+    ' ',
+  ),
+);
+const MODALS = new Set(['can', 'could', 'may', 'might', 'will', 'would', 'to']);
+const AIMS = new Set('attempt attempts attempting attempted tries trying tried designed meant intended aim aims seeks wants'.split(' '));
+const CAUSES = new Set(
+  'make makes making made trick tricks tricking tricked get gets getting cause causes force forces convince convinces'.split(' '),
+);
+const TARGETS = new Set(['agent', 'model', 'assistant', 'ai', 'llm', 'bot', 'it', 'them', 'reviewer']);
+const ARTICLES = new Set(['the', 'a', 'an', 'your']);
+const WORDS = /[a-z]+/g;
+
+/** Whether the match at `index` is described rather than ordered, by the last words of the 80 characters before it. */
+function described(text: string, index: number): boolean {
+  const words =
+    text
+      .slice(Math.max(0, index - 80), index)
+      .toLowerCase()
+      .match(WORDS) ?? [];
+  const last = words.length - 1;
+  if (last < 0) return false;
+  const word = (k: number): string => words[last - k] ?? '';
+  // "attempts to override", "designed to bypass"
+  if (word(0) === 'to' && AIMS.has(word(1))) return true;
+  // "the attacker can …", "injected text may try to …", "it will …"
+  if (MODALS.has(word(0)) || (word(0) === 'to' && MODALS.has(word(1)))) {
+    for (let k = 1; k <= 4; k++) if (DESCRIBING_SUBJECTS.has(word(k))) return true;
+  }
+  // "make the agent …", "trick the model into … to"
+  const target = word(0) === 'to' ? 1 : 0;
+  if (TARGETS.has(word(target))) {
+    const verb = ARTICLES.has(word(target + 1)) ? target + 2 : target + 1;
+    if (CAUSES.has(word(verb))) return true;
+  }
+  return false;
+}
+
 function weigh(input: LineInput, base: Severity, index: number): Severity {
   switch (input.context) {
     case 'comment':
@@ -120,7 +188,9 @@ function weigh(input: LineInput, base: Severity, index: number): Severity {
     case 'script':
       return raise(base, -1);
     case 'prose':
-      return quoted(input.text, index) ? 'low' : base;
+      if (quoted(input.text, index)) return 'low';
+      // A phrase listed as an example, or an attack described, is shown, not asked; a notice still points a reviewer at it.
+      return (quotedItem(input.text, index) || described(input.text, index)) && maxSeverity(base, 'medium') === base ? 'medium' : base;
   }
 }
 

@@ -486,7 +486,7 @@ function persistence(input: LineInput, lower: string): void {
 
 // Credentials and browser data.
 const CRED_PATH =
-  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
+  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b|\/[\w.-]+\.pub\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b|\/[\w.-]+\.pub\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
 /**
  * Using a key (ssh -i, ssh-add, permissions, stat, listing with find, a configuration value naming the key to
  * use) is not reading it out, nor is asking the keychain for the one
@@ -550,12 +550,41 @@ const NET_POST = [
   /\bdata\s?=\s?(?!None\b)\w/,
 ];
 /**
- * The whole environment: `env` or `printenv` as a command of its own (at a command's start, after a pipe, `;`, `&`,
- * `(`, `$(` or a backtick, and ending there), or the environment object taken whole. "from env" in a comment is a
- * word, not a command; `env: Env` in a signature is a parameter.
+ * The whole environment: `env` or `printenv` as a command of its own (at a command's start, after `| `, `;`, `&`, a
+ * subshell's `(` or `$(`, or a backtick, and ending there), or the environment object taken whole. "from env" in a
+ * comment is a word, not a command; `env: Env` in a signature is a parameter. Not a dump, though each names the whole
+ * environment (public skills' scripts do all of these every day, and a file doing one and calling an API was
+ * quarantined for it):
+ * - `get(env)`, `Path(env)`: a variable passed to a call, where a subshell's `(` follows no name;
+ * - `(md|json|env)`, `|secret|env|token|`: alternatives of a pattern, where a pipe to a command has a space after it;
+ * - `if key in os.environ`, `os.environ.copy()`, `{**os.environ}`, `env.update(os.environ)`, `env=os.environ`: a name
+ *   looked up, or the environment handed on to a child process with a few variables added (going through it all,
+ *   `for k, v in os.environ.items()`, is still a dump: it is how secrets are harvested by their names);
+ * - `{...process.env}`, `env: process.env`, `opts.env || process.env`, `process.env && …`: the same in JavaScript.
  */
 const ENV_DUMP =
-  /(?:^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+)?|[|;&(`][ \t]*)(?:env|printenv)(?=[ \t]*(?:\||\)|$|`|>))|\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b))|(?<!\}\s?=\s?)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))/;
+  /(?:^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+)?|(?:\|[ \t]|[;&`]|\$\(|(?<![\w.$])\()[ \t]*)(?:env|printenv)(?=[ \t]*(?:\||\)|$|`|>))|(?<!\*\*[ \t]*|\.update\([ \t]*|\benv[ \t]*=[ \t]*)\bos\.environ\b(?!\s*(?:\[|\.get\b|\.setdefault\b|\.pop\b|\.update\b|\.copy\b))|(?<!\}\s?=\s?|\.\.\.\s?|\benv\s?[:=]\s?|\|\|\s?)\bprocess\.env\b(?!\s*(?:\.|\[|\?\.|&&))/g;
+const IN_AT_END = /\bin[ \t]+$/;
+const CONDITION = /\b(?:if|elif|and|or|not|while|assert|return)\b/;
+
+/** Whether `before` (the line up to `os.environ`) looks a name up in it (`if key in`), not goes through all of it (`for k in`). */
+function lookedUp(before: string): boolean {
+  const at = before.search(IN_AT_END);
+  if (at === -1) return false;
+  const head = before.slice(0, at);
+  const condition = head.search(CONDITION);
+  return condition !== -1 && !/\bfor\b/.test(head.slice(condition));
+}
+
+/** The first environment dump on a line (ENV_DUMP), passing over the environment's names looked up. */
+function envDump(text: string): RegExpExecArray | null {
+  ENV_DUMP.lastIndex = 0;
+  for (let m = ENV_DUMP.exec(text); m !== null; m = ENV_DUMP.exec(text)) {
+    if (!m[0].startsWith('os.') || !lookedUp(text.slice(Math.max(0, m.index - 120), m.index))) return m;
+  }
+  return null;
+}
+
 const PS_ENV_DUMP = /\bGet-ChildItem\s+env:|\b(?:gci|ls|dir)\s+env:|\[Environment\]::GetEnvironmentVariables\(\)/i;
 const SECRET_FILE = /(?:^|[\s"'=@/(])\.env\b(?![.\w-])|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)/i;
 
@@ -585,7 +614,7 @@ function exfiltrate(input: LineInput, readsCredentials: boolean, groups: number)
   // holds a colon (`env:`, `::`): most lines naming the environment (`process.env.HOME`) need not be lowered for one.
   const env =
     (groups & G.env) !== 0
-      ? (ENV_DUMP.exec(text) ??
+      ? (envDump(text) ??
         (text.includes(':') && (lowered(input).includes('env:') || lowered(input).includes('getenvironmentvariables'))
           ? PS_ENV_DUMP.exec(text)
           : null))
@@ -610,17 +639,25 @@ function exfiltrate(input: LineInput, readsCredentials: boolean, groups: number)
 
 // Decoding and running hidden code.
 const B64_DECODE = /\bbase64\s+(?:-d|-D|-di|-id|--decode)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc\s+)?-?base64\s+-d\b/gi;
-const PIPE_RUN = /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b/i;
+// `| python3 -m json.tool` pretty-prints what was decoded (a token's payload), it runs none of it.
+const PIPE_RUN = /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh\b|python[0-9.]*\b(?!\s+-m\s+json\.tool\b)|perl\b|ruby\b|node\b|php\b)/i;
 const SHELL_EVAL = /\beval\b|\b(?:ba|z)?sh\s+-c\b|\bexec\b|\bsource\b/i;
+// `re.compile(…)` builds a regular expression (a scanner's list of patterns holds many), not code.
 const EXEC_CALL =
-  /\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile|system|popen|spawn|execSync|check_output|Popen)\s*\(|\bsubprocess\.\w+\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
+  /(?<!\bre\.)\b(?:eval|exec|Function|assert|Invoke-Expression|iex|instance_eval|compile|system|popen|spawn|execSync|check_output|Popen)\s*\(|\bsubprocess\.\w+\s*\(|\[ScriptBlock\]::Create\s*\(|\biex\s/gi;
 const DECODE_WORD =
   /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b/i;
 const BUFFER_FROM = /\bBuffer\.from\s*\(/i;
 
 /** The first decoding call in `text`: a decoder by name, or Buffer.from(…, 'base64' | 'hex'). */
+/** How far after the start of a call that runs code its decoding call may start, and how many such calls a line is read for. */
+const DECODE_REACH = 200;
+const MAX_EXEC_CALLS = 32;
+
 function decodeCall(text: string): { index: number; length: number } | null {
-  const word = DECODE_WORD.exec(text);
+  let word = DECODE_WORD.exec(text);
+  // `String\.fromCharCode`, `base64\.b64decode`: a regular expression that looks for the call (a scanner's pattern).
+  if (word !== null && text.charCodeAt(word.index - 1) === 0x2e && text.charCodeAt(word.index - 2) === 0x5c) word = null;
   const buffer = BUFFER_FROM.exec(text);
   const bufferDecodes = buffer !== null && /["'](?:base64|hex)["']/.test(text.slice(buffer.index, buffer.index + 400));
   if (bufferDecodes && (word === null || buffer.index < word.index)) return { index: buffer.index, length: buffer[0].length };
@@ -641,12 +678,17 @@ function obfuscatedExec(input: LineInput, lower: string): void {
     }
   }
   EXEC_CALL.lastIndex = 0;
-  const exec = EXEC_CALL.exec(text);
+  let exec = EXEC_CALL.exec(text);
   if (exec !== null) {
-    const decode = decodeCall(text.slice(exec.index));
-    if (decode !== null && !PACKER.test(text)) {
-      fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode.length);
-      return;
+    // What is run must be what is decoded: the decoding call inside the call that runs it (`eval(atob(…))`,
+    // `exec(base64.b64decode(…))`), not anywhere after it on the line. A minified bundle's line holds `Function(`,
+    // `.exec(` and `atob(` thousands of characters apart; public skills shipping one were quarantined for it.
+    for (let calls = 0; exec !== null && calls < MAX_EXEC_CALLS; calls++, exec = EXEC_CALL.exec(text)) {
+      const decode = decodeCall(text.slice(exec.index, exec.index + DECODE_REACH));
+      if (decode !== null && !PACKER.test(text)) {
+        fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode.length);
+        return;
+      }
     }
     if (input.context === 'script' && !input.file.facts.has('dynamic-exec') && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text))
       noteFact(input, 'dynamic-exec');
