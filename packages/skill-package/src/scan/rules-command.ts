@@ -649,11 +649,11 @@ const DECODE_WORD =
   /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b/i;
 const BUFFER_FROM = /\bBuffer\.from\s*\(/i;
 
-/** The first decoding call in `text`: a decoder by name, or Buffer.from(…, 'base64' | 'hex'). */
 /** How far after the start of a call that runs code its decoding call may start, and how many such calls a line is read for. */
 const DECODE_REACH = 200;
 const MAX_EXEC_CALLS = 32;
 
+/** The first decoding call in `text`: a decoder by name, or Buffer.from(…, 'base64' | 'hex'). */
 function decodeCall(text: string): { index: number; length: number } | null {
   let word = DECODE_WORD.exec(text);
   // `String\.fromCharCode`, `base64\.b64decode`: a regular expression that looks for the call (a scanner's pattern).
