@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pdfToolsPackage } from './fixtures.js';
-import { closeLeftovers, finish, launchBrowser, openSession, startRegistry, type Registry, type SeedUser } from './harness.js';
+import { closeLeftovers, eventually, finish, launchBrowser, openSession, startRegistry, type Registry, type SeedUser } from './harness.js';
 import { ifSet } from '../helpers/hooks.js';
 
 describe('web console: reports', () => {
@@ -62,7 +62,12 @@ describe('web console: reports', () => {
     await dialog.waitFor({ state: 'hidden' });
     await page.goForward();
     await dialog.waitFor();
-    // The reason is the dialog's first field, and it has the focus.
+    // The reason is the dialog's first field, and it has the focus. The dialog moves the focus once it has rendered:
+    // waited for (failing after ten seconds), not read at the instant the dialog shows.
+    await eventually(
+      async () => (await page.evaluate<string | undefined>('document.activeElement?.tagName')) === 'SELECT',
+      'the reason has the focus',
+    );
     assert.equal(await page.evaluate<string | undefined>('document.activeElement?.tagName'), 'SELECT');
     // "Something else" needs details, said before the registry is asked.
     await dialog.getByLabel('Reason').selectOption('other');
@@ -122,6 +127,10 @@ describe('web console: reports', () => {
     await detail.getByText('scripts/extract.py reads files it has no need for.').waitFor();
     assert.match(await detail.innerText(), /Spam · by rhea[\s\S]*Links to a paid service/);
     // The detail's heading has the focus, so a keyboard user lands on what opened.
+    await eventually(
+      async () => (await page.evaluate<string | undefined>('document.activeElement?.id')) === 'report-detail-title',
+      'the detail heading has the focus',
+    );
     assert.equal(await page.evaluate<string | undefined>('document.activeElement?.id'), 'report-detail-title');
     // The state of the view is in the URL: a reload shows the same reports.
     await page.reload();
