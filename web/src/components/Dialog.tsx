@@ -102,7 +102,14 @@ export function FormDialog({
 }: FormDialogProps) {
   const titleId = useId();
   return (
-    <dialog ref={dialogRef} className="dialog" aria-labelledby={titleId} onClose={onClose} onCancel={() => !busy && onClose()}>
+    <dialog
+      ref={dialogRef}
+      className="dialog"
+      aria-labelledby={titleId}
+      // The close event is queued: one that arrives after the dialog has opened again is stale and must not close it.
+      onClose={() => !dialogRef.current?.open && onClose()}
+      onCancel={() => !busy && onClose()}
+    >
       <form
         method="dialog"
         onSubmit={(event) => {

@@ -81,7 +81,9 @@ export function ReportSkill({ slug, name }: { slug: string; name: string }) {
         ref={ref}
         className="dialog"
         aria-labelledby={titleId}
-        onClose={() => setOpen(false)}
+        // A close event is queued, not dispatched at once: when Back and Forward follow each other quickly, the event
+        // of the first closing can arrive after the dialog has opened again, and must not close it.
+        onClose={() => !ref.current?.open && setOpen(false)}
         onCancel={() => !busy && setOpen(false)}
       >
         <form
