@@ -21,6 +21,7 @@ import type { FileSink } from '@skill-registry/skill-package/scan/scanner';
 import type { ArrivingScan, FollowedSession, ScanSession } from '@skill-registry/skill-package/scan/session';
 import type { RandomAccessSource } from '@skill-registry/skill-package/source';
 import type { PackageLimits } from '@skill-registry/skill-package/types';
+import { noteBufferedBytes, notingBytes } from '../lib/young-garbage.js';
 
 /** Bytes read from the file at a time. */
 const READ_BYTES = 256 * 1024;
@@ -141,6 +142,8 @@ export class FollowingScan implements ArrivingScan {
           if (bytesRead === 0) throw new CannotFollow('the file is shorter than written');
           at += bytesRead;
           yield buffer.subarray(0, bytesRead);
+          // The walk is done with the piece and the entries it inflated from it once it asks for the next.
+          noteBufferedBytes(bytesRead);
         } else if (this.size !== null && at >= this.size) return;
         else await this.growth.next();
       }
@@ -157,7 +160,10 @@ export class FollowingScan implements ArrivingScan {
       await this.growth.next();
       size = this.size;
     }
-    return { size, read: (range) => createReadStream(file, range === undefined ? {} : { start: range.start, end: range.end }) };
+    return {
+      size,
+      read: (range) => notingBytes(createReadStream(file, range === undefined ? {} : { start: range.start, end: range.end })),
+    };
   }
 
   /** What the walk found in the zip entry at `span`, once it has passed it; null when it did not read it whole. */

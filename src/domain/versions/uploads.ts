@@ -104,7 +104,7 @@ export function versionUploads(deps: {
 
   async function inspect(staged: StagedPackage): Promise<Inspection> {
     try {
-      return await inspectPackage(staged.blob.source, limits, { ...options, arrived: staged.arrived });
+      return await inspectPackage(staged.source, limits, { ...options, arrived: staged.arrived });
     } catch (error) {
       if (error instanceof PackageError) throw packageRefused(error);
       if (error instanceof ScanFailed) throw scanStopped();
@@ -184,7 +184,7 @@ export function versionUploads(deps: {
     /** Inspects a staged package without storing anything (POST /v1/packages/validate). */
     async validate(staged: StagedPackage) {
       try {
-        const inspection = await inspectPackage(staged.blob.source, limits, { ...options, arrived: staged.arrived });
+        const inspection = await inspectPackage(staged.source, limits, { ...options, arrived: staged.arrived });
         const report = scanOf(inspection);
         return {
           valid: true,
