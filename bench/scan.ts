@@ -27,6 +27,7 @@ import { DEFAULT_LIMITS } from '@skill-registry/skill-package/types';
 import { scanZip } from '@skill-registry/skill-package/zip';
 import { PackageScanner } from '@skill-registry/skill-package/scan/scanner';
 import type { ScanSession } from '@skill-registry/skill-package/scan/session';
+import { collectionText } from './lib/collection-text.js';
 import { assetHeavyFiles, mixedFiles } from './lib/mixed-files.js';
 
 // The registry's worker threads and its staging as it runs them: its build, typed by its sources.
@@ -116,6 +117,31 @@ async function throughput() {
     textMbPerSecond: text / MIB / (ms / 1000),
     verdict: report.verdict,
     findings: report.findings.length,
+  };
+}
+
+/**
+ * `BENCH_TEXT_DIRS` (directories of skills, separated by `:`): the scan's cost per MiB of their text against the mixed
+ * set's, about 30 MiB of each (`BENCH_TEXT_MIB`), scanned in turn in each round so that the machine's drift falls on both.
+ */
+async function realText() {
+  const dirs = process.env.BENCH_TEXT_DIRS;
+  if (dirs === undefined || dirs === '') return null;
+  const real = collectionText(dirs.split(':'), Number(process.env.BENCH_TEXT_MIB ?? 30));
+  const mixed = mixedFiles().filter((f) => !f.path.endsWith('.png'));
+  const sets = { real, mixed };
+  const perMib: Record<keyof typeof sets, number[]> = { real: [], mixed: [] };
+  for (const set of Object.values(sets)) await scanFiles(set);
+  for (let i = 0; i < Math.max(ROUNDS, 5); i++)
+    for (const [name, set] of Object.entries(sets) as [keyof typeof sets, (typeof sets)[keyof typeof sets]][]) {
+      const mib = set.reduce((n, f) => n + f.bytes.length, 0) / MIB;
+      perMib[name].push((await timed(() => scanFiles(set))) / mib);
+    }
+  return {
+    files: real.length,
+    realMiB: real.reduce((n, f) => n + f.bytes.length, 0) / MIB,
+    realMsPerMib: best(perMib.real),
+    mixedMsPerMib: best(perMib.mixed),
   };
 }
 
@@ -368,6 +394,13 @@ async function main() {
           `${t.mbPerSecond.toFixed(0)} MiB/s overall, ${t.textMbPerSecond.toFixed(0)} MiB/s of text (verdict ${t.verdict}, ${t.findings} findings)`,
       );
     }
+    const real = run('throughput') ? await realText() : null;
+    if (real !== null) {
+      console.log(
+        `Real skills' text (${real.files} files, ${real.realMiB.toFixed(1)} MiB from BENCH_TEXT_DIRS): ${real.realMsPerMib.toFixed(1)} ms ` +
+          `per MiB; the mixed set's text ${real.mixedMsPerMib.toFixed(1)} ms per MiB (best of each, scanned in turn)`,
+      );
+    }
     let i: Awaited<ReturnType<typeof inspection>> | undefined;
     if (run('inspection')) {
       i = await inspection(workDir);
@@ -419,7 +452,7 @@ async function main() {
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(
       'bench/results/scan.json',
-      JSON.stringify({ date: new Date().toISOString(), throughput: t, inspection: i, uploads, adversarial: adv }, null, 2),
+      JSON.stringify({ date: new Date().toISOString(), throughput: t, realText: real, inspection: i, uploads, adversarial: adv }, null, 2),
     );
   } finally {
     rmSync(workDir, { recursive: true, force: true });
