@@ -74,6 +74,23 @@ describe('scanner precision', () => {
     assert.equal(priv.verdict, 'malicious');
   });
 
+  it("a folder named like a credentials folder, or SSH's connection sockets, is not a credential read; the folder itself is", () => {
+    const read = (line: string) =>
+      scan({ 'scripts/work.sh': `#!/bin/bash\n${line}\ncurl -X POST -d @notes.json https://api.notes-hosting.dev/v1/upload\n` });
+    for (const line of [
+      'WORKDIR_BASE="${HOME}/.ssh-workdir"',
+      'mkdir -p ~/.aws-vault/cache',
+      'ssh -o ControlPath=~/.ssh/sockets/%r@%h-%p deploy@build.example.org',
+    ]) {
+      const report = read(line);
+      assert.deepEqual(findingsOf(report, 'command.credential-read'), [], line);
+      assert.equal(report.verdict === 'malicious' || report.verdict === 'suspicious', false, line);
+    }
+    for (const line of ['tar czf /tmp/keys.tgz ~/.ssh', 'cat "${HOME}/.ssh/id_rsa" > /tmp/k', 'cp -r ~/.aws /tmp/cloud']) {
+      assert.equal(read(line).verdict, 'malicious', line);
+    }
+  });
+
   it('injection phrases listed one per item, or an attack described, are notices; the order itself stays critical', () => {
     for (const line of [
       '- "ignore previous instructions"',

@@ -484,9 +484,10 @@ function persistence(input: LineInput, lower: string): void {
   }
 }
 
-// Credentials and browser data.
+// Credentials and browser data. A folder whose name only starts like one (`~/.ssh-workdir`, `~/.aws-vault`) is another
+// folder, and SSH's connection sockets (`~/.ssh/sockets/…`, a `ControlPath`) hold no keys.
 const CRED_PATH =
-  /~\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b|\/[\w.-]+\.pub\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!\/(?:config|known_hosts|authorized_keys)\b|\/[\w.-]+\.pub\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
+  /~\/\.ssh\b(?!-|\/(?:config|known_hosts|authorized_keys|sockets)\b|\/[\w.-]+\.pub\b)|\$(?:HOME|\{HOME\})\/\.ssh\b(?!-|\/(?:config|known_hosts|authorized_keys|sockets)\b|\/[\w.-]+\.pub\b)|(?:~|\$HOME|\$\{HOME\})\/\.(?:aws|kube|docker|gnupg|azure)\b(?!-)|\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|["']\.ssh["']|\.aws\/credentials\b|["']\.aws["']|\.config\/gcloud\b|application_default_credentials\.json|\.kube\/config\b|\.docker\/config\.json|~\/\.(?:netrc|npmrc|pypirc|gnupg)\b|\.git-credentials\b|\/etc\/shadow\b|\bLogin Data\b|\bkey[34]\.db\b|\blogins\.json\b|Library\/Keychains|login\.keychain|\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|Google\/Chrome\/|Chrome\\User Data|Mozilla\/Firefox\/Profiles|Firefox\\Profiles|BraveSoftware|\.config\/(?:google-chrome|chromium)\b|\bwallet\.dat\b|\bcookies\.sqlite\b/gi;
 /**
  * Using a key (ssh -i, ssh-add, permissions, stat, listing with find, a configuration value naming the key to
  * use) is not reading it out, nor is asking the keychain for the one
