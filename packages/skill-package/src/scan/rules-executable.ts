@@ -11,8 +11,13 @@ const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\
 const OBFUSCATED_NAME = /\b_0x[0-9a-f]{4,6}\b/g;
 const OBFUSCATED_MIN = 20;
 
-/** Escaped bytes (`\x68`) or code units (`\u0068`): obfuscators hide every string of a script this way. */
-const ESCAPE = /\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}/g;
+/**
+ * Escaped bytes (`\x68`) or code units (`\u0068`) of printable ASCII: obfuscators hide every string of a script this
+ * way, letters and all. Escapes of anything else have honest uses that fill lines too: box-drawing characters
+ * (`\u2550`), a language's characters in a pattern (`\u7684`), terminal colours (`\x1b[0m`), the serialized bytes of
+ * generated code (`\x8a\x01`); in the public collections they were every legitimate script this rule quarantined.
+ */
+const ESCAPE = /\\x(?:[2-6][0-9a-fA-F]|7[0-9a-eA-E])|\\u00(?:[2-6][0-9a-fA-F]|7[0-9a-eA-E])/g;
 const ESCAPES_MIN = 40;
 
 export function scanPacked(input: LineInput): void {
