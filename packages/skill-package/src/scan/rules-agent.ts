@@ -44,6 +44,11 @@ const CONCEAL_ACTIONS =
   /\b(?:do\s+not|don'?t|never)\s+(?:reveal|mention|disclose|show|report)\s+(?:any\s+|the\s+)?(?:errors?|failures?|commands?|actions?|steps?|what\s+you\s+(?:did|ran|run|do))\b/gi;
 const FROM_USER = /\bfrom\s+(?:the\s+)?(?:user|human|operator)s?\b/i;
 const USER = /\b(?:the\s+)?(?:user|human|operator|owner)s?\b/i;
+/**
+ * What follows "do not tell the user" when it is advice rather than secrecy: telling the user to do something ("never
+ * tell the user to open a terminal") is about what to ask of them, not about what to keep from them.
+ */
+const TO_DO = /^\s+to\s+(?!whom\b|where\b|what\b|which\b)[a-z]/i;
 /** "Keep this action hidden from the user": an order to keep something back, whatever it names. */
 const KEEP_HIDDEN =
   /\bkeep\s+(?:(?:this|that|these|those|it|them|the|your|every|all|any)\s+){0,2}(?:\w+\s+){0,2}hidden\s+from\s+(?:the\s+)?(?:user|human|operator)s?\b/gi;
@@ -246,7 +251,8 @@ function scanConceal(input: LineInput): void {
   let m: RegExpExecArray | null;
   while (found === null && (m = CONCEAL_VERB.exec(text)) !== null) {
     const tail = text.slice(m.index + m[0].length, m.index + m[0].length + 80);
-    if (USER.test(tail)) found = { index: m.index, length: m[0].length };
+    const user = USER.exec(tail);
+    if (user !== null && !TO_DO.test(tail.slice(user.index + user[0].length))) found = { index: m.index, length: m[0].length };
   }
   CONCEAL_HIDE.lastIndex = 0;
   while (found === null && (m = CONCEAL_HIDE.exec(text)) !== null) {
