@@ -116,6 +116,25 @@ describe('scanner precision', () => {
     );
   });
 
+  it('find deleting the files it picks out by name is a clean-up; deleting everything it finds is a wipe', () => {
+    const run = (line: string) => scan({ 'scripts/clean.sh': `#!/bin/bash\n${line}\n` });
+    for (const line of [
+      "find ~ -name '.pytest_cache' -type d -exec rm -rf {} + 2>/dev/null",
+      'find "$HOME" -name "crontab.backup.*" -mtime +30 -delete 2>/dev/null',
+      "find / -iname '*.tmp' -delete",
+    ]) {
+      assert.deepEqual(findingsOf(run(line), 'command.destructive-delete'), [], line);
+    }
+    for (const line of [
+      'find ~ -type f -delete',
+      "find ~ -name '*' -delete",
+      'find / -exec rm -rf {} +',
+      "find $HOME -name '*.*' -delete",
+    ]) {
+      assert.equal(findingsOf(run(line), 'command.destructive-delete')[0]?.severity, 'critical', line);
+    }
+  });
+
   it('telling the user to do something is advice, not concealment; keeping an action from them stays critical', () => {
     for (const line of [
       '- Do not tell the user to run terminal commands.',

@@ -331,6 +331,11 @@ const OTHER_DELETES: [string, RegExp][] = [
 /** `find ~ … -delete` or `find / … -exec rm`: the start here, the deleting action checked in the same command. */
 const FIND_HOME = /\bfind\s+["']?(?:~|\$HOME|\$\{HOME\}|\/)["']?\/?(?=\s)/g;
 const FIND_DELETES = /\s-delete\b|\s-exec\s+rm\b/;
+/**
+ * A name or path test that picks some files out (`-name '.pytest_cache'`, `-name "*.tmp"`): a clean-up of those files,
+ * not a wipe. A pattern of wildcards alone (`-name '*'`, `"*.*"`) picks nothing out.
+ */
+const FIND_PICKS = /\s-(?:i?name|i?path|i?wholename|i?regex)\s+["']?[^\s"']*[A-Za-z0-9_][^\s"']*/;
 const PS_REMOVE = /\bRemove-Item\b/i;
 const PS_HOME_TARGET = /(?:\s|["'])(?:~|\$HOME|\$env:USERPROFILE|\$env:HOMEPATH|[A-Za-z]:\\)\\?\*?["']?(?:\s|$)/i;
 
@@ -388,7 +393,8 @@ function destructiveDelete(input: LineInput, lower: string): void {
     if (m !== null) {
       const rest = text.slice(m.index, m.index + 300);
       const end = rest.search(/[;|&]/);
-      if (FIND_DELETES.test(end === -1 ? rest : rest.slice(0, end))) {
+      const command = end === -1 ? rest : rest.slice(0, end);
+      if (FIND_DELETES.test(command) && !FIND_PICKS.test(command)) {
         fire(input, 'command.destructive-delete', m.index, m[0].length);
         return;
       }
