@@ -539,6 +539,34 @@ function credentialRead(input: LineInput): boolean {
 const NET_SEND =
   /\b(?:curl|wget|nc|ncat|netcat|socat|scp|rsync|sftp|telnet|requests\.(?:post|put|patch|get)|httpx\.(?:post|put|get)|urllib\.request|urlopen|fetch|axios|XMLHttpRequest|sendBeacon|http\.request|https\.request|smtplib|WebClient|UploadString|UploadFile|UploadData)\b|socket\.send|\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b/;
 const PS_NET_SEND = /\b(?:Invoke-WebRequest|Invoke-RestMethod)\b/i;
+/**
+ * The copying commands that send only when given a remote side (`host:path`, `user@host:path`, `host::module`,
+ * `rsync://`). `sftp` is not one: its host has no colon (`sftp user@host`), and in code it is a session that sends
+ * (`sftp.put(…)`).
+ */
+const COPIER = /^(?:scp|rsync)$/;
+// One class for the user, the host and the `@` between them: two quantifiers over the same characters would backtrack
+// quadratically on a long word.
+// A host may be a variable (`$HOST:`, `"${USER}@${HOST}:${DIR}"`); a default (`${DIR:-.}`) reads as a remote side too,
+// which errs on the side of sending.
+const REMOTE_SIDE = /(?:^|\s)["']?[\w.@${}-]+::?(?!\/\/)\S|rsync:\/\//;
+const NET_SENDERS = new RegExp(NET_SEND.source, 'g');
+
+/**
+ * The first sender on a line that sends over the network: a copy between two local folders (`rsync -a "$DIR/.env"
+ * "$STAGE/"`), or the word in a comment ("then scp to remote"), sends nothing; a later sender on the line still counts.
+ * One pass over the line's senders, whatever their number.
+ */
+function networkSender(text: string): RegExpExecArray | null {
+  let remote: boolean | null = null;
+  NET_SENDERS.lastIndex = 0;
+  for (let m = NET_SENDERS.exec(text); m !== null; m = NET_SENDERS.exec(text)) {
+    if (!COPIER.test(m[0])) return m;
+    remote ??= REMOTE_SIDE.test(text);
+    if (remote) return m;
+  }
+  return PS_NET_SEND.exec(text);
+}
 /** Sending, not only asking: data, a form or a file in the request, a POST, or a tool that only sends. */
 const NET_POST = [
   new RegExp(
@@ -635,7 +663,7 @@ function exfiltrate(input: LineInput, readsCredentials: boolean, groups: number)
   if (!wantsSend && !sendsSecret) return;
   // Every sender is a word the anchors know, but for `socket.send` inside a longer name (`socket.sendall`).
   if ((groups & G.send) === 0 && !SOCKET_SEND.test(text)) return;
-  const sender = NET_SEND.exec(text) ?? PS_NET_SEND.exec(text);
+  const sender = networkSender(text);
   if (sender === null) return;
   if (wantsSend && ((groups & G.post) !== 0 || SOCKET_SEND.test(text)) && any(NET_POST, text)) noteFact(input, 'network-send');
   if (sendsSecret) {
