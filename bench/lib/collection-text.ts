@@ -4,6 +4,7 @@
 // generated text, and costs the scanner more per MiB (docs/performance.md, "Package scanner").
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { generator } from './generate.js';
 
 const MIB = 1024 * 1024;
 const TEXT =
@@ -26,24 +27,12 @@ function textPaths(directory: string, relative: string, found: [string, string][
   }
 }
 
-/** A small deterministic generator (mulberry32), for the order files are drawn in. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** About `mib` MiB of text files drawn from under `directories`, named by their path below each directory's name. */
 export function collectionText(directories: readonly string[], mib: number): { path: string; bytes: Buffer }[] {
   const candidates: [string, string][] = [];
   for (const directory of directories) textPaths(directory, `${path.basename(path.resolve(directory))}/`, candidates);
   candidates.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const rand = prng(12345);
+  const rand = generator(12345);
   for (let i = candidates.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];

@@ -545,10 +545,9 @@ const PS_NET_SEND = /\b(?:Invoke-WebRequest|Invoke-RestMethod)\b/i;
  * (`sftp.put(…)`).
  */
 const COPIER = /^(?:scp|rsync)$/;
-// One class for the user, the host and the `@` between them: two quantifiers over the same characters would backtrack
-// quadratically on a long word.
 // A host may be a variable (`$HOST:`, `"${USER}@${HOST}:${DIR}"`); a default (`${DIR:-.}`) reads as a remote side too,
-// which errs on the side of sending.
+// which errs on the side of sending. One class holds the user, the host and the `@` between them: two quantifiers over
+// the same characters would backtrack quadratically on a long word.
 const REMOTE_SIDE = /(?:^|\s)["']?[\w.@${}-]+::?(?!\/\/)\S|rsync:\/\//;
 const NET_SENDERS = new RegExp(NET_SEND.source, 'g');
 
