@@ -133,6 +133,15 @@ export class ByteReader {
   }
 }
 
+/**
+ * Bytes zlib inflates into at a time. Each output buffer is a round trip to libuv's thread pool and back: with zlib's
+ * default of 16 KiB, inflating a large entry took about 5 ms per MiB, and a 50 MiB upload of assets spent a third of its
+ * time there; with 64 KiB, about 2 ms. With 256 KiB (1.3 ms), the first upload of a text-heavy package grew the process
+ * by 31 – 37 MiB instead of 20 – 25 MiB, over the upload's memory target (docs/performance.md, "Inflating in larger
+ * pieces"). Readers of entries (the scanner's blocks, a scan session's slots) are sized for pieces of up to 64 KiB too.
+ */
+const INFLATE_CHUNK = 64 * 1024;
+
 /** The result of inflating: how many input bytes the deflate stream used, and whether it reached its end. */
 export interface InflateEnd {
   consumed: number;
@@ -144,7 +153,7 @@ export interface InflateEnd {
  * refuse such leftovers). A deflate stream that has not ended when the input does is an error.
  */
 export async function* inflateRaw(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer, InflateEnd> {
-  const inflater = zlib.createInflateRaw();
+  const inflater = zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK });
   let failure: unknown = null;
   const feed = (async () => {
     try {
