@@ -1,12 +1,13 @@
 // Package benchmarks: memory while uploading a 50 MiB package, and 1 MiB download throughput against a
 // bare node:http server streaming the same file. Run with `npm run bench:packages` (builds first).
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
 import { assetHeavyFiles, mixedFiles } from './lib/mixed-files.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
+import { scanNothingBuild } from './lib/scan-nothing-build.js';
 import { adminCookie, createSkill, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -18,16 +19,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
  */
 const UPLOAD_CONTENT = process.env.BENCH_UPLOAD_CONTENT ?? 'random';
 
-async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
+/**
+ * The package the upload scenarios send, written to `workDir`: random bytes (stored, nothing for the scanner to read), or
+ * the scanner benchmark's sets, deflated: the mixed set (60% text) or the asset-heavy one (`BENCH_UPLOAD_TEXT_MIB` of
+ * text, 4 by default, and binary assets).
+ */
+async function writeUploadPackage(workDir: string): Promise<string> {
   const file = path.join(workDir, 'upload-50mib.zip');
   const mib = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
+  const textMib = Number(process.env.BENCH_UPLOAD_TEXT_MIB ?? 4);
   writeFileSync(
     file,
-    // Random bytes (stored, nothing for the scanner to read), or the scanner benchmark's sets, deflated: the mixed set
-    // (60% text) or the asset-heavy one (4 MiB of text).
     UPLOAD_CONTENT === 'mixed' || UPLOAD_CONTENT === 'assets'
       ? await zipOf(
-          (UPLOAD_CONTENT === 'mixed' ? mixedFiles(mib) : assetHeavyFiles(mib)).map((f) => ({ path: f.path, content: f.bytes })),
+          (UPLOAD_CONTENT === 'mixed' ? mixedFiles(mib) : assetHeavyFiles(mib, textMib)).map((f) => ({ path: f.path, content: f.bytes })),
           true,
         )
       : await zipOf([
@@ -35,6 +40,11 @@ async function uploadScenario(registry: Registry, cookie: string, workDir: strin
           { path: 'data.bin', content: randomBytes(mib * 1024 * 1024) },
         ]),
   );
+  return file;
+}
+
+async function uploadScenario(registry: Registry, cookie: string, workDir: string) {
+  const file = await writeUploadPackage(workDir);
   await createSkill(registry.url, cookie, 'bench-upload');
   // One small upload first, so loading the upload code paths once is not counted as per-upload memory.
   const warmUp = path.join(workDir, 'warm-up.zip');
@@ -59,6 +69,83 @@ async function uploadScenario(registry: Registry, cookie: string, workDir: strin
     runs.push({ baseline, peak, growth: peak - baseline, status, seconds });
   }
   return { size: statSync(file).size, runs, maxGrowth: Math.max(...runs.map((r) => r.growth)) };
+}
+
+/** CPU time of a process, all its threads, in ms (Linux; NaN elsewhere). */
+function processCpu(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime and stime, after the parenthesised name, in clock ticks of 10 ms.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
+}
+
+/**
+ * What scanning adds to an upload's time: the registry as built, and beside it a copy of the build whose file scanners
+ * read nothing (lib/scan-nothing-build.ts). Each round uploads the package to both, in an order that alternates, and compares the two times of the
+ * round: the machine's drift moves whole rounds, so a ratio within one moves less than medians of whole runs do.
+ */
+async function uploadTimeScenario(workDir: string) {
+  const file = await writeUploadPackage(workDir);
+  const env = { MAX_UPLOAD_BYTES: String(128 * 1024 * 1024) };
+  const sides = [
+    { name: 'scanned', registry: await startRegistry(env) },
+    {
+      name: 'without scanning',
+      registry: await startRegistry(env, [], { cwd: scanNothingBuild(path.join(workDir, 'scan-nothing')) }),
+    },
+  ].map((side) => ({ ...side, cookie: '', ms: [] as number[], cpu: [] as number[], clientCpu: [] as number[] }));
+  try {
+    for (const side of sides) {
+      side.cookie = await adminCookie(side.registry.url);
+      await createSkill(side.registry.url, side.cookie, 'bench-upload');
+    }
+    const rounds = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 15);
+    for (let round = -1; round < rounds; round += 1) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const pid = side.registry.child.pid!;
+        const cpuBefore = processCpu(pid);
+        const clientBefore = process.cpuUsage();
+        const started = performance.now();
+        const status = await streamUpload(`${side.registry.url}/v1/skills/bench-upload/versions`, side.cookie, `1.0.${round + 1}`, file);
+        const ms = performance.now() - started;
+        const client = process.cpuUsage(clientBefore);
+        if (status !== 201) throw new Error(`upload to the registry ${side.name} answered ${status}`);
+        // The first round warms both up (code loaded, heaps grown) and is not counted.
+        if (round < 0) continue;
+        side.ms.push(ms);
+        side.cpu.push(processCpu(pid) - cpuBefore);
+        side.clientCpu.push((client.user + client.system) / 1000);
+      }
+    }
+    const [scanned, unscanned] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const added = scanned.ms.map((ms, i) => ms / unscanned.ms[i]! - 1).sort((a, b) => a - b);
+    const median = (list: number[]) =>
+      quantile(
+        [...list].sort((a, b) => a - b),
+        0.5,
+      );
+    return {
+      size: statSync(file).size,
+      rounds,
+      sides: sides.map(({ name, ms, cpu, clientCpu }) => ({
+        name,
+        medianMs: median(ms),
+        registryCpuMs: median(cpu),
+        clientCpuMs: median(clientCpu),
+      })),
+      added: { median: quantile(added, 0.5), lowerQuartile: quantile(added, 0.25), upperQuartile: quantile(added, 0.75) },
+    };
+  } finally {
+    for (const side of sides) await side.registry.stop();
+  }
 }
 
 async function downloadScenario(registry: Registry, cookie: string, workDir: string) {
@@ -108,6 +195,29 @@ async function main() {
       await registry.stop();
     }
   };
+  if (only === 'upload-time') {
+    const result = await uploadTimeScenario(workDir);
+    const textMib = UPLOAD_CONTENT === 'assets' ? `, ${process.env.BENCH_UPLOAD_TEXT_MIB ?? 4} MiB of text` : '';
+    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString()}`);
+    console.log(
+      `Upload time of a ${(result.size / 1024 / 1024).toFixed(1)} MiB zip (${UPLOAD_CONTENT} content${textMib}), ${result.rounds} rounds:`,
+    );
+    for (const side of result.sides) {
+      console.log(
+        `  ${side.name.padEnd(17)} median ${side.medianMs.toFixed(0).padStart(5)} ms  registry CPU ${side.registryCpuMs.toFixed(0)} ms  client CPU ${side.clientCpuMs.toFixed(0)} ms`,
+      );
+    }
+    const pct = (n: number) => `${n >= 0 ? '+' : ''}${(100 * n).toFixed(1)}%`;
+    console.log(
+      `  scanning adds ${pct(result.added.median)} (median of the rounds; quartiles ${pct(result.added.lowerQuartile)} to ${pct(result.added.upperQuartile)}; target ≤ +10%)`,
+    );
+    mkdirSync(path.join('bench', 'results'), { recursive: true });
+    writeFileSync(
+      path.join('bench', 'results', 'upload-time.json'),
+      JSON.stringify({ date: new Date().toISOString(), node: process.version, content: UPLOAD_CONTENT, ...result }, null, 2),
+    );
+    return;
+  }
   {
     const upload = only === 'download' ? { size: 0, runs: [], maxGrowth: 0 } : await withRegistry((r, c) => uploadScenario(r, c, workDir));
     const download = only === 'upload' ? null : await withRegistry((r, c) => downloadScenario(r, c, workDir));

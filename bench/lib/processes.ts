@@ -44,16 +44,17 @@ export interface Registry {
 
 /**
  * Starts the built registry (dist/) in its own process, on a fresh data directory unless `options.dataDir` names
- * one (a directory the benchmark has already filled).
+ * one (a directory the benchmark has already filled); from another copy of the build when `options.cwd` names one.
  */
 export async function startRegistry(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
-  options: { dataDir?: string; startTimeoutMs?: number } = {},
+  options: { dataDir?: string; startTimeoutMs?: number; cwd?: string } = {},
 ): Promise<Registry> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'skreg-bench-'));
   const child = spawn(process.execPath, [...nodeArgs, 'dist/cli/main.js', 'serve'], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: {
       ...process.env,
       PORT: String(port),
