@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
-import { assetHeavyFiles, mixedFiles } from './lib/mixed-files.js';
+import { collectionText } from './lib/collection-text.js';
+import { assetHeavyFiles, mixedFiles, withAssets } from './lib/mixed-files.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
 import { scanNothingBuild } from './lib/scan-nothing-build.js';
 import { adminCookie, createSkill, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
@@ -20,19 +21,30 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const UPLOAD_CONTENT = process.env.BENCH_UPLOAD_CONTENT ?? 'random';
 
 /**
+ * The asset-heavy package: `BENCH_UPLOAD_TEXT_MIB` of text (4 by default) and binary assets. The text is generated, or
+ * drawn from real skills under `BENCH_TEXT_DIRS` (directories separated by `:`, checked-out collections), whose text
+ * costs the scanner more per MiB.
+ */
+function assetHeavyPackage(mib: number): { path: string; bytes: Buffer }[] {
+  const textMib = Number(process.env.BENCH_UPLOAD_TEXT_MIB ?? 4);
+  const dirs = process.env.BENCH_TEXT_DIRS;
+  if (dirs === undefined) return assetHeavyFiles(mib, textMib);
+  const text = collectionText(dirs.split(':'), textMib).map((f) => ({ path: `references/${f.path}`, bytes: f.bytes }));
+  return withAssets([{ path: 'SKILL.md', bytes: SKILL_MD }, ...text], mib);
+}
+
+/**
  * The package the upload scenarios send, written to `workDir`: random bytes (stored, nothing for the scanner to read), or
- * the scanner benchmark's sets, deflated: the mixed set (60% text) or the asset-heavy one (`BENCH_UPLOAD_TEXT_MIB` of
- * text, 4 by default, and binary assets).
+ * the scanner benchmark's sets, deflated: the mixed set (60% text) or the asset-heavy one (assetHeavyPackage).
  */
 async function writeUploadPackage(workDir: string): Promise<string> {
   const file = path.join(workDir, 'upload-50mib.zip');
   const mib = Number(process.env.BENCH_UPLOAD_MIB ?? 50);
-  const textMib = Number(process.env.BENCH_UPLOAD_TEXT_MIB ?? 4);
   writeFileSync(
     file,
     UPLOAD_CONTENT === 'mixed' || UPLOAD_CONTENT === 'assets'
       ? await zipOf(
-          (UPLOAD_CONTENT === 'mixed' ? mixedFiles(mib) : assetHeavyFiles(mib, textMib)).map((f) => ({ path: f.path, content: f.bytes })),
+          (UPLOAD_CONTENT === 'mixed' ? mixedFiles(mib) : assetHeavyPackage(mib)).map((f) => ({ path: f.path, content: f.bytes })),
           true,
         )
       : await zipOf([
@@ -197,7 +209,10 @@ async function main() {
   };
   if (only === 'upload-time') {
     const result = await uploadTimeScenario(workDir);
-    const textMib = UPLOAD_CONTENT === 'assets' ? `, ${process.env.BENCH_UPLOAD_TEXT_MIB ?? 4} MiB of text` : '';
+    const textMib =
+      UPLOAD_CONTENT === 'assets'
+        ? `, ${process.env.BENCH_UPLOAD_TEXT_MIB ?? 4} MiB of ${process.env.BENCH_TEXT_DIRS === undefined ? 'generated' : "real skills'"} text`
+        : '';
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString()}`);
     console.log(
       `Upload time of a ${(result.size / 1024 / 1024).toFixed(1)} MiB zip (${UPLOAD_CONTENT} content${textMib}), ${result.rounds} rounds:`,

