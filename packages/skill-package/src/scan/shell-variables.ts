@@ -8,6 +8,12 @@ const EXPANSION = /\$\{([A-Za-z_][A-Za-z0-9_]{0,63})\}|\$([A-Za-z_][A-Za-z0-9_]{
 /** Names remembered per file, and how much longer expanding may make one line. */
 const MAX_NAMES = 256;
 const MAX_GROWTH = 4096;
+/**
+ * How much expanding may add to one file's lines in all. Every line of a script that names a variable is read again
+ * expanded, and read for anchors: without a cap, a megabyte of `$X` lines, X a long value, took 350 ms. Of 33,016
+ * scripts in public skill collections, none added more than 18 KiB.
+ */
+const MAX_FILE_GROWTH = 64 * 1024;
 
 /**
  * The plain shell variables a script assigns, so that a command assembled from them (`D=cu; D="${D}rl"; $D -fsSL
@@ -16,10 +22,12 @@ const MAX_GROWTH = 4096;
  */
 export class ShellVariables {
   private readonly values = new Map<string, string>();
+  /** What expanding has added to the file's lines so far. */
+  private grown = 0;
 
-  /** Whether no variable is known yet: no line can be expanded. */
+  /** Whether no line can be expanded: no variable is known yet, or the file's expansions are spent. */
   get empty(): boolean {
-    return this.values.size === 0;
+    return this.values.size === 0 || this.grown >= MAX_FILE_GROWTH;
   }
 
   /** Records the assignment the line makes, if it makes one. */
@@ -41,7 +49,13 @@ export class ShellVariables {
     return line.replace(EXPANSION, (whole: string, braced: string | undefined, bare: string | undefined) => {
       const value = this.values.get(braced ?? bare ?? '');
       if (value === undefined || growth + value.length > MAX_GROWTH) return whole;
+      if (this.grown + value.length > MAX_FILE_GROWTH) {
+        // Spent: no later line of the file is expanded, nor read again for it.
+        this.grown = MAX_FILE_GROWTH;
+        return whole;
+      }
       growth += value.length;
+      this.grown += value.length;
       return value;
     });
   }
