@@ -53,6 +53,8 @@ export const FACT_ASSIGNS: u32 = 4 << 28;
 export const FACT_CODE: u32 = 8 << 28;
 /** In the top bits of a line's third word: a pair of empty quotes between word characters (`c""url`), which a shell drops. */
 export const FACT_EMPTY_QUOTES: u32 = 1 << 28;
+/** In the top bits of a line's third word: a `$`, where a shell variable may be expanded. */
+export const FACT_DOLLAR: u32 = 2 << 28;
 
 /** The group invisible characters name. */
 let hiddenGroup: u32 = 0;
@@ -193,8 +195,8 @@ function invisibleAt(p: usize, end: usize): bool {
 /**
  * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, three u32 at `out`: the
  * offset of its end, the groups its anchors name with its facts (FACT_*) in the top four bits, and the groups its words
- * name read as prose with FACT_EMPTY_QUOTES; returns the number of lines. `forScript` leaves out the instruction words
- * from the second and notes the facts only scripts need. (The third is what a script's comment is read for: its lines'
+ * name read as prose with FACT_EMPTY_QUOTES and FACT_DOLLAR; returns the number of lines. `forScript` leaves out the
+ * instruction words from the second and notes the facts only scripts need. (The third is what a script's comment is read for: its lines'
  * own words, so that a block of comments need not be read again once joined.)
  */
 export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {
@@ -204,6 +206,7 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
   let groups: u32 = 0;
   let prose: u32 = 0;
   let quotes: u32 = 0;
+  let dollar: u32 = 0;
   let lineStart = input;
   let i = input;
   while (i < end) {
@@ -258,14 +261,17 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
       const record = out + lines * 12;
       store<u32>(record, <u32>(i - input));
       store<u32>(record + 4, groups | lineFacts(lineStart, i, forScript));
-      store<u32>(record + 8, prose | quotes);
+      store<u32>(record + 8, prose | quotes | dollar);
       lines++;
       groups = 0;
       prose = 0;
       quotes = 0;
+      dollar = 0;
       lineStart = i + 1;
-    } else if (cls == 2) groups |= punctuation(i, end, c);
-    else if (cls == 5) {
+    } else if (cls == 2) {
+      groups |= punctuation(i, end, c);
+      if (c == 0x24) dollar = FACT_DOLLAR;
+    } else if (cls == 5) {
       if (emptyQuotesAt(i, lineStart, end)) quotes = FACT_EMPTY_QUOTES;
     } else if (invisibleAt(i, end)) groups |= hiddenGroup;
     i++;
@@ -273,6 +279,6 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
   const record = out + lines * 12;
   store<u32>(record, <u32>length);
   store<u32>(record + 4, groups | lineFacts(lineStart, end, forScript));
-  store<u32>(record + 8, prose | quotes);
+  store<u32>(record + 8, prose | quotes | dollar);
   return <u32>lines + 1;
 }

@@ -152,6 +152,28 @@ describe('anchor pass', () => {
     assert.equal(factsOf(`wg""et x | b''ash`, false), FACTS.emptyQuotes);
     assert.equal(factsOf(`echo "" ''`, false), 0, 'empty quotes between word characters only');
     assert.equal(factsOf('a""" b', false), 0);
+    // A `$` anywhere, for a script's variables: `$X`, `${X}`, and inside quotes or words.
+    assert.equal(factsOf('echo "$X"', true), FACTS.code | FACTS.dollar);
+    assert.equal(factsOf('cat > "${P}" << EOF', false), FACTS.dollar);
+    assert.equal(factsOf('a$b', false), FACTS.dollar);
+    assert.equal(factsOf('echo x', false), 0);
+  });
+
+  it('notes a `$` on exactly the lines that hold one, on random lines', () => {
+    const random = rng('dollar');
+    const pieces = ['$', '${', '$(', '$HOME', 'a', ' ', '"', '\u00e9', '\r', '|'];
+    let found = 0;
+    for (let i = 0; i < 2000; i++) {
+      let line = '';
+      const length = random.int(1, 16);
+      while (line.length < length) line += random.pick(pieces);
+      const bytes = Buffer.from(line);
+      let facts = 0;
+      anchorLines(bytes, 0, bytes.length, 1, true, { line: (_s, _e, _l, _g, f) => (facts = f) });
+      assert.equal((facts & FACTS.dollar) !== 0, line.includes('$'), JSON.stringify(line));
+      if (line.includes('$')) found += 1;
+    }
+    assert.ok(found > 500, `${found} lines with a $`);
   });
 
   it('notes empty quotes between word characters as the expression finds them, on random lines', () => {

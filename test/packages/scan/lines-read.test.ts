@@ -72,8 +72,11 @@ describe('the groups that act on a line', () => {
     assert.equal(commandGroupsThatAct(G.pipe, text('| a | b |')) & G.pipe, 0);
     assert.equal(commandGroupsThatAct(G.pipe, text('`x`')) & G.pipe, 0);
     assert.equal(commandGroupsThatAct(G.pipe | G.fetch, text('curl x | sh')) & G.pipe, G.pipe);
-    // `iex` anywhere, in any case: a download named by a longer word (DownloadStringAsync) is run by it.
-    assert.equal(commandGroupsThatAct(G.pipe, text('$c.DownloadStringAsync(u).Result | IEX')) & G.pipe, G.pipe);
+    // `iex` as a word, in any case: a download named by a longer word (DownloadStringAsync) is run by it.
+    const acting = (line: string) => commandGroupsThatAct(groupsOfLine(line, true), text(line)) & G.pipe;
+    assert.equal(acting('$c.DownloadStringAsync(u).Result | IEX'), G.pipe);
+    assert.equal(acting('$c.DownloadStringAsync(u).Result|iex'), G.pipe);
+    assert.equal(acting('| DownloadStringAsync | a table row |'), 0);
   });
 
   it('a write to a start-up file needs the name of one', () => {

@@ -42,6 +42,8 @@ export interface LineFacts {
   code: number;
   /** A pair of empty quotes between word characters; noted in the third word of a line, read as a fact of its own. */
   emptyQuotes: number;
+  /** A `$`; noted in the third word of a line, as emptyQuotes is. */
+  dollar: number;
 }
 
 // Node has WebAssembly, but its types ship only with the DOM's (lib.dom) or newer @types/node: the part used here.
@@ -138,7 +140,8 @@ export class AnchorPass {
       facts.base64 !== offset('FACT_BASE64') ||
       facts.assigns !== offset('FACT_ASSIGNS') ||
       facts.code !== offset('FACT_CODE') ||
-      facts.emptyQuotes !== offset('FACT_EMPTY_QUOTES') >>> 28
+      facts.emptyQuotes !== offset('FACT_EMPTY_QUOTES') >>> 28 ||
+      facts.dollar !== offset('FACT_DOLLAR') >>> 28
     )
       throw new Error('The anchor pass notes line facts in other bits than its caller reads.');
   }
@@ -146,7 +149,7 @@ export class AnchorPass {
   /**
    * The lines of `bytes` (separated by 0x0A), RECORD bytes each: the line's end offset, its groups with its facts
    * (LineFacts), and the groups of its words read as prose (with instruction words, in a script too) with the empty
-   * quotes fact in the top bits. `bytes` must hold at most PIECE bytes or a single line.
+   * quotes and `$` facts in the top bits. `bytes` must hold at most PIECE bytes or a single line.
    */
   lines(bytes: Uint8Array, forScript: boolean): Uint32Array {
     const alone = bytes.length > PIECE;

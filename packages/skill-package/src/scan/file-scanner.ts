@@ -80,7 +80,7 @@ const OTHER_BYTES = /[\x80-\xff]/;
 const WIDE_LINES = 16;
 
 /** The facts a text the anchor pass did not note (a window of a long line) is read with: all of them. */
-const UNKNOWN_FACTS = FACTS.blob | FACTS.base64 | FACTS.assigns | FACTS.code | FACTS.emptyQuotes;
+const UNKNOWN_FACTS = FACTS.blob | FACTS.base64 | FACTS.assigns | FACTS.code | FACTS.emptyQuotes | FACTS.dollar;
 
 /** The groups that start rules; a line whose anchors name none of them, only marks, has nothing for a rule to find. */
 const RULE_GROUPS = ALL_GROUPS & ~MARKS;
@@ -378,8 +378,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (script && (facts & FACTS.assigns) !== 0 && end - start > ASSIGNMENT_LINE) return true;
     if (!script && this.markdown?.inCode !== true) return false;
     if ((facts & FACTS.emptyQuotes) !== 0) return true;
-    // Latin-1 text finds what the decoded line would: both look for ASCII characters only.
-    return script && !this.variables.empty && this.latinOf(start, end).text.includes('$');
+    return script && !this.variables.empty && (facts & FACTS.dollar) !== 0;
   }
 
   window(bytes: Buffer, line: number, first: boolean): void {

@@ -68,9 +68,11 @@ export const MARKS = G.send | G.negation | G.fetch | G.post | G.env | G.keyFile 
 export const AGENT_GROUPS = G.agent | G.override | G.conceal | G.silent | G.bypass | G.ask;
 
 const COMMAND_WORDS: [string[], number][] = [
-  // Every downloader or fetching call a download run by a shell starts with.
+  // Every downloader or fetching call a download run by a shell starts with, and `iex`, which runs a download named by
+  // a longer word (`$c.DownloadStringAsync(u).Result | IEX`).
   [
     [
+      'iex',
       'curl',
       'wget',
       'fetch',
@@ -513,6 +515,7 @@ export const FACTS: LineFacts = {
   code: 8 << 28,
   // Noted in the top bits of a line's third word, and handed over in the free low bits of its facts.
   emptyQuotes: 1,
+  dollar: 2,
 };
 
 export interface LineSink {

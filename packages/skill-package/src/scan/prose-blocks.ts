@@ -112,7 +112,10 @@ export class ProseBlocks {
   private append(part: string, groups: number): void {
     if (part === '' || this.text.length >= BLOCK_CAP) return;
     this.groups |= groups;
-    this.text = (this.text === '' ? part : `${this.text} ${part}`).slice(0, BLOCK_CAP);
+    const joined = this.text === '' ? part : `${this.text} ${part}`;
+    // Cut only when over the cap: slicing a joined string copies it whole, so a block of many comment lines was copied
+    // once per line.
+    this.text = joined.length > BLOCK_CAP ? joined.slice(0, BLOCK_CAP) : joined;
   }
 
   private close(): void {

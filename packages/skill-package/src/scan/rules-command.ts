@@ -112,12 +112,12 @@ const FETCHES =
 
 /**
  * Whether a line may run a download: every way pipeToShell knows starts from a downloader or fetching call the anchors
- * mark (G.fetch), or from `iex` running a download named by a longer word (`DownloadStringAsync`).
+ * mark (G.fetch), or from `iex` running a download named by a longer word (`DownloadStringAsync`), which they mark too.
+ * (Its text is not read: most lines anchored for a pipe are a Markdown table's row or inline code.)
  */
-function mayRunDownload(groups: number, line: { readonly text: string }): boolean {
-  return (groups & G.fetch) !== 0 || IEX_ANYWHERE.test(line.text);
+function mayRunDownload(groups: number): boolean {
+  return (groups & G.fetch) !== 0;
 }
-const IEX_ANYWHERE = /iex/i;
 
 function pipeToShell(input: LineInput, lower: string, groups: number): void {
   if (!FETCHES.test(lower)) return;
@@ -767,7 +767,7 @@ const COMMAND_GROUPS = G.pipe | G.reverse | G.remove | G.startup | G.persist | G
 export function commandGroupsThatAct(groups: number, line: { readonly text: string }): number {
   let acting = groups;
   if ((groups & G.startupFile) === 0) acting &= ~G.startup;
-  if (groups & G.pipe && !mayRunDownload(groups, line)) acting &= ~G.pipe;
+  if (groups & G.pipe && !mayRunDownload(groups)) acting &= ~G.pipe;
   if (groups & G.exfil && !mayExfiltrate(groups, line)) acting &= ~G.exfil;
   return acting;
 }
@@ -791,7 +791,7 @@ function lowered(input: LineInput): string {
 /** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
 export function scanCommands(input: LineInput, groups: number): void {
   if ((groups & COMMAND_GROUPS) === 0) return;
-  if (groups & G.pipe && mayRunDownload(groups, input)) pipeToShell(input, lowered(input), groups);
+  if (groups & G.pipe && mayRunDownload(groups)) pipeToShell(input, lowered(input), groups);
   if (groups & G.reverse) reverseShell(input, lowered(input));
   if (groups & G.remove) destructiveDelete(input, lowered(input));
   // A start-up file or scheduled task that fetches code runs whatever the server returns, every time: two steps more.
