@@ -206,6 +206,23 @@ describe('scanner precision', () => {
     }
   });
 
+  it('a function declared in a bundle is not Function(); a regular expression’s exec is not exec()', () => {
+    // React's key events, as minified bundles ship them.
+    const keys =
+      'var K=A({},U,{key:function(l){if(l.key){var t=M[l.key]||l.key;if(t!=="Unidentified")return t}return l.type==="keypress"?String.fromCharCode(l):""}});\n';
+    assert.deepEqual(findingsOf(scan({ 'dist/assets/index.js': keys }), 'command.obfuscated-exec'), []);
+    assert.equal(
+      findingsOf(scan({ 'dist/assets/index.js': 'var f=Function(atob(s));\n' }), 'command.obfuscated-exec')[0]?.severity,
+      'critical',
+    );
+    // Decoding in one place and running a variable in another hides what runs; matching a pattern runs nothing.
+    const decodes = 'const raw = atob(input);\n';
+    const matches = scan({ 'scripts/parse.js': `${decodes}while ((m = pattern.exec(raw)) !== null) out.push(m[1]);\n` });
+    assert.deepEqual(findingsOf(matches, 'command.obfuscated-exec'), []);
+    const runs = scan({ 'scripts/run.js': `${decodes}eval(raw);\n` });
+    assert.equal(findingsOf(runs, 'command.obfuscated-exec').length, 1);
+  });
+
   it('spec.unknown-field reports one finding per SKILL.md naming every unexpected field', () => {
     const report = scan({
       'my-skill/SKILL.md': '---\nname: my-skill\ndescription: Does one thing.\nauthor: me\nversion: 1.0.0\ntags: [a, b]\n---\nBody\n',

@@ -683,6 +683,13 @@ const DECODE_WORD =
   /\b(?:atob|b64decode|b32decode|b85decode|a85decode|decodebytes|base64_decode|decode_base64|decode64|FromBase64String|unhexlify|fromhex|decompress|marshal\.loads|gzinflate|gzuncompress|str_rot13|fromCharCode)\b/i;
 const BUFFER_FROM = /\bBuffer\.from\s*\(/i;
 
+/**
+ * `exec(code)` or `eval(code)` of a variable, which with decoding elsewhere in the file hides what runs. A method of that
+ * name is another thing: `pattern.exec(text)` matches a regular expression (every minified bundle does it), and
+ * `db.exec(sql)` runs a query.
+ */
+const DYNAMIC_EXEC = /(?<!\.)\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/;
+
 /** How far after the start of a call that runs code its decoding call may start, and how many such calls a line is read for. */
 const DECODE_REACH = 200;
 const MAX_EXEC_CALLS = 32;
@@ -717,15 +724,18 @@ function obfuscatedExec(input: LineInput, lower: string): void {
     // What is run must be what is decoded: the decoding call inside the call that runs it (`eval(atob(…))`,
     // `exec(base64.b64decode(…))`), not anywhere after it on the line. A minified bundle's line holds `Function(`,
     // `.exec(` and `atob(` thousands of characters apart; public skills shipping one were quarantined for it.
-    for (let calls = 0; exec !== null && calls < MAX_EXEC_CALLS; calls++, exec = EXEC_CALL.exec(text)) {
+    for (let calls = 0; exec !== null && calls < MAX_EXEC_CALLS; exec = EXEC_CALL.exec(text)) {
+      // `function(l){…}` declares a function; only `Function(…)` builds one from a string. A minified React bundle
+      // declares one just before `String.fromCharCode(l)` (its key events), and skills shipping one were quarantined.
+      if (exec[0].startsWith('function')) continue;
+      calls++;
       const decode = decodeCall(text.slice(exec.index, exec.index + DECODE_REACH));
       if (decode !== null && !PACKER.test(text)) {
         fire(input, 'command.obfuscated-exec', exec.index, exec[0].length + decode.index + decode.length);
         return;
       }
     }
-    if (input.context === 'script' && !input.file.facts.has('dynamic-exec') && /\b(?:exec|eval)\s*\(\s*[A-Za-z_]\w*\s*\)/.test(text))
-      noteFact(input, 'dynamic-exec');
+    if (input.context === 'script' && !input.file.facts.has('dynamic-exec') && DYNAMIC_EXEC.test(text)) noteFact(input, 'dynamic-exec');
   }
   if ((input.context === 'script' || input.context === 'code') && !input.file.facts.has('decode') && decodeCall(text) !== null)
     noteFact(input, 'decode');
