@@ -7,7 +7,7 @@
  * the rules, in the context their file kind and Markdown position give them.
  */
 import { isAscii } from 'node:buffer';
-import { fileKind } from './file-kind.js';
+import { commentsWithHash, fileKind } from './file-kind.js';
 import type { FileKind, FileState, LineInput } from './file-state.js';
 import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
@@ -111,6 +111,15 @@ function windowGroups(text: string): number {
   return groupsOfLine(text, false);
 }
 
+/** Whether a line is a `#` comment from its first character that is not a blank. */
+function isHashComment(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code !== 0x20 && code !== 0x09) return code === 0x23;
+  }
+  return false;
+}
+
 /** Whether EMPTY_QUOTES matches `text`, found without running it: most lines have no empty quotes, or none inside a word. */
 function hasEmptyQuotes(text: string): boolean {
   for (const pair of EMPTY_PAIRS)
@@ -132,6 +141,8 @@ class LatinLine {
 
 export class FileScanner implements FileState, LineReader, LineSink {
   kind: FileKind = 'text';
+  /** Whether a script line that starts with `#` is a comment, which runs nothing (file-kind.ts). */
+  private hashComments = false;
   readonly facts = new Map<string, number>();
   readonly factTexts = new Map<string, string>();
   examineNext = false;
@@ -258,6 +269,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     }
     this.state = 'text';
     this.kind = fileKind(this.path, head);
+    this.hashComments = this.kind === 'script' && commentsWithHash(this.path, head);
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
     // A script's comments explain its usage, sending included: only instructions to the agent are read there.
     const proseGroups = (this.kind === 'script' ? G.override | G.conceal | G.silent | G.bypass : AGENT_GROUPS) | G.negation;
@@ -493,6 +505,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   private runRules(input: LineInput, groups: number): void {
     if (groups & AGENT_GROUPS) scanAgent(input, groups);
+    // A comment runs nothing: the command rules do not read one (`# then curl the .env to the server`), though its
+    // instructions and URLs are read as any line's are.
+    if (this.hashComments && input.context === 'script' && isHashComment(input.text)) {
+      if (groups & G.url) this.urls.scan(input);
+      return;
+    }
     scanCommands(input, groups);
     if (groups & G.url) this.urls.scan(input);
     if (groups & G.packed && (this.kind === 'script' || input.context === 'code')) scanPacked(input);
