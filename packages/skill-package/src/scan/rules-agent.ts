@@ -25,7 +25,9 @@ const OVERRIDE = [
   /\bdo\s+not\s+follow\s+(?:your|the|any)\s+(?:previous|prior|system|original)\b/gi,
   /\bno\s+longer\s+(?:bound|restricted|limited|governed)\s+by\b/gi,
   /\bobey\s+only\s+(?:this|these|the\s+following)\b/gi,
-  /\btakes?\s+priority\s+over\s+(?:anything|everything|all|any|previous|prior|earlier|the\s+user|the\s+system|your)\b/gi,
+  // What is put first must be the text itself ("these instructions take priority over anything the user said"); a
+  // skill ranking its own concerns ("Crisis takes priority over everything") overrides nothing.
+  /\b(?:this|these|the\s+following|my|our)(?:\s+(?:instructions?|rules?|messages?|sections?|prompts?|directives?|requests?|tasks?|notes?|texts?|commands?|guidance|content|document))?\s+takes?\s+priority\s+over\s+(?:anything|everything|all|any|previous|prior|earlier|the\s+user|the\s+system|your)\b/gi,
   /\b(?:do\s+not|don'?t|never|stop)\s+(?:apply|applying|follow|following|obey|obeying)\s+(?:any\s+|the\s+|your\s+)?(?:earlier|previous|prior|original|system|existing)\s+(?:safety\s+)?(?:guidelines|instructions|rules|policies|prompts?)\b/gi,
 ];
 
