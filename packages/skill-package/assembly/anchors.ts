@@ -196,8 +196,8 @@ function invisibleAt(p: usize, end: usize): bool {
  * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, three u32 at `out`: the
  * offset of its end, the groups its anchors name with its facts (FACT_*) in the top four bits, and the groups its words
  * name read as prose with FACT_EMPTY_QUOTES and FACT_DOLLAR; returns the number of lines. `forScript` leaves out the
- * instruction words from the second and notes the facts only scripts need. (The third is what a script's comment is read for: its lines'
- * own words, so that a block of comments need not be read again once joined.)
+ * instruction words from the second and notes the facts only scripts need. (The third is what a script's comment is
+ * read for: its lines' own words, so that a block of comments need not be read again once joined.)
  */
 export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {
   const words: usize = forScript ? WORDS_SCRIPT : WORDS_ALL;

@@ -8,7 +8,7 @@
  */
 import type { RuleFamily, ScanRule, Severity } from './types.js';
 
-export const RULES_VERSION = '2026.11.17';
+export const RULES_VERSION = '2026.11.18';
 
 function rule(id: string, family: RuleFamily, severity: Severity, title: string, explanation: string): ScanRule {
   return { id, family, severity, title, explanation };

@@ -16,17 +16,19 @@ export function fileKind(path: string, firstBytes: Uint8Array): FileKind {
 }
 
 /**
- * Scripts in which `#` starts a comment that runs to the line's end (shells, Python, Ruby, Perl, PowerShell, R, build
- * and container files), by name, or by a shebang naming such an interpreter.
+ * Scripts in which `#` starts a comment that runs to the line's end: shells, Python, Ruby, Perl, PowerShell, R and
+ * others by name, the build and container files of RUN_BY_TOOLS (all but package.json, which has no comments), and a
+ * file whose shebang names such an interpreter.
  */
-const HASH_COMMENTED =
-  /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|ps1|psm1|psd1|rb|pl|pm|r|jl|tcl|awk)$|(?:^|\/)(?:makefile|gnumakefile|dockerfile|containerfile|justfile|taskfile\.ya?ml|\.bashrc|\.zshrc|\.profile|[^/]*\.service|setup\.cfg|pyproject\.toml)$/i;
+const HASH_COMMENTED = /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|ps1|psm1|psd1|rb|pl|pm|r|jl|tcl|awk)$/i;
+const PACKAGE_JSON = /(?:^|\/)package\.json$/i;
 const HASH_SHEBANG = /^#!.*\b(?:sh|bash|zsh|ksh|dash|fish|python[0-9.]*|ruby|perl)\b/;
 
-/** Whether a whole line starting with `#` is a comment in this file (and so runs nothing). */
+/** Whether a whole line starting with `#` is a comment in this script (and so runs nothing). */
 export function commentsWithHash(path: string, firstBytes: Uint8Array): boolean {
-  if (HASH_COMMENTED.test(path)) return true;
+  if (HASH_COMMENTED.test(path) || (RUN_BY_TOOLS.test(path) && !PACKAGE_JSON.test(path))) return true;
   if (SCRIPT.test(path) || firstBytes[0] !== 0x23 || firstBytes[1] !== 0x21) return false;
-  const end = Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength).indexOf(0x0a);
-  return HASH_SHEBANG.test(Buffer.from(firstBytes.subarray(0, end === -1 ? Math.min(firstBytes.length, 200) : end)).toString('latin1'));
+  const head = Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength);
+  const end = head.indexOf(0x0a);
+  return HASH_SHEBANG.test(head.toString('latin1', 0, end === -1 ? Math.min(head.length, 200) : end));
 }

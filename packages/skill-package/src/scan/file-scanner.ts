@@ -471,7 +471,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
         segmentGroups = ALL_GROUPS;
         this.continued = '';
       }
-      if (segmentText.charCodeAt(segmentText.length - 1) === 0x5c) {
+      // A comment's trailing backslash continues nothing: the next line runs on its own.
+      if (segmentText.charCodeAt(segmentText.length - 1) === 0x5c && !this.isComment(segmentText, context)) {
         this.continued = `${segmentText.slice(0, -1)} `.slice(-CONTINUED_CAP);
         this.examineNext = true;
       }
@@ -503,11 +504,16 @@ export class FileScanner implements FileState, LineReader, LineSink {
     }
   }
 
+  /** Whether a script's line is a whole-line `#` comment, which runs nothing. */
+  private isComment(text: string, context: Context): boolean {
+    return this.hashComments && context === 'script' && isHashComment(text);
+  }
+
   private runRules(input: LineInput, groups: number): void {
     if (groups & AGENT_GROUPS) scanAgent(input, groups);
     // A comment runs nothing: the command rules do not read one (`# then curl the .env to the server`), though its
     // instructions and URLs are read as any line's are.
-    if (this.hashComments && input.context === 'script' && isHashComment(input.text)) {
+    if (this.isComment(input.text, input.context)) {
       if (groups & G.url) this.urls.scan(input);
       return;
     }
