@@ -99,6 +99,9 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
 }
 
+/** `BENCH_LINK_MBITS`: the upload-time scenario's client sends at this rate (Mbit/s) instead of as fast as loopback takes. */
+const LINK_MBITS = process.env.BENCH_LINK_MBITS === undefined ? undefined : Number(process.env.BENCH_LINK_MBITS);
+
 /**
  * What scanning adds to an upload's time: the registry as built, and beside it a copy of the build whose file scanners
  * read nothing (lib/scan-nothing-build.ts). Each round uploads the package to both, in an order that alternates, and compares the two times of the
@@ -126,7 +129,9 @@ async function uploadTimeScenario(workDir: string) {
         const cpuBefore = processCpu(pid);
         const clientBefore = process.cpuUsage();
         const started = performance.now();
-        const status = await streamUpload(`${side.registry.url}/v1/skills/bench-upload/versions`, side.cookie, `1.0.${round + 1}`, file);
+        const status = await streamUpload(`${side.registry.url}/v1/skills/bench-upload/versions`, side.cookie, `1.0.${round + 1}`, file, {
+          ...(LINK_MBITS === undefined ? {} : { bitsPerSecond: LINK_MBITS * 1e6 }),
+        });
         const ms = performance.now() - started;
         const client = process.cpuUsage(clientBefore);
         if (status !== 201) throw new Error(`upload to the registry ${side.name} answered ${status}`);
@@ -215,7 +220,8 @@ async function main() {
         : '';
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString()}`);
     console.log(
-      `Upload time of a ${(result.size / 1024 / 1024).toFixed(1)} MiB zip (${UPLOAD_CONTENT} content${textMib}), ${result.rounds} rounds:`,
+      `Upload time of a ${(result.size / 1024 / 1024).toFixed(1)} MiB zip (${UPLOAD_CONTENT} content${textMib}), ` +
+        `${LINK_MBITS === undefined ? 'over loopback' : `paced to ${LINK_MBITS} Mbit/s`}, ${result.rounds} rounds:`,
     );
     for (const side of result.sides) {
       console.log(
@@ -229,7 +235,11 @@ async function main() {
     mkdirSync(path.join('bench', 'results'), { recursive: true });
     writeFileSync(
       path.join('bench', 'results', 'upload-time.json'),
-      JSON.stringify({ date: new Date().toISOString(), node: process.version, content: UPLOAD_CONTENT, ...result }, null, 2),
+      JSON.stringify(
+        { date: new Date().toISOString(), node: process.version, content: UPLOAD_CONTENT, linkMbits: LINK_MBITS ?? null, ...result },
+        null,
+        2,
+      ),
     );
     return;
   }

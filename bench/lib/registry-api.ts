@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import yazl from 'yazl';
 
 export const ADMIN = { login: 'admin', password: 'bench-admin-password' };
@@ -79,7 +80,33 @@ export async function createApiKey(url: string, cookie: string, name = 'bench'):
 }
 
 /** Streams a multipart upload from a file or a buffer, so the client holds at most one package in memory. */
-export function streamUpload(url: string, cookie: string, version: string, file: string | Buffer): Promise<number> {
+/**
+ * `source`'s chunks, each held back until the link rate `bitsPerSecond` would have carried the bytes before it, from
+ * the first chunk on: a client on a real link rather than on the registry's own loopback.
+ */
+async function* paced(source: AsyncIterable<Buffer>, bitsPerSecond: number): AsyncGenerator<Buffer> {
+  const started = performance.now();
+  let sent = 0;
+  for await (const chunk of source) {
+    const due = started + ((sent * 8) / bitsPerSecond) * 1000;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    yield chunk;
+    sent += chunk.length;
+  }
+}
+
+/**
+ * Uploads `file` (a path, streamed in 64 KiB pieces, or bytes) as a version; resolves to the response's status.
+ * `bitsPerSecond` paces a streamed file to a link's rate.
+ */
+export function streamUpload(
+  url: string,
+  cookie: string,
+  version: string,
+  file: string | Buffer,
+  options: { bitsPerSecond?: number } = {},
+): Promise<number> {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n${version}\r\n` +
@@ -113,7 +140,10 @@ export function streamUpload(url: string, cookie: string, version: string, file:
       req.end(tail);
       return;
     }
-    const body = createReadStream(file);
+    const body =
+      options.bitsPerSecond === undefined
+        ? createReadStream(file)
+        : Readable.from(paced(createReadStream(file, { highWaterMark: 64 * 1024 }), options.bitsPerSecond));
     body.pipe(req, { end: false });
     body.on('end', () => req.end(tail));
   });
