@@ -79,7 +79,6 @@ export async function createApiKey(url: string, cookie: string, name = 'bench'):
   return key;
 }
 
-/** Streams a multipart upload from a file or a buffer, so the client holds at most one package in memory. */
 /**
  * `source`'s chunks, each held back until the link rate `bitsPerSecond` would have carried the bytes before it, from
  * the first chunk on: a client on a real link rather than on the registry's own loopback.
@@ -97,8 +96,9 @@ async function* paced(source: AsyncIterable<Buffer>, bitsPerSecond: number): Asy
 }
 
 /**
- * Uploads `file` (a path, streamed in 64 KiB pieces, or bytes) as a version; resolves to the response's status.
- * `bitsPerSecond` paces a streamed file to a link's rate.
+ * Uploads `file` as a version in a multipart body, streamed from the path in 64 KiB pieces (or sent from the bytes given),
+ * so the client holds at most one package in memory; resolves to the response's status. `bitsPerSecond` paces a
+ * streamed file to a link's rate.
  */
 export function streamUpload(
   url: string,

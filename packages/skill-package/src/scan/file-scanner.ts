@@ -513,12 +513,9 @@ export class FileScanner implements FileState, LineReader, LineSink {
     if (groups & AGENT_GROUPS) scanAgent(input, groups);
     // A comment runs nothing: the command rules do not read one (`# then curl the .env to the server`), though its
     // instructions and URLs are read as any line's are.
-    if (this.isComment(input.text, input.context)) {
-      if (groups & G.url) this.urls.scan(input);
-      return;
-    }
-    scanCommands(input, groups);
+    const runs = !this.isComment(input.text, input.context);
+    if (runs) scanCommands(input, groups);
     if (groups & G.url) this.urls.scan(input);
-    if (groups & G.packed && (this.kind === 'script' || input.context === 'code')) scanPacked(input);
+    if (runs && groups & G.packed && (this.kind === 'script' || input.context === 'code')) scanPacked(input);
   }
 }
