@@ -9,7 +9,7 @@ import { collectionText } from './lib/collection-text.js';
 import { assetHeavyFiles, mixedFiles, withAssets } from './lib/mixed-files.js';
 import { rssOf, sampleRss, startCeiling, startRegistry, type Registry } from './lib/processes.js';
 import { scanNothingBuild } from './lib/scan-nothing-build.js';
-import { adminCookie, createSkill, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
+import { adminCookie, createSkill, curlUpload, publishSkill, SKILL_MD, streamUpload, zipOf } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -101,6 +101,13 @@ function quantile(sorted: number[], q: number): number {
 
 /** `BENCH_LINK_MBITS`: the upload-time scenario's client sends at this rate (Mbit/s) instead of as fast as loopback takes. */
 const LINK_MBITS = process.env.BENCH_LINK_MBITS === undefined ? undefined : Number(process.env.BENCH_LINK_MBITS);
+/**
+ * `BENCH_UPLOAD_CLIENT=curl`: the upload-time scenario's client is curl rather than this process (registry-api.ts,
+ * curlUpload), which takes less of the two cores the registry runs on.
+ */
+const UPLOAD_CLIENT = process.env.BENCH_UPLOAD_CLIENT === 'curl' ? 'curl' : 'node';
+/** `BENCH_REGISTRY_NODE_ARGS`: options for Node in both registries of the upload-time scenario, separated by spaces. */
+const REGISTRY_NODE_ARGS = (process.env.BENCH_REGISTRY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /**
  * What scanning adds to an upload's time: the registry as built, and beside it a copy of the build whose file scanners
@@ -111,10 +118,10 @@ async function uploadTimeScenario(workDir: string) {
   const file = await writeUploadPackage(workDir);
   const env = { MAX_UPLOAD_BYTES: String(128 * 1024 * 1024) };
   const sides = [
-    { name: 'scanned', registry: await startRegistry(env) },
+    { name: 'scanned', registry: await startRegistry(env, REGISTRY_NODE_ARGS) },
     {
       name: 'without scanning',
-      registry: await startRegistry(env, [], { cwd: scanNothingBuild(path.join(workDir, 'scan-nothing')) }),
+      registry: await startRegistry(env, REGISTRY_NODE_ARGS, { cwd: scanNothingBuild(path.join(workDir, 'scan-nothing')) }),
     },
   ].map((side) => ({ ...side, cookie: '', ms: [] as number[], cpu: [] as number[], clientCpu: [] as number[] }));
   try {
@@ -127,19 +134,23 @@ async function uploadTimeScenario(workDir: string) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         const pid = side.registry.child.pid!;
         const cpuBefore = processCpu(pid);
-        const clientBefore = process.cpuUsage();
-        const started = performance.now();
-        const status = await streamUpload(`${side.registry.url}/v1/skills/bench-upload/versions`, side.cookie, `1.0.${round + 1}`, file, {
-          ...(LINK_MBITS === undefined ? {} : { bitsPerSecond: LINK_MBITS * 1e6 }),
-        });
-        const ms = performance.now() - started;
-        const client = process.cpuUsage(clientBefore);
-        if (status !== 201) throw new Error(`upload to the registry ${side.name} answered ${status}`);
+        const url = `${side.registry.url}/v1/skills/bench-upload/versions`;
+        const pace = LINK_MBITS === undefined ? {} : { bitsPerSecond: LINK_MBITS * 1e6 };
+        let upload: { status: number; ms: number; cpuMs: number };
+        if (UPLOAD_CLIENT === 'curl') upload = await curlUpload(url, side.cookie, `1.0.${round + 1}`, file, pace);
+        else {
+          const clientBefore = process.cpuUsage();
+          const started = performance.now();
+          const status = await streamUpload(url, side.cookie, `1.0.${round + 1}`, file, pace);
+          const client = process.cpuUsage(clientBefore);
+          upload = { status, ms: performance.now() - started, cpuMs: (client.user + client.system) / 1000 };
+        }
+        if (upload.status !== 201) throw new Error(`upload to the registry ${side.name} answered ${upload.status}`);
         // The first round warms both up (code loaded, heaps grown) and is not counted.
         if (round < 0) continue;
-        side.ms.push(ms);
+        side.ms.push(upload.ms);
         side.cpu.push(processCpu(pid) - cpuBefore);
-        side.clientCpu.push((client.user + client.system) / 1000);
+        side.clientCpu.push(upload.cpuMs);
       }
     }
     const [scanned, unscanned] = sides as [(typeof sides)[0], (typeof sides)[0]];
@@ -221,7 +232,7 @@ async function main() {
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${new Date().toISOString()}`);
     console.log(
       `Upload time of a ${(result.size / 1024 / 1024).toFixed(1)} MiB zip (${UPLOAD_CONTENT} content${textMib}), ` +
-        `${LINK_MBITS === undefined ? 'over loopback' : `paced to ${LINK_MBITS} Mbit/s`}, ${result.rounds} rounds:`,
+        `${LINK_MBITS === undefined ? 'over loopback' : `paced to ${LINK_MBITS} Mbit/s`}, ${UPLOAD_CLIENT === 'curl' ? 'sent by curl' : 'sent by Node'}, ${result.rounds} rounds:`,
     );
     for (const side of result.sides) {
       console.log(
@@ -236,7 +247,14 @@ async function main() {
     writeFileSync(
       path.join('bench', 'results', 'upload-time.json'),
       JSON.stringify(
-        { date: new Date().toISOString(), node: process.version, content: UPLOAD_CONTENT, linkMbits: LINK_MBITS ?? null, ...result },
+        {
+          date: new Date().toISOString(),
+          node: process.version,
+          content: UPLOAD_CONTENT,
+          linkMbits: LINK_MBITS ?? null,
+          client: UPLOAD_CLIENT,
+          ...result,
+        },
         null,
         2,
       ),

@@ -2,9 +2,10 @@
  * Scanning an upload while it arrives, so that the scan ends about when the upload's own work does instead of adding
  * its time after it (docs/performance.md, "Scanning while the upload arrives").
  *
- * The blob store says which file the upload is written to and how far (storage/blob-store.ts, StagingWatch). This reads
- * that file as it grows, never ahead of what is written, walks the archive in it (arriving.ts) and hands each file to a
- * scan session on a worker thread, as inspection would; the session's slots hold the walk back when the thread falls
+ * The blob store says which file the upload is written to and how far (storage/blob-store.ts, StagingWatch), with the
+ * pieces it has just written. This reads that file as it grows, never ahead of what is written (taking those pieces as
+ * they are while it keeps up, instead of reading them back), walks the archive in it (arriving.ts) and hands each file
+ * to a scan session on a worker thread, as inspection would; the session's slots hold the walk back when the thread falls
  * behind, so nothing piles up here. It also notes the size and CRC-32 of each zip entry it inflated whole.
  *
  * Inspection then reads the package as always, but through the followed session (`session()`): it hands over each
@@ -25,6 +26,12 @@ import { noteBufferedBytes, notingBytes } from '../lib/young-garbage.js';
 
 /** Bytes read from the file at a time. */
 const READ_BYTES = 256 * 1024;
+/**
+ * The pieces just written that are held for the walk, at most: a walk that keeps up takes them as they are instead of
+ * reading them back from the file (a read per write, each a round trip through libuv's thread pool). One that has
+ * fallen further behind reads the file.
+ */
+const HELD_BYTES = 1024 * 1024;
 
 const IGNORED: FileSink = { push() {}, end() {} };
 
@@ -77,6 +84,9 @@ export class FollowingScan implements ArrivingScan {
   private readonly met: MetFile[] = [];
   /** The zip entries the walk inflated whole, by the offset of their local header. */
   private readonly inflatedAt = new Map<number, InflatedData & { length: number }>();
+  /** Pieces just written, in order, and where each starts in the file (HELD_BYTES). */
+  private held: { at: number; bytes: Buffer }[] = [];
+  private heldBytes = 0;
 
   constructor(
     private readonly sessions: () => ScanSession,
@@ -114,13 +124,41 @@ export class FollowingScan implements ArrivingScan {
     this.walk = { session, walked };
     void walked.then(() => {
       this.walkOver = true;
+      this.letHeldGo();
       this.progress.wake();
     });
   }
 
-  written(bytes: number): void {
+  written(bytes: number, pieces?: readonly Buffer[]): void {
+    if (pieces !== undefined && this.walk !== null && !this.walkOver && !this.stopped) this.hold(bytes, pieces);
     this.writtenBytes = bytes;
     this.growth.wake();
+  }
+
+  private hold(end: number, pieces: readonly Buffer[]): void {
+    let at = end;
+    for (const piece of pieces) at -= piece.length;
+    for (const piece of pieces) {
+      this.held.push({ at, bytes: piece });
+      this.heldBytes += piece.length;
+      at += piece.length;
+    }
+    while (this.heldBytes > HELD_BYTES) this.heldBytes -= this.held.shift()!.bytes.length;
+  }
+
+  /** The held bytes from offset `at` on, up to the end of the piece holding it; null when none holds it. */
+  private takeHeld(at: number): Buffer | null {
+    while (this.held.length > 0 && this.held[0]!.at + this.held[0]!.bytes.length <= at) this.heldBytes -= this.held.shift()!.bytes.length;
+    const first = this.held[0];
+    if (first === undefined || first.at > at) return null;
+    this.held.shift();
+    this.heldBytes -= first.bytes.length;
+    return first.bytes.subarray(at - first.at);
+  }
+
+  private letHeldGo(): void {
+    this.held = [];
+    this.heldBytes = 0;
   }
 
   complete(bytes: number): void {
@@ -137,6 +175,14 @@ export class FollowingScan implements ArrivingScan {
       for (;;) {
         if (this.stopped) throw new CannotFollow('the upload was let go');
         if (at < this.writtenBytes) {
+          const held = this.takeHeld(at);
+          if (held !== null) {
+            at += held.length;
+            yield held;
+            // Noted again, though it was where it was received: the note stands for the entries inflated from it too.
+            noteBufferedBytes(held.length);
+            continue;
+          }
           const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.writtenBytes - at));
           const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
           if (bytesRead === 0) throw new CannotFollow('the file is shorter than written');
@@ -204,6 +250,7 @@ export class FollowingScan implements ArrivingScan {
   abort(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.letHeldGo();
     this.growth.wake();
     this.progress.wake();
     this.walk?.session.abort();

@@ -43,8 +43,12 @@ export class BlobNotFoundError extends Error {
 export interface StagingWatch {
   /** The local file the bytes are written to, once it exists. */
   file(path: string): void;
-  /** Bytes written to it so far, readable by another reader of the file. */
-  written(bytes: number): void;
+  /**
+   * Bytes written to it so far, readable by another reader of the file; `pieces` are the bytes just written, which
+   * end there, so that a reader who has read up to them need not read them back from the file. Hold them only briefly:
+   * they are the upload's own buffers.
+   */
+  written(bytes: number, pieces?: readonly Buffer[]): void;
 }
 
 /** How a blob is staged. */

@@ -138,6 +138,39 @@ describe('file-system blob store', () => {
     await staged.discard();
   });
 
+  it('writes an upload a quarter megabyte at a time, and tells the watch the pieces each write held', async () => {
+    const bytes = randomBytes(1024 * 1024 + 5000);
+    const told: { end: number; pieces: Buffer }[] = [];
+    const staged = await store.stage(bodyOf(bytes, 64 * 1024), {
+      watch: {
+        file: () => undefined,
+        written: (end, pieces) => told.push({ end, pieces: Buffer.concat(pieces ?? []) }),
+      },
+    });
+    // Five writes where the body came in seventeen pieces: four of 256 KiB and the rest.
+    assert.deepEqual(
+      told.map((t) => t.end),
+      [262_144, 524_288, 786_432, 1_048_576, bytes.length],
+    );
+    let from = 0;
+    for (const { end, pieces } of told) {
+      assert.ok(pieces.equals(bytes.subarray(from, end)), `the pieces that end at ${end} are the bytes written there`);
+      from = end;
+    }
+    assert.equal(staged.sha256, sha256Of(bytes));
+    await staged.discard();
+  });
+
+  it('writes a body sent a few bytes at a time in writes of at most 64 pieces, all of it in order', async () => {
+    const bytes = randomBytes(100_000);
+    const ends: number[] = [];
+    const staged = await store.stage(bodyOf(bytes, 10), { watch: { file: () => undefined, written: (end) => ends.push(end) } });
+    assert.equal(ends.length, Math.ceil(10_000 / 64));
+    assert.ok(ends.every((end, i) => end === Math.min(bytes.length, (i + 1) * 640)));
+    assert.deepEqual(await readAll(staged.source.read()), bytes);
+    await staged.discard();
+  });
+
   it('keeps the file already stored when the same content is committed again', async () => {
     const bytes = randomBytes(8192);
     const { sha256 } = await store.put(bodyOf(bytes));

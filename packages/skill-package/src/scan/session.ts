@@ -44,8 +44,8 @@ export interface FollowedSession extends Omit<ScanSession, 'finish'> {
 export interface ArrivingScan {
   /** The local file the package is being written to. */
   file(path: string): void;
-  /** How many bytes of the file are written so far. */
-  written(bytes: number): void;
+  /** How many bytes of the file are written so far; `pieces`, when given, are the last ones written, ending there. */
+  written(bytes: number, pieces?: readonly Buffer[]): void;
   /** Every byte is written: the package is `bytes` long. */
   complete(bytes: number): void;
   /** The session for inspection, or null when the scan cannot follow this package (it is then scanned as it is read). */
