@@ -32,6 +32,8 @@ const READ_BYTES = 256 * 1024;
  * fallen further behind reads the file.
  */
 const HELD_BYTES = 1024 * 1024;
+/** And at most this many pieces: a client sending a byte at a time would otherwise leave a million small objects held. */
+const HELD_PIECES = 256;
 
 const IGNORED: FileSink = { push() {}, end() {} };
 
@@ -84,7 +86,7 @@ export class FollowingScan implements ArrivingScan {
   private readonly met: MetFile[] = [];
   /** The zip entries the walk inflated whole, by the offset of their local header. */
   private readonly inflatedAt = new Map<number, InflatedData & { length: number }>();
-  /** Pieces just written, in order, and where each starts in the file (HELD_BYTES). */
+  /** Pieces just written, in order, and where each starts in the file (HELD_BYTES, HELD_PIECES). */
   private held: { at: number; bytes: Buffer }[] = [];
   private heldBytes = 0;
 
@@ -143,7 +145,7 @@ export class FollowingScan implements ArrivingScan {
       this.heldBytes += piece.length;
       at += piece.length;
     }
-    while (this.heldBytes > HELD_BYTES) this.heldBytes -= this.held.shift()!.bytes.length;
+    while (this.heldBytes > HELD_BYTES || this.held.length > HELD_PIECES) this.heldBytes -= this.held.shift()!.bytes.length;
   }
 
   /** The held bytes from offset `at` on, up to the end of the piece holding it; null when none holds it. */

@@ -201,12 +201,12 @@ describe('scans that follow an upload as it arrives', () => {
    * Tells a followed scan of `bytes` that they are all written to `file`, in pieces of 64 KiB handed over with the
    * telling (each replaced by `told(at)` when it gives one), before the walk has read anything, and inspects `bytes`.
    */
-  async function toldAtOnce(bytes: Buffer, file: string, told: (at: number) => Buffer | undefined = () => undefined) {
+  async function toldAtOnce(bytes: Buffer, file: string, told: (at: number) => Buffer | undefined = () => undefined, piece = 64 * 1024) {
     const arrived = scans.follow(DEFAULT_LIMITS);
     const again = counting();
     arrived.file(file);
-    for (let at = 0; at < bytes.length; at += 64 * 1024) {
-      const end = Math.min(bytes.length, at + 64 * 1024);
+    for (let at = 0; at < bytes.length; at += piece) {
+      const end = Math.min(bytes.length, at + piece);
       arrived.written(end, [told(at) ?? bytes.subarray(at, end)]);
     }
     arrived.complete(bytes.length);
@@ -243,6 +243,17 @@ describe('scans that follow an upload as it arrives', () => {
     // The first half megabyte is told with pieces of zeros, which no longer fit in what is held: a walk that took
     // them would not find the package, and it would be scanned again.
     const { outcome, scannedAgain } = await toldAtOnce(bytes, file, (at) => (at < 512 * 1024 ? Buffer.alloc(64 * 1024) : undefined));
+    assert.deepEqual(outcome, await inline(bytes));
+    assert.equal(scannedAgain, 0);
+  });
+
+  it('read from the file what is older than the last 256 pieces held, however small they are', { timeout: 60_000 }, async () => {
+    const bytes = await zip([...suspicious, { path: 'notes.md', content: randomBytes(2000).toString('hex') }]);
+    assert.ok(bytes.length > 2000 && bytes.length < 64 * 1024, `${bytes.length} bytes`);
+    const file = path.join(dir, 'small.upload');
+    writeFileSync(file, bytes);
+    // A byte at a time, all but the last 256 told as zeros: a walk that held them all would not find the package.
+    const { outcome, scannedAgain } = await toldAtOnce(bytes, file, (at) => (at < bytes.length - 256 ? Buffer.alloc(1) : undefined), 1);
     assert.deepEqual(outcome, await inline(bytes));
     assert.equal(scannedAgain, 0);
   });
