@@ -145,17 +145,21 @@ export class FollowingScan implements ArrivingScan {
       this.heldBytes += piece.length;
       at += piece.length;
     }
-    while (this.heldBytes > HELD_BYTES || this.held.length > HELD_PIECES) this.heldBytes -= this.held.shift()!.bytes.length;
+    while (this.heldBytes > HELD_BYTES || this.held.length > HELD_PIECES) this.dropOldest();
+  }
+
+  private dropOldest(): { at: number; bytes: Buffer } {
+    const oldest = this.held.shift()!;
+    this.heldBytes -= oldest.bytes.length;
+    return oldest;
   }
 
   /** The held bytes from offset `at` on, up to the end of the piece holding it; null when none holds it. */
   private takeHeld(at: number): Buffer | null {
-    while (this.held.length > 0 && this.held[0]!.at + this.held[0]!.bytes.length <= at) this.heldBytes -= this.held.shift()!.bytes.length;
+    while (this.held.length > 0 && this.held[0]!.at + this.held[0]!.bytes.length <= at) this.dropOldest();
     const first = this.held[0];
     if (first === undefined || first.at > at) return null;
-    this.held.shift();
-    this.heldBytes -= first.bytes.length;
-    return first.bytes.subarray(at - first.at);
+    return this.dropOldest().bytes.subarray(at - first.at);
   }
 
   private letHeldGo(): void {

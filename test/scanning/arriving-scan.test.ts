@@ -198,7 +198,7 @@ describe('scans that follow an upload as it arrives', () => {
   });
 
   /**
-   * Tells a followed scan of `bytes` that they are all written to `file`, in pieces of 64 KiB handed over with the
+   * Tells a followed scan of `bytes` that they are all written to `file`, in pieces of `piece` bytes handed over with the
    * telling (each replaced by `told(at)` when it gives one), before the walk has read anything, and inspects `bytes`.
    */
   async function toldAtOnce(bytes: Buffer, file: string, told: (at: number) => Buffer | undefined = () => undefined, piece = 64 * 1024) {
