@@ -6,6 +6,7 @@
  */
 import { report, type LineInput } from './file-state.js';
 import { inContext, type ContextSeverities } from './severity.js';
+import { ownCopy } from './text.js';
 import { findUrls, urlDestination } from './urls.js';
 
 export const MAX_URLS = 200;
@@ -26,16 +27,13 @@ const RULE_OF = { 'raw-ip': 'url.raw-ip', collector: 'url.collector', messaging:
 export class UrlCollector {
   readonly urls = new Set<string>();
   readonly domains = new Set<string>();
-  /** URLs seen beyond the cap (not listed). */
-  more = 0;
 
   scan(input: LineInput): void {
     if (!input.text.includes('://')) return;
     for (const found of findUrls(input.text)) {
       const kind = urlDestination(found);
       if (kind === 'local') continue;
-      if (this.urls.size < MAX_URLS) this.urls.add(found.url);
-      else if (!this.urls.has(found.url)) this.more += 1;
+      if (this.urls.size < MAX_URLS && !this.urls.has(found.url)) this.urls.add(ownCopy(found.url));
       if (this.domains.size < MAX_DOMAINS) this.domains.add(found.host);
       if (kind !== null) {
         const rule = RULE_OF[kind];

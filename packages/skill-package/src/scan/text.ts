@@ -17,6 +17,15 @@ export const ESCAPED = new RegExp(
   'gu',
 );
 
+/**
+ * A copy of `text` with characters of its own. V8 makes a slice of 13 characters or more a view into the string it was
+ * cut from, and the view keeps that string alive: a URL kept from a line kept the whole block of text the line was read
+ * from (64 KiB) for as long as the URL was kept. What a scan keeps beyond the line it read is copied with this.
+ */
+export function ownCopy(text: string): string {
+  return structuredClone(text);
+}
+
 function escapeChar(ch: string): string {
   return `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
@@ -58,5 +67,5 @@ export function excerptOf(line: string, index: number, length: number): string {
   const beforeRoom = Math.min(before.length, Math.max(20, Math.floor(room / 3)), room);
   const beforePart = beforeRoom > 0 ? clip(before, beforeRoom, true) : '';
   const afterPart = clip(after, Math.max(0, EXCERPT_MAX - matchPart.length - beforePart.length), false);
-  return (beforePart + matchPart + afterPart).slice(0, EXCERPT_MAX);
+  return ownCopy((beforePart + matchPart + afterPart).slice(0, EXCERPT_MAX));
 }

@@ -3,6 +3,7 @@
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
 import { hostFacts, ipv4, isPublicRawIp, type Destination, type HostFacts } from './hosts.js';
+import { ownCopy } from './text.js';
 
 export interface FoundUrl {
   url: string;
@@ -167,9 +168,11 @@ const RECENT_AUTHORITIES_MAX = 1024;
  * The host of a URL's authority, lower case, without user information, port or final dot, with its facts; null for a
  * placeholder.
  */
-function authorityOf(authority: string): Authority | null {
-  const known = recentAuthorities.get(authority);
+function authorityOf(sliced: string): Authority | null {
+  const known = recentAuthorities.get(sliced);
   if (known !== undefined) return known;
+  // Kept from one package to the next: its own characters, not a view of the line's block of text.
+  const authority = ownCopy(sliced);
   // Expressions only where the authority has what they remove: most are a bare name.
   let host = authority.slice(authority.lastIndexOf('@') + 1);
   if (host.includes(':')) host = host.replace(PORT, '');
