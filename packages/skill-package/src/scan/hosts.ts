@@ -3,6 +3,7 @@
  * public raw IP address, a request collector / paste / file-drop / tunnel / chat-webhook service, or a URL
  * shortener. Lists hold services, never particular URLs.
  */
+import { ownCopy } from './text.js';
 
 /** Services that receive arbitrary requests or files: where stolen data is typically sent. */
 const COLLECTORS = [
@@ -144,7 +145,8 @@ export function ipv4(host: string): readonly number[] | null {
   const parts = m === null ? null : m.slice(1).map(Number);
   const ip = parts?.every((p) => p <= 255) === true ? parts : null;
   if (recentIps.size >= RECENT_IPS_MAX) recentIps.clear();
-  recentIps.set(host, { ip });
+  // Kept from one package to the next: its own characters, not a view of the line an address was found in.
+  recentIps.set(ownCopy(host), { ip });
   return ip;
 }
 
