@@ -1,6 +1,6 @@
 // What a scan keeps after reading a line (the URLs and domains it lists, the excerpts of its findings, the hosts and
-// addresses it remembers from one package to the next) holds characters of its own. A slice of the line would keep alive the whole
-// block of text the line was read from: 64 KiB for a URL of forty characters.
+// addresses it remembers from one package to the next) holds characters of its own. A slice of the line would keep
+// alive the whole block of text the line was read from: 64 KiB for a URL of forty characters.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import v8 from 'node:v8';

@@ -3,7 +3,7 @@
  * public raw IP address, a request collector / paste / file-drop / tunnel / chat-webhook service, or a URL
  * shortener. Lists hold services, never particular URLs.
  */
-import { ownCopy } from './text.js';
+import { ownCopy } from './own-copy.js';
 
 /** Services that receive arbitrary requests or files: where stolen data is typically sent. */
 const COLLECTORS = [

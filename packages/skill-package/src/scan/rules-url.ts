@@ -6,7 +6,7 @@
  */
 import { report, type LineInput } from './file-state.js';
 import { inContext, type ContextSeverities } from './severity.js';
-import { ownCopy } from './text.js';
+import { ownCopy } from './own-copy.js';
 import { findUrls, urlDestination } from './urls.js';
 
 export const MAX_URLS = 200;

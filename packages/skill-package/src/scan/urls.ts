@@ -3,7 +3,7 @@
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
 import { hostFacts, ipv4, isPublicRawIp, type Destination, type HostFacts } from './hosts.js';
-import { ownCopy } from './text.js';
+import { ownCopy } from './own-copy.js';
 
 export interface FoundUrl {
   url: string;
