@@ -36,6 +36,7 @@ import {
 } from '@skill-registry/api-schemas/versions';
 import type { RouteDeps, RoutePlugin } from '../types.js';
 import { security } from './security.js';
+import { bodyOfLength, countsAsDownload } from '../download-body.js';
 
 /**
  * One `bytes=` range against a body of `size` bytes: the range, `null` to serve the whole body (no header,
@@ -116,7 +117,8 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
         'Streams the archive. Published skills: anyone. Draft or deprecated: an admin session only (the owner gets 403, ' +
         'anyone else 404). A quarantined version (scanned malicious): its owner and an admin session only, anyone else ' +
         '403 `version_quarantined`. Supports HEAD, If-None-Match (304) and a single Range (206). `latest` is accepted as ' +
-        'the version, and never names a quarantined one.',
+        'the version, and never names a quarantined one. A download counts once its whole body has been sent; a range counts ' +
+        'only when it is open-ended (`bytes=N-`, a resume) or covers the whole package.',
       params: VersionParams,
       response: problems(401, 403, 404, 416),
     },
@@ -147,11 +149,12 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
       if (request.method === 'HEAD') return reply.send();
 
-      if (!range) {
-        // A download counts once its whole body has gone out.
+      if (countsAsDownload(request.headers.range, range, size)) {
+        // A download counts once its whole body has gone out: 'finish' comes only when the operating system has taken
+        // the last byte, and never for a body cut short.
         reply.raw.once('finish', () => versions.recordDownload(download));
       }
-      return reply.send(source.read(range ?? undefined));
+      return reply.send(bodyOfLength(source.read(range ?? undefined), length));
     },
   });
 
