@@ -199,7 +199,9 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
           'content-security-policy': "default-src 'none'; sandbox",
           'content-disposition': type.startsWith('text/') ? 'inline' : attachment(file.path.split('/').pop() ?? 'file'),
         })
-        .send(file.stream);
+        // Ended at its length, as a package is, so the response finishes (and its call is logged) before a client that
+        // closes at once has gone.
+        .send(bodyOfLength(file.stream, file.size));
     },
   );
 
