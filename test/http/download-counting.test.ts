@@ -227,6 +227,27 @@ for (const backend of backends()) {
         assert.equal(await counted(slug), 3);
       });
 
+      it("logs every call a key makes to a package or a file with curl, which closes at once", async () => {
+        const slug = await published(small);
+        const { key } = await createKey(t, alice.session, []);
+        const ids: string[] = [];
+        for (const path of ['versions/1.0.0/download', 'versions/1.0.0/files/assets/data.bin', 'versions/1.0.0/files/SKILL.md']) {
+          for (let i = 0; i < 5; i += 1) {
+            const { stdout } = await run(
+              'curl',
+              ['-s', '-o', '/dev/null', '-D', '-', '-H', `authorization: Bearer ${key}`, `http://127.0.0.1:${port}/v1/skills/${slug}/${path}`],
+              { timeout: 30_000 },
+            );
+            assert.match(stdout, /^HTTP\/1\.1 200/);
+            const id = /\r\nx-request-id: *(\S+)/i.exec(stdout)?.[1];
+            assert.ok(id !== undefined);
+            ids.push(id);
+          }
+        }
+        assert.equal(await counted(slug), 5);
+        for (const id of ids) expectStatus(await call(t, 'GET', `/v1/logs/${id}`, { key }), 200);
+      });
+
       it('does not count a body the client cut short', async () => {
         // Far larger than what the kernel's socket buffers hold, so the server cannot have handed over the whole body.
         const big = await zip([
