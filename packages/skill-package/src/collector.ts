@@ -10,8 +10,15 @@
  * - Every file's bytes also go through the package scanner (scan/), in the same pass; its report is part of the
  *   inspection.
  * - Only the first candidate's bytes are kept (at most SKILL_MD_MAX_BYTES + 1), so memory stays bounded
- *   whatever the archive holds. SKILL.md problems are reported after the whole archive passed its checks:
- *   an archive problem wins over a SKILL.md problem.
+ *   whatever the archive holds. SKILL.md problems are reported after the whole archive was read.
+ *
+ * Every problem, not only the first (`collecting`, what inspection asks for): a rule an entry breaks on its own (its
+ * name, path, type, attributes, data) is noted and the reader goes on to the next entry, so one refusal lists
+ * what there is to fix. What leaves the reader no sound way on (the archive's structure, a limit on entries or
+ * bytes) still ends the reading, with the problems noted before it. A refused package's list also names SKILL.md's
+ * problems, and its absence. At most MAX_LISTED_PROBLEMS are listed; the detail counts them all. Once a problem is
+ * noted, files are no longer scanned: the package is refused whatever they hold. Archives inside a package and
+ * packages read as they arrive are read without collecting: their first problem ends the reading.
  */
 import { comparePaths, pathKey } from './paths.js';
 import { ScanFailed } from './scan/scan-failed.js';
@@ -30,6 +37,16 @@ export function refuse(entry: string | null, rule: string): PackageError {
   return new PackageError(422, 'invalid_archive', detail, [
     entry === null ? { field: 'file', message: rule } : { field: 'file', entry, message: rule },
   ]);
+}
+
+/** Problems listed in one refusal; the detail counts the others. */
+export const MAX_LISTED_PROBLEMS = 50;
+
+/** Refusals after which a reader cannot go on (limits on entries and bytes): never noted to read on. */
+const stops = new WeakSet<PackageError>();
+function stop(error: PackageError): PackageError {
+  stops.add(error);
+  return error;
 }
 
 /** Errors thrown by a RandomAccessSource (storage faults) are passed through untouched, never called a bad archive. */
@@ -124,14 +141,43 @@ export class PackageCollector {
   readonly scanner: ScanTarget | null;
   /** For an archive inside a package: its path with `!/`, put before each of its files' paths, and its depth. */
   private readonly nesting: { prefix: string; depth: number };
+  /** Whether entries' refusals are noted and reading goes on (see the top of this file), or the first is thrown. */
+  readonly collecting: boolean;
+  /** The refusals noted so far, in the order they were met. */
+  private readonly noted: PackageError[] = [];
 
   constructor(
     readonly limits: PackageLimits,
     scanner: ScanTarget | null,
     nesting = { prefix: '', depth: 0 },
+    options: { collecting?: boolean } = {},
   ) {
     this.scanner = scanner;
     this.nesting = nesting;
+    this.collecting = options.collecting ?? false;
+  }
+
+  /**
+   * An entry broke a rule of its own: when collecting, the refusal is noted and the caller goes on to the next entry;
+   * otherwise, and for anything but such a refusal, it is thrown.
+   */
+  entryRefused(error: unknown): void {
+    if (!this.collecting || !(error instanceof PackageError) || stops.has(error)) throw error;
+    this.noted.push(error);
+  }
+
+  /** Whether a problem was noted: the package is refused whatever else is read. */
+  get refused(): boolean {
+    return this.noted.length > 0;
+  }
+
+  /**
+   * What a reader's failure becomes: with problems noted before it, one refusal listing them all and then it;
+   * otherwise the failure itself.
+   */
+  failure(error: unknown): unknown {
+    if (!(error instanceof PackageError) || this.noted.length === 0) return error;
+    return combined([...this.noted, error]);
   }
 
   /** Undefined while the scanner keeps up; otherwise what a reader waits for before reading on. */
@@ -147,7 +193,7 @@ export class PackageCollector {
   countEntry(label: string): void {
     this.entries += 1;
     if (this.entries > this.limits.maxEntries) {
-      throw refuse(label, `the archive holds more than ${this.limits.maxEntries} entries (files and directories)`);
+      throw stop(refuse(label, `the archive holds more than ${this.limits.maxEntries} entries (files and directories)`));
     }
   }
 
@@ -216,7 +262,7 @@ export class PackageCollector {
   addBytes(label: string, n: number): void {
     this.totalBytes += n;
     if (this.totalBytes > this.limits.maxTotalBytes) {
-      throw refuse(label, `the files hold more than ${this.limits.maxTotalBytes} uncompressed bytes in total`);
+      throw stop(refuse(label, `the files hold more than ${this.limits.maxTotalBytes} uncompressed bytes in total`));
     }
   }
 
@@ -226,7 +272,7 @@ export class PackageCollector {
    */
   openFile(path: string, span?: Span): FileSink {
     const capture = this.captureFor(path);
-    const scan = this.scanner?.file(this.nesting.prefix + path, this.nesting.depth, span) ?? IGNORED;
+    const scan = this.refused ? IGNORED : (this.scanner?.file(this.nesting.prefix + path, this.nesting.depth, span) ?? IGNORED);
     if (capture === null) return scan;
     return {
       push(chunk) {
@@ -264,7 +310,27 @@ export class PackageCollector {
     this.files.push({ path, size });
   }
 
+  /**
+   * The package as read: its files, SKILL.md and warnings. Throws the refusal when a problem was noted (with SKILL.md's
+   * problems, or its absence, after the archive's), or when SKILL.md breaks a rule.
+   */
   finish(format: ArchiveFormat): Collected {
+    if (this.noted.length === 0) return this.describe(format);
+    let described: Collected;
+    try {
+      described = this.describe(format);
+    } catch (error) {
+      throw this.failure(error);
+    }
+    const missing = described.inspection.warnings.find((w) => w.code === 'skill_md_missing');
+    const also =
+      missing === undefined
+        ? []
+        : [new PackageError(422, 'invalid_skill_md', missing.message, [{ field: 'skill_md', message: missing.message }])];
+    throw combined([...this.noted, ...also]);
+  }
+
+  private describe(format: ArchiveFormat): Collected {
     const files = [...this.files].sort((a, b) => comparePaths(a.path, b.path));
     const warnings: PackageWarning[] = [];
     const candidates = this.skillMdCandidates;
@@ -301,4 +367,18 @@ export class PackageCollector {
       skillMd: { path, frontMatter: parsed.skillMd },
     };
   }
+}
+
+/**
+ * One refusal listing the problems of several: the archive's first (invalid_archive wins over invalid_skill_md), at
+ * most MAX_LISTED_PROBLEMS of them, with a detail that quotes the first and counts them all.
+ */
+function combined(refusals: readonly PackageError[]): PackageError {
+  const first = refusals[0]!;
+  if (refusals.length === 1) return first;
+  const problems = refusals.flatMap((r) => r.problems);
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
+  const code = refusals.some((r) => r.code === 'invalid_archive') ? 'invalid_archive' : first.code;
+  const which = listed.length < problems.length ? `the first ${listed.length} are listed in errors` : 'each is listed in errors';
+  return new PackageError(first.status, code, `${first.detail} The package has ${problems.length} problems in all; ${which}.`, listed);
 }

@@ -8,6 +8,8 @@
  * - Every refusal is a PackageError: 415 unsupported_media_type, 422 invalid_archive (the rule and the entry
  *   in `problems`: { field: 'file', entry, message }) or 422 invalid_skill_md. Errors from the source itself
  *   (storage faults) are rethrown untouched: they are not the uploader's fault.
+ * - A refusal lists every problem the reading found, entry by entry (at most MAX_LISTED_PROBLEMS, collector.ts),
+ *   SKILL.md's included, not only the first.
  * - What the registry lists must be exactly what unzip, GNU tar and Python's zipfile and tarfile unpack: the
  *   readers here are strict and refuse whatever those could read differently (test/packages/differential.test.ts
  *   extracts every accepted package with all of them and compares).
@@ -102,11 +104,15 @@ export async function inspectPackage(
   }
 }
 
-/** One pass over the archive: every rule checked, every file handed to `scanner`. */
+/** One pass over the archive: every rule checked, every file handed to `scanner`; a refusal lists every problem found. */
 async function read(source: RandomAccessSource, format: ArchiveFormat, limits: PackageLimits, scanner: ScanTarget): Promise<Collected> {
-  const collector = new PackageCollector(limits, scanner);
-  if (format === 'zip') await scanZip(source, collector);
-  else await scanTarGz(source, collector);
+  const collector = new PackageCollector(limits, scanner, undefined, { collecting: true });
+  try {
+    if (format === 'zip') await scanZip(source, collector);
+    else await scanTarGz(source, collector);
+  } catch (error) {
+    throw collector.failure(error);
+  }
   return collector.finish(format);
 }
 

@@ -15,14 +15,19 @@ import { refuse } from './collector.js';
 
 export const BLOCK = 512;
 
-export type HeaderType = 'file' | 'directory' | 'pax' | 'longname';
+export type HeaderType = 'file' | 'directory' | 'pax' | 'longname' | 'refused';
 
 export interface TarHeader {
   /** The name from the header itself (prefix joined), as bytes. */
   nameRaw: Buffer;
   size: number;
   type: HeaderType;
+  /** For a `refused` type: the rule it breaks (its data, `size` bytes, can be passed over like a file's). */
+  rule?: string;
 }
+
+/** Types refused for themselves, whose data (if any) is `size` bytes like a file's: a reader can pass over them. */
+const PASSABLE_TYPES = new Set(['1', '2', '3', '4', '6']);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -154,11 +159,12 @@ export function parseHeader(block: Buffer): TarHeader {
     case 'L':
       type = 'longname';
       break;
-    default:
-      throw refuse(
-        label,
-        TYPE_NAMES[flag] ?? `it has an unsupported tar entry type (${JSON.stringify(flag)}; only files and directories are accepted)`,
-      );
+    default: {
+      const rule =
+        TYPE_NAMES[flag] ?? `it has an unsupported tar entry type (${JSON.stringify(flag)}; only files and directories are accepted)`;
+      if (PASSABLE_TYPES.has(flag)) return { nameRaw, size, type: 'refused', rule };
+      throw refuse(label, rule);
+    }
   }
   return { nameRaw, size, type };
 }

@@ -40,7 +40,18 @@ import { ByteReader, EndOfStream } from './byte-reader.js';
 import { asPackageError, isSourceError, PackageCollector, refuse } from './collector.js';
 import { gunzipSingle } from './gzip.js';
 import { checkEntryPath } from './paths.js';
-import { BLOCK, decodeName, isUstar, isZeroBlock, looksLikeTar, nameLabel, parseHeader, parseLongName, parsePax } from './tar-header.js';
+import {
+  BLOCK,
+  decodeName,
+  isUstar,
+  isZeroBlock,
+  looksLikeTar,
+  nameLabel,
+  parseHeader,
+  parseLongName,
+  parsePax,
+  type HeaderType,
+} from './tar-header.js';
 import { PackageError, type PackageLimits } from './types.js';
 
 export { looksLikeTar } from './tar-header.js';
@@ -92,6 +103,8 @@ export interface TarEntry {
   path: string;
   isDirectory: boolean;
   size: number;
+  /** The rule the entry breaks on its own (its name, path or type), or null: its data is passed over either way. */
+  refused: PackageError | null;
 }
 
 /**
@@ -184,22 +197,31 @@ async function* tarEntries(reader: ByteReader, setCurrent: (name: string | null)
     pending = null;
     const entryLabel = nameLabel(nameRaw);
     setCurrent(entryLabel);
-    const name = decodeName(nameRaw);
-    if (name === null) throw refuse(entryLabel, 'its name is not valid UTF-8');
-    const checked = checkEntryPath(name);
-    if (!checked.ok) throw refuse(name, checked.rule);
-    const isDirectory = header.type === 'directory';
-    if (isDirectory && size !== 0) throw refuse(name, 'it is a directory entry with content');
-    if (!isDirectory && checked.isDirectory) throw refuse(name, 'it is a file entry whose name ends in "/"');
     const start = reader.position;
-    previous = name;
-    yield { name, path: checked.path, isDirectory, size };
+    const entry = settle(nameRaw, header.type, header.rule, size);
+    previous = entry.name;
+    yield entry;
     const left = start + size - reader.position;
     // Read and dropped: the entry's bytes are not needed, only the position after them.
 
     for await (const _skipped of reader.chunks(left));
     await skipPadding(reader, size);
   }
+}
+
+/** An entry whose header is read: its name, path and type checked (a refusal is carried, not thrown). */
+function settle(nameRaw: Buffer, type: HeaderType, rule: string | undefined, size: number): TarEntry {
+  const label = nameLabel(nameRaw);
+  const refused = (name: string, why: string): TarEntry => ({ name, path: '', isDirectory: false, size, refused: refuse(name, why) });
+  const name = decodeName(nameRaw);
+  if (name === null) return refused(label, 'its name is not valid UTF-8');
+  if (type === 'refused') return refused(name, rule ?? 'it is neither a file nor a directory');
+  const checked = checkEntryPath(name);
+  if (!checked.ok) return refused(name, checked.rule);
+  const isDirectory = type === 'directory';
+  if (isDirectory && size !== 0) return refused(name, 'it is a directory entry with content');
+  if (!isDirectory && checked.isDirectory) return refused(name, 'it is a file entry whose name ends in "/"');
+  return { name, path: checked.path, isDirectory, size, refused: null };
 }
 
 async function skipPadding(reader: ByteReader, size: number): Promise<void> {
@@ -213,7 +235,11 @@ function mapError(err: unknown, current: string | null): unknown {
   return asPackageError(err, current, 'the tar archive is corrupt or truncated');
 }
 
-/** Reads every entry of the tar.gz into `collector`; throws PackageError (or a source error) on the first problem. */
+/**
+ * Reads every entry of the tar.gz into `collector`; throws PackageError (or a source error) on the first problem, or,
+ * when the collector collects every problem, notes each entry's and goes on with the next, throwing only where the
+ * stream leaves no way on (a header that cannot be read, a limit).
+ */
 export function scanTarGz(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
   return scanTarStream(source, true, collector);
 }
@@ -229,13 +255,23 @@ async function scanTarStream(source: RandomAccessSource, compressed: boolean, co
   try {
     for await (const entry of tarEntries(reader, (name) => (current = name))) {
       const { name } = entry;
-      collector.countEntry(name);
-      if (entry.isDirectory) {
-        collector.addDirectory(name, entry.path);
+      if (entry.refused !== null) {
+        collector.entryRefused(entry.refused);
+        collector.countEntry(name);
         continue;
       }
-      collector.reserveFile(name, entry.path);
-      collector.checkDeclaredSize(name, entry.size);
+      collector.countEntry(name);
+      try {
+        if (entry.isDirectory) collector.addDirectory(name, entry.path);
+        else {
+          collector.reserveFile(name, entry.path);
+          collector.checkDeclaredSize(name, entry.size);
+        }
+      } catch (error) {
+        collector.entryRefused(error);
+        continue;
+      }
+      if (entry.isDirectory) continue;
       const file = collector.openFile(entry.path, { at: reader.position, length: entry.size });
       let count = 0;
       for await (const chunk of reader.chunks(entry.size)) {

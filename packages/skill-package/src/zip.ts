@@ -53,6 +53,7 @@ import { crc32 } from './crc32.js';
 import { checkEntryPath } from './paths.js';
 import { openSource, readRange } from './source.js';
 import { PackageError } from './types.js';
+import type { FileSink } from './scan/scanner.js';
 import { parseExtraFields, readZipLayout, type CentralRecord, type ExtraField } from './zip-layout.js';
 
 export const RATIO_FLOOR_BYTES = 64 * 1024;
@@ -137,10 +138,25 @@ interface Plan {
   name: string;
   path: string;
   isDirectory: boolean;
+  /** Refused by a rule of its own (noted by the collector): its bytes are passed over unread. */
+  refused: boolean;
 }
 
-/** Every rule the central record alone can settle; counts, reserves and refuses before any data is read. */
+/**
+ * Every rule the central record alone can settle; counts, reserves and refuses before any data is read. An entry
+ * refused while the collector collects every problem is planned as refused.
+ */
 function planEntry(record: CentralRecord, collector: PackageCollector): Plan {
+  try {
+    return checkEntry(record, collector);
+  } catch (error) {
+    collector.entryRefused(error);
+    const name = decodeZipName(record.nameRaw, record.flags) ?? record.nameRaw.toString('utf8');
+    return { record, name, path: '', isDirectory: false, refused: true };
+  }
+}
+
+function checkEntry(record: CentralRecord, collector: PackageCollector): Plan {
   const { limits } = collector;
   const raw = record.nameRaw;
   const flags = record.flags;
@@ -208,7 +224,7 @@ function planEntry(record: CentralRecord, collector: PackageCollector): Plan {
       `it is stored uncompressed but declares ${record.compressedSize} compressed and ${record.uncompressedSize} uncompressed bytes`,
     );
   }
-  return { record, name, path: path.path, isDirectory: path.isDirectory };
+  return { record, name, path: path.path, isDirectory: path.isDirectory, refused: false };
 }
 
 function readUInt64LE(buf: Buffer, offset: number): number {
@@ -318,7 +334,11 @@ function mapDataError(err: unknown, name: string): unknown {
   return asPackageError(err, name, 'its compressed data is corrupt');
 }
 
-/** Reads every entry of the zip into `collector`; throws PackageError (or a source error) on the first problem. */
+/**
+ * Reads every entry of the zip into `collector`; throws PackageError (or a source error) on the first problem, or,
+ * when the collector collects every problem, notes each entry's and goes on with the next (which the central directory
+ * places), throwing only where the layout leaves no way on.
+ */
 export async function scanZip(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
   const { limits } = collector;
   let layout;
@@ -355,6 +375,12 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
         throw refuse(name, `${record.localOffset - reader.position} bytes before its local header belong to no entry`);
       }
       const next = ordered[i + 1]?.record.localOffset ?? end;
+      if (plan.refused) {
+        await reader.skip(next - reader.position);
+        previous = plan;
+        continue;
+      }
+      let file: FileSink | null = null;
       try {
         const fixed = await reader.take(30);
         const sizes = parseLocalFixed(fixed);
@@ -376,7 +402,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
         }
 
         const span = { at: record.localOffset, length: record.compressedSize };
-        const file = plan.isDirectory ? null : collector.openFile(plan.path, span);
+        file = plan.isDirectory ? null : collector.openFile(plan.path, span);
         // An entry another read has inflated already, from this same local header: its data need not be inflated again.
         // Only an entry that passes every check below is vouched for (planEntry has checked its ratio already).
         const known = file === null ? null : await collector.inflated(plan.path, span);
@@ -415,6 +441,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
           }
         }
         file?.end();
+        file = null;
         if (count !== record.uncompressedSize) throw refuse(name, `it holds ${count} bytes but declares ${record.uncompressedSize}`);
         if (crc !== record.crc32 >>> 0) throw refuse(name, 'its data does not match its CRC-32 checksum');
 
@@ -429,7 +456,12 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
         }
         if (!plan.isDirectory) collector.recordFile(plan.path, count);
       } catch (err) {
-        throw mapDataError(err, name);
+        // A file cut short is ended: the scanner is never left with a file open.
+        file?.end();
+        const refusal = mapDataError(err, name);
+        if (err instanceof EndOfStream || reader.position > next) throw refusal;
+        collector.entryRefused(refusal);
+        await reader.skip(next - reader.position);
       }
       previous = plan;
     }
