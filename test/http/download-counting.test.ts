@@ -13,6 +13,7 @@ import {
   adminSession,
   authHeaders,
   call,
+  createKey,
   createSkill,
   expectStatus,
   json,
@@ -227,7 +228,7 @@ for (const backend of backends()) {
         assert.equal(await counted(slug), 3);
       });
 
-      it("logs every call a key makes to a package or a file with curl, which closes at once", async () => {
+      it('logs every call a key makes to a package or a file with curl, which closes at once', async () => {
         const slug = await published(small);
         const { key } = await createKey(t, alice.session, []);
         const ids: string[] = [];
@@ -235,7 +236,16 @@ for (const backend of backends()) {
           for (let i = 0; i < 5; i += 1) {
             const { stdout } = await run(
               'curl',
-              ['-s', '-o', '/dev/null', '-D', '-', '-H', `authorization: Bearer ${key}`, `http://127.0.0.1:${port}/v1/skills/${slug}/${path}`],
+              [
+                '-s',
+                '-o',
+                '/dev/null',
+                '-D',
+                '-',
+                '-H',
+                `authorization: Bearer ${key}`,
+                `http://127.0.0.1:${port}/v1/skills/${slug}/${path}`,
+              ],
               { timeout: 30_000 },
             );
             assert.match(stdout, /^HTTP\/1\.1 200/);
