@@ -13,8 +13,12 @@
  *   Sets arrays, bytes base64) and built with own properties only (a `__proto__` key is kept as data).
  * - `name` and `description` must be strings that are not blank; both are checked and reported together.
  * - Description length is counted in Unicode code points.
+ * - Front matter that is not YAML is refused with the line at fault numbered as in SKILL.md, and, when it is one of the
+ *   mistakes repaired safely (front-matter-fix.ts: an unquoted `: ` in a value, `| text` on one line, a reserved first
+ *   character), with the corrected line in the detail and the repair in the problem's `fix`.
  */
 import { parseDocument } from 'yaml';
+import { FRONT_MATTER_YAML, repairFrontMatter, type FrontMatterFix } from './front-matter-fix.js';
 import { PackageError, type PackageProblem, type PackageWarning } from './types.js';
 
 export const SKILL_MD_MAX_BYTES = 1024 * 1024;
@@ -81,6 +85,23 @@ export function jsonSafe(value: unknown): unknown {
   return out;
 }
 
+/** The SKILL.md line the front matter's first line is: the one after the opening `---`. */
+const FRONT_MATTER_FIRST_LINE = 2;
+
+/** The parser's "at line N, column M:" counts front-matter lines; people count SKILL.md's. */
+function inSkillMdLines(message: string): string {
+  return message.replace(
+    / at line (\d+), column (\d+):?$/,
+    (_, line: string, column: string) => ` at line ${Number(line) + FRONT_MATTER_FIRST_LINE - 1}, column ${column}`,
+  );
+}
+
+/** The repair as a sentence of the refusal's detail. */
+function fixSentence(fix: FrontMatterFix): string {
+  const lines = fix.changes.map((c) => `line ${c.line} should read: ${c.corrected}`).join('; ');
+  return ` With its value quoted, ${lines}`;
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -111,24 +132,20 @@ export function parseSkillMd(bytes: Uint8Array, entry: string): SkillMdResult {
   }
 
   let data: unknown;
+  let fix: FrontMatterFix | null = null;
   try {
-    const doc = parseDocument(yamlText, {
-      schema: 'core',
-      version: '1.2',
-      resolveKnownTags: false,
-      merge: false,
-      stringKeys: true,
-      uniqueKeys: true,
-      prettyErrors: true,
-      logLevel: 'silent',
-    });
+    const doc = parseDocument(yamlText, FRONT_MATTER_YAML);
     const first = doc.errors[0];
-    if (first) throw first;
+    if (first) {
+      fix = repairFrontMatter(yamlText, FRONT_MATTER_FIRST_LINE);
+      throw first;
+    }
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    const message = (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'invalid YAML';
-    throw invalid(entry, `The front matter of ${entry} is not valid YAML: ${message}`, [
-      { field: 'skill_md', message: `invalid YAML: ${message}` },
+    const message = inSkillMdLines((err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'invalid YAML');
+    const problem = { field: 'skill_md', message: `invalid YAML: ${message}` };
+    throw invalid(entry, `The front matter of ${entry} is not valid YAML: ${message}.${fix === null ? '' : fixSentence(fix)}`, [
+      fix === null ? problem : { ...problem, fix },
     ]);
   }
 

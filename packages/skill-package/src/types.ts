@@ -1,5 +1,6 @@
 import type { RandomAccessSource } from './source.js';
 import type { ArchiveFormat } from './format.js';
+import type { FrontMatterFix } from './front-matter-fix.js';
 import type { ScanReport } from './scan/types.js';
 
 export type { ArchiveFormat };
@@ -31,7 +32,11 @@ export interface PackageProblem {
   field: string;
   message: string;
   entry?: string;
+  /** For SKILL.md front matter that is not YAML, when it can be repaired safely: the repair (front-matter-fix.ts). */
+  fix?: FrontMatterFix;
 }
+
+export type { FrontMatterFix };
 
 export interface Inspection {
   format: ArchiveFormat;
