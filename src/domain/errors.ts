@@ -1,8 +1,12 @@
+import type { FrontMatterFix } from '@skill-registry/skill-package/front-matter-fix';
+
 export interface FieldError {
   field: string;
   message: string;
   /** The archive entry at fault, for package refusals. */
   entry?: string;
+  /** For SKILL.md front matter that is not YAML: its repair, when one is safe. */
+  fix?: FrontMatterFix;
 }
 
 /**

@@ -1,6 +1,33 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from './limits.js';
 
+const FrontMatterChange = {
+  line: Type.Integer({ minimum: 1, description: 'The line of SKILL.md, counting its opening "---" as line 1.' }),
+  original: Type.String({ description: 'The line as it is.' }),
+  corrected: Type.String({ description: 'The line with its value quoted.' }),
+};
+
+/** The repair of SKILL.md front matter that is not YAML, for the mistakes whose intent is beyond doubt. */
+export const FrontMatterFix = Type.Object(
+  {
+    ...FrontMatterChange,
+    changes: Type.Array(Type.Object(FrontMatterChange), { description: 'Every line changed (the first is also given above).' }),
+    front_matter: Type.String({ description: 'The corrected front matter: the text between the two "---" lines.' }),
+  },
+  {
+    description:
+      'For a SKILL.md whose front matter is not YAML only because a value needs quoting (an unquoted ": ", "| text" on one line, a reserved first character): the corrected line and front matter, checked to parse to the text the line held.',
+  },
+);
+
+/** One problem of a refusal: a field, or for package refusals an archive entry, and what is wrong with it. */
+export const FieldProblem = Type.Object({
+  field: Type.String(),
+  message: Type.String(),
+  entry: Type.Optional(Type.String({ description: 'For package refusals: the archive entry at fault.' })),
+  fix: Type.Optional(FrontMatterFix),
+});
+
 export const Problem = Type.Object(
   {
     type: Type.String({ description: 'Always "about:blank": the `code` field carries the machine-readable kind.' }),
@@ -10,14 +37,10 @@ export const Problem = Type.Object(
     detail: Type.String({ description: 'A sentence a person can act on.' }),
     request_id: Type.String(),
     errors: Type.Optional(
-      Type.Array(
-        Type.Object({
-          field: Type.String(),
-          message: Type.String(),
-          entry: Type.Optional(Type.String({ description: 'For package refusals: the archive entry at fault.' })),
-        }),
-        { description: 'Field problems of a validation failure.' },
-      ),
+      Type.Array(FieldProblem, {
+        description:
+          'Field problems of a validation failure; for a refused package, every problem found, entry by entry (at most 50: the detail counts them all).',
+      }),
     ),
   },
   { $id: 'Problem', title: 'Problem (RFC 9457)' },

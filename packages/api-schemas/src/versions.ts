@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ARCHIVE_FORMATS } from '@skill-registry/skill-package/format';
-import { PageQuery, Timestamp } from './common.js';
+import { FieldProblem, PageQuery, Timestamp } from './common.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, TAGS_MAX } from './limits.js';
 import { CreateSkillBody } from './skills.js';
 import { PackageScan, ScanSummary } from './scans.js';
@@ -50,7 +50,7 @@ export const FileList = Type.Object({
 
 export const Validation = Type.Object({
   valid: Type.Boolean(),
-  errors: Type.Array(Type.Object({ field: Type.String(), message: Type.String(), entry: Type.Optional(Type.String()) })),
+  errors: Type.Array(FieldProblem),
   warnings: Type.Array(Warning),
   files: Type.Array(FileEntry),
   skill_md: FrontMatter,

@@ -31,7 +31,7 @@ function packageRefused(error: PackageError): AppError {
     error.status,
     error.code,
     error.detail,
-    error.problems.map((p) => ({ field: p.field, message: p.message, entry: p.entry })),
+    error.problems.map((p) => ({ field: p.field, message: p.message, entry: p.entry, ...(p.fix === undefined ? {} : { fix: p.fix }) })),
   );
 }
 
