@@ -70,6 +70,9 @@ export interface SkillsTable {
   quarantined: ColumnType<number, number | undefined, number>;
   /** Set while enough users' open reports hide the skill pending review (migration 0008); null otherwise. */
   hidden_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  /** When a reviewer last declined the draft, and why (migration 0009); null while nothing is asked of its owner. */
+  declined_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  decline_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SkillTagsTable {

@@ -267,6 +267,16 @@ describe(
           'create on B',
         );
         const { slug } = created.body;
+        // Publishing needs a version to install.
+        const upload = multipart(
+          { version: '1.0.0' },
+          { content: await zip([{ path: 'SKILL.md', content: skillMd(slug, 'Lights the orbit.') }]) },
+        );
+        expect(
+          await send(b.base, 'POST', `/v1/skills/${slug}/versions`, { auth: alice.key, body: upload.payload, headers: upload.headers }),
+          201,
+          'upload on B',
+        );
         const onEvery = async (what: string, check: (base: string) => Promise<boolean>) => {
           for (const [name, node] of [
             ['A', a],

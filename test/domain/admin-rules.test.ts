@@ -6,6 +6,7 @@ import type { User } from '../../src/domain/accounts/views.js';
 import type { Services } from '../../src/services.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
+import { adminSession, giveVersion } from '../helpers/client.js';
 
 function sessionOf(user: User): Extract<Actor, { kind: 'session' }> {
   return {
@@ -54,6 +55,8 @@ for (const backend of backends()) {
       admin = (await services.accounts.login(ADMIN.username, ADMIN.password)).user;
       owner = await services.accounts.register({ username: 'owner', email: 'owner@example.com', password: 'owner-password-1' });
       skillId = (await services.skills.create(sessionOf(owner), { name: 'Owned Skill' })).id;
+      // Publishing needs a version to install.
+      await giveVersion(t, await adminSession(t), skillId);
       callers = [
         { name: "the skill owner's session", actor: sessionOf(owner), status: 403, code: 'not_admin' },
         { name: "a user's API key", actor: keyOf(owner), status: 403, code: 'admin_session_required' },

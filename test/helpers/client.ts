@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Skill } from '../../src/domain/skills/skills.js';
 import { ADMIN, type TestApp } from './app.js';
+import { multipart, skillMd, zip } from './archives.js';
 
 /** Credentials for one request: a session cookie, an API key, or nothing. */
 export type Auth = { cookie: string } | { key: string } | null;
@@ -104,7 +105,33 @@ export async function createSkill(t: TestApp, auth: Auth, body: Record<string, u
   return json<SkillBody>(res);
 }
 
+/**
+ * Uploads a minimal package (a SKILL.md) as `version` of `skill`: what publishing a skill needs. The uploader may be
+ * the owner or an administrator's session.
+ */
+export async function giveVersion(t: TestApp, auth: Auth, skill: string, version = '0.0.1'): Promise<void> {
+  const body = multipart({ version }, { content: await zip([{ path: 'SKILL.md', content: skillMd('fixture', 'Fixture.') }]) });
+  const res = await t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
+  expectStatus(res, 201);
+}
+
+/**
+ * Changes a skill's status as an administrator. Publishing needs an installable version, so a skill without any
+ * versions is first given one (giveVersion), its description kept as it was (an upload fills an empty one).
+ */
 export async function setStatus(t: TestApp, admin: { cookie: string }, skill: string, status: string): Promise<SkillBody> {
+  if (status === 'published') {
+    const current = json<SkillBody>(expectStatus(await call(t, 'GET', `/v1/skills/${skill}`, admin), 200));
+    if (current.latest_version === null && !current.quarantined) {
+      await giveVersion(t, admin, skill);
+      if (current.description === '') expectStatus(await call(t, 'PATCH', `/v1/skills/${skill}`, admin, { description: null }), 200);
+    }
+  }
   const res = expectStatus(await call(t, 'PATCH', `/v1/admin/skills/${skill}/status`, admin, { status }), 200);
   return json<SkillBody>(res);
 }

@@ -12,6 +12,7 @@ import {
   createSkill,
   expectProblem,
   expectStatus,
+  giveVersion,
   json,
   login,
   registerUser,
@@ -398,6 +399,34 @@ const TABLE = {
     '401 unauthenticated',
     '401 unauthenticated',
   ],
+  'GET /v1/admin/review-queue': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
+  'POST /v1/admin/skills/:skillId/decline': [
+    '401 unauthenticated',
+    '403 not_admin',
+    '403 not_admin',
+    '403 not_admin',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '403 admin_session_required',
+    '200',
+    '403 admin_session_required',
+    '401 unauthenticated',
+    '401 unauthenticated',
+    '401 unauthenticated',
+  ],
   'GET /v1/admin/reports': [
     '401 unauthenticated',
     '403 not_admin',
@@ -668,6 +697,11 @@ async function resolveCaller(t: TestApp, fx: Fixtures, name: CallerName, freshSe
 }
 
 const freshDraft = (t: TestApp, fx: Fixtures): Promise<SkillBody> => createSkill(t, fx.owner.session);
+const freshDraftWithVersion = async (t: TestApp, fx: Fixtures): Promise<SkillBody> => {
+  const skill = await createSkill(t, fx.owner.session);
+  await giveVersion(t, fx.owner.session, skill.slug);
+  return skill;
+};
 const freshPublished = async (t: TestApp, fx: Fixtures): Promise<SkillBody> =>
   setStatus(t, fx.admin, (await createSkill(t, fx.owner.session)).id, 'published');
 
@@ -808,7 +842,8 @@ const ENDPOINTS: Record<RowName, Endpoint> = {
   'PATCH /v1/admin/skills/:skillId/status': {
     build: async (t, fx) => ({
       method: 'PATCH',
-      url: `/v1/admin/skills/${(await freshDraft(t, fx)).slug}/status`,
+      // Publishing needs a version to install.
+      url: `/v1/admin/skills/${(await freshDraftWithVersion(t, fx)).slug}/status`,
       body: { status: 'published' },
       check: expectField('status', 'published'),
     }),
@@ -835,6 +870,17 @@ const ENDPOINTS: Record<RowName, Endpoint> = {
       url: `/v1/skills/${(await freshDraft(t, fx)).slug}/reports`,
       body: { reason: 'spam' },
       check: expectField('state', 'open'),
+    }),
+  },
+  'GET /v1/admin/review-queue': {
+    build: () => ({ method: 'GET', url: '/v1/admin/review-queue', check: (res) => assert.ok(Array.isArray(json(res).items)) }),
+  },
+  'POST /v1/admin/skills/:skillId/decline': {
+    build: async (t, fx) => ({
+      method: 'POST',
+      url: `/v1/admin/skills/${(await freshDraft(t, fx)).slug}/decline`,
+      body: { reason: 'Say which PDF versions it supports.' },
+      check: (res) => assert.equal((json(res).declined as { reason: string } | null)?.reason, 'Say which PDF versions it supports.'),
     }),
   },
   'GET /v1/admin/reports': {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { adminSession, call, expectProblem, expectStatus, json, registerUser } from '../helpers/client.js';
+import { adminSession, call, expectProblem, expectStatus, giveVersion, json, registerUser } from '../helpers/client.js';
 
 for (const backend of backends()) {
   describe(`foundation [${backend.name}]`, () => {
@@ -177,7 +177,7 @@ for (const backend of backends()) {
       assert.match(res.body, /swagger-ui/i);
     });
 
-    it('supports the newcomer path: register, create, admin publishes, search finds it', async () => {
+    it('supports the newcomer path: register, create, upload a version, admin publishes, search finds it', async () => {
       const alice = await registerUser(t);
       const created = json<{ slug: string; status: string }>(
         expectStatus(
@@ -188,6 +188,8 @@ for (const backend of backends()) {
       assert.equal(created.slug, 'zebra-stripes');
       assert.equal(created.status, 'draft');
       assert.equal(json<{ total: number }>(await call(t, 'GET', '/v1/skills?q=zebra')).total, 0);
+      // Publishing needs a version to install.
+      await giveVersion(t, alice.session, 'zebra-stripes', '1.0.0');
       const admin = await adminSession(t);
       expectStatus(await call(t, 'PATCH', '/v1/admin/skills/zebra-stripes/status', admin, { status: 'published' }), 200);
       const found = json<{ items: { slug: string }[]; total: number }>(await call(t, 'GET', '/v1/skills?q=ZEBRA%20charts'));

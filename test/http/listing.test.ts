@@ -622,7 +622,7 @@ for (const backend of backends()) {
         assert.deepEqual(none, { items: [], page: 3, page_size: 20, total: 0, match: 'full' });
       });
 
-      it('returns full skill records with downloads 0 and latest_version null', async () => {
+      it('returns full skill records with downloads 0 and the version publishing gave them', async () => {
         const tok = token();
         const created = await createSkill(t, owner.session, {
           name: `Record ${tok}`,
@@ -640,6 +640,7 @@ for (const backend of backends()) {
         assert.deepEqual(Object.keys(s).sort(), [
           'category',
           'created_at',
+          'declined',
           'description',
           'downloads',
           'featured',
@@ -650,6 +651,7 @@ for (const backend of backends()) {
           'name',
           'owner',
           'published_at',
+          'quarantined',
           'slug',
           'source_type',
           'source_url',
@@ -670,7 +672,10 @@ for (const backend of backends()) {
         assert.equal(s.source_url, 'https://github.com/acme/pdf-tools');
         assert.deepEqual(s.owner, { id: owner.id, username: owner.username });
         assert.equal(s.downloads, 0);
-        assert.equal(s.latest_version, null);
+        // Publishing needs a version; setStatus gave it the smallest package there is.
+        assert.equal(s.latest_version, '0.0.1');
+        assert.equal(s.quarantined, false);
+        assert.equal(s.declined, null);
         for (const stamp of [s.created_at, s.updated_at, s.published_at]) {
           assert.match(String(stamp), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
         }

@@ -9,6 +9,7 @@ import {
   createSkill,
   expectProblem,
   expectStatus,
+  giveVersion,
   json,
   registerUser,
   setStatus,
@@ -42,6 +43,7 @@ for (const backend of backends()) {
     describe('PATCH /v1/admin/skills/:skillId/status', () => {
       it('walks draft → published → deprecated → published, recording each change', async () => {
         const skill = await createSkill(t, alice.session);
+        await giveVersion(t, alice.session, skill.slug);
         const published = json<SkillBody>(
           expectStatus(
             await call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published', reason: 'looks good' }),
@@ -140,6 +142,7 @@ for (const backend of backends()) {
 
       it('applies exactly one of two concurrent identical transitions', async () => {
         const skill = await createSkill(t, alice.session);
+        await giveVersion(t, alice.session, skill.slug);
         const results = await Promise.all([
           call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published' }),
           call(t, 'PATCH', `/v1/admin/skills/${skill.slug}/status`, admin, { status: 'published' }),

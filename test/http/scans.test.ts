@@ -259,8 +259,9 @@ for (const backend of backends()) {
       });
 
       it('a version uploaded before the scanner has scan null and no report until it is scanned', async () => {
-        const skill = await setStatus(t, admin, (await createSkill(t, owner.session)).slug, 'published');
-        await uploaded(t, owner.session, skill.slug, '1.0.0', await cleanPackage(skill.slug));
+        const draft = await createSkill(t, owner.session);
+        await uploaded(t, owner.session, draft.slug, '1.0.0', await cleanPackage(draft.slug));
+        const skill = await setStatus(t, admin, draft.slug, 'published');
         const db = t.runtime.database.db;
         const version = await db
           .selectFrom('versions')

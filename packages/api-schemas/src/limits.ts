@@ -35,3 +35,6 @@ export type Scope = (typeof SCOPES)[number];
 
 /** A report's details, in characters (code points). */
 export const REPORT_DETAILS_MAX = 2000;
+
+/** A reviewer's reason for declining a draft, in characters (code points): what its owner reads. */
+export const DECLINE_REASON_MAX = 2000;

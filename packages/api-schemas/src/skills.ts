@@ -33,6 +33,23 @@ export const Skill = Type.Object(
       description:
         "Hidden pending review of users' reports: listed, found and downloadable only by its owner and administrators until an administrator resolves the reports.",
     }),
+    quarantined: Type.Boolean({
+      description:
+        'Every version is quarantined (the package scanner judged each malicious), so nothing is installable; `latest_version` is then null although versions exist.',
+    }),
+    declined: Nullable(
+      Type.Object(
+        {
+          reason: Type.String({ description: "The reviewer's words to the owner." }),
+          at: Timestamp,
+        },
+        {
+          description:
+            'A reviewer declined this draft and asked for changes: why, and when. Null otherwise. Cleared when the owner uploads a ' +
+            'version (the draft then waits in the review queue again) and when the skill is published.',
+        },
+      ),
+    ),
   },
   { $id: 'Skill', title: 'Skill' },
 );

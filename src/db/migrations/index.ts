@@ -8,6 +8,7 @@ import { dropTextSearchIndexes } from './0005_drop_text_search_indexes.js';
 import { skillChanges } from './0006_skill_changes.js';
 import { versionScans } from './0007_version_scans.js';
 import { reports } from './0008_reports.js';
+import { skillDeclines } from './0009_skill_declines.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -23,6 +24,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0006_skill_changes': skillChanges(dialect),
     '0007_version_scans': versionScans(dialect),
     '0008_reports': reports(dialect),
+    '0009_skill_declines': skillDeclines(dialect),
   };
 }
 

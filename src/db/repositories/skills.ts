@@ -1,5 +1,5 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { AdminAuditTable, Database, NewSkill, SkillStatus, SkillUpdate } from '../schema.js';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { AdminAuditTable, Database, NewSkill, ScanVerdict, SkillStatus, SkillUpdate } from '../schema.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 export type { NewSkill, SkillUpdate };
@@ -24,6 +24,8 @@ const SKILL_COLUMNS = [
   's.published_at',
   's.hidden_at',
   's.quarantined',
+  's.declined_at',
+  's.decline_reason',
 ] as const;
 
 export function skillsRepository(db: Kysely<Database>) {
@@ -123,6 +125,68 @@ export function skillsRepository(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * Drafts in review, declined (`changes_requested`) or not (`waiting`), each with the version uploaded last and its
+     * scan: riskiest first (that version malicious, then suspicious, then any other, then no version at all), then
+     * the longest waiting (since that upload, or since the skill was created), then by id.
+     */
+    async reviewQueue(
+      state: 'waiting' | 'changes_requested',
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: ReviewQueueRow[]; total: number }> {
+      const declined = state === 'waiting' ? ('is' as const) : ('is not' as const);
+      const rows = await withOwner(db)
+        // The version uploaded last: no other version of the skill came after it (ids are UUIDv7, so they break ties in time).
+        .leftJoin('versions as v', (join) =>
+          join.onRef('v.skill_id', '=', 's.id').on((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('versions as n')
+                  .select('n.id')
+                  .whereRef('n.skill_id', '=', 's.id')
+                  .where((w) =>
+                    w.or([
+                      w('n.created_at', '>', w.ref('v.created_at')),
+                      w.and([w('n.created_at', '=', w.ref('v.created_at')), w('n.id', '>', w.ref('v.id'))]),
+                    ]),
+                  ),
+              ),
+            ),
+          ),
+        )
+        .leftJoin('version_scans as sc', 'sc.version_id', 'v.id')
+        .where('s.status', '=', 'draft')
+        .where('s.declined_at', declined, null)
+        .select(SKILL_COLUMNS)
+        .select([
+          'v.version as newest_version',
+          'v.created_at as newest_uploaded_at',
+          'sc.verdict as scan_verdict',
+          'sc.rules_version as scan_rules_version',
+          'sc.critical as scan_critical',
+          'sc.high as scan_high',
+          'sc.medium as scan_medium',
+          'sc.low as scan_low',
+          'sc.info as scan_info',
+          sql<Date | string>`coalesce(v.created_at, s.created_at)`.as('waiting_since'),
+        ])
+        .orderBy(sql`case when sc.verdict = 'malicious' then 0 when sc.verdict = 'suspicious' then 1 when v.id is null then 3 else 2 end`)
+        .orderBy(sql`coalesce(v.created_at, s.created_at)`)
+        .orderBy('s.id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      const counted = await db
+        .selectFrom('skills as s')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('s.status', '=', 'draft')
+        .where('s.declined_at', declined, null)
+        .executeTakeFirstOrThrow();
+      return { rows, total: Number(counted.n) };
+    },
+
     async deleteDraft(id: string): Promise<boolean> {
       const result = await db.deleteFrom('skills').where('id', '=', id).where('status', '=', 'draft').executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
@@ -132,3 +196,17 @@ export function skillsRepository(db: Kysely<Database>) {
 
 export type SkillsRepository = ReturnType<typeof skillsRepository>;
 export type SkillRecordRow = NonNullable<Awaited<ReturnType<SkillsRepository['findById']>>>;
+
+/** A draft in the review queue: the skill's row, the version uploaded last with its scan's summary, since when it waits. */
+export interface ReviewQueueRow extends SkillRecordRow {
+  newest_version: string | null;
+  newest_uploaded_at: Date | string | null;
+  scan_verdict: ScanVerdict | null;
+  scan_rules_version: string | null;
+  scan_critical: number | null;
+  scan_high: number | null;
+  scan_medium: number | null;
+  scan_low: number | null;
+  scan_info: number | null;
+  waiting_since: Date | string;
+}

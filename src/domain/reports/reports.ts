@@ -7,6 +7,8 @@ import { conflict, forbidden, validationFailed } from '../errors.js';
 import type { SkillService } from '../skills/skills.js';
 import type { SkillStatus } from '../skills/statuses.js';
 import { checkTransition } from '../skills/transitions.js';
+import { CLEARED_BY_PUBLISHING, requireInstallableVersion } from '../skills/publishing.js';
+import { checkPublishable } from '../skills/quarantine.js';
 import { isOwner } from '../skills/visibility.js';
 import { checkDetails, type ReportReason } from './rules.js';
 import { toQueueItem, toReport, type FiledReport, type ReportResolution, type ReportState } from './views.js';
@@ -117,7 +119,12 @@ export function reportService(deps: { reports: ReportsRepository; skills: SkillS
       if (to !== undefined && input.resolution !== 'actioned') {
         throw validationFailed([{ field: 'status', message: 'a status can only be applied with the resolution "actioned"' }]);
       }
-      if (to !== undefined) checkTransition(skill.status, to);
+      if (to !== undefined) {
+        checkTransition(skill.status, to);
+        // Publishing here follows the moderation endpoint's rules; overriding a quarantine is done there, with its reason.
+        requireInstallableVersion(skill, to);
+        checkPublishable(skill, to, false, null);
+      }
       const note = input.note?.trim() || null;
       const at = nowIso();
       const audit = (action: string, from: string, toValue: string) => ({
@@ -138,7 +145,7 @@ export function reportService(deps: { reports: ReportsRepository; skills: SkillS
       const change: SkillUpdate =
         to === undefined
           ? { hidden_at: null }
-          : { hidden_at: null, status: to, updated_at: at, ...(to === 'published' ? { published_at: at } : {}) };
+          : { hidden_at: null, status: to, updated_at: at, ...(to === 'published' ? { published_at: at, ...CLEARED_BY_PUBLISHING } : {}) };
       const result = await reports.resolve({
         skillId: skill.id,
         resolution: input.resolution,

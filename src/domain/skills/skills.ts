@@ -13,6 +13,8 @@ import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
 import { checkPublishable } from './quarantine.js';
+import { CLEARED_BY_PUBLISHING, requireInstallableVersion } from './publishing.js';
+import { checkDeclineReason, toReviewQueueItem, type ReviewQueueItem, type ReviewState } from './review.js';
 import { skillSearch, withWithheld } from './skill-search.js';
 import { canManage, canSee } from './visibility.js';
 
@@ -35,6 +37,10 @@ export interface Skill {
   published_at: string | null;
   /** Hidden pending review of users' reports: shown only to its owner and administrators until they resolve them. */
   hidden: boolean;
+  /** Every version is quarantined: nothing is installable although versions exist. */
+  quarantined: boolean;
+  /** A reviewer's decline of the draft, until its owner uploads a version or it is published. */
+  declined: { reason: string; at: string } | null;
 }
 
 // The statuses and source types the domain knows are the ones the skills table stores.
@@ -60,6 +66,8 @@ export function toSkill(row: SkillRecordRow): Skill {
     updated_at: toIso(row.updated_at),
     published_at: toIso(row.published_at),
     hidden: row.hidden_at !== null,
+    quarantined: row.quarantined === 1,
+    declined: row.declined_at === null || row.decline_reason === null ? null : { reason: row.decline_reason, at: toIso(row.declined_at) },
   };
 }
 
@@ -331,14 +339,16 @@ export function skillService(deps: {
     },
 
     /**
-     * Moderation: an administrator's session only. Publishing a quarantined skill needs `overrideQuarantine` and a
-     * reason, both recorded in the audit trail.
+     * Moderation: an administrator's session only. Publishing needs a version to install (409
+     * `no_installable_version` without one); publishing a quarantined skill needs `overrideQuarantine` and a reason,
+     * both recorded in the audit trail. Publishing clears a reviewer's earlier decline.
      */
     async setStatus(actor: Actor, ref: string, to: SkillStatus, reason: string | undefined, overrideQuarantine = false): Promise<Skill> {
       requireAdminSession(actor);
       const row = await visible(actor, ref);
       checkTransition(row.status, to);
       const why = reason?.trim() || null;
+      requireInstallableVersion(row, to);
       const overridden = checkPublishable(row, to, overrideQuarantine, why);
       const now = nowIso();
       const audit = {
@@ -350,7 +360,7 @@ export function skillService(deps: {
       };
       const applied = await skills.updateAudited(
         row.id,
-        { status: to, updated_at: now, ...(to === 'published' ? { published_at: now } : {}) },
+        { status: to, updated_at: now, ...(to === 'published' ? { published_at: now, ...CLEARED_BY_PUBLISHING } : {}) },
         [
           { ...audit, id: newId(), action: 'skill.status', from_value: row.status, to_value: to },
           ...(overridden ? [{ ...audit, id: newId(), action: 'skill.quarantine_override', from_value: 'quarantined', to_value: to }] : []),
@@ -362,6 +372,52 @@ export function skillService(deps: {
         throw conflict('invalid_transition', `The status of "${row.slug}" changed while this request was made; reload and retry.`);
       changed(row.id);
       return reload(row.id);
+    },
+
+    /**
+     * Review: an administrator's session declines a draft with a reason its owner reads. The draft stays a draft and
+     * leaves the review queue (changes requested) until its owner uploads a version. Declining again replaces the
+     * reason; every decline is kept in the audit trail.
+     */
+    async decline(actor: Actor, ref: string, reason: string): Promise<Skill> {
+      requireAdminSession(actor);
+      const why = checkDeclineReason(reason);
+      const row = await visible(actor, ref);
+      const notDraft = (status: string) =>
+        conflict('not_draft', `Only drafts can be declined; "${row.slug}" is ${status}. An administrator can deprecate it instead.`);
+      if (row.status !== 'draft') throw notDraft(row.status);
+      const now = nowIso();
+      const applied = await skills.updateAudited(
+        row.id,
+        { declined_at: now, decline_reason: why },
+        [
+          {
+            id: newId(),
+            actor_id: actor.user.id,
+            action: 'skill.decline',
+            target_type: 'skill',
+            target_id: row.id,
+            from_value: row.declined_at === null ? 'waiting' : 'changes_requested',
+            to_value: 'changes_requested',
+            reason: why,
+            created_at: now,
+          },
+        ],
+        'draft',
+      );
+      if (!applied) throw notDraft('no longer a draft');
+      changed(row.id);
+      return reload(row.id);
+    },
+
+    /** Review: the drafts in one state, riskiest first (see SkillsRepository.reviewQueue); an administrator's session only. */
+    async reviewQueue(
+      actor: Actor,
+      query: { state: ReviewState; page: number; pageSize: number },
+    ): Promise<{ items: ReviewQueueItem[]; total: number }> {
+      requireAdminSession(actor);
+      const { rows, total } = await skills.reviewQueue(query.state, query.pageSize, (query.page - 1) * query.pageSize);
+      return { items: rows.map((row) => toReviewQueueItem(row, toSkill(row))), total };
     },
 
     /** Moderation: an administrator's session only. */

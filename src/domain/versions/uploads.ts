@@ -230,6 +230,9 @@ export function versionUploads(deps: {
             // A malicious version is never the latest, and a skill whose every version is malicious is quarantined.
             ...skillSummary(existing),
             updated_at: row.created_at,
+            // A new version answers a reviewer's decline: the draft waits in the review queue again.
+            declined_at: null,
+            decline_reason: null,
             // A SKILL.md description fills a skill that has none yet.
             ...(skill.description === '' && description !== null ? { description } : {}),
           }),

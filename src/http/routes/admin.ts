@@ -4,6 +4,7 @@ import { AdminCreateUserBody, AdminUpdateUserBody, Role, UserParams, UserRef } f
 import { ListEnvelope, PageQuery, problems, SkillRefParams } from '@skill-registry/api-schemas/common';
 import { pageOf } from '../paging.js';
 import { FeaturedBody, SkillRef, StatusBody } from '@skill-registry/api-schemas/skills';
+import { DeclineBody, ReviewQueue, ReviewQueueQuery } from '@skill-registry/api-schemas/review';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
 
@@ -86,9 +87,11 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         summary: 'Publish, deprecate or republish',
         description:
           'Transitions: draft → published, published → deprecated, deprecated → published. Anything else is 409 ' +
-          '`invalid_transition`. Each change is recorded in the audit trail with the optional `reason`. Publishing a ' +
-          'quarantined skill (every version malicious) is 409 `skill_quarantined` unless `override_quarantine` is true and ' +
-          'a `reason` is given (400 without one); the override is recorded in the audit trail as well.',
+          '`invalid_transition`. Each change is recorded in the audit trail with the optional `reason`. Publishing (or ' +
+          'republishing) a skill without any version is 409 `no_installable_version`: its owner uploads a version first. ' +
+          'Publishing a quarantined skill (every version malicious) is 409 `skill_quarantined` unless `override_quarantine` ' +
+          'is true and a `reason` is given (400 without one); the override is recorded in the audit trail as well. ' +
+          "Publishing clears a reviewer's decline (`declined`).",
         security: adminSecurity,
         params: SkillRefParams,
         body: StatusBody,
@@ -103,6 +106,51 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         request.body.reason,
         request.body.override_quarantine === true,
       ),
+  );
+
+  app.get(
+    '/v1/admin/review-queue',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Drafts awaiting review',
+        description:
+          'Drafts with the version uploaded last and its scan, riskiest first: that version malicious, then suspicious, then ' +
+          'any other verdict, then drafts without a version; within each, the longest waiting first (since that upload, or ' +
+          'since the skill was created). `state=changes_requested` lists the drafts a reviewer declined instead; a declined ' +
+          'draft waits again once its owner uploads a version.',
+        security: adminSecurity,
+        querystring: ReviewQueueQuery,
+        response: { 200: ReviewQueue, ...problems(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { items, total } = await services.skills.reviewQueue(caller(request), { state: request.query.state ?? 'waiting', ...page });
+      return { items, total, page: page.page, page_size: page.pageSize };
+    },
+  );
+
+  app.post(
+    '/v1/admin/skills/:skillId/decline',
+    {
+      config: adminOnly,
+      schema: {
+        tags: ['admin'],
+        summary: 'Decline a draft',
+        description:
+          'Declines a draft with a `reason` its owner reads (required, not blank, at most 2,000 characters): the skill object ' +
+          'carries it as `declined` with the time, and the draft leaves the review queue for `state=changes_requested` until ' +
+          'its owner uploads a version, which clears it (so does publishing). The draft itself is unchanged. Declining again ' +
+          'replaces the reason; each decline is recorded in the audit trail. A skill that is not a draft is 409 `not_draft`.',
+        security: adminSecurity,
+        params: SkillRefParams,
+        body: DeclineBody,
+        response: { 200: SkillRef, ...problems(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => services.skills.decline(caller(request), request.params.skillId, request.body.reason),
   );
 
   app.patch(
