@@ -297,6 +297,28 @@ for (const backend of backends()) {
       await problem(() => admin.admin.setSkillStatus(slug, { status: 'draft' }), 409, 'invalid_transition');
     });
 
+    it('the review queue, declining a draft, and publishing only with a version', async () => {
+      const bare = uniqueName('bare-');
+      await client.skills.create({ name: 'Bare Skill', slug: bare });
+      await problem(() => admin.admin.setSkillStatus(bare, { status: 'published' }), 409, 'no_installable_version');
+      const slug = uniqueName('rv-');
+      await client.versions.createSkill(
+        { name: 'Reviewed Skill', slug, version: '1.0.0' },
+        await zip([{ path: 'SKILL.md', content: skillMdText(slug) }]),
+      );
+      const waiting = await admin.admin.reviewQueue({ page_size: 100 });
+      assert.equal(waiting.items.find((item) => item.skill.slug === slug)?.newest_version?.scan?.verdict, 'clean');
+      const declined = await admin.admin.declineSkill(slug, { reason: 'Add an example.' });
+      assert.equal(declined.declined?.reason, 'Add an example.');
+      assert.equal((await client.skills.get(slug)).declined?.reason, 'Add an example.');
+      const requested = await admin.admin.reviewQueue({ state: 'changes_requested', page_size: 100 });
+      assert.ok(requested.items.some((item) => item.skill.slug === slug));
+      await problem(() => client.admin.declineSkill(slug, { reason: 'Mine.' }), 403, 'admin_session_required');
+      await problem(() => admin.admin.declineSkill(slug, { reason: ' ' }), 400, 'validation_failed');
+      assert.equal((await admin.admin.setSkillStatus(slug, { status: 'published' })).declined, null);
+      await problem(() => admin.admin.declineSkill(slug, { reason: 'Too late.' }), 409, 'not_draft');
+    });
+
     it('reports, rescans and rescan jobs', async () => {
       const slug = uniqueName('rp-');
       await client.versions.createSkill(

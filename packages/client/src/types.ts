@@ -8,6 +8,7 @@ import type * as common from '@skill-registry/api-schemas/common';
 import type * as feedback from '@skill-registry/api-schemas/feedback';
 import type * as logs from '@skill-registry/api-schemas/logs';
 import type * as reports from '@skill-registry/api-schemas/reports';
+import type * as review from '@skill-registry/api-schemas/review';
 import type * as scans from '@skill-registry/api-schemas/scans';
 import type * as skills from '@skill-registry/api-schemas/skills';
 import type * as versions from '@skill-registry/api-schemas/versions';
@@ -79,6 +80,9 @@ export type CallLogList = Page<typeof logs.CallLogRef>;
 export type ScanJobList = Page<typeof scans.ScanJob>;
 /** `GET /v1/admin/reports`: reported skills, most distinct reporters first. */
 export type ReportQueue = Wire<typeof reports.ReportQueue>;
+/** `GET /v1/admin/review-queue`: drafts with the version uploaded last and its scan, riskiest first. */
+export type ReviewQueue = Wire<typeof review.ReviewQueue>;
+export type ReviewQueueItem = Wire<typeof review.ReviewQueueItem>;
 /** `GET /v1/admin/skills/:skillId/reports`: one skill's reports, newest first. */
 export type ReportList = Wire<typeof reports.ReportList>;
 /** `GET /v1/me/api-keys` is not paged: every live key in one list. */
@@ -109,6 +113,8 @@ export type ReportBody = Wire<typeof reports.ReportBody>;
 export type ReportQueueQuery = Wire<typeof reports.ReportQueueQuery>;
 export type SkillReportsQuery = Wire<typeof reports.SkillReportsQuery>;
 export type ResolveReportsBody = Wire<typeof reports.ResolveReportsBody>;
+export type ReviewQueueQuery = Wire<typeof review.ReviewQueueQuery>;
+export type DeclineBody = Wire<typeof review.DeclineBody>;
 export type RescanBody = Wire<typeof scans.RescanBody>;
 export type LogsQuery = Wire<typeof logs.LogsQuery>;
 export type StatsQuery = Wire<typeof versions.StatsQuery>;

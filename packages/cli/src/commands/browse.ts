@@ -1,4 +1,4 @@
-import type { ListSkillsQuery, RegistryClient, Version } from '@skill-registry/client';
+import type { ListSkillsQuery, RegistryClient, Skill, Version } from '@skill-registry/client';
 import { COMMON_HELP, integerOption, parse, type Command } from '../command.js';
 import { EXIT, usageError } from '../exit-codes.js';
 import { formatBytes, formatTime, oneLine, Output, table } from '../output.js';
@@ -80,6 +80,18 @@ function versionLines(label: string, v: Version): string[] {
   return [`${label} ${versionLine(v)}`, `  scan: ${verdictText(v.scan)}`, ...v.warnings.map((w) => `  warning: ${w.message}`)];
 }
 
+/** A reviewer's decline of a draft, which only its owner and administrators see: the reason, and what to do next. */
+function declinedLines(skill: Skill): string[] {
+  if (skill.declined === null) return [];
+  return [
+    '',
+    `Changes requested by a reviewer on ${formatTime(skill.declined.at)} UTC:`,
+    ...skill.declined.reason.split('\n').map((line) => `  ${line}`),
+    'Publish a new version (skill-registry publish) to send it back for review.',
+    '',
+  ];
+}
+
 export const info: Command = {
   name: 'info',
   summary: 'show a skill, its latest version and their scan verdicts',
@@ -87,7 +99,8 @@ export const info: Command = {
 
 Shows a skill (by slug or id) and its latest version, or the version named and the latest, each with the package
 scanner's verdict: clean, notice, suspicious or malicious (quarantined), its findings counted by severity and the
-rules version (\`skill-registry install\` prints the findings themselves when it refuses a version).
+rules version (\`skill-registry install\` prints the findings themselves when it refuses a version). A draft of
+yours that a reviewer declined shows the reviewer's reason, until you publish a new version of it.
 
 ${COMMON_HELP}`,
   async run(args, io) {
@@ -107,6 +120,7 @@ ${COMMON_HELP}`,
       ...(skill.description ? [skill.description] : []),
       '',
       `status: ${skill.status}${skill.featured ? ' (featured)' : ''}   owner: ${skill.owner.username}   downloads: ${skill.downloads}`,
+      ...declinedLines(skill),
       ...(skill.category !== null || skill.tags.length > 0
         ? [`category: ${skill.category ?? '-'}   tags: ${skill.tags.join(', ') || '-'}`]
         : []),

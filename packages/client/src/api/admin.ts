@@ -1,6 +1,7 @@
 import { segment, type Transport } from '../transport.js';
 import type {
   AdminCreateUserBody,
+  DeclineBody,
   AdminListUsersQuery,
   AdminUpdateUserBody,
   FeaturedBody,
@@ -9,6 +10,8 @@ import type {
   ReportQueueQuery,
   ReportsResolved,
   ResolveReportsBody,
+  ReviewQueue,
+  ReviewQueueQuery,
   PageParams,
   ScanJob,
   ScanJobList,
@@ -41,6 +44,16 @@ export class AdminApi {
   /** `PATCH /v1/admin/skills/:skillId/status`: publish, deprecate or republish. */
   setSkillStatus(skill: string, body: StatusBody): Promise<Skill> {
     return this.transport.json('PATCH', `/v1/admin/skills/${segment(skill)}/status`, { json: body });
+  }
+
+  /** `GET /v1/admin/review-queue`: drafts waiting (or with changes requested), riskiest first. */
+  reviewQueue(query: ReviewQueueQuery = {}): Promise<ReviewQueue> {
+    return this.transport.json('GET', '/v1/admin/review-queue', { query });
+  }
+
+  /** `POST /v1/admin/skills/:skillId/decline`: declines a draft with a reason its owner reads. */
+  declineSkill(skill: string, body: DeclineBody): Promise<Skill> {
+    return this.transport.json('POST', `/v1/admin/skills/${segment(skill)}/decline`, { json: body });
   }
 
   /** `PATCH /v1/admin/skills/:skillId`: feature or unfeature. */
