@@ -49,3 +49,17 @@ export async function readSecret(io: Io, prompt: string): Promise<string> {
     io.stderr.write('\n');
   }
 }
+
+/**
+ * Asks a yes-or-no question on a terminal; true only for "y" or "yes". Callers ask only when stdin is a terminal
+ * (`isTerminal`): a script's piped input is never taken for consent.
+ */
+export async function confirm(io: Io, question: string): Promise<boolean> {
+  io.stderr.write(`${question} [y/N] `);
+  return /^y(es)?$/i.test((await readLine(io)).trim());
+}
+
+/** Whether a person can be asked: stdin is a terminal. */
+export function isTerminal(io: Io): boolean {
+  return io.stdin.isTTY === true;
+}

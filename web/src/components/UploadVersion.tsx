@@ -10,7 +10,8 @@ import {
 } from '@skill-registry/skill-package/format';
 import { ApiError, isAbort, type UploadProgress } from '../api/client';
 import { versions as versionApi } from '../api/endpoints';
-import type { Validation, Verdict, Version } from '../api/types';
+import type { FieldProblem, Validation, Verdict, Version } from '../api/types';
+import { CopyButton } from './CopyButton';
 import { formatBytes, plural } from '../lib/format';
 import { registryInfo } from '../lib/meta';
 import { hasProblems, versionProblems } from '../lib/rules';
@@ -347,6 +348,7 @@ function UploadError({ error }: { error: unknown }) {
         <p className="alert-title">The registry refused this upload</p>
         <p>{error.problem.detail}</p>
         <FieldErrorList errors={error.errors} />
+        <FrontMatterFixes errors={error.errors} />
       </div>
     );
   }
@@ -359,6 +361,7 @@ function ValidationResult({ validation }: { validation: Validation }) {
       <div className="alert alert-error" role="status">
         <p className="alert-title">This package would be refused</p>
         <FieldErrorList errors={validation.errors} />
+        <FrontMatterFixes errors={validation.errors} />
       </div>
     );
   }
@@ -386,6 +389,38 @@ function ValidationResult({ validation }: { validation: Validation }) {
         ))}
     </div>
   );
+}
+
+/**
+ * SKILL.md front matter the registry refuses only because a value needs quoting: the corrected lines and the whole
+ * corrected front matter, ready to copy into SKILL.md (or let `skill-registry publish --fix-front-matter` write it).
+ */
+function FrontMatterFixes({ errors }: { errors: readonly FieldProblem[] }) {
+  return errors.map((e, i) => {
+    const fix = e.fix;
+    if (fix === undefined) return null;
+    const whole = `---\n${fix.front_matter}---\n`;
+    return (
+      <div className="front-matter-fix" key={`${e.entry ?? ''}-${i}`}>
+        <p>
+          Quoting {fix.changes.length === 1 ? 'a value' : 'the values'} makes the front matter of{' '}
+          <code className="entry">{e.entry ?? 'SKILL.md'}</code> valid YAML:
+        </p>
+        <ul>
+          {fix.changes.map((c) => (
+            <li key={c.line}>
+              line {c.line} should read <code>{c.corrected}</code>
+            </li>
+          ))}
+        </ul>
+        <p>The corrected front matter, to replace the one at the top of SKILL.md:</p>
+        <pre aria-label="Corrected front matter">
+          <code>{whole}</code>
+        </pre>
+        <CopyButton text={whole} label="Copy the corrected front matter" />
+      </div>
+    );
+  });
 }
 
 /** Accepted is good news, unless the scanner has something to say. */

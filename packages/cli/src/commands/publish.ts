@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ProblemError, type RegistryClient, type ScanSummary, type Skill, type Version } from '@skill-registry/client';
 import { checkChangelog, checkVersion, RuleError, slugProblem } from '@skill-registry/skill-package/rules';
-import { parseSkillMd } from '@skill-registry/skill-package/skill-md';
-import { PackageError } from '@skill-registry/skill-package/types';
 import { COMMON_HELP, parse, type Command } from '../command.js';
 import { CliError, EXIT, usageError } from '../exit-codes.js';
-import { inspectLocalArchive, packageFailure } from '../local-package.js';
+import { inspectLocalArchive } from '../local-package.js';
 import { formatBytes, Output } from '../output.js';
 import { collectFiles, IGNORE_FILE, packZip } from '../pack.js';
 import { progressBar } from '../progress.js';
 import { clientFor, resolveTarget } from '../registry.js';
 import { findingsByFile, localScanView, summaryOf, verdictText, type ScanView } from '../scan-report.js';
+import { FIX_FLAG, readSkillMd } from '../skill-md-fix.js';
 import type { Io } from '../io.js';
 
 const SOURCE_TYPES = ['original', 'github', 'external'] as const;
@@ -27,29 +26,6 @@ function ruleFailure(error: unknown): unknown {
       error.errors.map((e) => `${e.field}: ${e.message}`),
     );
   return error;
-}
-
-/** Reads and checks DIR/SKILL.md with the registry's own parser. */
-async function readSkillMd(dir: string): Promise<{ front: Record<string, unknown>; warnings: string[] }> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path.join(dir, 'SKILL.md'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new CliError(
-        `${dir} has no SKILL.md; a skill folder starts with one (YAML front matter with name and description).`,
-        EXIT.invalidPackage,
-      );
-    }
-    throw error;
-  }
-  try {
-    const parsed = parseSkillMd(bytes, 'SKILL.md');
-    return { front: parsed.skillMd, warnings: parsed.warnings.map((w) => w.message) };
-  } catch (error) {
-    if (error instanceof PackageError) throw packageFailure(error);
-    throw error;
-  }
 }
 
 function versionFrom(flag: string | undefined, front: Record<string, unknown>): string {
@@ -147,6 +123,9 @@ download it, and install refuses it).
   --slug SLUG           the skill's slug (default: the SKILL.md name)
   --dry-run             check everything and upload nothing: scan the package here with the registry's scanner
                         and print its verdict and findings by file, then ask POST /v1/packages/validate
+  ${FIX_FLAG}    when SKILL.md's front matter is not YAML only because a value needs quoting
+                        (description: Use when: …), write the registry's fix to SKILL.md without asking
+                        (on a terminal publish asks first; otherwise it prints the fix and exits 8)
 For a new skill:
   --name NAME           display name (default: the SKILL.md name)
   --category NAME       category
@@ -167,6 +146,7 @@ ${COMMON_HELP}`,
       'source-type': { type: 'string' },
       'source-url': { type: 'string' },
       'dry-run': { type: 'boolean' },
+      'fix-front-matter': { type: 'boolean' },
     });
     if (positionals.length > 1) throw usageError(`publish takes one folder (got ${positionals.join(' ')}).`);
     const out = new Output(io, values.json === true);
@@ -184,7 +164,7 @@ ${COMMON_HELP}`,
     }
 
     // Local checks first: they need no network and no credentials.
-    const skillMd = await readSkillMd(dir);
+    const skillMd = await readSkillMd(dir, io, values['fix-front-matter'] === true);
     for (const warning of skillMd.warnings) out.warn(warning);
     const version = versionFrom(values.version, skillMd.front);
     const changelog = await changelogFrom(values, io);
