@@ -41,14 +41,25 @@ export const LoginResult = Type.Object({
   expires_at: Timestamp,
 });
 
+/** How a request authenticated: by session or API key, with the scopes it carries. */
+const CallerAuth = Type.Object({
+  kind: Type.Union([Type.Literal('session'), Type.Literal('api_key')]),
+  scopes: Type.Array(ScopeName),
+  api_key_id: Type.Union([Type.String(), Type.Null()]),
+});
+
 export const Me = Type.Object({
   user: UserRef,
-  auth: Type.Object({
-    kind: Type.Union([Type.Literal('session'), Type.Literal('api_key')]),
-    scopes: Type.Array(ScopeName),
-    api_key_id: Type.Union([Type.String(), Type.Null()]),
-  }),
+  auth: CallerAuth,
 });
+
+export const CurrentSession = Type.Object(
+  {
+    user: Type.Union([UserRef, Type.Null()], { description: 'The signed-in user; null for a visitor.' }),
+    auth: Type.Union([CallerAuth, Type.Null()], { description: 'How the request authenticated; null for a visitor.' }),
+  },
+  { description: 'Who is calling, if anyone: the answer of GET /v1/me, or nulls for a caller without credentials.' },
+);
 
 export const ApiKey = Type.Object(
   {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { SESSION_DAYS } from '../../domain/accounts/accounts.js';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../cookies.js';
 import { caller } from '../plugins/auth.js';
-import { LoginBody, LoginResult, RegisterBody, UserRef } from '@skill-registry/api-schemas/accounts';
+import { CurrentSession, LoginBody, LoginResult, RegisterBody, UserRef } from '@skill-registry/api-schemas/accounts';
 import { problems } from '@skill-registry/api-schemas/common';
 import type { RoutePlugin } from '../types.js';
 import { security } from './security.js';
@@ -42,6 +42,32 @@ export const authRoutes: RoutePlugin = async (app, { services, config }) => {
       const { user, token, expiresAt } = await services.accounts.login(request.body.login, request.body.password);
       setSessionCookie(reply, config, token);
       return { user, expires_at: expiresAt };
+    },
+  );
+
+  app.get(
+    '/v1/auth/session',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Who is signed in',
+        description:
+          'The caller as GET /v1/me describes it, or `user` and `auth` null without credentials (or with a session cookie that ' +
+          'has ended, which is then cleared): 200 either way, so a browser can ask on every page without logging a failed request. ' +
+          'A bad API key is still a 401.',
+        // Credentials are optional: `{}` first says the call also works without any.
+        security: [{}, ...(security('user') ?? [])],
+        response: { 200: CurrentSession, ...problems(401) },
+      },
+    },
+    async (request) => {
+      const actor = request.actor;
+      if (actor.kind === 'anonymous') return { user: null, auth: null };
+      return {
+        user: await services.accounts.getUser(actor.user.id),
+        auth: { kind: actor.kind, scopes: [...actor.scopes], api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null },
+      };
     },
   );
 

@@ -9,6 +9,7 @@ import type {
   ApiKeyInput,
   CallLog,
   CreateSkillInput,
+  CurrentSession,
   Feedback,
   FeedbackInput,
   FeedbackPage,
@@ -16,7 +17,6 @@ import type {
   LoginInput,
   LoginResponse,
   LogsQuery,
-  Me,
   Page,
   RegisterInput,
   ReportFiled,
@@ -51,7 +51,8 @@ const filePath = (path: string) => path.split('/').map(enc).join('/');
 export type AdminSkillStatus = SkillStatus | 'all';
 
 export const auth = {
-  me: (signal?: AbortSignal) => request<Me>('GET', '/v1/me', { signal }),
+  /** Who is signed in; 200 for a visitor too (user null), so an anonymous page load logs no failed request. */
+  session: (signal?: AbortSignal) => request<CurrentSession>('GET', '/v1/auth/session', { signal }),
   login: (body: LoginInput) => request<LoginResponse>('POST', '/v1/auth/login', { body }),
   register: (body: RegisterInput) => request<User>('POST', '/v1/auth/register', { body }),
   logout: () => request<undefined>('POST', '/v1/auth/logout'),

@@ -10,6 +10,7 @@ import type {
   CreateApiKeyBody,
   LoginBody,
   LoginResult,
+  CurrentSession as CurrentSessionSchema,
   Me as MeSchema,
   RegisterBody,
   User as UserSchema,
@@ -64,6 +65,7 @@ export type FieldProblem = NonNullable<Problem['errors']>[number];
 
 export type User = Static<typeof UserSchema>;
 export type Me = Omit<Static<typeof MeSchema>, 'user'> & { user: User };
+export type CurrentSession = Omit<Static<typeof CurrentSessionSchema>, 'user'> & { user: User | null };
 export type LoginInput = Static<typeof LoginBody>;
 export type LoginResponse = Omit<Static<typeof LoginResult>, 'user'> & { user: User };
 export type RegisterInput = Static<typeof RegisterBody>;

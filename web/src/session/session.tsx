@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError, UNAUTHENTICATED_EVENT } from '../api/client';
 import { auth } from '../api/endpoints';
-import type { LoginInput, Me, User } from '../api/types';
+import type { CurrentSession, LoginInput, Me, User } from '../api/types';
 
 export type SessionState = { status: 'loading' } | { status: 'anonymous'; ended: boolean } | { status: 'signed-in'; me: Me };
 
@@ -20,9 +20,17 @@ interface SessionApi {
 
 const SessionContext = createContext<SessionApi | null>(null);
 
+function stateOf(session: CurrentSession): SessionState {
+  return session.user && session.auth
+    ? { status: 'signed-in', me: { user: session.user, auth: session.auth } }
+    : { status: 'anonymous', ended: false };
+}
+
 /**
- * Who is signed in, as GET /v1/me reports it. The session itself is the HttpOnly cookie the registry
- * sets; the console never sees or stores a secret. Any 401 from the API means the session ended.
+ * Who is signed in, as GET /v1/auth/session reports it: that endpoint answers a visitor 200 with no user
+ * (GET /v1/me would answer 401, which the browser logs as a failed request on every anonymous page). The session
+ * itself is the HttpOnly cookie the registry sets; the console never sees or stores a secret. Any 401 from the
+ * API means the session ended.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>({ status: 'loading' });
@@ -32,11 +40,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const load = useCallback(async () => {
     try {
-      const me = await auth.me();
-      setState({ status: 'signed-in', me });
+      setState(stateOf(await auth.session()));
     } catch {
-      // 401 is the ordinary answer for a visitor; a registry that cannot be reached shows its own errors
-      // on the page that needed it, so the console still opens for public browsing.
+      // A registry that cannot be reached shows its own errors on the page that needed it, so the console
+      // still opens for public browsing.
       setState({ status: 'anonymous', ended: false });
     }
   }, []);
@@ -55,8 +62,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(async (input: LoginInput) => {
     const result = await auth.login(input);
-    const me = await auth.me();
-    setState({ status: 'signed-in', me });
+    setState(stateOf(await auth.session()));
     setEpoch((e) => e + 1);
     return result.user;
   }, []);
