@@ -176,21 +176,23 @@ export function CallLogsPage() {
                 <tbody>
                   {data.items.map((call) => (
                     <tr key={call.request_id}>
-                      <td className="nowrap">
+                      <td className="nowrap" data-label="Time">
                         <time dateTime={call.created_at}>{formatDateTime(call.created_at)}</time>
                       </td>
-                      <td>
+                      <td data-label="Method">
                         <span className="method">{call.method}</span>
                       </td>
-                      <td className="path">
+                      <td className="path" data-label="Path">
                         <code>{call.path}</code>
                       </td>
-                      <td>
+                      <td data-label="Status">
                         <HttpStatus code={call.status_code} />
                       </td>
-                      <td className="num nowrap">{formatNumber(Math.round(call.duration_ms * 10) / 10)} ms</td>
-                      <td>{credential(call, keyNames)}</td>
-                      <td>
+                      <td className="num nowrap" data-label="Duration">
+                        {formatNumber(Math.round(call.duration_ms * 10) / 10)} ms
+                      </td>
+                      <td data-label="Credential">{credential(call, keyNames)}</td>
+                      <td data-label="Request id">
                         <code className="request-id" title={call.request_id}>
                           {call.request_id.slice(-12)}
                         </code>

@@ -1,8 +1,9 @@
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { skills, versions as versionApi } from '../api/endpoints';
 import type { Skill, Version } from '../api/types';
 import { FeaturedBadge, HiddenBadge, StatusBadge, VerdictBadge } from '../components/Badges';
+import { ClampedText } from '../components/ClampedText';
 import { CopyButton } from '../components/CopyButton';
 import { PageHeader } from '../components/Layout';
 import { FeedbackForm } from '../components/skill/FeedbackForm';
@@ -20,6 +21,7 @@ import { EmptyState, ErrorMessage, Loading } from '../components/States';
 import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
 import { formatBytes, formatDate, formatNumber } from '../lib/format';
+import { installCommands } from '../lib/install';
 import { useSession } from '../session/session';
 
 const TABS = [
@@ -40,8 +42,9 @@ function tabParam(value: string | null): TabId {
 export function SkillPage() {
   const { slug = '' } = useParams();
   const [params] = useSearchParams();
-  const { user, isAdmin, epoch } = useSession();
+  const { state: session, user, isAdmin, epoch } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const tab = tabParam(params.get('tab'));
 
   const skillHandle = useResource((signal) => skills.get(slug, signal), [slug, epoch]);
@@ -97,7 +100,7 @@ export function SkillPage() {
     <div className="skill-page">
       <PageHeader
         title={skill.name}
-        subtitle={skill.description || undefined}
+        subtitle={skill.description ? <ClampedText text={skill.description} /> : undefined}
         actions={
           <>
             {(isOwner || isAdmin) && (
@@ -106,6 +109,12 @@ export function SkillPage() {
               </Link>
             )}
             {user && !isOwner && <ReportSkill slug={skill.slug} name={skill.name} />}
+            {session.status === 'anonymous' && (
+              <p className="small muted sign-in-hint">
+                <Link to={`/signin?next=${encodeURIComponent(`${location.pathname}?${withReport(location.search)}`)}`}>Sign in</Link> to
+                report this skill.
+              </p>
+            )}
           </>
         }
       >
@@ -164,7 +173,6 @@ export function SkillPage() {
           </section>
         </div>
         <aside className="skill-aside" aria-label="About this skill">
-          <SkillFacts skill={skill} />
           {versionList.length > 0 && selected && (
             <div className="aside-block">
               {versionList.length > 1 && (
@@ -189,11 +197,22 @@ export function SkillPage() {
                     </span>
                   </a>
                   <div className="install">
-                    <p className="small muted">With curl:</p>
-                    <div className="command">
-                      <code>curl -fOJ {origin + versionApi.downloadUrl(skill.slug, version.version)}</code>
-                      <CopyButton text={`curl -fOJ ${origin}${versionApi.downloadUrl(skill.slug, version.version)}`} />
-                    </div>
+                    {installCommands(
+                      origin,
+                      skill.slug,
+                      version,
+                      version.version === skill.latest_version,
+                      versionApi.downloadUrl(skill.slug, version.version),
+                    ).map((c) => (
+                      <div key={c.id} className="install-command">
+                        <p className="small muted">{c.label}:</p>
+                        <div className="command">
+                          <code>{c.command}</code>
+                          <CopyButton text={c.command} name={`Copy: ${c.command}`} />
+                        </div>
+                        {c.note && <p className="small">{c.note}</p>}
+                      </div>
+                    ))}
                   </div>
                 </>
               ) : (
@@ -201,6 +220,7 @@ export function SkillPage() {
               )}
             </div>
           )}
+          <SkillFacts skill={skill} />
           {isAdmin && (
             <div className="aside-block">
               <h2 className="aside-title">Moderation</h2>
@@ -288,6 +308,13 @@ export function SkillPage() {
       return <FilesPanel slug={skill.slug} version={version.version} files={files} selected={params.get('file')} fileHref={fileHref} />;
     return <ReadmePanel slug={skill.slug} version={version} files={files} fileHref={fileHref} />;
   }
+}
+
+/** The page's query with the report dialog asked for, so signing in brings the visitor back to it. */
+function withReport(search: string): string {
+  const params = new URLSearchParams(search);
+  params.set('report', '1');
+  return params.toString();
 }
 
 function SkillFacts({ skill }: { skill: Skill }) {

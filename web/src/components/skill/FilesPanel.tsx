@@ -5,6 +5,7 @@ import { versions as versionApi } from '../../api/endpoints';
 import type { FileEntry, FileList } from '../../api/types';
 import { useResource } from '../../hooks/useResource';
 import { formatBytes, plural } from '../../lib/format';
+import { breakable, CodeView } from '../CodeView';
 import { Markdown, resolvePackagePath } from '../Markdown';
 import { EmptyState, ErrorMessage, Loading } from '../States';
 
@@ -66,14 +67,17 @@ function Tree({ node, selected, fileHref }: { node: TreeNode; selected: string |
               aria-current={child.path === selected ? 'true' : undefined}
               className={child.path === selected ? 'selected' : undefined}
             >
-              <span className="tree-name">{child.name}</span>
+              <span className="tree-name">{breakable(child.name)}</span>
               <span className="tree-size">{formatBytes(child.file.size)}</span>
             </Link>
           </li>
         ) : (
           <li key={child.path} className="tree-folder">
-            <span className="tree-folder-name">{child.name}/</span>
-            <Tree node={child} selected={selected} fileHref={fileHref} />
+            {/* Open at first, so every file is in sight; a long folder can be folded away. */}
+            <details open>
+              <summary className="tree-folder-name">{breakable(`${child.name}/`)}</summary>
+              <Tree node={child} selected={selected} fileHref={fileHref} />
+            </details>
           </li>
         ),
       )}
@@ -161,9 +165,7 @@ function FilePreview({
             {resource.data.text}
           </Markdown>
         ) : (
-          <pre className="code" tabIndex={0}>
-            <code>{resource.data.text}</code>
-          </pre>
+          <CodeView text={resource.data.text} />
         ))}
     </section>
   );

@@ -4,6 +4,7 @@ import type { FileList, Version } from '../../api/types';
 import { useResource } from '../../hooks/useResource';
 import { Markdown, resolvePackagePath, withoutFrontMatter } from '../Markdown';
 import { EmptyState, ErrorMessage, Loading } from '../States';
+import { FrontMatterValue } from './FrontMatterValue';
 import { skillMdPath } from './skillMd';
 
 interface ReadmePanelProps {
@@ -42,7 +43,9 @@ export function ReadmePanel({ slug, version, files, fileHref }: ReadmePanelProps
           {frontMatter.map(([key, value]) => (
             <div key={key}>
               <dt>{key}</dt>
-              <dd>{typeof value === 'string' ? value : <code>{JSON.stringify(value)}</code>}</dd>
+              <dd>
+                <FrontMatterValue value={value} />
+              </dd>
             </div>
           ))}
         </dl>

@@ -50,7 +50,9 @@ export function ScanFindings({ scan, headingLevel = 3 }: { scan: PackageScan; he
       )}
       <FileHeading>Links in the package</FileHeading>
       {scan.urls.length === 0 ? (
-        <p className="muted">The package mentions no external URL.</p>
+        <p className="muted">
+          The package mentions no external URL. <UnlistedHosts />
+        </p>
       ) : (
         <>
           <p className="small">
@@ -64,8 +66,25 @@ export function ScanFindings({ scan, headingLevel = 3 }: { scan: PackageScan; he
               </li>
             ))}
           </ul>
+          <p className="muted small">
+            <UnlistedHosts />
+          </p>
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The scanner lists only URLs that lead off the machine: documentation names (example.com, *.test, RFC 2606/6761)
+ * and local or private addresses are left out, and the report does not count them, so this says what is left out
+ * rather than how many.
+ */
+function UnlistedHosts() {
+  return (
+    <>
+      Links to documentation and local hosts (example.com, <code>.test</code>, localhost, private addresses) are not listed: they lead
+      nowhere outside.
+    </>
   );
 }
