@@ -45,6 +45,38 @@ describe('command line: configuration errors', () => {
     assert.match(result.stdout, /serve/);
     assert.match(result.stdout, /user create/);
   });
+
+  it("prints its version, and each command's help, without reading the configuration", async () => {
+    const manifest = (await import('../package.json', { with: { type: 'json' } })).default as { version: string };
+    // A configuration that would stop `serve`: help must not read it.
+    const broken = { PORT: 'eighty' };
+    const [version, versionWord, serve, user, helpUser, helpSearch, badOption] = await Promise.all([
+      run(['--version'], broken),
+      run(['version'], broken),
+      run(['serve', '--help'], broken),
+      run(['user', '--help'], broken),
+      run(['help', 'user'], broken),
+      run(['help', 'search'], broken),
+      run(['user', 'create', 'bob', '--bogus'], {}),
+    ]);
+    for (const result of [version, versionWord]) {
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, `skill-registry ${manifest.version} (server and client commands)\n`);
+    }
+    assert.equal(serve.code, 0, serve.stderr);
+    assert.match(serve.stdout, /^Usage: skill-registry serve$/m);
+    for (const result of [user, helpUser]) {
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /^Usage: skill-registry user create <username> --email <email>/m);
+      assert.match(result.stdout, /--password-stdin/);
+    }
+    assert.equal(helpSearch.code, 0, helpSearch.stderr);
+    assert.match(helpSearch.stdout, /^Usage: skill-registry search/m);
+    assert.match(helpSearch.stdout, /relevance \(the default with words/);
+    assert.equal(badOption.code, 2);
+    assert.match(badOption.stderr, /Unknown option '--bogus'/);
+    assert.match(badOption.stderr, /^Usage: skill-registry user create/m);
+  });
 });
 
 describe('command line: serve after its shutdown', () => {

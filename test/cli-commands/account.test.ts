@@ -226,7 +226,19 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       assert.equal(none.stdout, 'No skills found.\n');
       const badSort = await cli(['search', '--sort', 'stars'], { home, env });
       assert.equal(badSort.code, 2);
-      assert.match(badSort.stderr, /--sort must be one of latest, downloads, featured/);
+      assert.match(badSort.stderr, /--sort must be one of relevance, latest, downloads, featured/);
+      const relevance = await cli(['search', 'zebras', '--sort', 'relevance'], { home, env });
+      assert.equal(relevance.code, 0, relevance.stderr);
+      assert.match(relevance.stdout, new RegExp(`^${skill}\\s`, 'm'));
+      const relevanceWithoutWords = await cli(['search', '--sort', 'relevance'], { home, env });
+      assert.equal(relevanceWithoutWords.code, 2);
+      assert.match(relevanceWithoutWords.stderr, /give some words/);
+      // No skill holds both words: the best partial matches are listed, and the output says so.
+      const partial = await cli(['search', 'zebras', 'xylophonequartet'], { home, env });
+      assert.equal(partial.code, 0, partial.stderr);
+      assert.match(partial.stdout, /^No skill matches every word of "zebras xylophonequartet"; these match the most of them:$/m);
+      assert.match(partial.stdout, new RegExp(`^${skill}\\s`, 'm'));
+      assert.doesNotMatch(human.stdout, /No skill matches every word/);
 
       const info = await cli(['info', skill, '--json'], { home, env });
       assert.equal(info.code, 0, info.stderr);

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { multipart, zip } from '../helpers/archives.js';
-import { authHeaders, call, expectStatus, json, uniqueName } from '../helpers/client.js';
+import { adminSession, authHeaders, call, expectStatus, json, uniqueName } from '../helpers/client.js';
 import {
   cli,
   cliBackend,
@@ -277,6 +277,29 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
       parsed<InstallJson>(latest).installed.map((i) => [i.version, i.scan?.verdict]),
       [['1.0.0', 'clean']],
     );
+  });
+
+  it('install of a skill whose only version is quarantined says so, rather than that it has no version', async () => {
+    const slug = uniqueName('quarantined-');
+    await publish(slug, '1.0.0', 'malicious');
+    const admin = await adminSession(registry.t);
+    expectStatus(
+      await call(registry.t, 'PATCH', `/v1/admin/skills/${slug}/status`, admin, {
+        status: 'published',
+        override_quarantine: true,
+        reason: 'kept available for the test of install',
+      }),
+      200,
+    );
+    const dir = skillsDir();
+    const refused = await cli(['install', slug, '--dir', dir], { home, env: otherEnv });
+    assert.equal(refused.code, 9, refused.stderr);
+    assert.match(
+      refused.stderr,
+      new RegExp(`Every version of ${slug} is quarantined \\(1\\.0\\.0\\): the package scanner judged it malicious`),
+    );
+    assert.doesNotMatch(refused.stderr, /no version "latest"/);
+    assert.ok(!existsSync(path.join(dir, slug)), 'nothing is written');
   });
 
   it('--require-clean refuses a notice package that installs by default', async () => {

@@ -15,6 +15,7 @@ import type { Command } from './command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { Output } from './output.js';
+import { VERSION } from './version.js';
 
 export const CLIENT_COMMANDS: readonly Command[] = [
   login,
@@ -73,6 +74,8 @@ const SERVER_COMMANDS = ['serve', 'migrate', 'user', 'migrate-data'];
 /** The overview: the server's commands when given (the server's own command line), then the client commands. */
 export function usage(serverUsage?: string): string {
   return `Usage: skill-registry <command> [options]
+       skill-registry help <command>      a command's options
+       skill-registry --version
 ${serverUsage !== undefined ? `\n${serverUsage}\n` : ''}
 Client commands (talk to a registry; \`skill-registry <command> --help\` for each, docs/cli.md for all):
 ${clientCommandList()}${serverUsage !== undefined ? '' : `\n\nThe registry server's commands (${SERVER_COMMANDS.join(', ')}) come with the server, not with this package.`}`;
@@ -81,11 +84,21 @@ ${clientCommandList()}${serverUsage !== undefined ? '' : `\n\nThe registry serve
 export interface CommandLineOptions {
   /** The usage of the server's own commands, shown first in the overview. */
   serverUsage?: string;
+  /** What `--version` prints: the server's command line names its own version; this package's otherwise. */
+  version?: string;
 }
+
+const VERSION_FLAGS = ['--version', '-V', '-v', 'version'];
 
 /** Runs `skill-registry ARGV` and resolves with its exit code: a client command, the overview, or a usage error. */
 export async function runCommandLine(argv: string[], options: CommandLineOptions = {}, io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
+  if (name !== undefined && VERSION_FLAGS.includes(name)) {
+    io.stdout.write(`${options.version ?? `skill-registry ${VERSION} (client commands only)`}\n`);
+    return EXIT.ok;
+  }
+  // `help search` is `search --help`.
+  if (name === 'help' && rest[0] !== undefined) return runCommandLine([rest[0], '--help'], options, io);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(`${usage(options.serverUsage)}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;

@@ -103,11 +103,29 @@ function conflict(
   return null;
 }
 
+/**
+ * Why a skill has no version to install: none uploaded yet, or every one quarantined (judged malicious), which the
+ * registry's bare "no version latest" would not say.
+ */
+async function noLatestVersion(client: RegistryClient, slug: string): Promise<CliError> {
+  const { items } = await client.versions.list(slug, { page_size: 100 });
+  const quarantined = items.filter((v) => v.scan?.verdict === 'malicious').map((v) => v.version);
+  if (items.length > 0 && quarantined.length === items.length) {
+    return new CliError(
+      `Every version of ${slug} is quarantined (${quarantined.join(', ')}): the package scanner judged it malicious, so there is ` +
+        `nothing to install. \`skill-registry info ${slug}@${quarantined[0] ?? ''}\` shows the verdict.`,
+      EXIT.malicious,
+    );
+  }
+  return new CliError(`${slug} has no version to install yet.`, EXIT.notFound);
+}
+
 export async function installSkill(request: InstallRequest): Promise<InstallOutcome> {
   const { client, dir, io } = request;
   const skill = await client.skills.get(request.skill);
   if (!SLUG.test(skill.slug)) throw new CliError(`The registry answered with an unusable slug ${JSON.stringify(skill.slug)}.`);
   const slug = skill.slug;
+  if (request.version === 'latest' && skill.latest_version === null) throw await noLatestVersion(client, slug);
   const version = await client.versions.get(slug, request.version);
   const label = `${slug} ${version.version}`;
   request.onScan?.(label, version.scan, 'registry');

@@ -6,18 +6,22 @@ import { clientFor, resolveTarget } from '../registry.js';
 import { verdictText } from '../scan-report.js';
 import { parseSpec } from './install.js';
 
-const SORTS = ['latest', 'downloads', 'featured'] as const;
+const SORTS = ['relevance', 'latest', 'downloads', 'featured'] as const;
 
 export const search: Command = {
   name: 'search',
   summary: 'search published skills',
   help: `Usage: skill-registry search [WORDS...] [options]
 
-Lists published skills whose name or description holds every word (all of them without words).
+Searches published skills by name, description, tags and category, best match first: typos, word forms (publish,
+published) and the start of the last word are forgiven. Every word must match; when no skill matches them all,
+the skills matching the most words are listed, and the output says so. Without words, lists every published skill,
+newest first.
 
   --category NAME     only this category
   --tags a,b          only skills with every one of these tags
-  --sort ORDER        latest (default), downloads or featured
+  --sort ORDER        relevance (the default with words; needs words), latest (the default without words),
+                      downloads or featured
   --featured          only featured skills
   --page N            page number (default 1)
   --page-size N       skills per page, 1 to 100 (default 20)
@@ -36,6 +40,9 @@ ${COMMON_HELP}`,
     if (values.sort !== undefined && !(SORTS as readonly string[]).includes(values.sort)) {
       throw usageError(`--sort must be one of ${SORTS.join(', ')}.`);
     }
+    if (values.sort === 'relevance' && positionals.length === 0) {
+      throw usageError('--sort relevance ranks skills against the words searched: give some words, or another order.');
+    }
     const page = integerOption('page', values.page, 1, 1_000_000);
     const pageSize = integerOption('page-size', values['page-size'], 1, 100);
     const query: ListSkillsQuery = {
@@ -52,10 +59,13 @@ ${COMMON_HELP}`,
     out.result(result, () => {
       if (result.items.length === 0)
         return result.total === 0 ? 'No skills found.' : `No skills on page ${result.page} (${result.total} in all).`;
+      const partial =
+        result.match === 'partial' ? [`No skill matches every word of "${query.q ?? ''}"; these match the most of them:`, ''] : [];
       const first = (result.page - 1) * result.page_size + 1;
       const last = first + result.items.length - 1;
       const more = last < result.total ? `; --page ${result.page + 1} for more` : '';
       return [
+        ...partial,
         ...table(
           ['SKILL', 'VERSION', 'DOWNLOADS', 'DESCRIPTION'],
           result.items.map((s) => [
