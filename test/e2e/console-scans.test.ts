@@ -134,13 +134,13 @@ describe('web console: scan verdicts', () => {
     await screenshot(a, 'console-scan-review-report');
 
     // Publishing a skill with nothing but quarantined versions takes a deliberate override with a reason.
-    await a.getByRole('button', { name: 'Publish Env Helper' }).click();
-    const publish = a.getByRole('dialog', { name: 'Publish “Env Helper”?' });
-    await publish.getByRole('button', { name: 'Publish' }).click();
+    await a.getByRole('button', { name: 'Publish anyway Env Helper' }).click();
+    const publish = a.getByRole('dialog', { name: 'Publish anyway “Env Helper”?' });
+    await publish.getByRole('button', { name: 'Publish anyway' }).click();
     await publish.getByRole('alert').waitFor();
-    await publish.getByLabel(/Publish anyway/).check();
+    await publish.getByLabel(/publish this skill anyway/).check();
     await publish.getByRole('textbox', { name: /^Reason/ }).fill('Pairing tool; the shell is its purpose and the owner explained it.');
-    await publish.getByRole('button', { name: 'Publish' }).click();
+    await publish.getByRole('button', { name: 'Publish anyway' }).click();
     await a.getByText('“Env Helper” is now published.').waitFor();
     await finish(admin, 'console-scan-review-queue');
   });

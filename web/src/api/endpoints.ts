@@ -9,6 +9,7 @@ import type {
   ApiKeyInput,
   CallLog,
   CreateSkillInput,
+  DeclineInput,
   CurrentSession,
   Feedback,
   FeedbackInput,
@@ -27,6 +28,8 @@ import type {
   ReportsResolved,
   RescanInput,
   ResolveReportsInput,
+  ReviewQueue,
+  ReviewQueueQuery,
   ScanJob,
   ScanReport,
   Skill,
@@ -126,6 +129,10 @@ export const admin = {
     request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}/status`, {
       body: { status, reason, ...(overrideQuarantine ? { override_quarantine: true } : {}) },
     }),
+  /** Drafts waiting for review (or declined, `changes_requested`), riskiest first. */
+  reviewQueue: (query: ReviewQueueQuery, signal?: AbortSignal) => request<ReviewQueue>('GET', '/v1/admin/review-queue', { query, signal }),
+  /** Declines a draft with a reason its owner reads; it waits again once they upload a version. */
+  decline: (skill: string, body: DeclineInput) => request<Skill>('POST', `/v1/admin/skills/${enc(skill)}/decline`, { body }),
   setFeatured: (skill: string, featured: boolean, reason?: string) =>
     request<Skill>('PATCH', `/v1/admin/skills/${enc(skill)}`, { body: { featured, reason } }),
   reportQueue: (query: { state?: ReportState; page?: number; page_size?: number }, signal?: AbortSignal) =>

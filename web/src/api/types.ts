@@ -31,6 +31,12 @@ import type {
   ResolveReportsBody,
 } from '@skill-registry/api-schemas/reports';
 import type {
+  DeclineBody,
+  ReviewQueueItem as ReviewQueueItemSchema,
+  ReviewQueueQuery,
+  ReviewState as ReviewStateType,
+} from '@skill-registry/api-schemas/review';
+import type {
   PackageScan as PackageScanSchema,
   RescanBody,
   ScanFinding as ScanFindingSchema,
@@ -121,6 +127,13 @@ export type ReportPage = Page<Report>;
 export type ReportQueue = Static<typeof ReportQueueSchema>;
 export type ReportQueueItem = ReportQueue['items'][number];
 export type ResolveReportsInput = Static<typeof ResolveReportsBody>;
+
+export type ReviewState = ReviewStateType;
+export type ReviewQueueQuery = Static<typeof ReviewQueueQuery>;
+/** A draft in the review queue: the skill, the version uploaded last with its scan, and since when it waits. */
+export type ReviewQueueItem = Omit<Static<typeof ReviewQueueItemSchema>, 'skill'> & { skill: Skill };
+export type ReviewQueue = Page<ReviewQueueItem>;
+export type DeclineInput = Static<typeof DeclineBody>;
 export type ReportsResolved = Static<typeof ReportsResolvedSchema>;
 
 export type CallLog = Static<typeof CallLogSchema>;

@@ -9,8 +9,11 @@ interface ConfirmDialogProps {
   confirmLabel: string;
   /** `danger` paints the confirm button red, for what cannot be undone. */
   tone?: 'default' | 'danger';
-  /** Asks for an optional reason (moderation actions); it is passed to onConfirm. */
-  reason?: { label: string; hint?: string };
+  /**
+   * Asks for a reason (moderation actions), optional unless `required`; it is passed to onConfirm, which refuses a
+   * missing required one in its own words. `maxLength` defaults to 500 characters.
+   */
+  reason?: { label: string; hint?: string; required?: boolean; maxLength?: number };
   onConfirm: (reason: string) => Promise<void>;
   onClose: () => void;
 }
@@ -59,9 +62,16 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'def
       {reason && (
         <div className="field">
           <label htmlFor={reasonId}>
-            {reason.label} <span className="optional">(optional)</span>
+            {reason.label} <span className="optional">{reason.required ? '(required)' : '(optional)'}</span>
           </label>
-          <textarea id={reasonId} rows={3} maxLength={500} value={text} onChange={(e) => setText(e.target.value)} />
+          <textarea
+            id={reasonId}
+            rows={3}
+            maxLength={reason.maxLength ?? 500}
+            aria-required={reason.required === true ? true : undefined}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
           {reason.hint && <p className="hint">{reason.hint}</p>}
         </div>
       )}

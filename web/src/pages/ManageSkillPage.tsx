@@ -14,6 +14,7 @@ import { ErrorMessage, Loading } from '../components/States';
 import { UploadVersion } from '../components/UploadVersion';
 import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
+import { formatDateTime } from '../lib/format';
 import { splitTags } from '../lib/rules';
 
 const TABS = [
@@ -121,7 +122,16 @@ export function ManageSkillPage() {
           resolves the reports.
         </div>
       )}
-      {skill.status === 'draft' && (
+      {skill.declined && (
+        <div className="alert alert-warning declined-notice" role="region" aria-label="Changes requested by a reviewer">
+          <p className="alert-title">Changes requested by a reviewer</p>
+          <p className="preserve-lines">{skill.declined.reason}</p>
+          <p className="small">
+            Declined {formatDateTime(skill.declined.at)}. Upload a new version with these changes to send the skill back for review.
+          </p>
+        </div>
+      )}
+      {skill.status === 'draft' && !skill.declined && (
         <div className="alert alert-info">
           Drafts are visible only to you and administrators.{' '}
           {skill.latest_version || versionCount

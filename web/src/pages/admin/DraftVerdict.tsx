@@ -1,11 +1,10 @@
 import { Link } from 'react-router-dom';
-import type { Version } from '../../api/types';
+import type { ReviewQueueItem } from '../../api/types';
 import { VerdictBadge } from '../../components/Badges';
 import { countsText } from '../../lib/scan';
 
-/** The scanner's verdict on a draft's newest version, the first thing a reviewer reads about it. */
-export function DraftVerdict({ slug, newest }: { slug: string; newest: Version | null | undefined }) {
-  if (newest === undefined) return <p className="small muted draft-verdict">Loading the scan verdict…</p>;
+/** The scanner's verdict on the version a draft's owner uploaded last: the first thing a reviewer reads about it. */
+export function DraftVerdict({ slug, newest }: { slug: string; newest: ReviewQueueItem['newest_version'] }) {
   if (newest === null) return <p className="small muted draft-verdict">Nothing scanned: no version yet.</p>;
   return (
     <p className="draft-verdict">
