@@ -72,7 +72,8 @@ export type FeedbackList = Wire<typeof feedback.FeedbackList>;
 export type CallLog = Wire<typeof logs.CallLog>;
 
 // Lists
-export type SkillList = Page<typeof skills.SkillRef>;
+/** With `q`, `match` says whether every word matched (`full`) or the best partial matches are listed (`partial`). */
+export type SkillList = Page<typeof skills.SkillRef> & { match?: 'full' | 'partial' };
 export type VersionList = Page<typeof versions.VersionRef>;
 export type UserList = Page<typeof accounts.UserRef>;
 export type CallLogList = Page<typeof logs.CallLogRef>;
