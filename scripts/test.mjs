@@ -26,6 +26,11 @@ if (files.length === 0) {
   console.error(`No test files match ${filters.join(' ')}`);
   process.exit(1);
 }
+// Tests run the built server, command line and console (the README's `npm start`, the CLI from dist/, the browser
+// tests): the parts whose sources changed are built first, and nothing when the build is current.
+const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
+
 console.log(`Backends: sqlite${process.env.TEST_DATABASE_URL ? ' + postgres' : ' (set TEST_DATABASE_URL to add postgres)'}`);
 
 // A test or hook that hangs fails after this long, with its name, rather than holding the run until CI gives up on
