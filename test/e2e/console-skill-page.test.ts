@@ -195,7 +195,7 @@ describe('web console: the skill page and the call log, desktop and phone', () =
       await page.goto('/skills/office-docs');
       await page.locator('.markdown').waitFor();
       await page.goto('/skills/office-docs?tab=files&file=scripts%2Fwith_server.py');
-      await page.locator('.code-line').first().waitFor();
+      await page.getByText('print("step 40")').waitFor();
       await page.goto('/signin');
       await page.getByLabel('Username or email').waitFor();
       // Late answers (the session check runs beside the page's own calls) are in before the count.
@@ -235,7 +235,7 @@ describe('web console: the skill page and the call log, desktop and phone', () =
       const session = await openSession(browser, registry, { viewport });
       const { page } = session;
       await page.goto('/skills/office-docs?tab=files&file=scripts%2Fwith_server.py');
-      await page.locator('.code-line').first().waitFor();
+      await page.getByText('print("step 40")').waitFor();
 
       // Every file is in the tree, and the tree is not cut off: nothing of it hides behind a scroll of its own.
       assert.equal(await page.locator('.tree-file').count(), officeFiles().length);
@@ -264,7 +264,7 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     });
   }
 
-  test('at 390 px the tab row and the call-log table are whole on the screen', async () => {
+  test('at 390 px every tab of the skill page is on the screen', async () => {
     const session = await openSession(browser, registry, { viewport: PHONE });
     const { page } = session;
     await page.goto('/skills/office-docs?tab=versions');
@@ -274,7 +274,9 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     for (const tab of tabs) assert.ok(tab.left >= 0 && tab.right <= PHONE.width, `a tab is cut off: ${JSON.stringify(tab)}`);
     assert.deepEqual(await overflowing(page, '.tabs'), []);
     await finish(session, 'skill-page-phone-tabs');
+  });
 
+  test('at 390 px the call log shows every field of a call on the screen', async () => {
     const signedIn = await openSession(browser, registry, { viewport: PHONE, cookie: owner.cookie });
     await signedIn.page.goto('/me/logs');
     await signedIn.page.locator('.logs-table tbody tr').first().waitFor();
