@@ -6,7 +6,7 @@ import path from 'node:path';
 import { load, type LoadResult } from './lib/client.js';
 import { measureLogRowCost } from './lib/log-row-cost.js';
 import { startRegistry } from './lib/processes.js';
-import { adminCookie, createApiKey, createSkill, json, publishSkill } from './lib/registry-api.js';
+import { adminCookie, createApiKey, createSkill, json, publishSkill, uploadSkillMdVersion } from './lib/registry-api.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -21,6 +21,7 @@ async function main() {
       description: 'A skill read by the call-log benchmark.',
       tags: ['bench', 'logs'],
     });
+    await uploadSkillMdVersion(registry.url, cookie, 'bench-logs');
     await publishSkill(registry.url, cookie, 'bench-logs');
     const key = await createApiKey(registry.url, cookie);
 

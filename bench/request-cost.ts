@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cannon } from './lib/autocannon.js';
 import { startCeiling, startRegistry } from './lib/processes.js';
-import { adminCookie, createApiKey, createSkill, getRaw, publishSkill } from './lib/registry-api.js';
+import { adminCookie, createApiKey, createSkill, getRaw, publishSkill, uploadSkillMdVersion } from './lib/registry-api.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     const cookie = await adminCookie(registry.url);
     for (const slug of ['request-cost-skill', 'request-cost-other']) {
       await createSkill(registry.url, cookie, slug);
+      await uploadSkillMdVersion(registry.url, cookie, slug);
       await publishSkill(registry.url, cookie, slug);
     }
     const key = await createApiKey(registry.url, cookie);

@@ -58,6 +58,17 @@ export async function createSkill(url: string, cookie: string, slug: string, ext
   );
 }
 
+/** Uploads a version holding only SKILL.md: publishing needs a version to install. */
+export async function uploadSkillMdVersion(url: string, cookie: string, slug: string, version = '1.0.0'): Promise<void> {
+  const status = await streamUpload(
+    `${url}/v1/skills/${slug}/versions`,
+    cookie,
+    version,
+    await zipOf([{ path: 'SKILL.md', content: SKILL_MD }]),
+  );
+  if (status !== 201) throw new Error(`upload of ${slug}@${version} failed: ${status}`);
+}
+
 export async function publishSkill(url: string, cookie: string, slug: string): Promise<void> {
   await json(
     await fetch(`${url}/v1/admin/skills/${slug}/status`, {
