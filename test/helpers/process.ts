@@ -4,15 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.js';
 
 /**
- * Runs the registry's command line from the sources, as `skill-registry` would run from dist/. Absolute, so the
- * child may run in any working directory.
+ * Runs the registry's command line as installed: `skill-registry` is dist/cli/main.js, with the workspace packages
+ * from their dist/ (scripts/test.mjs builds what changed before any test runs). A child started this way loads in a
+ * fraction of the time a TypeScript loader takes, which the command-line tests pay at every command. Absolute, so
+ * the child may run in any working directory.
  */
-export const CLI_ENTRY = [
-  '--conditions=source',
-  '--import',
-  import.meta.resolve('tsx'),
-  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
-];
+export const CLI_ENTRY = [fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))];
 
 /** The DATABASE_URL an operator would give to reach the test's database (and, on PostgreSQL, its own schema). */
 export function databaseUrl(database: DatabaseConfig): string {
@@ -30,7 +27,7 @@ export interface CliRun {
 }
 
 /**
- * Runs `skill-registry ARGS` from the sources as a child process and collects its exit code and output. `env` is
+ * Runs `skill-registry ARGS` as a child process and collects its exit code and output. `env` is
  * the child's whole environment (callers spread `process.env` in when they want it); stdin gets `input`, then closes.
  */
 export function runCli(
