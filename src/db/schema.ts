@@ -168,6 +168,8 @@ export interface VersionFilesTable {
   version_id: string;
   path: string;
   size: number;
+  /** 1 when the archive marks the file executable (migration 0010). */
+  executable: Flag;
 }
 
 export interface DownloadCountsTable {

@@ -49,12 +49,13 @@ function zipEntries(file: string): Promise<{ name: string; time: number; date: n
 }
 
 describe('publish packing: file selection and deterministic zips', () => {
-  it('packs the same files to the same bytes, whatever their order of creation, times, modes and the time zone', async () => {
+  it('packs the same files to the same bytes, whatever their order of creation, times, modes but the execute bit, and the time zone', async () => {
     const files = { 'SKILL.md': skillMdText('same'), 'b/two.txt': 'two\n', 'a/one.txt': 'one\n', 'z.md': '# z\n' };
     const first = writeTree(fresh('det'), files);
     const second = writeTree(fresh('det'), Object.fromEntries(Object.entries(files).reverse()));
     utimesSync(path.join(second, 'z.md'), new Date('2001-02-03T04:05:06Z'), new Date('2001-02-03T04:05:06Z'));
-    chmodSync(path.join(second, 'a/one.txt'), 0o755);
+    chmodSync(path.join(second, 'a/one.txt'), 0o600);
+    chmodSync(path.join(second, 'z.md'), 0o664);
     const zone = process.env.TZ;
     try {
       process.env.TZ = 'America/New_York';
@@ -81,6 +82,21 @@ describe('publish packing: file selection and deterministic zips', () => {
 
     const changed = writeTree(fresh('det'), { ...files, 'z.md': '# changed\n' });
     assert.notEqual((await pack(changed)).sha256, (await pack(first)).sha256, 'different content, different bytes');
+
+    // The execute bit is the one permission a package keeps: 0755 in the zip, and so other bytes.
+    const executable = writeTree(fresh('det'), files);
+    chmodSync(path.join(executable, 'a/one.txt'), 0o744);
+    const packed = await pack(executable);
+    assert.notEqual(packed.sha256, (await pack(first)).sha256);
+    assert.deepEqual(
+      (await zipEntries(packed.file)).map((e) => [e.name, e.mode]),
+      [
+        ['SKILL.md', 0o100644],
+        ['a/one.txt', 0o100755],
+        ['b/two.txt', 0o100644],
+        ['z.md', 0o100644],
+      ],
+    );
   });
 
   it('skips .git, node_modules, .env and .env.* everywhere, and what .skillignore lists (gitignore syntax)', async () => {

@@ -109,13 +109,13 @@ for (const backend of backends()) {
         assert.equal(after.latest_version, '1.0.0');
         assert.equal(after.description, 'Extract text from PDF files.', 'SKILL.md fills an empty description');
         assert.ok(after.updated_at > skill.updated_at);
-        const files = json<{ items: { path: string; size: number }[]; file_count: number; total_size: number }>(
+        const files = json<{ items: { path: string; size: number; executable: boolean }[]; file_count: number; total_size: number }>(
           expectStatus(await call(t, 'GET', `/v1/skills/${skill.slug}/versions/1.0.0/files`, alice.session), 200),
         );
         assert.deepEqual(files.items, [
-          { path: 'README.txt', size: 7 },
-          { path: 'SKILL.md', size: Buffer.byteLength(skillMd()) },
-          { path: 'scripts/extract.py', size: 15 },
+          { path: 'README.txt', size: 7, executable: false },
+          { path: 'SKILL.md', size: Buffer.byteLength(skillMd()), executable: false },
+          { path: 'scripts/extract.py', size: 15, executable: false },
         ]);
         assert.equal(files.file_count, 3);
         assert.equal(files.total_size, 7 + Buffer.byteLength(skillMd()) + 15);

@@ -115,10 +115,10 @@ describe('tar.gz structure: accepted', () => {
     );
     const result = await inspectPackage(bufferSource(bytes));
     assert.deepEqual(result.files, [
-      { path: 'SKILL.md', size: Buffer.byteLength(SKILL) },
-      { path: long, size: 9 },
-      { path: 'renamed.txt', size: 8 },
-      { path: 'sized.txt', size: 3 },
+      { path: 'SKILL.md', size: Buffer.byteLength(SKILL), executable: false },
+      { path: long, size: 9, executable: false },
+      { path: 'renamed.txt', size: 8, executable: false },
+      { path: 'sized.txt', size: 3, executable: false },
     ]);
   });
 

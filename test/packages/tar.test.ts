@@ -22,11 +22,11 @@ describe('tar.gz: accepted packages', () => {
     ]);
     assert.equal(result.format, 'tar.gz');
     assert.deepEqual(result.files, [
-      { path: 'README.md', size: 5000 },
-      { path: 'SKILL.md', size: Buffer.byteLength(SKILL) },
-      { path: 'empty.txt', size: 0 },
-      { path: 'old.bin', size: 700 },
-      { path: 'scripts/run.py', size: 12 },
+      { path: 'README.md', size: 5000, executable: false },
+      { path: 'SKILL.md', size: Buffer.byteLength(SKILL), executable: false },
+      { path: 'empty.txt', size: 0, executable: false },
+      { path: 'old.bin', size: 700, executable: false },
+      { path: 'scripts/run.py', size: 12, executable: false },
     ]);
     assert.equal(result.skillMdPath, 'SKILL.md');
     assert.deepEqual(result.skillMd, { name: 'pdf-tools', description: 'Extract text from PDF files.' });
@@ -77,7 +77,7 @@ describe('tar.gz: accepted packages', () => {
   it('accepts old v7 headers (no ustar magic, valid checksum)', async () => {
     const tar = rawTar([{ header: tarHeader({ name: 'a.txt', size: 3, magic: false }), data: Buffer.from('abc') }]);
     const result = await inspectPackage(bufferSource(gzipSync(tar)));
-    assert.deepEqual(result.files, [{ path: 'a.txt', size: 3 }]);
+    assert.deepEqual(result.files, [{ path: 'a.txt', size: 3, executable: false }]);
   });
 });
 

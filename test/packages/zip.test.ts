@@ -24,11 +24,11 @@ describe('zip: accepted packages', () => {
     const result = await inspectPackage(bufferSource(zip));
     assert.equal(result.format, 'zip');
     assert.deepEqual(result.files, [
-      { path: 'B.txt', size: 0 },
-      { path: 'README.md', size: 5000 },
-      { path: 'SKILL.md', size: Buffer.byteLength(SKILL) },
-      { path: 'assets/logo.bin', size: 300 },
-      { path: 'scripts/run.py', size: 12 },
+      { path: 'B.txt', size: 0, executable: false },
+      { path: 'README.md', size: 5000, executable: false },
+      { path: 'SKILL.md', size: Buffer.byteLength(SKILL), executable: false },
+      { path: 'assets/logo.bin', size: 300, executable: false },
+      { path: 'scripts/run.py', size: 12, executable: false },
     ]);
     assert.equal(result.skillMdPath, 'SKILL.md');
     assert.deepEqual(result.skillMd, { name: 'pdf-tools', description: 'Extract text from PDF files.' });
@@ -84,8 +84,8 @@ describe('zip: accepted packages', () => {
     );
     const result = await inspectPackage(bufferSource(zip));
     assert.deepEqual(result.files, [
-      { path: 'SKILL.md', size: Buffer.byteLength(SKILL) },
-      { path: 'a.txt', size: 4 },
+      { path: 'SKILL.md', size: Buffer.byteLength(SKILL), executable: false },
+      { path: 'a.txt', size: 4, executable: false },
     ]);
   });
 
@@ -99,7 +99,7 @@ describe('zip: accepted packages', () => {
         local: { compressedSize: 0xffffffff, uncompressedSize: 0xffffffff, extra: zip64LocalExtra(data.length, compressed) },
       },
     ]);
-    assert.deepEqual(result.files, [{ path: 'z.txt', size: data.length }]);
+    assert.deepEqual(result.files, [{ path: 'z.txt', size: data.length, executable: false }]);
   });
 
   it('accepts the empty zip (end record only) with the skill_md_missing warning', async () => {

@@ -40,7 +40,14 @@ export const FileParams = Type.Object({
   '*': Type.String({ minLength: 1, maxLength: 1024, description: 'The file path inside the package.' }),
 });
 
-const FileEntry = Type.Object({ path: Type.String(), size: Type.Integer() });
+const FileEntry = Type.Object({
+  path: Type.String(),
+  size: Type.Integer(),
+  executable: Type.Boolean({
+    description:
+      "Whether the archive marks the file executable (its owner's execute bit, from a tar mode or a zip entry made on Unix or macOS); installs give such files mode 0755, others 0644. Versions uploaded before the registry recorded it list false.",
+  }),
+});
 
 export const FileList = Type.Object({
   items: Type.Array(FileEntry),

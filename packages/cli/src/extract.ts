@@ -2,13 +2,13 @@
  * Safe extraction of a downloaded package. The archive is first checked by the registry's own inspector (the
  * same path, size, ratio and SKILL.md rules uploads pass), then each file it listed is written below a fresh
  * directory, re-checking that every target stays inside it. Nothing is ever written outside that directory,
- * and no link, device or permission bit from the archive is reproduced: files are written 0644, folders 0755.
+ * and no link or device from the archive is reproduced. Of its permission bits one is kept: a file the archive marks
+ * executable (its owner's execute bit, Inspection.files[].executable) is written 0755, every other file 0644, folders
+ * 0755; never setuid, setgid or sticky, whatever the archive says. Each file is created new (O_EXCL, so never through
+ * a link) and its mode set on the open file itself (fchmod), never by path, whatever the umask.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { openPackageEntry } from '@skill-registry/skill-package/inspect';
 import { checkEntryPath } from '@skill-registry/skill-package/paths';
 import type { Inspection } from '@skill-registry/skill-package/types';
@@ -68,19 +68,21 @@ export async function extractPackage(archive: string, dir: string, accept?: (ins
     if (entry === null)
       throw new CliError(`The package lists ${file.path} but does not hold it; nothing was installed.`, EXIT.invalidPackage);
     let size = 0;
-    await pipeline(
-      entry,
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          // The inspector already held every entry to its declared size; this guards the second read.
-          if (size > file.size)
-            callback(new CliError(`${file.path} is larger than the package declares; nothing was installed.`, EXIT.invalidPackage));
-          else callback(null, chunk);
-        },
-      }),
-      createWriteStream(target, { flags: 'wx', mode: 0o644 }),
-    );
+    const mode = file.executable ? 0o755 : 0o644;
+    const handle = await open(target, 'wx', mode);
+    try {
+      for await (const chunk of entry as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        // The inspector already held every entry to its declared size; this guards the second read.
+        if (size > file.size)
+          throw new CliError(`${file.path} is larger than the package declares; nothing was installed.`, EXIT.invalidPackage);
+        for (let at = 0; at < chunk.length;) at += (await handle.write(chunk, at)).bytesWritten;
+      }
+      // The umask may have taken bits off the mode `open` was given.
+      await handle.chmod(mode);
+    } finally {
+      await handle.close();
+    }
     if (size !== file.size)
       throw new CliError(`${file.path} is shorter than the package declares; nothing was installed.`, EXIT.invalidPackage);
     written.push(relative);

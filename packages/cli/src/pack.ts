@@ -7,7 +7,8 @@
  *
  * Determinism: the same files give the same bytes, whoever packs them, wherever and whenever. Entries are
  * sorted by path (code-unit order), every entry has the same timestamp (1980-01-02 00:00, with no extended
- * timestamp field) and mode 0644, there are no directory entries, and deflate runs at level 6. A
+ * timestamp field) and mode 0644, or 0755 for a file its owner may execute (the one permission bit a package
+ * keeps: a script's instructions run `./scripts/x.py`), there are no directory entries, and deflate runs at level 6. A
  * file of 64 KiB or more that deflates beyond the registry's ratio limit is stored uncompressed, so a large
  * repetitive text file is not mistaken for a zip bomb.
  */
@@ -28,12 +29,17 @@ import { CliError, EXIT } from './exit-codes.js';
 export const IGNORE_FILE = '.skillignore';
 const COMPRESSION_LEVEL = 6;
 const FILE_MODE = 0o100644;
+const EXECUTABLE_MODE = 0o100755;
+/** The owner's execute bit, which makes a packed file executable (as git reads a mode). */
+const S_IXUSR = 0o100;
 
 export interface PackFile {
   /** `/`-separated, relative to the folder. */
   path: string;
   absolute: string;
   size: number;
+  /** Whether its owner may execute it: packed with mode 0755 rather than 0644. */
+  executable: boolean;
 }
 
 export interface Collected {
@@ -72,7 +78,10 @@ export async function collectFiles(dir: string): Promise<Collected> {
         else await walk(rel);
       } else if (entry.isFile()) {
         if (alwaysSkipped(entry.name) || rel === IGNORE_FILE || rules.ignores(rel)) skipped.push(rel);
-        else files.push({ path: rel, absolute, size: (await lstat(absolute)).size });
+        else {
+          const stats = await lstat(absolute);
+          files.push({ path: rel, absolute, size: stats.size, executable: (stats.mode & S_IXUSR) !== 0 });
+        }
       } else if (alwaysSkipped(entry.name) || rules.ignores(rel)) {
         skipped.push(rel);
       } else {
@@ -128,7 +137,13 @@ export async function packZip(files: PackFile[], out: string): Promise<{ size: n
     const store = await mustStore(file);
     zip.addReadStreamLazy(
       file.path,
-      { size: file.size, mtime, mode: FILE_MODE, compressionLevel: store ? 0 : COMPRESSION_LEVEL, forceDosTimestamp: true },
+      {
+        size: file.size,
+        mtime,
+        mode: file.executable ? EXECUTABLE_MODE : FILE_MODE,
+        compressionLevel: store ? 0 : COMPRESSION_LEVEL,
+        forceDosTimestamp: true,
+      },
       (callback) => callback(null, createReadStream(file.absolute)),
     );
   }

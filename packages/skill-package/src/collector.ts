@@ -306,8 +306,8 @@ export class PackageCollector {
     return this.skillMd;
   }
 
-  recordFile(path: string, size: number): void {
-    this.files.push({ path, size });
+  recordFile(path: string, size: number, executable = false): void {
+    this.files.push({ path, size, executable });
   }
 
   /**

@@ -24,6 +24,8 @@ export interface TarHeader {
   type: HeaderType;
   /** For a `refused` type: the rule it breaks (its data, `size` bytes, can be passed over like a file's). */
   rule?: string;
+  /** The mode field (permission bits; pax cannot change it: its `mode` key is refused). */
+  mode: number;
 }
 
 /** Types refused for themselves, whose data (if any) is `size` bytes like a file's: a reader can pass over them. */
@@ -162,11 +164,11 @@ export function parseHeader(block: Buffer): TarHeader {
     default: {
       const rule =
         TYPE_NAMES[flag] ?? `it has an unsupported tar entry type (${JSON.stringify(flag)}; only files and directories are accepted)`;
-      if (PASSABLE_TYPES.has(flag)) return { nameRaw, size, type: 'refused', rule };
+      if (PASSABLE_TYPES.has(flag)) return { nameRaw, size, type: 'refused', rule, mode: values.mode ?? 0 };
       throw refuse(label, rule);
     }
   }
-  return { nameRaw, size, type };
+  return { nameRaw, size, type, mode: values.mode ?? 0 };
 }
 
 /** pax keys accepted: those the registry applies, and those that change nothing it lists. */

@@ -22,6 +22,8 @@
  *   registry applies `path` and `size` from pax exactly as GNU tar and Python do, and refuses what it does
  *   not model (see tar-header.ts).
  * - Names are decoded as UTF-8 (ustar fields, GNU long names and pax paths alike); invalid UTF-8 is refused.
+ * - A file is executable when its mode sets the owner's execute bit; nothing else of the mode (setuid, setgid,
+ *   sticky, group and other bits) is kept.
  * - The archive ends with two all-zero blocks, then only zero padding (GNU tar pads to its record size). A zero
  *   block followed by anything else (Python stops at the first zero block, GNU tar warns and reads on), or a
  *   lone zero block at the end, is refused. A stream that simply ends after the last entry's data is accepted,
@@ -50,8 +52,11 @@ import {
   parseHeader,
   parseLongName,
   parsePax,
-  type HeaderType,
+  type TarHeader,
 } from './tar-header.js';
+
+/** The owner's execute bit: what marks a file executable (as git reads a mode). */
+const S_IXUSR = 0o100;
 import { PackageError, type PackageLimits } from './types.js';
 
 export { looksLikeTar } from './tar-header.js';
@@ -105,6 +110,8 @@ export interface TarEntry {
   size: number;
   /** The rule the entry breaks on its own (its name, path or type), or null: its data is passed over either way. */
   refused: PackageError | null;
+  /** A file whose mode sets the owner's execute bit (nothing else of the mode is kept). */
+  executable: boolean;
 }
 
 /**
@@ -198,7 +205,7 @@ async function* tarEntries(reader: ByteReader, setCurrent: (name: string | null)
     const entryLabel = nameLabel(nameRaw);
     setCurrent(entryLabel);
     const start = reader.position;
-    const entry = settle(nameRaw, header.type, header.rule, size);
+    const entry = settle(nameRaw, header, size);
     previous = entry.name;
     yield entry;
     const left = start + size - reader.position;
@@ -210,9 +217,17 @@ async function* tarEntries(reader: ByteReader, setCurrent: (name: string | null)
 }
 
 /** An entry whose header is read: its name, path and type checked (a refusal is carried, not thrown). */
-function settle(nameRaw: Buffer, type: HeaderType, rule: string | undefined, size: number): TarEntry {
+function settle(nameRaw: Buffer, header: Pick<TarHeader, 'type' | 'rule' | 'mode'>, size: number): TarEntry {
+  const { type, rule } = header;
   const label = nameLabel(nameRaw);
-  const refused = (name: string, why: string): TarEntry => ({ name, path: '', isDirectory: false, size, refused: refuse(name, why) });
+  const refused = (name: string, why: string): TarEntry => ({
+    name,
+    path: '',
+    isDirectory: false,
+    size,
+    refused: refuse(name, why),
+    executable: false,
+  });
   const name = decodeName(nameRaw);
   if (name === null) return refused(label, 'its name is not valid UTF-8');
   if (type === 'refused') return refused(name, rule ?? 'it is neither a file nor a directory');
@@ -221,7 +236,7 @@ function settle(nameRaw: Buffer, type: HeaderType, rule: string | undefined, siz
   const isDirectory = type === 'directory';
   if (isDirectory && size !== 0) return refused(name, 'it is a directory entry with content');
   if (!isDirectory && checked.isDirectory) return refused(name, 'it is a file entry whose name ends in "/"');
-  return { name, path: checked.path, isDirectory, size, refused: null };
+  return { name, path: checked.path, isDirectory, size, refused: null, executable: !isDirectory && (header.mode & S_IXUSR) !== 0 };
 }
 
 async function skipPadding(reader: ByteReader, size: number): Promise<void> {
@@ -282,7 +297,7 @@ async function scanTarStream(source: RandomAccessSource, compressed: boolean, co
         if (caughtUp !== undefined) await caughtUp;
       }
       file.end();
-      collector.recordFile(entry.path, count);
+      collector.recordFile(entry.path, count, entry.executable);
     }
   } catch (err) {
     throw mapError(err, current);

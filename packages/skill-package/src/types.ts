@@ -20,6 +20,11 @@ export interface PackageFile {
   /** Path inside the archive, `/`-separated, without a leading `./`; directories are not listed. */
   path: string;
   size: number;
+  /**
+   * Whether the archive marks the file executable: its owner's execute bit, from a tar header's mode or a zip entry's
+   * Unix mode (made on Unix or macOS). Only this bit is kept: setuid, setgid, sticky and the rest of the mode are not.
+   */
+  executable: boolean;
 }
 
 export interface PackageWarning {

@@ -32,6 +32,8 @@
  *   "made by" host says (unzip honours it for several hosts): the file type must be none, regular (files) or
  *   directory (names ending in `/`). Symlinks, devices, FIFOs and sockets are refused; so are the MS-DOS
  *   volume-label attribute and the directory attribute on a name without a trailing `/`.
+ * - A file is executable when it was made on Unix or macOS and its mode sets the owner's execute bit; nothing else of
+ *   the mode (setuid, setgid, sticky, group and other bits) is kept.
  * - Every local header must repeat the central record: name bytes, flags, method, and (without a data
  *   descriptor) CRC-32 and sizes (zip64 sizes from the local zip64 extra field). With a data descriptor the
  *   local values must be zero or the central ones, and the descriptor (12, 16, 20 or 24 bytes, with or
@@ -67,6 +69,10 @@ const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
 const S_IFLNK = 0o120000;
+/** The owner's execute bit: what marks a file executable (as git reads a mode). */
+const S_IXUSR = 0o100;
+/** "Made by" hosts whose external attributes carry a Unix mode that unzip applies: Unix, and macOS. */
+const UNIX_HOSTS = new Set([3, 19]);
 const DOS_VOLUME_LABEL = 0x08;
 const DOS_DIRECTORY = 0x10;
 const SIG_LOCAL = 0x04034b50;
@@ -124,6 +130,11 @@ function extraFieldProblem(fields: ExtraField[], raw: Buffer, name: string, cent
 
 type Kind = 'file' | 'directory' | 'symlink' | 'special' | null;
 
+/** Whether an entry's Unix mode marks it executable (see the top of this file). */
+export function isExecutable(record: Pick<CentralRecord, 'versionMadeBy' | 'externalAttributes'>): boolean {
+  return UNIX_HOSTS.has(record.versionMadeBy >>> 8) && ((record.externalAttributes >>> 16) & S_IXUSR) !== 0;
+}
+
 function unixKind(record: CentralRecord): Kind {
   const type = (record.externalAttributes >>> 16) & S_IFMT;
   if (type === 0) return null;
@@ -140,6 +151,7 @@ interface Plan {
   isDirectory: boolean;
   /** Refused by a rule of its own (noted by the collector): its bytes are passed over unread. */
   refused: boolean;
+  executable: boolean;
 }
 
 /**
@@ -152,7 +164,7 @@ function planEntry(record: CentralRecord, collector: PackageCollector): Plan {
   } catch (error) {
     collector.entryRefused(error);
     const name = decodeZipName(record.nameRaw, record.flags) ?? record.nameRaw.toString('utf8');
-    return { record, name, path: '', isDirectory: false, refused: true };
+    return { record, name, path: '', isDirectory: false, refused: true, executable: false };
   }
 }
 
@@ -224,7 +236,8 @@ function checkEntry(record: CentralRecord, collector: PackageCollector): Plan {
       `it is stored uncompressed but declares ${record.compressedSize} compressed and ${record.uncompressedSize} uncompressed bytes`,
     );
   }
-  return { record, name, path: path.path, isDirectory: path.isDirectory, refused: false };
+  const executable = kind !== 'directory' && !path.isDirectory && isExecutable(record);
+  return { record, name, path: path.path, isDirectory: path.isDirectory, refused: false, executable };
 }
 
 function readUInt64LE(buf: Buffer, offset: number): number {
@@ -454,7 +467,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
         if (reader.position !== next) {
           throw refuse(name, `${next - reader.position} bytes after its data belong to no entry`);
         }
-        if (!plan.isDirectory) collector.recordFile(plan.path, count);
+        if (!plan.isDirectory) collector.recordFile(plan.path, count, plan.executable);
       } catch (err) {
         // A file cut short is ended: the scanner is never left with a file open.
         file?.end();

@@ -9,6 +9,7 @@ import { skillChanges } from './0006_skill_changes.js';
 import { versionScans } from './0007_version_scans.js';
 import { reports } from './0008_reports.js';
 import { skillDeclines } from './0009_skill_declines.js';
+import { fileModes } from './0010_file_modes.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -25,6 +26,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0007_version_scans': versionScans(dialect),
     '0008_reports': reports(dialect),
     '0009_skill_declines': skillDeclines(dialect),
+    '0010_file_modes': fileModes(),
   };
 }
 

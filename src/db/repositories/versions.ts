@@ -8,6 +8,14 @@ export type { NewVersionScan, ScanVerdict };
 export interface FileEntry {
   path: string;
   size: number;
+  executable: boolean;
+}
+
+/** A file's row as the queries select it. */
+const FILE_COLUMNS = ['path', 'size', 'executable'] as const;
+
+function fileEntry(row: { path: string; size: number; executable: number }): FileEntry {
+  return { path: row.path, size: row.size, executable: row.executable !== 0 };
 }
 
 /** One buffered download count: how many times a version was fetched on one UTC day. */
@@ -115,7 +123,9 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
   async function insertFiles(trx: Transaction<Database>, versionId: string, files: readonly FileEntry[]): Promise<void> {
     // Batches keep each statement well under both databases' bound-parameter limits.
     for (let i = 0; i < files.length; i += FILE_BATCH) {
-      const batch = files.slice(i, i + FILE_BATCH).map((f) => ({ version_id: versionId, path: f.path, size: f.size }));
+      const batch = files
+        .slice(i, i + FILE_BATCH)
+        .map((f) => ({ version_id: versionId, path: f.path, size: f.size, executable: f.executable ? 1 : 0 }));
       await trx.insertInto('version_files').values(batch).execute();
     }
   }
@@ -190,17 +200,19 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
       return row !== undefined;
     },
 
-    files(versionId: string): Promise<FileEntry[]> {
-      return db.selectFrom('version_files').select(['path', 'size']).where('version_id', '=', versionId).orderBy('path').execute();
+    async files(versionId: string): Promise<FileEntry[]> {
+      const rows = await db.selectFrom('version_files').select(FILE_COLUMNS).where('version_id', '=', versionId).orderBy('path').execute();
+      return rows.map(fileEntry);
     },
 
     async file(versionId: string, path: string): Promise<FileEntry | undefined> {
-      return db
+      const row = await db
         .selectFrom('version_files')
-        .select(['path', 'size'])
+        .select(FILE_COLUMNS)
         .where('version_id', '=', versionId)
         .where('path', '=', path)
         .executeTakeFirst();
+      return row === undefined ? undefined : fileEntry(row);
     },
 
     /**
