@@ -168,6 +168,10 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     await api.upload(owner.cookie, 'office-docs', '1.0.0', archive);
     await api.upload(owner.cookie, 'office-docs', '1.1.0', archive, { changelog: 'Redlining keeps comments.' });
     await api.setStatus(adminCookie, 'office-docs', 'published');
+    await api.expect(201, 'POST', '/v1/me/api-keys', {
+      cookie: owner.cookie,
+      json: { name: 'release-pipeline-key', scopes: ['skill:upload'] },
+    });
     // Calls with long paths, as a real log has them.
     await api.call('GET', '/v1/skills?q=word%20documents%20tracked%20changes&sort=relevance&page_size=50', { cookie: owner.cookie });
     await api.call('GET', '/v1/skills/office-docs/versions/1.1.0/files/ooxml/schemas/ISO-IEC29500-4_2016/dml-main.xsd', {
@@ -276,22 +280,27 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     await finish(session, 'skill-page-phone-tabs');
   });
 
-  test('at 390 px the call log shows every field of a call on the screen', async () => {
-    const signedIn = await openSession(browser, registry, { viewport: PHONE, cookie: owner.cookie });
-    await signedIn.page.goto('/me/logs');
-    await signedIn.page.locator('.logs-table tbody tr').first().waitFor();
-    assert.deepEqual(await overflowing(signedIn.page, '.table-scroll'), []);
-    const cells = await boxes(signedIn.page, '.logs-table tbody td');
-    assert.ok(cells.length >= 7);
-    for (const cell of cells) assert.ok(cell.left >= 0 && cell.right <= PHONE.width, `a call-log cell is cut off: ${JSON.stringify(cell)}`);
-    // Each value says what it is, the column headings being out of sight.
-    assert.match(await signedIn.page.locator('.logs-table tbody tr').first().innerText(), /\S/);
-    assert.equal(
-      await signedIn.page.evaluate<string>(`getComputedStyle(document.querySelector('.logs-table tbody td'), '::before').content`),
-      '"Time"',
-    );
-    await finish(signedIn, 'call-logs-phone');
-  });
+  for (const [path, rows, firstLabel] of [
+    ['/me/logs', '.logs-table tbody tr', 'Time'],
+    ['/me/keys', '.table-scroll tbody tr', 'Name'],
+  ] as const) {
+    test(`at 390 px ${path} shows every field of a row on the screen`, async () => {
+      const session = await openSession(browser, registry, { viewport: PHONE, cookie: owner.cookie });
+      const { page } = session;
+      await page.goto(path);
+      await page.locator(rows).first().waitFor();
+      assert.deepEqual(await overflowing(page, '.table-scroll'), []);
+      const cells = await boxes(page, `${rows} > *`);
+      assert.ok(cells.length >= 6);
+      for (const cell of cells) assert.ok(cell.left >= 0 && cell.right <= PHONE.width, `a cell is cut off: ${JSON.stringify(cell)}`);
+      // Each value says what it is, the column headings being out of sight.
+      assert.equal(
+        await page.evaluate<string>(`getComputedStyle(document.querySelector('${rows} > *'), '::before').content`),
+        `"${firstLabel}"`,
+      );
+      await finish(session, `phone-${path.slice(1).replace('/', '-')}`);
+    });
+  }
 
   for (const [label, viewport] of [
     ['desktop', DESKTOP],

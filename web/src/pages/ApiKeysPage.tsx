@@ -58,7 +58,7 @@ export function ApiKeysPage() {
           {keys?.length === 0 && <EmptyState title="No keys yet">Create one to publish from a script or CI.</EmptyState>}
           {keys && keys.length > 0 && (
             <div className="table-scroll">
-              <table className="table">
+              <table className="table table-cards">
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
@@ -74,12 +74,16 @@ export function ApiKeysPage() {
                 <tbody>
                   {keys.map((key) => (
                     <tr key={key.id}>
-                      <th scope="row">{key.name}</th>
-                      <td>
+                      <th scope="row" data-label="Name">
+                        {key.name}
+                      </th>
+                      <td data-label="Key">
                         <code>{key.prefix}…</code>
                       </td>
-                      <td>{key.scopes.length > 0 ? key.scopes.join(', ') : <span className="muted">read only</span>}</td>
-                      <td>
+                      <td data-label="Scopes">
+                        {key.scopes.length > 0 ? key.scopes.join(', ') : <span className="muted">read only</span>}
+                      </td>
+                      <td data-label="Last used">
                         {key.last_used_at ? (
                           <time dateTime={key.last_used_at} title={formatDateTime(key.last_used_at)}>
                             {formatRelative(key.last_used_at)}
@@ -88,7 +92,7 @@ export function ApiKeysPage() {
                           <span className="muted">never</span>
                         )}
                       </td>
-                      <td>
+                      <td data-label="Expires">
                         {key.expires_at ? (
                           <time dateTime={key.expires_at}>{formatDate(key.expires_at)}</time>
                         ) : (

@@ -159,7 +159,7 @@ export function CallLogsPage() {
         {data && data.items.length > 0 && (
           <>
             <div className="table-scroll">
-              <table className="table logs-table">
+              <table className="table logs-table table-cards">
                 <thead>
                   <tr>
                     <th scope="col">Time</th>
