@@ -283,6 +283,7 @@ describe('web console: the skill page and the call log, desktop and phone', () =
   for (const [path, rows, firstLabel] of [
     ['/me/logs', '.logs-table tbody tr', 'Time'],
     ['/me/keys', '.table-scroll tbody tr', 'Name'],
+    ['/me/skills/office-docs?tab=security', '.table-scroll tbody tr', 'Version'],
   ] as const) {
     test(`at 390 px ${path} shows every field of a row on the screen`, async () => {
       const session = await openSession(browser, registry, { viewport: PHONE, cookie: owner.cookie });
@@ -298,7 +299,7 @@ describe('web console: the skill page and the call log, desktop and phone', () =
         await page.evaluate<string>(`getComputedStyle(document.querySelector('${rows} > *'), '::before').content`),
         `"${firstLabel}"`,
       );
-      await finish(session, `phone-${path.slice(1).replace('/', '-')}`);
+      await finish(session, `phone-${path.slice(1).replace(/[^a-z]+/g, '-')}`);
     });
   }
 

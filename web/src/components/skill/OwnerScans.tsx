@@ -35,7 +35,7 @@ export function OwnerScans({ slug }: { slug: string }) {
         your skill needs, say), explain it and ask for a rescan.
       </p>
       <div className="table-scroll">
-        <table className="table">
+        <table className="table table-cards">
           <caption className="visually-hidden">Scan verdicts of each version</caption>
           <thead>
             <tr>
@@ -49,13 +49,17 @@ export function OwnerScans({ slug }: { slug: string }) {
           <tbody>
             {data.items.map((v) => (
               <tr key={v.version}>
-                <th scope="row">v{v.version}</th>
-                <td>
+                <th scope="row" data-label="Version">
+                  v{v.version}
+                </th>
+                <td data-label="Verdict">
                   <VerdictBadge scan={v.scan} />
                   {v.scan?.verdict === 'malicious' && <div className="small danger-text">Quarantined</div>}
                 </td>
-                <td>{v.scan ? countsText(v.scan.findings) : <span className="muted">not scanned</span>}</td>
-                <td className="nowrap">{formatDate(v.created_at)}</td>
+                <td data-label="Findings">{v.scan ? countsText(v.scan.findings) : <span className="muted">not scanned</span>}</td>
+                <td className="nowrap" data-label="Uploaded">
+                  {formatDate(v.created_at)}
+                </td>
                 <td>
                   <div className="moderation-actions">
                     <Link
