@@ -61,6 +61,13 @@ for (const backend of backends()) {
       assert.ok(cleared(res), `the cookie is cleared: ${JSON.stringify(res.headers['set-cookie'])}`);
     });
 
+    it("answers a disabled user's session 200 with no user", async () => {
+      const user = await registerUser(t);
+      expectStatus(await call(t, 'PATCH', `/v1/admin/users/${user.id}`, await adminSession(t), { disabled: true }), 200);
+      const res = expectStatus(await call(t, 'GET', '/v1/auth/session', user.session), 200);
+      assert.deepEqual(json<SessionBody>(res), { user: null, auth: null });
+    });
+
     it('refuses a bad API key with 401, as every endpoint does', async () => {
       expectProblem(await call(t, 'GET', '/v1/auth/session', { key: 'skreg_not-a-real-key' }), 401, 'unauthenticated');
     });
