@@ -31,7 +31,11 @@ if (files.length === 0) {
 const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 
-console.log(`Backends: sqlite${process.env.TEST_DATABASE_URL ? ' + postgres' : ' (set TEST_DATABASE_URL to add postgres)'}`);
+console.log(
+  process.env.TEST_DATABASE_URL
+    ? 'Backends: sqlite + postgres'
+    : 'Backends: sqlite only. Set TEST_DATABASE_URL to add PostgreSQL; the suites that need it are skipped here and say so (# needs TEST_DATABASE_URL).',
+);
 
 // A test or hook that hangs fails after this long, with its name, rather than holding the run until CI gives up on
 // it; and once a file's tests are done its process exits, even if something it started would keep it alive.

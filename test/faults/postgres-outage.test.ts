@@ -13,7 +13,7 @@ import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, uniqueName } from '../helpers/client.js';
 import { freePort } from '../helpers/process.js';
-import { countSessions, databaseProxy, requirePostgresUrl, terminateSessions, type DatabaseProxy } from './postgres-sessions.js';
+import { countSessions, databaseProxy, POSTGRES_ONLY, POSTGRES_URL, terminateSessions, type DatabaseProxy } from './postgres-sessions.js';
 import { ifSet } from '../helpers/hooks.js';
 
 /**
@@ -22,7 +22,7 @@ import { ifSet } from '../helpers/hooks.js';
  */
 const ANSWER_BOUND_MS = 8_000;
 
-const adminUrl = requirePostgresUrl();
+const adminUrl = POSTGRES_URL;
 const postgres = backends().find((b) => b.name === 'postgres')!;
 
 /** Every `uncaughtException` while a test runs: there must be none. */
@@ -46,7 +46,7 @@ async function until(t: TestApp, send: () => ReturnType<typeof call>, status: nu
   assert.fail(`no ${status} after ${attempts} attempts`);
 }
 
-describe('PostgreSQL sessions terminated under a running registry', { timeout: 120_000 }, () => {
+describe('PostgreSQL sessions terminated under a running registry', { timeout: 120_000, ...POSTGRES_ONLY }, () => {
   let t: TestApp;
   let applicationName: string;
   let key: string;
@@ -127,7 +127,7 @@ describe('PostgreSQL sessions terminated under a running registry', { timeout: 1
   });
 });
 
-describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000 }, () => {
+describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000, ...POSTGRES_ONLY }, () => {
   let t: TestApp;
   let proxy: DatabaseProxy;
   let key: string;
@@ -210,7 +210,7 @@ describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000 }, () =>
   });
 });
 
-describe("pg's own failures read as the database being unavailable", { timeout: 60_000 }, () => {
+describe("pg's own failures read as the database being unavailable", { timeout: 60_000, ...POSTGRES_ONLY }, () => {
   test('without an application_name of their own, the sessions are named skill-registry', async () => {
     const pool = registryPool({ url: adminUrl });
     try {

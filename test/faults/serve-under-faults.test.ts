@@ -9,9 +9,9 @@ import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { ADMIN } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { databaseUrl, startRegistryProcess, type RegistryProcess } from '../helpers/process.js';
-import { requirePostgresUrl, terminateSessions } from './postgres-sessions.js';
+import { POSTGRES_ONLY, POSTGRES_URL, terminateSessions } from './postgres-sessions.js';
 
-const adminUrl = requirePostgresUrl();
+const adminUrl = POSTGRES_URL;
 
 interface Tally {
   /** Slugs of skills whose creation was answered 201. */
@@ -193,7 +193,7 @@ after(async () => {
   for (const registry of running) if (registry.child.exitCode === null) await registry.stop().catch(() => undefined);
 });
 
-describe('a serve process while its PostgreSQL sessions are terminated under load', { timeout: 180_000 }, () => {
+describe('a serve process while its PostgreSQL sessions are terminated under load', { timeout: 180_000, ...POSTGRES_ONLY }, () => {
   test('every answer is a success or a 503 problem, the process stays up, and every acknowledged write is stored', async () => {
     const backend = backends().find((b) => b.name === 'postgres')!;
     const store = await backend.create();
