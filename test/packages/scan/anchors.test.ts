@@ -2,7 +2,8 @@
 // groups as the line read alone, across the pieces a long block is read in and for a line longer than a piece.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { anchorLines, BLOB_RUN, FACTS, G, groupsOfLine, WRAPPED_MIN } from '@skill-registry/skill-package/scan/prefilter';
+import { G } from '@skill-registry/skill-package/scan/catalogue';
+import { anchorLines, BLOB_RUN, FACTS, groupsOfLine, WRAPPED_MIN } from '@skill-registry/skill-package/scan/prefilter';
 import { rng } from '../../../bench/scan-corpus/prng.js';
 
 interface Seen {

@@ -4,7 +4,8 @@
 // is found, and the gates themselves.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { G, groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
+import { G } from '@skill-registry/skill-package/scan/catalogue';
+import { groupsOfLine } from '@skill-registry/skill-package/scan/prefilter';
 import { agentGroupsThatAct } from '@skill-registry/skill-package/scan/rules-agent';
 import { commandGroupsThatAct } from '@skill-registry/skill-package/scan/rules-command';
 import { findingsOf, scan, SKILL } from './helpers.js';

@@ -13,9 +13,10 @@ import type { FindingSink, Hit } from './findings.js';
 import { LINE_CAP, LineSplitter, WINDOW_OVERLAP, type LineReader } from './lines.js';
 import { HEAD_BYTES, sniff, type NestedFormat } from './magic.js';
 import { MarkdownContext, type ClosedComment } from './markdown.js';
-import { AGENT_GROUPS, ALL_GROUPS, anchorLines, BLOB_RUN, FACTS, G, groupsOfLine, MARKS, type LineSink } from './prefilter.js';
+import { ALL_GROUPS, G, MARKS } from './catalogue.js';
+import { anchorLines, BLOB_RUN, FACTS, groupsOfLine, type LineSink } from './prefilter.js';
 import { ProseBlocks } from './prose-blocks.js';
-import { agentGroupsThatAct, scanAgent } from './rules-agent.js';
+import { AGENT_GROUPS, agentGroupsThatAct, scanAgent } from './rules-agent.js';
 import { commandGroupsThatAct, finishCommands, scanCommands } from './rules-command.js';
 import { MINIFIED_LINE, reportLongLine, scanPacked } from './rules-executable.js';
 import {

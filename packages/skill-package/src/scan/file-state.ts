@@ -1,9 +1,6 @@
 /** What every rule module is given: one line (or one segment of it) in its context, and its file's state. */
 import type { Hit } from './findings.js';
-import { raise } from './severity.js';
-import { inSignature, signatureLine } from './signature.js';
 import type { Context } from './severity.js';
-import type { Severity } from './types.js';
 
 /** How a text file is read: Markdown (code blocks and comments matter), a script that runs, or other text. */
 export type FileKind = 'markdown' | 'script' | 'text';
@@ -26,29 +23,4 @@ export interface LineInput {
   line: number;
   context: Context;
   file: FileState;
-}
-
-/** Rules that a signature (a pattern list, a table of denied commands) quotes rather than performs, by rule id. */
-const QUOTABLE = new Map<string, boolean>();
-
-function quotable(rule: string): boolean {
-  let known = QUOTABLE.get(rule);
-  if (known === undefined) {
-    known = rule.startsWith('command.') || rule.startsWith('agent.') || rule.startsWith('url.') || rule.startsWith('combo.');
-    QUOTABLE.set(rule, known);
-  }
-  return known;
-}
-
-/** Reports a match in `input.text`; in a signature (signature.ts) two steps lower. */
-export function report(input: LineInput, rule: string, severity: Severity, index: number, length: number, message?: string): void {
-  const weighed = quotable(rule) && inSignature(input, index) ? raise(severity, -2) : severity;
-  input.file.report({ rule, severity: weighed, line: input.line, context: input.context, text: input.text, index, length, message });
-}
-
-/** Notes a fact about the file (its first line is kept). */
-export function noteFact(input: LineInput, fact: string): void {
-  if (input.file.facts.has(fact) || signatureLine(input)) return;
-  input.file.facts.set(fact, input.line);
-  input.file.factTexts.set(fact, input.text);
 }

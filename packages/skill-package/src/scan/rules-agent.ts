@@ -10,8 +10,9 @@
  * gap to any), never one expression with open-ended gaps.
  */
 import { anyOf } from './alternation.js';
-import { report, type LineInput } from './file-state.js';
-import { G } from './prefilter.js';
+import { G } from './catalogue.js';
+import type { LineInput } from './file-state.js';
+import { report } from './report.js';
 import { maxSeverity, raise } from './severity.js';
 import type { Severity } from './types.js';
 import { notableDestination } from './urls.js';
@@ -219,11 +220,13 @@ export function agentGroupsThatAct(groups: number): number {
   return (groups & G.negation) === 0 ? groups & ~G.conceal : groups;
 }
 
-/** Runs the instruction rules of the groups (prefilter.ts) the line's anchors name. */
+/** Every group of instructions to an agent. */
+export const AGENT_GROUPS = G.override | G.conceal | G.silent | G.bypass | G.ask;
+
+/** Runs the instruction rules of the groups (catalogue.ts) the line's anchors name. */
 export function scanAgent(input: LineInput, groups: number): void {
   const { text } = input;
-  const all = (groups & G.agent) !== 0;
-  if ((all || groups & G.override) && ANY_OVERRIDE.test(text)) {
+  if (groups & G.override && ANY_OVERRIDE.test(text)) {
     for (const pattern of OVERRIDE) {
       const m = firstMatch(pattern, text);
       if (m !== null) {
@@ -232,10 +235,10 @@ export function scanAgent(input: LineInput, groups: number): void {
       }
     }
   }
-  if ((all || groups & G.conceal) && groups & G.negation) scanConceal(input);
-  if (all || groups & G.silent) scanSilent(input);
-  if (all || groups & G.ask) scanExfiltration(input);
-  if ((!all && !(groups & G.bypass)) || !ANY_BYPASS.test(text)) return;
+  if (groups & G.conceal && groups & G.negation) scanConceal(input);
+  if (groups & G.silent) scanSilent(input);
+  if (groups & G.ask) scanExfiltration(input);
+  if (!(groups & G.bypass) || !ANY_BYPASS.test(text)) return;
   for (const pattern of BYPASS) {
     const m = firstMatch(pattern, text);
     if (m !== null) {

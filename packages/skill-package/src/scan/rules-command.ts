@@ -1,7 +1,7 @@
 /**
  * Dangerous commands, in scripts (all lines), in Markdown code blocks and hidden comments, and in prose.
  *
- * Weighing (ContextSeverities per rule): a script runs, so a match there weighs the rule's full severity; a
+ * Weighing (each rule's weights, catalogue.ts): a script runs, so a match there weighs the rule's full severity; a
  * Markdown code block is usually documentation that a person or agent may run, and weighs less; prose mentions
  * it (a security skill explaining reverse shells) and weighs least; a hidden Markdown comment weighs like a
  * script and at least `high`. A download run straight from a raw IP address, a collector or tunnel, or a URL
@@ -11,32 +11,19 @@
  * expression has open-ended gaps to backtrack over.
  */
 import { anyOf } from './alternation.js';
-import { noteFact, report, type LineInput } from './file-state.js';
-import { G } from './prefilter.js';
-import { inContext, raise, type ContextSeverities } from './severity.js';
+import { G, weightsOf } from './catalogue.js';
+import type { LineInput } from './file-state.js';
+import { noteFact, report } from './report.js';
+import { inContext, raise } from './severity.js';
 import { notableDestination } from './urls.js';
 import type { Severity } from './types.js';
-
-export const COMMAND_SEVERITIES: Record<string, ContextSeverities> = {
-  'command.pipe-to-shell': { script: 'medium', code: 'low', prose: 'info' },
-  'command.reverse-shell': { script: 'critical', code: 'high', prose: 'low' },
-  'command.destructive-delete': { script: 'critical', code: 'critical', prose: 'low' },
-  'command.shell-startup-write': { script: 'medium', code: 'low', prose: 'info' },
-  'command.persistence': { script: 'high', code: 'low', prose: 'info' },
-  'command.authorized-keys': { script: 'critical', code: 'medium', prose: 'low' },
-  'command.credential-read': { script: 'high', code: 'medium', prose: 'low' },
-  'command.exfiltrate': { script: 'critical', code: 'high', prose: 'medium' },
-  'command.obfuscated-exec': { script: 'critical', code: 'critical', prose: 'medium' },
-  'command.cover-tracks': { script: 'high', code: 'medium', prose: 'low' },
-  'combo.remote-code': { script: 'critical', code: 'critical', prose: 'medium' },
-};
 
 /** A loopback or private address, or localhost: where a training reverse shell points. */
 const PRIVATE_HOST =
   /\b(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|10\.\d{1,3}\.\d{1,3}\.\d{1,3}|192\.168\.\d{1,3}\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])\.\d{1,3}\.\d{1,3})\b/;
 
 function fire(input: LineInput, rule: string, index: number, length: number, steps = 0, message?: string): void {
-  const severity: Severity = raise(inContext(COMMAND_SEVERITIES[rule]!, input.context), steps);
+  const severity: Severity = raise(inContext(weightsOf(rule), input.context), steps);
   report(input, rule, severity, index, length, message);
 }
 
@@ -798,7 +785,7 @@ function lowered(input: LineInput): string {
   return loweredText;
 }
 
-/** Runs the command rules of the groups (prefilter.ts) the line's anchors name. */
+/** Runs the command rules of the groups (catalogue.ts) the line's anchors name. */
 export function scanCommands(input: LineInput, groups: number): void {
   if ((groups & COMMAND_GROUPS) === 0) return;
   if (groups & G.pipe && mayRunDownload(groups)) pipeToShell(input, lowered(input), groups);
@@ -870,7 +857,7 @@ export function finishCommands(
     const [a, b] = pair.facts;
     if ((pair.scriptsOnly && file.kind !== 'script') || !facts.has(a) || !facts.has(b)) continue;
     const [line, text] = later(a, b);
-    reportAt(pair.rule, inContext(COMMAND_SEVERITIES[pair.rule]!, context), line, pair.message, text);
+    reportAt(pair.rule, inContext(weightsOf(pair.rule), context), line, pair.message, text);
   }
   const decode = facts.get('decode');
   const exec = facts.get('dynamic-exec');

@@ -4,7 +4,8 @@
  * LINE_CAP in any text file). Packed scripts weigh `critical` wherever they are (nothing honest ships
  * its code packed or obfuscated inside a package meant to be read); minified lines `low`.
  */
-import { report, type LineInput } from './file-state.js';
+import type { LineInput } from './file-state.js';
+import { report } from './report.js';
 
 export const MINIFIED_LINE = 2000;
 const PACKER = /\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[rd]\s*\)/;

@@ -7,7 +7,8 @@
  * right-to-left marks in lines that hold right-to-left letters, and tag characters that follow the black flag
  * U+1F3F4 (subdivision flags such as England's).
  */
-import { noteFact, report, type FileState, type LineInput } from './file-state.js';
+import type { FileState, LineInput } from './file-state.js';
+import { noteFact, report } from './report.js';
 import { scanDecoded } from './decoded-blobs.js';
 import { base64Runs, firstHexRun } from './long-runs.js';
 import type { ClosedComment } from './markdown.js';

@@ -8,7 +8,8 @@
  * downloads it, until the publisher has revoked it and uploads a version without it.
  */
 import { anyOf } from './alternation.js';
-import { report, type LineInput } from './file-state.js';
+import type { LineInput } from './file-state.js';
+import { report } from './report.js';
 import { isPlaceholderSecret, SECRET_PATTERNS } from './secret-patterns.js';
 
 const PRIVATE_KEY = /-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP |SSH2 )?PRIVATE KEY(?: BLOCK)?)-----/;

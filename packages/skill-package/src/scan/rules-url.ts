@@ -4,7 +4,9 @@
  * file drops / tunnels / chat webhooks, and URL shorteners. In a script these weigh one step more than in
  * Markdown, since the script contacts them when it runs.
  */
-import { report, type LineInput } from './file-state.js';
+import { weightsOf } from './catalogue.js';
+import type { LineInput } from './file-state.js';
+import { report } from './report.js';
 import { inContext, type ContextSeverities } from './severity.js';
 import { ownCopy } from './own-copy.js';
 import { findUrls, urlDestination } from './urls.js';
@@ -12,11 +14,6 @@ import { findUrls, urlDestination } from './urls.js';
 export const MAX_URLS = 200;
 export const MAX_DOMAINS = 200;
 
-const URL_SEVERITIES: Record<string, ContextSeverities> = {
-  'url.raw-ip': { script: 'high', code: 'medium', prose: 'medium' },
-  'url.collector': { script: 'high', code: 'medium', prose: 'medium' },
-  'url.shortener': { script: 'medium', code: 'low', prose: 'low' },
-};
 /** A chat webhook or bot API (hosts.ts): how a skill notifies its user, a notice unless credentials go with it. */
 const MESSAGING: ContextSeverities = { script: 'medium', code: 'low', prose: 'low' };
 const MESSAGING_NOTE =
@@ -41,7 +38,7 @@ export class UrlCollector {
         const taken = input.file.facts.has('env-dump') || input.file.facts.has('credential-read');
         if (kind === 'messaging' && !taken)
           report(input, rule, inContext(MESSAGING, input.context), found.index, found.url.length, MESSAGING_NOTE);
-        else report(input, rule, inContext(URL_SEVERITIES[rule]!, input.context), found.index, found.url.length);
+        else report(input, rule, inContext(weightsOf(rule), input.context), found.index, found.url.length);
       }
     }
   }
