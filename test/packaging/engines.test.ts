@@ -25,8 +25,7 @@ describe('engines', () => {
       const node = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
       if (where === '' || node === undefined) continue;
       for (const version of promised) {
-        if (version !== null && !semver.satisfies(version, node))
-          refused.push(`${where}@${entry.version ?? '?'} needs node ${node}, not ${version.version}`);
+        if (!semver.satisfies(version, node)) refused.push(`${where}@${entry.version ?? '?'} needs node ${node}, not ${version.version}`);
       }
     }
     assert.deepEqual(refused, []);
