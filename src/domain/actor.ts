@@ -1,4 +1,4 @@
-import { SCOPES } from '@skill-registry/api-schemas/limits';
+import { SCOPES } from '@skill-registry/rules/limits';
 import { forbidden, unauthenticated, type AppError } from './errors.js';
 
 export { SCOPES };

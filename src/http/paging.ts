@@ -1,4 +1,4 @@
-import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from '@skill-registry/api-schemas/limits';
+import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from '@skill-registry/rules/limits';
 import { validationFailed } from '../domain/errors.js';
 
 /** A list query's page and page size, bounded: a page past MAX_PAGE_DEPTH items is refused rather than read. */

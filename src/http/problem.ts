@@ -1,4 +1,4 @@
-import { AppError } from '../domain/errors.js';
+import { AppError, type ErrorCode } from '../domain/errors.js';
 
 /**
  * A refusal made by the HTTP layer itself that carries headers of its own (a rate limit's counters, a realm to
@@ -7,7 +7,7 @@ import { AppError } from '../domain/errors.js';
 export class HttpProblem extends AppError {
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     detail: string,
     readonly headers: Readonly<Record<string, string>>,
   ) {

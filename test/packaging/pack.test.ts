@@ -30,7 +30,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
 
 /** Packed in this order: each one's workspace dependencies come before it. */
-const WORKSPACES = ['skill-package', 'api-schemas', 'client', 'cli'];
+const WORKSPACES = ['skill-package', 'rules', 'api-schemas', 'client', 'cli'];
 
 /** What only the server needs; none of it may come with the client or the command line. */
 const SERVER_ONLY = [
@@ -116,9 +116,15 @@ describe('the client and the command line, packed and installed without the serv
 
   const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') });
 
-  it('installs the four packages and none of the server’s dependencies', () => {
+  it('installs the five packages and none of the server’s dependencies', () => {
     const installed = installedPackages(prefix);
-    for (const name of ['@skill-registry/client', '@skill-registry/cli', '@skill-registry/skill-package', '@skill-registry/api-schemas']) {
+    for (const name of [
+      '@skill-registry/client',
+      '@skill-registry/cli',
+      '@skill-registry/skill-package',
+      '@skill-registry/rules',
+      '@skill-registry/api-schemas',
+    ]) {
       assert.ok(installed.includes(name), `${name} is installed (${installed.join(', ')})`);
     }
     const server = installed.filter(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { SCOPES } from './limits.js';
+import { SCOPES } from '@skill-registry/rules/limits';
 import { NullableTimestamp, Timestamp } from './common.js';
 
 export const Role = Type.Union([Type.Literal('user'), Type.Literal('admin')]);

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
-import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from './limits.js';
+import { MAX_PAGE_DEPTH, MAX_PAGE_SIZE } from '@skill-registry/rules/limits';
 
 const FrontMatterChange = {
   line: Type.Integer({ minimum: 1, description: 'The line of SKILL.md, counting its opening "---" as line 1.' }),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { COMMENT_MAX } from './limits.js';
+import { COMMENT_MAX } from '@skill-registry/rules/limits';
 import { PageQuery, Timestamp } from './common.js';
 
 export const Feedback = Type.Object(

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, OneOf, OneOfOrNull, PageQuery, Timestamp } from './common.js';
-import { REPORT_DETAILS_MAX } from './limits.js';
+import { REPORT_DETAILS_MAX } from '@skill-registry/rules/limits';
 
 /** Why a skill is reported. */
 export const REPORT_REASONS = ['malware', 'security', 'spam', 'impersonation', 'inappropriate', 'copyright', 'broken', 'other'] as const;

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, OneOf, PageQuery, Timestamp } from './common.js';
-import { DECLINE_REASON_MAX } from './limits.js';
+import { DECLINE_REASON_MAX } from '@skill-registry/rules/limits';
 import { ScanSummary } from './scans.js';
 import { SkillRef } from './skills.js';
 

@@ -1,7 +1,15 @@
 import { Type } from 'typebox';
 import { SLUG_MAX } from '@skill-registry/skill-package/rules';
 import { Nullable, NullableTimestamp, OneOf, OneOfOrNull, PageQuery, Timestamp } from './common.js';
-import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX, TAGS_MAX } from './limits.js';
+import {
+  CATEGORY_MAX,
+  DESCRIPTION_MAX,
+  NAME_MAX,
+  SEARCH_TEXT_MAX,
+  SEARCH_WORDS_MAX,
+  TAG_FILTERS_MAX,
+  TAGS_MAX,
+} from '@skill-registry/rules/limits';
 
 export const SkillStatus = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('deprecated')]);
 const SOURCE_TYPE_DESCRIPTION =

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { ARCHIVE_FORMATS } from '@skill-registry/skill-package/format';
 import { FieldProblem, PageQuery, Timestamp } from './common.js';
-import { CATEGORY_MAX, DESCRIPTION_MAX, TAGS_MAX } from './limits.js';
+import { CATEGORY_MAX, DESCRIPTION_MAX, TAGS_MAX } from '@skill-registry/rules/limits';
 import { CreateSkillBody } from './skills.js';
 import { PackageScan, ScanSummary } from './scans.js';
 

@@ -33,7 +33,7 @@ export interface FieldProblem {
 /** A value a rule refuses: a machine-readable code, a sentence a person can act on, and the field at fault. */
 export class RuleError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: 'validation_failed' | 'invalid_version',
     readonly detail: string,
     readonly errors: readonly FieldProblem[],
   ) {

@@ -7,7 +7,7 @@ import { forbidden, notFound, validationFailed } from '../errors.js';
 import type { SkillService } from '../skills/skills.js';
 import { isOwner, isPublic } from '../skills/visibility.js';
 
-import { COMMENT_MAX } from '@skill-registry/api-schemas/limits';
+import { COMMENT_MAX } from '@skill-registry/rules/limits';
 
 export interface Feedback {
   id: string;

@@ -1,4 +1,4 @@
-import { REPORT_DETAILS_MAX } from '@skill-registry/api-schemas/limits';
+import { REPORT_DETAILS_MAX } from '@skill-registry/rules/limits';
 import { REPORT_REASONS, type ReportReason } from '@skill-registry/api-schemas/reports';
 import { validationFailed } from '../errors.js';
 

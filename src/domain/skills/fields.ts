@@ -1,4 +1,4 @@
-import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX } from '@skill-registry/api-schemas/limits';
+import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX } from '@skill-registry/rules/limits';
 import { SLUG_MAX, slugProblem } from '@skill-registry/skill-package/rules';
 import { badRequest, validationFailed, type FieldError } from '../errors.js';
 

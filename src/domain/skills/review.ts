@@ -1,4 +1,4 @@
-import { DECLINE_REASON_MAX } from '@skill-registry/api-schemas/limits';
+import { DECLINE_REASON_MAX } from '@skill-registry/rules/limits';
 import type { ReviewQueueRow } from '../../db/repositories/skills.js';
 import { toIso } from '../../lib/time.js';
 import { validationFailed } from '../errors.js';

@@ -1,5 +1,5 @@
 import { validationFailed } from '../errors.js';
-import { SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX } from '@skill-registry/api-schemas/limits';
+import { SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX } from '@skill-registry/rules/limits';
 
 export { SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX };
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseFull, isDatabaseUnavailable } from '../../db/faults.js';
-import { AppError, type FieldError } from '../../domain/errors.js';
+import { AppError, isErrorCode, type FieldError } from '../../domain/errors.js';
 import { isStorageFull } from '../../storage/faults.js';
 import { HttpProblem } from '../problem.js';
 import { settleUnreadBody } from '../unread-body.js';
@@ -128,7 +128,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 
     const status = fastifyError.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z]+/g, '_');
+      const named = (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z]+/g, '_');
+      const code = isErrorCode(named) ? named : 'bad_request';
       return sendProblem(request, reply, new AppError(status, code, error.message || (STATUS_CODES[status] ?? 'Bad request')));
     }
     const fault = faultProblem(error);

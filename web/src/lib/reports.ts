@@ -1,4 +1,4 @@
-import { REPORT_DETAILS_MAX } from '@skill-registry/api-schemas/limits';
+import { REPORT_DETAILS_MAX } from '@skill-registry/rules/limits';
 import type { ReportReason, ReportResolution } from '../api/types';
 
 export { REPORT_DETAILS_MAX };
