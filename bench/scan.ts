@@ -1,9 +1,9 @@
 // Package scanner benchmarks: throughput over 50 MiB of mixed text and binary, what the scanner adds to the
 // inspection of a 50 MiB package (and to staging plus inspection, the server's work for an upload, for the mixed set
-// and for a package made as large skills are), on the reading thread and on a worker thread as the registry runs it,
-// once staged and while the upload arrives (with each way's CPU time), and adversarial
+// and for a package made as large skills are), on the reading thread and on a worker thread as the registry runs it
+// (with each way's CPU time), and adversarial
 // 1 MiB SKILL.md texts. Run with
-// `npm run bench:scan` (builds first: the worker thread runs the built registry, dist/scanning).
+// `npm run bench:scan` (builds first: the worker thread runs the built registry, dist/scan-threads).
 import { createHash } from 'node:crypto';
 import {
   createReadStream,
@@ -24,18 +24,13 @@ import { PackageCollector } from '@skill-registry/skill-package/collector';
 import { inspectPackage, scanFiles } from '@skill-registry/skill-package/inspect';
 import type { RandomAccessSource } from '@skill-registry/skill-package/types';
 import { DEFAULT_LIMITS } from '@skill-registry/skill-package/types';
-import { scanZip } from '@skill-registry/skill-package/zip';
-import { PackageScanner } from '@skill-registry/skill-package/scan/scanner';
-import type { ScanSession } from '@skill-registry/skill-package/scan/session';
+import { readZip } from '@skill-registry/skill-package/zip';
 import { collectionText } from './lib/collection-text.js';
 import { assetHeavyFiles, mixedFiles } from './lib/mixed-files.js';
 
 // The registry's worker threads and its staging as it runs them: its build, typed by its sources.
-const BUILT_SCANS = new URL('../dist/scanning/worker-scans.js', import.meta.url).href;
-const { workerScans } = (await import(BUILT_SCANS)) as typeof import('../src/scanning/worker-scans.js');
-const { FollowingScan } = (await import(
-  new URL('../dist/scanning/arriving-scan.js', import.meta.url).href
-)) as typeof import('../src/scanning/arriving-scan.js');
+const BUILT_SCANS = new URL('../dist/scan-threads/worker-scans.js', import.meta.url).href;
+const { workerScans } = (await import(BUILT_SCANS)) as typeof import('../src/scan-threads/worker-scans.js');
 const { createFsBlobStore } = (await import(
   new URL('../dist/storage/fs-blob-store.js', import.meta.url).href
 )) as typeof import('../src/storage/fs-blob-store.js');
@@ -63,8 +58,8 @@ function best(times: number[]): number {
 }
 
 /**
- * CPU time of the request thread (this one) and of the whole process, in ms. On two cores, an upload scanned as it
- * arrives is as fast as the CPU it needs allows; these move less between runs than wall time does.
+ * CPU time of the request thread (this one) and of the whole process, in ms. On two cores, a scanned upload is as fast
+ * as the CPU it needs allows; these move less between runs than wall time does.
  */
 function cpuNow(): { request: number; total: number } {
   const usage = process.cpuUsage();
@@ -156,7 +151,7 @@ async function inspection(workDir: string) {
   const source = fileSource(file, zip.length);
   const without = async () => {
     const collector = new PackageCollector(DEFAULT_LIMITS, null);
-    await scanZip(source, collector);
+    await readZip(source, collector);
     return collector.finish('zip');
   };
   const withScanner = () => inspectPackage(source);
@@ -206,19 +201,10 @@ function body(bytes: Buffer): Readable {
   );
 }
 
-/** A session that scans nothing: the upload's work with every step of scanning but the scan itself. */
-const NO_SCAN: ScanSession = {
-  file: () => ({ push() {}, end() {} }),
-  ready: () => undefined,
-  finish: () => Promise.resolve(new PackageScanner().finish(null)),
-  abort() {},
-};
-
 /**
  * The server's own work for an upload, from the first byte of the body to the inspection's end: staged through the
- * file-system blob store (write, sha256, fsync), then inspected; without scanning (the same inspection, given no
- * scanner), with only the walk that follows the upload as it arrives (and feeds a session that scans nothing), with
- * the scan on a worker thread once the package is staged, and with it following the upload (the registry's way).
+ * file-system blob store (write, sha256, fsync), then inspected: without scanning (the same inspection, given no
+ * scanner), and with the scan on a worker thread once the package is staged (the registry's way).
  */
 async function upload(workDir: string, files: { path: string; bytes: Buffer }[]) {
   const zip = await zipOf(
@@ -227,32 +213,17 @@ async function upload(workDir: string, files: { path: string; bytes: Buffer }[])
   );
   const store = await createFsBlobStore(path.join(workDir, 'blobs'));
   const scans = workerScans({ execArgv: [] });
-  const counts = { followed: 0, scannedAgain: 0 };
   const ways: Record<string, () => Promise<unknown>> = {
     'without scanning': async () => {
       const staged = await store.stage(body(zip));
       const collector = new PackageCollector(DEFAULT_LIMITS, null);
-      await scanZip(staged.source, collector);
+      await readZip(staged.source, collector);
       collector.finish('zip');
-      await staged.discard();
-    },
-    'the walk alone': async () => {
-      const arrived = new FollowingScan(() => NO_SCAN, DEFAULT_LIMITS, counts);
-      const staged = await store.stage(body(zip), { watch: arrived });
-      arrived.complete(staged.size);
-      await inspectPackage(staged.source, undefined, { scans: { session: () => NO_SCAN }, arrived });
       await staged.discard();
     },
     'scanned once staged': async () => {
       const staged = await store.stage(body(zip));
       await inspectPackage(staged.source, undefined, { scans });
-      await staged.discard();
-    },
-    'scanned as it arrives': async () => {
-      const arrived = scans.follow(DEFAULT_LIMITS);
-      const staged = await store.stage(body(zip), { watch: arrived });
-      arrived.complete(staged.size);
-      await inspectPackage(staged.source, undefined, { scans, arrived });
       await staged.discard();
     },
   };
@@ -270,11 +241,11 @@ async function upload(workDir: string, files: { path: string; bytes: Buffer }[])
         spent.total.push(after.total - before.total);
       }
     const medians = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
-    // Each round's upload scanned as it arrives against the walk alone of the same round: the machine's load moves
-    // whole rounds, so a ratio within one moves less than the medians of whole runs do.
-    const walk = times['the walk alone']!;
-    const scanned = times['scanned as it arrives']!;
-    const paired = scanned.map((ms, i) => ms / walk[i]! - 1).sort((a, b) => a - b);
+    // Each round's scanned upload against the same round's without scanning: the machine's load moves whole rounds, so
+    // a ratio within one moves less than the medians of whole runs do.
+    const plain = times['without scanning']!;
+    const scanned = times['scanned once staged']!;
+    const paired = scanned.map((ms, i) => ms / plain[i]! - 1).sort((a, b) => a - b);
     const cpuMedians = Object.fromEntries(
       Object.entries(cpu).map(([name, spent]) => [name, { request: median(spent.request), total: median(spent.total) }]),
     );
@@ -287,8 +258,6 @@ async function upload(workDir: string, files: { path: string; bytes: Buffer }[])
         upperQuartile: paired[Math.floor((paired.length * 3) / 4)]!,
       },
       cpu: cpuMedians,
-      followed: scans.arrivals.followed,
-      scannedAgain: scans.arrivals.scannedAgain,
     };
   } finally {
     await scans.close();
@@ -442,10 +411,9 @@ async function main() {
           );
         }
         console.log(
-          `  scanned as it arrives against the walk alone of the same round: median ${(u.paired.median * 100).toFixed(1)}%, ` +
+          `  scanned against without scanning in the same round: median ${(u.paired.median * 100).toFixed(1)}%, ` +
             `quartiles ${(u.paired.lowerQuartile * 100).toFixed(1)}% – ${(u.paired.upperQuartile * 100).toFixed(1)}%`,
         );
-        console.log(`  (scans that followed the upload used: ${u.followed}; scanned again: ${u.scannedAgain})`);
       }
     }
     let adv: Awaited<ReturnType<typeof adversarial>> | undefined;

@@ -24,7 +24,7 @@ import { reportsRepository } from './db/repositories/reports.js';
 import { reportService } from './domain/reports/reports.js';
 import { callLogService } from './domain/logs/call-logs.js';
 import { callLogRecorder } from './domain/logs/recorder.js';
-import { workerScans } from './scanning/worker-scans.js';
+import { workerScans } from './scan-threads/worker-scans.js';
 
 /**
  * The composition root: repositories over one database handle, and the domain services built on them.

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Static, TObject, TSchema } from 'typebox';
 import { AppError, badRequest } from '../domain/errors.js';
-import { notingBytes } from '../lib/young-garbage.js';
 
 export const MAX_FIELD_BYTES = 64 * 1024;
 
@@ -140,8 +139,7 @@ export async function readUpload<Fields, File extends Staged>(
         part.file.once('limit', () =>
           part.file.destroy(Object.assign(new Error('request file too large'), { code: 'FST_REQ_FILE_TOO_LARGE' })),
         );
-        // The socket's read buffers the part arrives in are freed every few MiB, not once tens of MiB are garbage.
-        file = await stage(notingBytes(part.file));
+        file = await stage(part.file);
         continue;
       }
       if (!form.names.includes(part.fieldname)) {

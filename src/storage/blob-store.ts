@@ -36,26 +36,10 @@ export class BlobNotFoundError extends Error {
   }
 }
 
-/**
- * Told where a blob being staged is written and how far, so that a reader can follow the bytes while they arrive (a
- * scan of an upload does: scanning/arriving-scan.ts). Only stores that write a local file call it.
- */
-export interface StagingWatch {
-  /** The local file the bytes are written to, once it exists. */
-  file(path: string): void;
-  /**
-   * Bytes written to it so far, readable by another reader of the file; `pieces` are the bytes just written, which
-   * end there, so that a reader who has read up to them need not read them back from the file. Hold them only briefly:
-   * they are the upload's own buffers.
-   */
-  written(bytes: number, pieces?: readonly Buffer[]): void;
-}
-
 /** How a blob is staged. */
 export interface StageOptions {
   /** More bytes than this fail the staging with BlobTooLargeError. */
   maxBytes?: number;
-  watch?: StagingWatch;
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   type RandomAccessSource,
   type StagedBlob,
   type StageOptions,
-  type StagingWatch,
 } from './blob-store.js';
 import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
@@ -88,8 +87,7 @@ export class FsBlobStore implements BlobStore {
     try {
       await mkdir(this.tempDir, { recursive: true });
       file = await open(tempPath, 'wx', 0o644);
-      options.watch?.file(tempPath);
-      const sink = new HashingFileSink(file, maxBytes, options.watch);
+      const sink = new HashingFileSink(file, maxBytes);
       // pipeline: backpressure keeps memory flat; on any error (too large, body cut off, disk full) every stream
       // is destroyed, so the rest of the body is not read.
       await pipeline(body, sink);
@@ -264,7 +262,6 @@ class HashingFileSink extends Writable {
   constructor(
     private readonly file: FileHandle,
     private readonly maxBytes: number,
-    private readonly watch: StagingWatch | undefined,
   ) {
     super({ highWaterMark: WRITE_HIGH_WATER_MARK });
   }
@@ -297,16 +294,14 @@ class HashingFileSink extends Writable {
     void this.inFlight.then(() => callback(error));
   }
 
-  /** Writes the pieces held, at the end of what is written, and tells the watch. */
+  /** Writes the pieces held, at the end of what is written. */
   private async writeHeld(): Promise<void> {
     const pieces = this.held;
-    const end = this.size;
-    const position = end - this.heldBytes;
+    const position = this.size - this.heldBytes;
     this.held = [];
     this.heldBytes = 0;
     if (pieces.length === 0) return;
     await writeFully(this.file, pieces, position);
-    this.watch?.written(end, pieces);
   }
 
   private track(operation: Promise<unknown>, callback: (error?: Error | null) => void): void {

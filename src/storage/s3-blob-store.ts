@@ -119,7 +119,6 @@ export class S3BlobStore implements BlobStore {
     return `${this.blobPrefix}${sha256}`;
   }
 
-  /** Writes no local file, so a watch is never told anything: an upload here is scanned once it is inspected. */
   async stage(body: Readable, options: StageOptions = {}): Promise<StagedBlob> {
     const maxBytes = stagingLimit(body, options.maxBytes);
     const key = `${this.tempPrefix}${Date.now()}-${randomUUID()}`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { crc32, crc32Fallback } from '@skill-registry/skill-package/crc32';
+import { crc32 } from '@skill-registry/skill-package/crc32';
 import { checkEntryPath, contentTypeFor, isTextPath, pathKey } from '@skill-registry/skill-package/paths';
 
 describe('checkEntryPath', () => {
@@ -105,11 +105,9 @@ describe('content types', () => {
 });
 
 describe('crc32', () => {
-  it('matches the standard check value, native or fallback, and continues across chunks', () => {
+  it('matches the standard check value and continues across chunks', () => {
     const data = Buffer.from('123456789');
     assert.equal(crc32(data), 0xcbf43926);
-    assert.equal(crc32Fallback(data), 0xcbf43926);
     assert.equal(crc32(data.subarray(4), crc32(data.subarray(0, 4))), 0xcbf43926);
-    assert.equal(crc32Fallback(data.subarray(4), crc32Fallback(data.subarray(0, 4))), 0xcbf43926);
   });
 });

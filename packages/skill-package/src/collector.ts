@@ -17,27 +17,15 @@
  * what there is to fix. What leaves the reader no sound way on (the archive's structure, a limit on entries or
  * bytes) still ends the reading, with the problems noted before it. A refused package's list also names SKILL.md's
  * problems, and its absence. At most MAX_LISTED_PROBLEMS are listed; the detail counts them all. Once a problem is
- * noted, files are no longer scanned: the package is refused whatever they hold. Archives inside a package and
- * packages read as they arrive are read without collecting: their first problem ends the reading.
+ * noted, files are no longer scanned: the package is refused whatever they hold. Archives inside a package are read
+ * without collecting: their first problem ends the reading.
  */
 import { comparePaths, pathKey } from './paths.js';
-import { ScanFailed } from './scan/scan-failed.js';
-import type { FileSink, SkillMdInfo } from './scan/scanner.js';
+import type { DataSink, EntrySink, PackageLimits } from './entry-sink.js';
+import { markOutsideFault, PackageError, quote, refuse } from './refusal.js';
+import type { SkillMdInfo } from './scan/scanner.js';
 import { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
-import { PackageError, type Inspection, type ArchiveFormat, type PackageFile, type PackageLimits, type PackageWarning } from './types.js';
-
-/** Quotes an entry name for a sentence, escaping control characters. */
-export function quote(name: string): string {
-  return JSON.stringify(name);
-}
-
-/** A 422 invalid_archive: `rule` completes "Archive entry X is refused: …", and is the problem's message. */
-export function refuse(entry: string | null, rule: string): PackageError {
-  const detail = entry === null ? `The archive is refused: ${rule}.` : `Archive entry ${quote(entry)} is refused: ${rule}.`;
-  return new PackageError(422, 'invalid_archive', detail, [
-    entry === null ? { field: 'file', message: rule } : { field: 'file', entry, message: rule },
-  ]);
-}
+import type { ArchiveFormat, Inspection, PackageFile, PackageWarning } from './types.js';
 
 /** Problems listed in one refusal; the detail counts the others. */
 export const MAX_LISTED_PROBLEMS = 50;
@@ -47,22 +35,6 @@ const stops = new WeakSet<PackageError>();
 function stop(error: PackageError): PackageError {
   stops.add(error);
   return error;
-}
-
-/** Errors thrown by a RandomAccessSource (storage faults) are passed through untouched, never called a bad archive. */
-const sourceErrors = new WeakSet<object>();
-export function markSourceError(err: unknown): void {
-  if (typeof err === 'object' && err !== null) sourceErrors.add(err);
-}
-export function isSourceError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && sourceErrors.has(err);
-}
-
-/** Maps whatever a reader threw to what inspectPackage throws: a stopped scan is no fault of the package either. */
-export function asPackageError(err: unknown, entry: string | null, what: string): unknown {
-  if (err instanceof PackageError || isSourceError(err) || err instanceof ScanFailed) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return refuse(entry, `${what} (${message})`);
 }
 
 export class SkillMdCapture {
@@ -82,38 +54,16 @@ export class SkillMdCapture {
   }
 }
 
-const IGNORED: FileSink = { push() {}, end() {} };
-
-/**
- * Where a file lies in the archive: in a zip, the offset of its local header and its compressed size; in a tar.gz, the
- * offset of its data in the decompressed tar and its size. Two reads of one archive that give a file the same span read
- * it from the same bytes, the same way.
- */
-export interface Span {
-  at: number;
-  length: number;
-}
-
-/** What a file's data holds, as another read of the same span found it: its size and CRC-32. */
-export interface InflatedData {
-  count: number;
-  crc: number;
-}
+const IGNORED: DataSink = { push() {}, end() {} };
 
 /**
  * Where a collector sends files' bytes to be scanned: a package's scan session (scan/session.ts), or for an archive
  * inside a package, the package's scanner itself.
  */
 export interface ScanTarget {
-  /** `span`: where the file's data lies in the archive read (a package's own files only). */
-  file(path: string, depth: number, span?: Span): FileSink;
+  file(path: string, depth: number): DataSink;
   /** Set when the scanner can fall behind the reader: see ScanSession.ready. */
   ready?(): Promise<void> | undefined;
-  /**
-   * Set when another read of the archive has inflated its zip entries already (arriving.ts): what it found in the
-   * entry at `span` when it read that entry to its end and its deflate stream ended exactly there, else null.
-   */
-  inflated?(span: Span): Promise<InflatedData | null>;
 }
 
 /** What the collector found, and SKILL.md as the scanner is to be told of it (null: the package has none). */
@@ -126,7 +76,7 @@ export function isSkillMdCandidate(path: string): boolean {
   return path === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(path);
 }
 
-export class PackageCollector {
+export class PackageCollector implements EntrySink {
   entries = 0;
   totalBytes = 0;
   private declaredBytes = 0;
@@ -180,9 +130,15 @@ export class PackageCollector {
     return combined([...this.noted, error]);
   }
 
-  /** Undefined while the scanner keeps up; otherwise what a reader waits for before reading on. */
+  /**
+   * Undefined while the scanner keeps up; otherwise what a reader waits for before reading on. A scan that stopped is
+   * no fault of the package: the readers pass its error on as it is.
+   */
   ready(): Promise<void> | undefined {
-    return this.scanner?.ready?.();
+    return this.scanner?.ready?.()?.catch((error: unknown) => {
+      markOutsideFault(error);
+      throw error;
+    });
   }
 
   /** Files read so far. */
@@ -270,9 +226,9 @@ export class PackageCollector {
    * Where a file's bytes go as they are read: the scanner, and for the first SKILL.md candidate the capture.
    * Call end() after the file's last chunk.
    */
-  openFile(path: string, span?: Span): FileSink {
+  openFile(path: string): DataSink {
     const capture = this.captureFor(path);
-    const scan = this.refused ? IGNORED : (this.scanner?.file(this.nesting.prefix + path, this.nesting.depth, span) ?? IGNORED);
+    const scan = this.refused ? IGNORED : (this.scanner?.file(this.nesting.prefix + path, this.nesting.depth) ?? IGNORED);
     if (capture === null) return scan;
     return {
       push(chunk) {
@@ -283,15 +239,6 @@ export class PackageCollector {
         scan.end();
       },
     };
-  }
-
-  /**
-   * What another read found in a file's data (ScanTarget.inflated): for the package's own files other than SKILL.md
-   * candidates, whose bytes are kept here.
-   */
-  async inflated(path: string, span: Span): Promise<InflatedData | null> {
-    if (this.scanner?.inflated === undefined || this.nesting.depth > 0 || isSkillMdCandidate(path)) return null;
-    return this.scanner.inflated(span);
   }
 
   /** Returns a capture for SKILL.md candidates (only the first one keeps bytes), else null. */

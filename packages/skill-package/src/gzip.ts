@@ -9,10 +9,9 @@
  */
 import type { RandomAccessSource } from './source.js';
 import { ByteReader, EndOfStream, inflateRaw } from './byte-reader.js';
-import { isSourceError, refuse } from './collector.js';
 import { crc32 } from './crc32.js';
 import { openSource } from './source.js';
-import { PackageError } from './types.js';
+import { isOutsideFault, PackageError, refuse } from './refusal.js';
 
 const FHCRC = 0x02;
 const FEXTRA = 0x04;
@@ -93,7 +92,7 @@ export async function* gunzipSingle(source: RandomAccessSource): AsyncGenerator<
         yield step.value;
       }
     } catch (err) {
-      if (err instanceof PackageError || isSourceError(err)) throw err;
+      if (err instanceof PackageError || isOutsideFault(err)) throw err;
       throw broken(`the gzip stream is corrupt or truncated (${err instanceof Error ? err.message : String(err)})`);
     } finally {
       await inflating.return(undefined as never);

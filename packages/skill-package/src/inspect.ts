@@ -18,25 +18,25 @@
  *   byte-reader.ts (front-to-back reading), collector.ts (counts, collisions, SKILL.md location), skill-md.ts
  *   (front matter), scan/ (the package scanner, fed every file's bytes in the same pass; its report is
  *   Inspection.scan; session.ts decides on which thread it runs), nested.ts (archives inside the package, opened for
- *   the scanner after that pass), arriving.ts (the files of an upload, read while it arrives, so that a worker thread
- *   scans them during the upload; inspection then checks that it read the same files from the same bytes).
+ *   the scanner after that pass). The readers report to the collector through entry-sink.ts and refuse through
+ *   refusal.ts; they know nothing of the scanner.
  */
 import type { Readable } from 'node:stream';
 import type { RandomAccessSource } from './source.js';
 import { PackageCollector, type Collected, type ScanTarget } from './collector.js';
 import { detectArchiveFormat, FORMAT_SNIFF_BYTES } from './format.js';
 import { readRange } from './source.js';
-import { inlineScans, type ArrivingScan, type Scans } from './scan/session.js';
-import { openTarGzEntry, scanTarGz } from './tar.js';
+import { inlineScans, type Scans } from './scan/session.js';
+import { openTarGzEntry, readTarGz } from './tar.js';
 import { DEFAULT_LIMITS, PackageError, type ArchiveFormat, type Inspection, type PackageLimits } from './types.js';
-import { openZipEntry, scanZip } from './zip.js';
+import { openZipEntry, readZip } from './zip.js';
 
 export { contentTypeFor, isTextPath, checkEntryPath } from './paths.js';
 export { parseSkillMd, SKILL_MD_MAX_BYTES } from './skill-md.js';
 export { RATIO_FLOOR_BYTES } from './zip.js';
 export { TAR_RATIO_FLOOR_BYTES } from './tar.js';
 export { scanFiles, type ScanInputFile } from './scan/scan-files.js';
-export { inlineScans, type ArrivingScan, type FollowedSession, type ScanSession, type Scans } from './scan/session.js';
+export { inlineScans, type ScanSession, type Scans } from './scan/session.js';
 
 function unsupported(detail: string): PackageError {
   return new PackageError(415, 'unsupported_media_type', detail, [{ field: 'file', message: 'not a zip or gzip-compressed tar archive' }]);
@@ -67,11 +67,6 @@ function resolveLimits(limits: Partial<PackageLimits> | undefined): PackageLimit
 export interface InspectOptions {
   /** Where its files are scanned: on this thread unless told otherwise (worker-scans.ts scans on worker threads). */
   scans?: Scans;
-  /**
-   * A scan that followed the package as it arrived (arriving.ts): its report is used when it read the files inspection
-   * reads, from the same bytes; otherwise the package is read again and scanned through `scans`.
-   */
-  arrived?: ArrivingScan | null;
 }
 
 /**
@@ -85,16 +80,6 @@ export async function inspectPackage(
 ): Promise<Inspection> {
   const resolved = resolveLimits(limits);
   const format = await detectFormat(source);
-  const followed = options.arrived?.session() ?? null;
-  if (followed !== null) {
-    try {
-      const { inspection, skillMd } = await read(source, format, resolved, followed);
-      const scan = await followed.finish(skillMd);
-      if (scan !== null) return { ...inspection, scan };
-    } finally {
-      followed.abort();
-    }
-  }
   const session = (options.scans ?? inlineScans).session();
   try {
     const { inspection, skillMd } = await read(source, format, resolved, session);
@@ -108,8 +93,8 @@ export async function inspectPackage(
 async function read(source: RandomAccessSource, format: ArchiveFormat, limits: PackageLimits, scanner: ScanTarget): Promise<Collected> {
   const collector = new PackageCollector(limits, scanner, undefined, { collecting: true });
   try {
-    if (format === 'zip') await scanZip(source, collector);
-    else await scanTarGz(source, collector);
+    if (format === 'zip') await readZip(source, collector);
+    else await readTarGz(source, collector);
   } catch (error) {
     throw collector.failure(error);
   }

@@ -11,14 +11,15 @@
  * NESTED_TOTAL_BYTES of files in NESTED_TOTAL_ENTRIES entries, and archives are opened NESTED_DEPTH_MAX deep (an
  * archive, and one inside it).
  */
-import { PackageCollector, quote, refuse } from './collector.js';
+import { PackageCollector } from './collector.js';
 import { gunzipSingle } from './gzip.js';
 import { NESTED_CAPTURE_TOTAL } from './scan/file-scanner.js';
 import type { NestedArchive, PackageScanner } from './scan/scanner.js';
 import { bufferSource, type RandomAccessSource } from './source.js';
-import { scanTar, scanTarGz, TAR_RATIO_FLOOR_BYTES } from './tar.js';
-import { PackageError, type PackageLimits } from './types.js';
-import { scanZip } from './zip.js';
+import type { PackageLimits } from './entry-sink.js';
+import { PackageError, quote, refuse } from './refusal.js';
+import { readTar, readTarGz, TAR_RATIO_FLOOR_BYTES } from './tar.js';
+import { readZip } from './zip.js';
 
 const MIB = 1024 * 1024;
 
@@ -54,7 +55,7 @@ function refusal(error: PackageError): string {
 }
 
 /** A gzip stream that holds no tar: one compressed file, named as the stream is without `.gz`. */
-async function scanGzipFile(source: RandomAccessSource, path: string, collector: PackageCollector): Promise<void> {
+async function readGzipFile(source: RandomAccessSource, path: string, collector: PackageCollector): Promise<void> {
   const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.(?:gz|gzip)$/i, '') || 'data';
   collector.countEntry(name);
   collector.reserveFile(name, name);
@@ -74,14 +75,14 @@ async function scanGzipFile(source: RandomAccessSource, path: string, collector:
 
 async function read(archive: NestedArchive, bytes: Buffer, collector: PackageCollector): Promise<void> {
   const source = bufferSource(bytes);
-  if (archive.opens === 'zip') return scanZip(source, collector);
-  if (archive.opens === 'tar') return scanTar(source, collector);
+  if (archive.opens === 'zip') return readZip(source, collector);
+  if (archive.opens === 'tar') return readTar(source, collector);
   try {
-    await scanTarGz(source, collector);
+    await readTarGz(source, collector);
   } catch (error) {
     // A gzip stream whose content is no tar: the one file it compresses.
     if (!(error instanceof PackageError && error.status === 415) || collector.fileCount > 0) throw error;
-    await scanGzipFile(source, archive.path, collector);
+    await readGzipFile(source, archive.path, collector);
   }
 }
 

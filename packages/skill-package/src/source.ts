@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { markSourceError } from './collector.js';
+import { markOutsideFault } from './refusal.js';
 
 /** An inclusive byte range, as HTTP `Range: bytes=start-end` names it. */
 export interface ByteRange {
@@ -17,7 +17,7 @@ export interface RandomAccessSource {
 /** source.read, with the stream's errors marked as storage faults (not archive faults). */
 export function openSource(source: RandomAccessSource, start?: number, endExclusive?: number): Readable {
   const stream = start === undefined ? source.read() : source.read({ start, end: (endExclusive ?? source.size) - 1 });
-  stream.on('error', markSourceError);
+  stream.on('error', markOutsideFault);
   return stream;
 }
 
@@ -34,7 +34,7 @@ export async function readRange(source: RandomAccessSource, start: number, endEx
   }
   if (got !== length) {
     const err = new Error(`Short read from the package source: asked for ${length} bytes at ${start}, got ${got}.`);
-    markSourceError(err);
+    markOutsideFault(err);
     throw err;
   }
   return Buffer.concat(chunks, length);

@@ -11,7 +11,7 @@
  * - pax records must be well formed (`<length> <key>=<value>\n`, the length exact, nothing left over), each
  *   key at most once, and only keys the registry models or that change nothing it lists (see PAX_KEYS).
  */
-import { refuse } from './collector.js';
+import { refuse } from './refusal.js';
 
 export const BLOCK = 512;
 

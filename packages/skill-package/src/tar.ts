@@ -39,7 +39,6 @@
 import { Readable } from 'node:stream';
 import { openSource, type RandomAccessSource } from './source.js';
 import { ByteReader, EndOfStream } from './byte-reader.js';
-import { asPackageError, isSourceError, PackageCollector, refuse } from './collector.js';
 import { gunzipSingle } from './gzip.js';
 import { checkEntryPath } from './paths.js';
 import {
@@ -57,7 +56,8 @@ import {
 
 /** The owner's execute bit: what marks a file executable (as git reads a mode). */
 const S_IXUSR = 0o100;
-import { PackageError, type PackageLimits } from './types.js';
+import type { EntrySink, PackageLimits } from './entry-sink.js';
+import { asPackageError, isOutsideFault, PackageError, refuse } from './refusal.js';
 
 export { looksLikeTar } from './tar-header.js';
 
@@ -245,7 +245,7 @@ async function skipPadding(reader: ByteReader, size: number): Promise<void> {
 }
 
 function mapError(err: unknown, current: string | null): unknown {
-  if (err instanceof PackageError || isSourceError(err)) return err;
+  if (err instanceof PackageError || isOutsideFault(err)) return err;
   if (err instanceof EndOfStream) return refuse(current, 'the tar archive is corrupt or truncated (its data ends early)');
   return asPackageError(err, current, 'the tar archive is corrupt or truncated');
 }
@@ -255,16 +255,16 @@ function mapError(err: unknown, current: string | null): unknown {
  * when the collector collects every problem, notes each entry's and goes on with the next, throwing only where the
  * stream leaves no way on (a header that cannot be read, a limit).
  */
-export function scanTarGz(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
-  return scanTarStream(source, true, collector);
+export function readTarGz(source: RandomAccessSource, collector: EntrySink): Promise<void> {
+  return readTarStream(source, true, collector);
 }
 
-/** As scanTarGz, for a tar that is not compressed (found inside a package). */
-export function scanTar(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
-  return scanTarStream(source, false, collector);
+/** As readTarGz, for a tar that is not compressed (found inside a package). */
+export function readTar(source: RandomAccessSource, collector: EntrySink): Promise<void> {
+  return readTarStream(source, false, collector);
 }
 
-async function scanTarStream(source: RandomAccessSource, compressed: boolean, collector: PackageCollector): Promise<void> {
+async function readTarStream(source: RandomAccessSource, compressed: boolean, collector: EntrySink): Promise<void> {
   let current: string | null = null;
   const reader = new ByteReader(guarded(source, compressed, collector.limits, () => current));
   try {
@@ -287,7 +287,7 @@ async function scanTarStream(source: RandomAccessSource, compressed: boolean, co
         continue;
       }
       if (entry.isDirectory) continue;
-      const file = collector.openFile(entry.path, { at: reader.position, length: entry.size });
+      const file = collector.openFile(entry.path);
       let count = 0;
       for await (const chunk of reader.chunks(entry.size)) {
         count += chunk.length;

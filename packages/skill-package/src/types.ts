@@ -3,18 +3,10 @@ import type { ArchiveFormat } from './format.js';
 import type { FrontMatterFix } from './front-matter-fix.js';
 import type { ScanReport } from './scan/types.js';
 
+export { DEFAULT_LIMITS, type PackageLimits } from './entry-sink.js';
+export { PackageError, type PackageProblem } from './refusal.js';
+
 export type { ArchiveFormat };
-
-export interface PackageLimits {
-  /** Most entries (files and directories) an archive may hold. Default 2,000. */
-  maxEntries: number;
-  /** Most uncompressed bytes, all files together. Default 200 MiB. */
-  maxTotalBytes: number;
-  /** Highest uncompressed:compressed ratio of any one entry. Default 100. */
-  maxRatio: number;
-}
-
-export const DEFAULT_LIMITS: PackageLimits = { maxEntries: 2000, maxTotalBytes: 200 * 1024 * 1024, maxRatio: 100 };
 
 export interface PackageFile {
   /** Path inside the archive, `/`-separated, without a leading `./`; directories are not listed. */
@@ -32,15 +24,6 @@ export interface PackageWarning {
   message: string;
 }
 
-/** One problem found in a package; `entry` names the archive entry at fault, when there is one. */
-export interface PackageProblem {
-  field: string;
-  message: string;
-  entry?: string;
-  /** For SKILL.md front matter that is not YAML, when it can be repaired safely: the repair (front-matter-fix.ts). */
-  fix?: FrontMatterFix;
-}
-
 export type { FrontMatterFix };
 
 export interface Inspection {
@@ -54,22 +37,6 @@ export interface Inspection {
   warnings: PackageWarning[];
   /** What the package scanner found in the files (see scan/), with its verdict. */
   scan: ScanReport;
-}
-
-/**
- * A package refused. `status` is 415 for bytes that are no supported archive, 422 for a well-formed
- * archive that breaks a rule; `code` is the stable error code of the API.
- */
-export class PackageError extends Error {
-  constructor(
-    readonly status: 415 | 422,
-    readonly code: 'unsupported_media_type' | 'invalid_archive' | 'invalid_skill_md',
-    readonly detail: string,
-    readonly problems: PackageProblem[] = [],
-  ) {
-    super(detail);
-    this.name = 'PackageError';
-  }
 }
 
 export type { RandomAccessSource };

@@ -16,7 +16,7 @@
  *   that every reader uses the offsets as written).
  * Entry-by-entry rules (local headers, gaps between entries, data) are in zip.ts.
  */
-import { refuse } from './collector.js';
+import { refuse } from './refusal.js';
 import { readRange } from './source.js';
 import type { RandomAccessSource } from './source.js';
 

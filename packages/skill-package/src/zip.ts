@@ -50,19 +50,18 @@
 import { Readable } from 'node:stream';
 import type { RandomAccessSource } from './source.js';
 import { ByteReader, EndOfStream, inflateRaw } from './byte-reader.js';
-import { asPackageError, isSourceError, PackageCollector, quote, refuse } from './collector.js';
 import { crc32 } from './crc32.js';
 import { checkEntryPath } from './paths.js';
 import { openSource, readRange } from './source.js';
-import { PackageError } from './types.js';
-import type { FileSink } from './scan/scanner.js';
+import type { DataSink, EntrySink } from './entry-sink.js';
+import { asPackageError, isOutsideFault, PackageError, quote, refuse } from './refusal.js';
 import { parseExtraFields, readZipLayout, type CentralRecord, type ExtraField } from './zip-layout.js';
 
 export const RATIO_FLOOR_BYTES = 64 * 1024;
 
-export const FLAG_DATA_DESCRIPTOR = 0x8;
+const FLAG_DATA_DESCRIPTOR = 0x8;
 const FLAG_UTF8 = 0x800;
-export const FLAGS_ENCRYPTED = 0x1 | 0x40 | 0x2000;
+const FLAGS_ENCRYPTED = 0x1 | 0x40 | 0x2000;
 const FLAGS_ACCEPTED = 0x2 | 0x4 | FLAG_DATA_DESCRIPTOR | FLAG_UTF8;
 const MAX_VERSION_NEEDED = 45;
 const S_IFMT = 0o170000;
@@ -90,7 +89,7 @@ function isAscii(bytes: Uint8Array): boolean {
 }
 
 /** The entry's name per the UTF-8 rules above, or null when it is not UTF-8. */
-export function decodeZipName(raw: Buffer, flags: number): string | null {
+function decodeZipName(raw: Buffer, flags: number): string | null {
   if (flags & FLAG_UTF8) {
     try {
       return utf8.decode(raw);
@@ -131,7 +130,7 @@ function extraFieldProblem(fields: ExtraField[], raw: Buffer, name: string, cent
 type Kind = 'file' | 'directory' | 'symlink' | 'special' | null;
 
 /** Whether an entry's Unix mode marks it executable (see the top of this file). */
-export function isExecutable(record: Pick<CentralRecord, 'versionMadeBy' | 'externalAttributes'>): boolean {
+function isExecutable(record: Pick<CentralRecord, 'versionMadeBy' | 'externalAttributes'>): boolean {
   return UNIX_HOSTS.has(record.versionMadeBy >>> 8) && ((record.externalAttributes >>> 16) & S_IXUSR) !== 0;
 }
 
@@ -158,7 +157,7 @@ interface Plan {
  * Every rule the central record alone can settle; counts, reserves and refuses before any data is read. An entry
  * refused while the collector collects every problem is planned as refused.
  */
-function planEntry(record: CentralRecord, collector: PackageCollector): Plan {
+function planEntry(record: CentralRecord, collector: EntrySink): Plan {
   try {
     return checkEntry(record, collector);
   } catch (error) {
@@ -168,7 +167,7 @@ function planEntry(record: CentralRecord, collector: PackageCollector): Plan {
   }
 }
 
-function checkEntry(record: CentralRecord, collector: PackageCollector): Plan {
+function checkEntry(record: CentralRecord, collector: EntrySink): Plan {
   const { limits } = collector;
   const raw = record.nameRaw;
   const flags = record.flags;
@@ -244,7 +243,7 @@ function readUInt64LE(buf: Buffer, offset: number): number {
   return buf.readUInt32LE(offset + 4) * 0x100000000 + buf.readUInt32LE(offset);
 }
 
-export interface LocalHeader {
+interface LocalHeader {
   flags: number;
   method: number;
   versionNeeded: number;
@@ -255,12 +254,12 @@ export interface LocalHeader {
   extra: Buffer;
 }
 
-export function parseLocalFixed(header: Buffer): { nameLength: number; extraLength: number } | null {
+function parseLocalFixed(header: Buffer): { nameLength: number; extraLength: number } | null {
   if (header.readUInt32LE(0) !== SIG_LOCAL) return null;
   return { nameLength: header.readUInt16LE(26), extraLength: header.readUInt16LE(28) };
 }
 
-export function localHeader(fixed: Buffer, nameRaw: Buffer, extra: Buffer): LocalHeader {
+function localHeader(fixed: Buffer, nameRaw: Buffer, extra: Buffer): LocalHeader {
   return {
     versionNeeded: fixed.readUInt16LE(4),
     flags: fixed.readUInt16LE(6),
@@ -298,7 +297,7 @@ function localHeaderMismatches(plan: Plan, local: LocalHeader, localExtra: Extra
 }
 
 /** A local header's sizes, from its zip64 extra field where the fixed fields point there; null when that field is missing. */
-export function localSizes(local: LocalHeader, localExtra: ExtraField[]): { compressed: number; uncompressed: number } | null {
+function localSizes(local: LocalHeader, localExtra: ExtraField[]): { compressed: number; uncompressed: number } | null {
   if (local.compressedSize !== 0xffffffff && local.uncompressedSize !== 0xffffffff)
     return { compressed: local.compressedSize, uncompressed: local.uncompressedSize };
   const zip64 = localExtra.find((f) => f.id === 0x0001)?.data ?? null;
@@ -342,7 +341,7 @@ async function* entryData(reader: ByteReader, record: CentralRecord, name: strin
 }
 
 function mapDataError(err: unknown, name: string): unknown {
-  if (err instanceof PackageError || isSourceError(err)) return err;
+  if (err instanceof PackageError || isOutsideFault(err)) return err;
   if (err instanceof EndOfStream) return refuse(name, 'its data runs into the central directory');
   return asPackageError(err, name, 'its compressed data is corrupt');
 }
@@ -352,7 +351,7 @@ function mapDataError(err: unknown, name: string): unknown {
  * when the collector collects every problem, notes each entry's and goes on with the next (which the central directory
  * places), throwing only where the layout leaves no way on.
  */
-export async function scanZip(source: RandomAccessSource, collector: PackageCollector): Promise<void> {
+export async function readZip(source: RandomAccessSource, collector: EntrySink): Promise<void> {
   const { limits } = collector;
   let layout;
   try {
@@ -375,7 +374,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
     );
   }
 
-  // Entries whose data another read has checked already are passed over without reading them (see `vouched`).
+  // A long skip (past an entry refused by a rule of its own) reopens the source further on rather than read the bytes.
   const reader = new ByteReader(openSource(source, 0, end), (at) => (at < end ? openSource(source, at, end) : Readable.from([])));
   let previous: Plan | null = null;
   try {
@@ -393,7 +392,7 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
         previous = plan;
         continue;
       }
-      let file: FileSink | null = null;
+      let file: DataSink | null = null;
       try {
         const fixed = await reader.take(30);
         const sizes = parseLocalFixed(fixed);
@@ -414,43 +413,31 @@ export async function scanZip(source: RandomAccessSource, collector: PackageColl
           throw refuse(ordered[i + 1]!.name, `its local header overlaps the entry ${quote(name)} (entries may not overlap or share data)`);
         }
 
-        const span = { at: record.localOffset, length: record.compressedSize };
-        file = plan.isDirectory ? null : collector.openFile(plan.path, span);
-        // An entry another read has inflated already, from this same local header: its data need not be inflated again.
-        // Only an entry that passes every check below is vouched for (planEntry has checked its ratio already).
-        const known = file === null ? null : await collector.inflated(plan.path, span);
-        const vouched = known !== null && known.count === record.uncompressedSize && known.crc === record.crc32 >>> 0;
+        file = plan.isDirectory ? null : collector.openFile(plan.path);
         let count = 0;
         let crc = 0;
-        if (vouched) {
-          await reader.skip(record.compressedSize);
-          collector.addBytes(name, known.count);
-          count = known.count;
-          crc = known.crc;
-        } else {
-          for await (const chunk of entryData(reader, record, name)) {
-            count += chunk.length;
-            if (count > record.uncompressedSize) {
-              throw refuse(
-                name,
-                plan.isDirectory
-                  ? 'it is a directory entry with content'
-                  : `it inflates to more than the ${record.uncompressedSize} bytes it declares`,
-              );
-            }
-            collector.addBytes(name, chunk.length);
-            if (count >= RATIO_FLOOR_BYTES && count > limits.maxRatio * record.compressedSize) {
-              throw refuse(
-                name,
-                `its compression ratio (over ${ratioText(count, record.compressedSize)}) is over the limit of ${limits.maxRatio}:1`,
-              );
-            }
-            crc = crc32(chunk, crc);
-            if (file !== null) {
-              file.push(chunk);
-              const caughtUp = collector.ready();
-              if (caughtUp !== undefined) await caughtUp;
-            }
+        for await (const chunk of entryData(reader, record, name)) {
+          count += chunk.length;
+          if (count > record.uncompressedSize) {
+            throw refuse(
+              name,
+              plan.isDirectory
+                ? 'it is a directory entry with content'
+                : `it inflates to more than the ${record.uncompressedSize} bytes it declares`,
+            );
+          }
+          collector.addBytes(name, chunk.length);
+          if (count >= RATIO_FLOOR_BYTES && count > limits.maxRatio * record.compressedSize) {
+            throw refuse(
+              name,
+              `its compression ratio (over ${ratioText(count, record.compressedSize)}) is over the limit of ${limits.maxRatio}:1`,
+            );
+          }
+          crc = crc32(chunk, crc);
+          if (file !== null) {
+            file.push(chunk);
+            const caughtUp = collector.ready();
+            if (caughtUp !== undefined) await caughtUp;
           }
         }
         file?.end();

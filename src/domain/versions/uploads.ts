@@ -7,13 +7,12 @@ import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { ScanFailed, type Scans } from '@skill-registry/skill-package/scan/session';
 import { DEFAULT_LIMITS, PackageError, type Inspection, type PackageLimits } from '@skill-registry/skill-package/types';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
-import { BlobTooLargeError, type BlobStore } from '../../storage/blob-store.js';
+import { BlobTooLargeError, type BlobStore, type StagedBlob } from '../../storage/blob-store.js';
 import type { AuthenticatedActor } from '../actor.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { slugTaken, type SkillInput, type SkillService } from '../skills/skills.js';
 import { checkChangelog, checkVersion, parseMetadata } from './rules.js';
 import { omittedOf, scanOf, scanWrite, skillSummary, summaryColumns, type ScanReportView } from './scan-views.js';
-import { StagedPackage } from './staged-package.js';
 import { toVersion, type Version } from './views.js';
 
 /** The text fields of an upload, as they arrive beside the file. */
@@ -102,9 +101,9 @@ export function versionUploads(deps: {
   const limits = deps.limits ?? DEFAULT_LIMITS;
   const options = deps.scanner === undefined ? {} : { scans: deps.scanner };
 
-  async function inspect(staged: StagedPackage): Promise<Inspection> {
+  async function inspect(staged: StagedBlob): Promise<Inspection> {
     try {
-      return await inspectPackage(staged.source, limits, { ...options, arrived: staged.arrived });
+      return await inspectPackage(staged.source, limits, options);
     } catch (error) {
       if (error instanceof PackageError) throw packageRefused(error);
       if (error instanceof ScanFailed) throw scanStopped();
@@ -115,7 +114,7 @@ export function versionUploads(deps: {
   function versionRow(
     skillId: string,
     fields: { version: string; changelog: string | null; metadata: Record<string, unknown> | null },
-    staged: StagedPackage,
+    staged: StagedBlob,
     inspection: Inspection,
     uploaderId: string,
   ) {
@@ -125,8 +124,8 @@ export function versionUploads(deps: {
       version: fields.version,
       changelog: fields.changelog,
       metadata: fields.metadata === null ? null : JSON.stringify(fields.metadata),
-      size: staged.blob.size,
-      sha256: staged.blob.sha256,
+      size: staged.size,
+      sha256: staged.sha256,
       archive_format: inspection.format,
       file_count: inspection.files.length,
       total_size: inspection.files.reduce((sum, f) => sum + f.size, 0),
@@ -147,12 +146,12 @@ export function versionUploads(deps: {
    * Whether a committed blob is still in the store, as the version about to name it needs: asked under the blob's
    * lock, after which no orphan collection can delete it until the version is written.
    */
-  async function stillStored(staged: StagedPackage): Promise<boolean> {
-    return (await blobs.stat(staged.blob.sha256))?.size === staged.blob.size;
+  async function stillStored(staged: StagedBlob): Promise<boolean> {
+    return (await blobs.stat(staged.sha256))?.size === staged.size;
   }
 
   /** Runs `work` with a staged blob and discards the blob if `work` fails before committing it. */
-  async function withStaged<T>(staged: StagedPackage, work: () => Promise<T>): Promise<T> {
+  async function withStaged<T>(staged: StagedBlob, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
@@ -162,18 +161,11 @@ export function versionUploads(deps: {
   }
 
   return {
-    /**
-     * Streams an upload body into staging; 413 once it exceeds the upload limit. Where the scanner can, it follows the
-     * bytes as they are written, so that the package is scanned while it arrives.
-     */
-    async stage(body: Readable): Promise<StagedPackage> {
-      const arriving = deps.scanner?.follow?.(limits) ?? null;
+    /** Streams an upload body into staging; 413 once it exceeds the upload limit. The package is read once staged. */
+    async stage(body: Readable): Promise<StagedBlob> {
       try {
-        const blob = await blobs.stage(body, { maxBytes: deps.maxUploadBytes, ...(arriving === null ? {} : { watch: arriving }) });
-        arriving?.complete(blob.size);
-        return new StagedPackage(blob, arriving);
+        return await blobs.stage(body, { maxBytes: deps.maxUploadBytes });
       } catch (error) {
-        arriving?.abort();
         if (error instanceof BlobTooLargeError) {
           throw new AppError(413, 'payload_too_large', `The package is larger than the upload limit of ${deps.maxUploadBytes} bytes.`);
         }
@@ -182,9 +174,9 @@ export function versionUploads(deps: {
     },
 
     /** Inspects a staged package without storing anything (POST /v1/packages/validate). */
-    async validate(staged: StagedPackage) {
+    async validate(staged: StagedBlob) {
       try {
-        const inspection = await inspectPackage(staged.source, limits, { ...options, arrived: staged.arrived });
+        const inspection = await inspectPackage(staged.source, limits, options);
         const report = scanOf(inspection);
         return {
           valid: true,
@@ -211,7 +203,7 @@ export function versionUploads(deps: {
       }
     },
 
-    async publish(actor: AuthenticatedActor, skillRef: string, fields: VersionFields, staged: StagedPackage): Promise<Version> {
+    async publish(actor: AuthenticatedActor, skillRef: string, fields: VersionFields, staged: StagedBlob): Promise<Version> {
       return withStaged(staged, async () => {
         const skill = await skillService.manageable(actor, skillRef);
         const version = checkVersion(fields.version);
@@ -219,7 +211,7 @@ export function versionUploads(deps: {
         const metadata = parseMetadata(fields.metadata);
         if (await versions.exists(skill.id, version)) throw versionExists(skill.slug, version);
         const inspection = await inspect(staged);
-        await staged.blob.commit();
+        await staged.commit();
         const row = versionRow(skill.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
         const description = skillMdDescription(inspection);
         const outcome = await versions.insert(
@@ -249,14 +241,14 @@ export function versionUploads(deps: {
     },
 
     /** Creates a draft skill and its first version together; a refused package creates nothing. */
-    async publishWithSkill(actor: AuthenticatedActor, input: SkillInput, fields: VersionFields, staged: StagedPackage) {
+    async publishWithSkill(actor: AuthenticatedActor, input: SkillInput, fields: VersionFields, staged: StagedBlob) {
       return withStaged(staged, async () => {
         const prepared = await skillService.prepare(actor, input);
         const version = checkVersion(fields.version);
         const changelog = checkChangelog(fields.changelog);
         const metadata = parseMetadata(fields.metadata);
         const inspection = await inspect(staged);
-        await staged.blob.commit();
+        await staged.commit();
         const row = versionRow(prepared.row.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
         const description = skillMdDescription(inspection);
         const report = scanOf(inspection);

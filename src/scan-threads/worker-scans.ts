@@ -22,8 +22,6 @@ import { HEAD_BYTES, readsPastHead } from '@skill-registry/skill-package/scan/ma
 import type { FileSink, SkillMdInfo } from '@skill-registry/skill-package/scan/scanner';
 import { ScanFailed, type ScanSession, type Scans } from '@skill-registry/skill-package/scan/session';
 import type { ScanReport } from '@skill-registry/skill-package/scan/types';
-import type { PackageLimits } from '@skill-registry/skill-package/types';
-import { FollowingScan, type ArrivalCounts } from './arriving-scan.js';
 import type { Ack, BatchStep, SessionMessage } from './worker-messages.js';
 
 /** Sessions one thread takes at once; more wait for a place. */
@@ -73,9 +71,6 @@ export interface WorkerScanOptions {
 }
 
 export interface WorkerScans extends Scans {
-  follow(limits: PackageLimits): FollowingScan;
-  /** Uploads followed as they arrived whose scan inspection used, and those it read again to scan. */
-  readonly arrivals: Readonly<ArrivalCounts>;
   /** The pool's threads, for tests that take one away. */
   readonly threads: readonly { terminate(): Promise<number> }[];
   /** Sessions whose task has not ended yet. */
@@ -318,7 +313,6 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
   let closed = false;
   const slots = Math.max(4, Math.floor(inFlightBytes / batchBytes));
   const rings = new Rings(slots, slots * batchBytes, threads * 2);
-  const arrivals: ArrivalCounts = { followed: 0, scannedAgain: 0 };
   const session = (): ScanSession => {
     if (closed) return new StoppedSession();
     const started = new WorkerSession(pool, batchBytes, rings);
@@ -329,10 +323,6 @@ export function workerScans(options: WorkerScanOptions = {}): WorkerScans {
   };
   return {
     session,
-    follow(limits) {
-      return new FollowingScan(session, limits, arrivals);
-    },
-    arrivals,
     get threads() {
       return pool.threads;
     },

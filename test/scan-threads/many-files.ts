@@ -2,7 +2,7 @@ import { skillMd } from '../helpers/archives.js';
 
 /**
  * A package of 40 Markdown files and a hostile script, over a megabyte: larger many times over than what a scan
- * session holds in flight, and read in many steps by a scan that follows it as it is written.
+ * session holds in flight, so that its batches wait for free slots.
  */
 export function manyFiles(): { path: string; content: string }[] {
   const files = [{ path: 'SKILL.md', content: skillMd('many-files', 'A package of many files.') }];

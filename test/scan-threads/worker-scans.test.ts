@@ -9,7 +9,7 @@ import { ScanFailed } from '@skill-registry/skill-package/scan/session';
 import { bufferSource, type RandomAccessSource } from '@skill-registry/skill-package/source';
 import { PackageError } from '@skill-registry/skill-package/types';
 import { loadCorpus } from '../../bench/scan-corpus/index.js';
-import { workerScans } from '../../src/scanning/worker-scans.js';
+import { workerScans } from '../../src/scan-threads/worker-scans.js';
 import { tarGz, zip } from '../helpers/archives.js';
 import { manyFiles } from './many-files.js';
 
