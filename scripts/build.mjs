@@ -97,7 +97,14 @@ export function build(root, parts, { force = false, log = (line) => console.log(
     const started = Date.now();
     const stamp = stampFile(root, part);
     rmSync(stamp, { force: true });
-    const result = spawnSync(part.command[0], part.command.slice(1), { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+    // Built as shipped whatever the caller's NODE_ENV (a test runner's `test` would give React's development build).
+    const env = { ...process.env, NODE_ENV: 'production' };
+    const result = spawnSync(part.command[0], part.command.slice(1), {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     if (result.status !== 0) throw new Error(`Building ${part.name} failed (${part.command.join(' ')})`);
     part.after?.();
     mkdirSync(path.dirname(stamp), { recursive: true });

@@ -77,10 +77,8 @@ export async function ensureConsoleBuilt(): Promise<void> {
     const result = spawnSync(
       process.execPath,
       [vite, 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn', '--outDir', staging, '--emptyOutDir'],
-      {
-        cwd: ROOT,
-        encoding: 'utf8',
-      },
+      // The test runner's NODE_ENV=test would make Vite bundle React's development build; the console is tested as shipped.
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } },
     );
     try {
       if (result.status !== 0) throw new Error(`Building the web console failed (vite build):\n${result.stdout}\n${result.stderr}`);
