@@ -17,7 +17,7 @@
  * which rule set judged it.
  */
 import type { ContextSeverities } from './severity.js';
-import type { ScanRule } from './types.js';
+import type { ScanRule, Severity } from './types.js';
 
 export const RULES_VERSION = '2026.11.18';
 
@@ -41,6 +41,18 @@ export interface RuleRecord<Group extends string = string> extends ScanRule {
   reads?: Group;
   /** The anchors that add a line to `reads`. */
   anchors?: Anchors;
+  /**
+   * For a credential: the shapes it is found by, each global (a line can hold several), starting with a literal prefix
+   * and using only bounded or single character classes, so matching is linear in the line's length. They also say what
+   * every excerpt redacts.
+   */
+  shapes?: readonly SecretShape[];
+}
+
+export interface SecretShape {
+  pattern: RegExp;
+  /** The part of a match that is the secret itself (a capture group), when it is not the whole match. */
+  group?: number;
 }
 
 function rule<const Group extends string = never>(record: RuleRecord<Group>): RuleRecord<Group> {
@@ -354,6 +366,7 @@ export const RULE_RECORDS = [
     title: 'AWS access key',
     explanation:
       'An AWS access key id in a package is published to everyone who downloads it; deactivate the key and load credentials from the environment instead.',
+    shapes: [{ pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![0-9A-Za-z])/g }],
     reads: 'secret',
     anchors: { prefixes: words('akia asia abia acca') },
   }),
@@ -363,6 +376,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'AWS secret access key',
     explanation: 'An AWS secret access key grants the key’s permissions to anyone who reads the package; deactivate it at once.',
+    shapes: [{ pattern: /aws_?secret_?access_?key["']?\s{0,4}[:=]\s{0,4}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1 }],
     reads: 'secret',
     anchors: { words: ['aws', 'awssecretaccesskey'] },
   }),
@@ -373,6 +387,7 @@ export const RULE_RECORDS = [
     title: 'GitHub token',
     explanation:
       'A GitHub token in a package gives its holder the token’s access to repositories; revoke it and read tokens from the environment.',
+    shapes: [{ pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g }],
     reads: 'secret',
     anchors: { words: words('ghp gho ghu ghs ghr pat') },
   }),
@@ -382,6 +397,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'GitLab token',
     explanation: 'A GitLab personal access token in a package is public; revoke it and read tokens from the environment.',
+    shapes: [{ pattern: /\bglpat-[A-Za-z0-9_-]{20}/g }],
     reads: 'secret',
     anchors: { words: ['glpat'] },
   }),
@@ -391,6 +407,10 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'Slack token or webhook',
     explanation: 'A Slack token or incoming-webhook URL lets anyone post as the app; revoke it and keep it out of the package.',
+    shapes: [
+      { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,250}/g },
+      { pattern: /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{16,32}/g },
+    ],
     reads: 'secret',
     anchors: { words: words('xoxa xoxb xoxp xoxo xoxs xoxr hooks'), afterDot: ['slack'] },
   }),
@@ -400,6 +420,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'OpenAI API key',
     explanation: 'An OpenAI API key in a package lets anyone spend on the account; revoke it and read keys from the environment.',
+    shapes: [{ pattern: /\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})/g }],
     reads: 'secret',
     anchors: { words: ['sk'] },
   }),
@@ -409,6 +430,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'Anthropic API key',
     explanation: 'An Anthropic API key in a package lets anyone spend on the account; revoke it and read keys from the environment.',
+    shapes: [{ pattern: /\bsk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_-]{20,250}/g }],
     reads: 'secret',
     anchors: { words: ['sk'] },
   }),
@@ -418,6 +440,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'Google API key',
     explanation: 'A Google API key in a package is public; restrict or revoke it and read keys from the environment.',
+    shapes: [{ pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g }],
     reads: 'secret',
     anchors: { prefixes: ['aiza'] },
   }),
@@ -427,6 +450,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'Stripe secret key',
     explanation: 'A live Stripe secret or restricted key lets anyone act on the account; roll it and keep it out of the package.',
+    shapes: [{ pattern: /\b[sr]k_(?:live|test)_[0-9a-zA-Z]{16,250}/g }],
     reads: 'secret',
     anchors: { words: ['sk', 'rk'] },
   }),
@@ -436,6 +460,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'npm access token',
     explanation: 'An npm token can publish packages as its owner; revoke it and keep it out of the package.',
+    shapes: [{ pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g }],
     reads: 'secret',
     anchors: { words: ['npm'] },
   }),
@@ -445,6 +470,7 @@ export const RULE_RECORDS = [
     severity: 'critical',
     title: 'Hugging Face token',
     explanation: 'A Hugging Face token in a package is public; revoke it and read it from the environment.',
+    shapes: [{ pattern: /\bhf_[A-Za-z0-9]{34}(?![A-Za-z0-9])/g }],
     reads: 'secret',
     anchors: { words: ['hf'] },
   }),
@@ -721,6 +747,11 @@ export function ruleById(id: string): RuleRecord {
   const found = byId.get(id);
   if (found === undefined) throw new Error(`Unknown scan rule ${id}`);
   return found;
+}
+
+/** A rule's severity: what it weighs in its strongest context. */
+export function severityOf(id: string): Severity {
+  return ruleById(id).severity;
 }
 
 /** A rule's weights by context: its own, or its severity in every context. */

@@ -10,7 +10,7 @@
  * gap to any), never one expression with open-ended gaps.
  */
 import { anyOf } from './alternation.js';
-import { G } from './catalogue.js';
+import { G, severityOf } from './catalogue.js';
 import type { LineInput } from './file-state.js';
 import { report } from './report.js';
 import { maxSeverity, raise } from './severity.js';
@@ -230,7 +230,13 @@ export function scanAgent(input: LineInput, groups: number): void {
     for (const pattern of OVERRIDE) {
       const m = firstMatch(pattern, text);
       if (m !== null) {
-        report(input, 'agent.override-instructions', weigh(input, 'critical', m.index), m.index, m[0].length);
+        report(
+          input,
+          'agent.override-instructions',
+          weigh(input, severityOf('agent.override-instructions'), m.index),
+          m.index,
+          m[0].length,
+        );
         break;
       }
     }
@@ -242,7 +248,7 @@ export function scanAgent(input: LineInput, groups: number): void {
   for (const pattern of BYPASS) {
     const m = firstMatch(pattern, text);
     if (m !== null) {
-      report(input, 'agent.bypass-safety', weigh(input, 'medium', m.index), m.index, m[0].length);
+      report(input, 'agent.bypass-safety', weigh(input, severityOf('agent.bypass-safety'), m.index), m.index, m[0].length);
       break;
     }
   }
@@ -279,7 +285,7 @@ function scanConceal(input: LineInput): void {
   }
   if (found === null) return;
   // Hiding an action (running, sending, reading secrets) is what matters; "don't show the user raw JSON" is style.
-  const base: Severity = ACTION_WORD.test(text) || COVER_STORY.test(text) ? 'critical' : 'medium';
+  const base: Severity = ACTION_WORD.test(text) || COVER_STORY.test(text) ? severityOf('agent.conceal-from-user') : 'medium';
   report(input, 'agent.conceal-from-user', weigh(input, base, found.index), found.index, found.length);
 }
 
@@ -293,7 +299,7 @@ function scanSilent(input: LineInput): void {
     }
   }
   if (m === null || negated(text, m.index)) return;
-  report(input, 'agent.silent-execution', weigh(input, 'medium', m.index), m.index, m[0].length);
+  report(input, 'agent.silent-execution', weigh(input, severityOf('agent.silent-execution'), m.index), m.index, m[0].length);
 }
 
 /** The sentence around `index` (at most 200 characters each side), where a verb's object sits. */
@@ -331,7 +337,7 @@ function scanExfiltration(input: LineInput): void {
     const destination = sentenceAround(input.text, m.index);
     const sends = SENSITIVE.test(sentence) ? DESTINATION.test(destination) : SECRET_WORD.test(sentence) && collectorIn(destination);
     if (!sends) continue;
-    report(input, 'agent.exfiltrate-data', weigh(input, 'critical', m.index), m.index, m[0].length);
+    report(input, 'agent.exfiltrate-data', weigh(input, severityOf('agent.exfiltrate-data'), m.index), m.index, m[0].length);
     return;
   }
 }

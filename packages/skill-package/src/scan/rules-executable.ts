@@ -4,6 +4,7 @@
  * LINE_CAP in any text file). Packed scripts weigh `critical` wherever they are (nothing honest ships
  * its code packed or obfuscated inside a package meant to be read); minified lines `low`.
  */
+import { severityOf } from './catalogue.js';
 import type { LineInput } from './file-state.js';
 import { report } from './report.js';
 
@@ -37,7 +38,7 @@ export function scanPacked(input: LineInput): void {
       report(
         input,
         'executable.packed-script',
-        'critical',
+        severityOf('executable.packed-script'),
         first,
         24,
         'This script spells its strings as escape sequences (\\x68\\x74…), the output of an obfuscator; what it does cannot be reviewed. Ship the readable source.',
@@ -46,7 +47,7 @@ export function scanPacked(input: LineInput): void {
   }
   const packer = PACKER.exec(text);
   if (packer !== null) {
-    report(input, 'executable.packed-script', 'critical', packer.index, packer[0].length);
+    report(input, 'executable.packed-script', severityOf('executable.packed-script'), packer.index, packer[0].length);
     return;
   }
   if (!text.includes('_0x')) return;
@@ -65,7 +66,7 @@ export function scanPacked(input: LineInput): void {
     report(
       input,
       'executable.packed-script',
-      'critical',
+      severityOf('executable.packed-script'),
       first,
       8,
       'Generated identifiers such as _0x1a2b fill this script: the output of a JavaScript obfuscator, which cannot be reviewed; ship the readable source.',
@@ -79,7 +80,7 @@ export function reportLongLine(input: LineInput, length: number): void {
   report(
     input,
     'executable.minified',
-    'low',
+    severityOf('executable.minified'),
     0,
     Math.min(input.text.length, 80),
     `Line ${input.line} is ${length >= 65536 ? 'over 64 KiB' : `${length} characters`} long: minified code or data cannot be reviewed by reading; ship the readable source beside it or explain what it is.`,

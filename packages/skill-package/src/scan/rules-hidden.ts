@@ -7,8 +7,10 @@
  * right-to-left marks in lines that hold right-to-left letters, and tag characters that follow the black flag
  * U+1F3F4 (subdivision flags such as England's).
  */
+import { severityOf } from './catalogue.js';
 import type { FileState, LineInput } from './file-state.js';
 import { noteFact, report } from './report.js';
+import { raise } from './severity.js';
 import { scanDecoded } from './decoded-blobs.js';
 import { base64Runs, firstHexRun } from './long-runs.js';
 import type { ClosedComment } from './markdown.js';
@@ -99,7 +101,7 @@ export function scanInvisible(input: LineInput): void {
         report(
           input,
           'hidden.unicode-tag',
-          'critical',
+          severityOf('hidden.unicode-tag'),
           at,
           Math.min(text.length - at, 2 * decoded.length || 2),
           `Invisible Unicode tag characters spell ${JSON.stringify(decoded)} for a model that reads them; remove them.`,
@@ -109,15 +111,15 @@ export function scanInvisible(input: LineInput): void {
       if (!bidi) {
         bidi = true;
         // In source code a direction override is the trojan-source attack; in prose it may be misused typography.
-        report(input, 'hidden.bidi-control', input.file.kind === 'script' ? 'critical' : 'high', at, 1);
+        report(input, 'hidden.bidi-control', raise(severityOf('hidden.bidi-control'), input.file.kind === 'script' ? 0 : -1), at, 1);
       }
     } else if (!zeroWidth && isReportableZeroWidth(text, at, code, input)) {
       zeroWidth = true;
-      report(input, 'hidden.zero-width', 'medium', at, 1);
+      report(input, 'hidden.zero-width', severityOf('hidden.zero-width'), at, 1);
     }
     if (!run && runLength >= RUN_MIN * (code >= 0xe0000 ? 2 : 1) && code < 0xe0000) {
       run = true;
-      report(input, 'hidden.invisible-run', 'critical', runStart, runLength);
+      report(input, 'hidden.invisible-run', severityOf('hidden.invisible-run'), runStart, runLength);
     }
     if (bidi && zeroWidth && run && tag) break;
     at += length;
@@ -286,7 +288,7 @@ export function scanComment(comment: ClosedComment, file: FileState): void {
   if (found === null) return;
   file.report({
     rule: 'hidden.comment-instruction',
-    severity: 'high',
+    severity: severityOf('hidden.comment-instruction'),
     line: comment.line,
     context: 'comment',
     text: text.replace(/\n/g, ' '),

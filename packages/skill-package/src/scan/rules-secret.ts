@@ -7,6 +7,7 @@
  * credential is `critical`: the version is quarantined so the registry does not hand the key to everyone who
  * downloads it, until the publisher has revoked it and uploads a version without it.
  */
+import { severityOf } from './catalogue.js';
 import { anyOf } from './alternation.js';
 import type { LineInput } from './file-state.js';
 import { report } from './report.js';
@@ -46,15 +47,16 @@ export function scanSecrets(input: LineInput, pending: { key: { line: number; te
     if (m === null) continue;
     const token = group === undefined ? m[0] : (m[group] ?? m[0]);
     const example = isPlaceholderSecret(token) || (rule === 'secret.stripe-key' && token.includes('_test_'));
-    if (example) report(input, 'secret.example-credential', 'low', m.index, m[0].length);
-    else report(input, rule, 'critical', m.index, m[0].length);
+    if (example) report(input, 'secret.example-credential', severityOf('secret.example-credential'), m.index, m[0].length);
+    else report(input, rule, severityOf(rule), m.index, m[0].length);
   }
 }
 
 function reportKey(input: LineInput, key: { line: number; text: string; index: number }, hasBody: boolean): void {
+  const rule = hasBody ? 'secret.private-key' : 'secret.example-credential';
   input.file.report({
-    rule: hasBody ? 'secret.private-key' : 'secret.example-credential',
-    severity: hasBody ? 'critical' : 'low',
+    rule,
+    severity: severityOf(rule),
     line: key.line,
     context: input.context,
     text: key.text,
