@@ -1,10 +1,12 @@
 /**
- * The scanner's anchor pass (src/scan/prefilter.ts holds the anchors and explains them), compiled to WebAssembly
- * with AssemblyScript: the same byte loop in JavaScript took twice as long, and it read every byte of every text
- * file, a third of the scan (docs/performance.md, "The anchor pass in WebAssembly").
+ * The scanner's anchor pass (src/scan/prefilter.ts explains it; the anchors and their groups are the rules' records in
+ * src/scan/catalogue.ts), compiled to WebAssembly with AssemblyScript: it reads every byte of every text file, and the
+ * same loop in JavaScript made the scan of public skill collections about a fifth slower (docs/performance.md, "The
+ * anchor pass in WebAssembly").
  *
- * Linear memory holds the tables prefilter.ts fills once (at the offsets exported below), then the bytes to read
- * and the lines found, at offsets the caller chooses. Nothing here allocates.
+ * Linear memory holds the tables prefilter.ts builds from the records and fills once (at the offsets exported below),
+ * then the bytes to read and the lines found, at offsets the caller chooses. Nothing here knows a rule or a group:
+ * groups are bits the tables hold. Nothing here allocates.
  */
 
 /**

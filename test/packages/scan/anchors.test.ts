@@ -2,7 +2,7 @@
 // groups as the line read alone, across the pieces a long block is read in and for a line longer than a piece.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { G } from '@skill-registry/skill-package/scan/catalogue';
+import { ALL_GROUPS, G, GROUP_BITS, RULE_RECORDS } from '@skill-registry/skill-package/scan/catalogue';
 import { anchorLines, BLOB_RUN, FACTS, groupsOfLine, WRAPPED_MIN } from '@skill-registry/skill-package/scan/prefilter';
 import { rng } from '../../../bench/scan-corpus/prng.js';
 
@@ -86,6 +86,35 @@ describe('anchor pass', () => {
     const { seen, count } = read(bytes, true, 12, 22, 2);
     assert.equal(count, 1);
     assert.deepEqual(seen, [{ text: 'plain text', line: 2, groups: 0, prose: 0 }]);
+  });
+
+  it("names each rule's group by every anchor of its record, in the tables built from the records", () => {
+    let checked = 0;
+    for (const record of RULE_RECORDS) {
+      if (record.reads === undefined) continue;
+      const group = G[record.reads];
+      const { words = [], proseWords = [], prefixes = [], afterDot = [], punctuation = [], invisible } = record.anchors ?? {};
+      const texts: [string, boolean][] = [
+        ...words.flatMap((w): [string, boolean][] => [
+          [`x ${w} y`, true],
+          [`x ${w} y`, false],
+        ]),
+        ...proseWords.map((w): [string, boolean] => [`x ${w} y`, false]),
+        ...prefixes.map((w): [string, boolean] => [`${w.toUpperCase()}IOSFODNN7`, true]),
+        ...afterDot.map((w): [string, boolean] => [`x.${w}`, true]),
+        ...punctuation.map((p): [string, boolean] => [p, false]),
+        ...(invisible === true ? [['a\u200bb', false] as [string, boolean]] : []),
+      ];
+      for (const [text, forScript] of texts) {
+        assert.ok(groupsOfLine(text, forScript) & group, `${record.id}: ${JSON.stringify(text)}`);
+        checked += 1;
+      }
+    }
+    assert.ok(checked > 300, `only ${checked} anchors checked`);
+    // Every group has a bit of its own, below the four the pass keeps a line's facts in.
+    const bits = Object.values<number>(G);
+    assert.equal(new Set(bits).size, bits.length);
+    assert.ok(bits.length <= GROUP_BITS && ALL_GROUPS < 1 << GROUP_BITS);
   });
 
   it('tells punctuation sequences apart by the first that matches and finds invisible characters by code point', () => {

@@ -1,7 +1,7 @@
 /**
  * The anchor pass compiled to WebAssembly (assembly/anchors.ts, built into wasm/anchors.wasm by `npm run build`):
- * loads it once per thread, fills its tables, and reads byte ranges through its linear memory. prefilter.ts says
- * what the anchors are; this module only moves bytes in and lines out.
+ * loads it once per thread, fills its tables, and reads byte ranges through its linear memory. prefilter.ts builds
+ * the tables from the rules' records (catalogue.ts); this module only moves bytes in and lines out.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
