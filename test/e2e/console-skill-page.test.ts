@@ -78,7 +78,7 @@ Read the [format guide](https://docs.example.com/ooxml/guide) first. Preview a d
 function officeFiles(): ArchiveFile[] {
   return [
     { path: 'SKILL.md', content: officeSkillMd() },
-    { path: 'scripts/with_server.py', content: `${SCRIPT_LINES.join('\n')}\n` },
+    { path: 'scripts/with_server.py', content: `${SCRIPT_LINES.join('\n')}\n`, mode: 0o755 },
     { path: 'ooxml/scripts/validation/redlining_validator.py', content: 'def validate(path):\n    return True\n' },
     ...SCHEMA_NAMES.map((name) => ({
       path: `ooxml/schemas/ISO-IEC29500-4_2016/${name}`,
@@ -252,6 +252,9 @@ describe('web console: the skill page and the call log, desktop and phone', () =
         );
       }
       assert.deepEqual(await brokenWords(page, '.tree-name, .tree-folder-name'), []);
+      // The one script the archive marks executable says so, in the tree and above its preview.
+      assert.deepEqual(await page.locator('.tree-file:has(.tree-exec) .tree-name').allInnerTexts(), ['with_server.py']);
+      assert.match(await page.locator('.preview-bar').innerText(), /executable \(installed with mode 0755\)/);
 
       // Each line of the file is numbered, from 1; the numbers are not part of the text.
       const lines = page.locator('.files-preview .code-line');

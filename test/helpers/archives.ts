@@ -6,6 +6,8 @@ import yazl from 'yazl';
 export interface ArchiveFile {
   path: string;
   content: string | Buffer;
+  /** Unix mode bits of the entry (yazl's default, 0644, when left out). */
+  mode?: number;
 }
 
 export function skillMd(name = 'pdf-tools', description = 'Extract text from PDF files.', extra = ''): string {
@@ -16,7 +18,12 @@ export function skillMd(name = 'pdf-tools', description = 'Extract text from PDF
 export function zip(files: ArchiveFile[], directories: string[] = []): Promise<Buffer> {
   const archive = new yazl.ZipFile();
   for (const dir of directories) archive.addEmptyDirectory(dir);
-  for (const f of files) archive.addBuffer(Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content), f.path);
+  for (const f of files)
+    archive.addBuffer(
+      Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content),
+      f.path,
+      f.mode === undefined ? {} : { mode: f.mode },
+    );
   archive.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {

@@ -68,6 +68,11 @@ function Tree({ node, selected, fileHref }: { node: TreeNode; selected: string |
               className={child.path === selected ? 'selected' : undefined}
             >
               <span className="tree-name">{breakable(child.name)}</span>
+              {child.file.executable && (
+                <span className="badge tree-exec" title="Executable: installed with mode 0755">
+                  exec
+                </span>
+              )}
               <span className="tree-size">{formatBytes(child.file.size)}</span>
             </Link>
           </li>
@@ -133,7 +138,10 @@ function FilePreview({
     <section aria-label={`Preview of ${file.path}`}>
       <div className="preview-bar">
         <code className="preview-path">{file.path}</code>
-        <span className="muted small">{formatBytes(file.size)}</span>
+        <span className="muted small">
+          {formatBytes(file.size)}
+          {file.executable ? ' · executable (installed with mode 0755)' : ''}
+        </span>
         {isMarkdown && previewable && (
           <button type="button" className="button button-small" onClick={() => setRendered((r) => !r)} aria-pressed={!rendered}>
             {rendered ? 'Show source' : 'Show rendered'}
