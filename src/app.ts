@@ -31,10 +31,12 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export interface AppOptions {
   config: Config;
   services: Services;
+  /** Metrics /metrics shows besides the process's and the requests' (the job runner's), in the text format. */
+  moreMetrics?: () => Promise<string>;
 }
 
 /** Builds the HTTP application around ready services; listening and shutdown belong to the caller. */
-export async function buildApp({ config, services }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, services, moreMetrics }: AppOptions): Promise<FastifyInstance> {
   const limits = serverTimeouts(config.timeouts);
   const app = Fastify({
     // A client that stalls must not hold a connection (and an upload's temporary file) for ever: Fastify's and
@@ -113,7 +115,8 @@ export async function buildApp({ config, services }: AppOptions): Promise<Fastif
   await installOpenApi(app, config.publicUrl, VERSION);
 
   const deps = { services, config };
-  await app.register(operationRoutes, { ...deps, metrics });
+  const exposition = async () => `${await metrics.exposition()}\n${moreMetrics ? await moreMetrics() : ''}`;
+  await app.register(operationRoutes, { ...deps, metrics: { contentType: metrics.contentType, exposition } });
   await app.register(authRoutes, deps);
   await app.register(meRoutes, deps);
   await app.register(skillRoutes, deps);

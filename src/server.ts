@@ -3,17 +3,26 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { localInvalidationBus, redisInvalidationBus, type InvalidationBus } from './cluster/invalidation.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
+import { jobsRepository } from './db/repositories/jobs.js';
+import { LOG_FLUSH_INTERVAL_MS } from './domain/logs/recorder.js';
+import { FLUSH_INTERVAL_MS } from './domain/versions/download-counter.js';
+import { jobRunner, type JobRunner } from './jobs/runner.js';
 import { createServices, type Services } from './services.js';
 import { DEFAULT_SWEEP_AGE_MS } from './storage/blob-util.js';
 import { openBlobStore } from './storage/index.js';
 
-/** Call-log retention is enforced hourly (and at start-up). */
-const LOG_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+/** A buffer's write that failed is tried again sooner than this, however long the database has been away. */
+const BUFFER_RETRY = { baseMs: 250, maxMs: 5_000 };
+/** An hourly job that failed is tried again after a minute, then two, … up to its hour. */
+const HOURLY_RETRY = { baseMs: 60_000, maxMs: HOUR };
 
 export interface Runtime {
   app: FastifyInstance;
   services: Services;
   database: DatabaseHandle;
+  /** The node's background jobs (see defineJobs). */
+  jobs: JobRunner;
   /** Stops accepting, lets requests in flight finish, then closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -37,59 +46,35 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     bus = config.redisUrl ? await redisInvalidationBus(config.redisUrl, { onError: (error) => report(error) }) : localInvalidationBus();
     const services = createServices(database, blobs, config, (error) => report(error), bus);
     const runningBus = bus;
-    // Searches are answered from an in-memory index: it is filled before the node takes requests, and then looks
-    // for changes other nodes made without a message reaching this one.
+    // Searches are answered from an in-memory index: it is filled before the node takes requests, and then a job
+    // looks for changes other nodes made without a message reaching this one.
     await services.skills.searchReady();
-    const searchSync = setInterval(() => {
-      services.skills.catchUpSearch().catch((error: unknown) => {
-        report(error);
-      });
-    }, config.searchSyncIntervalMs);
-    searchSync.unref();
     if (config.admin) await services.accounts.ensureAdmin(config.admin);
-    const app = await buildApp({ config, services });
+    // The jobs start once the app (and its logger) exists; the app shows their metrics.
+    const jobs = jobRunner({
+      store: jobsRepository(database.db),
+      onError: (job, error) => app.log.error({ err: error, job }, 'background job failed'),
+    });
+    const app = await buildApp({ config, services, moreMetrics: jobs.metrics });
     report = (error) => app.log.error({ err: error }, 'background write failed');
     connectionLost = (error) => app.log.warn({ err: error }, 'database connection lost; it is replaced when next needed');
-    services.downloads.start();
-    services.recorder.start();
-    const pruneLogs = () =>
-      services.logs.prune().then(
-        (removed) => {
-          if (removed > 0) app.log.info({ removed }, 'pruned call-log entries past retention');
-        },
-        (error: unknown) => app.log.error({ err: error }, 'call-log pruning failed'),
-      );
-    void pruneLogs();
-    const pruneTimer = setInterval(() => void pruneLogs(), LOG_PRUNE_INTERVAL_MS);
-    pruneTimer.unref();
-    // Blobs no version references (deleted drafts, refused or crashed uploads), collected past their grace period:
-    // once now in the background, so start-up does not wait, and then every hour.
-    services.orphans.start({
-      onRemoved: (removed) => app.log.info({ removed }, 'removed orphaned package blobs'),
-      onError: (error) => app.log.error({ err: error }, 'orphaned blob collection failed'),
-    });
-    // Rescan jobs, which any node may have started: this node takes its share of their versions.
-    services.rescans.start({ onError: (error) => app.log.error({ err: error }, 'rescan batch failed') });
+    defineJobs(jobs, services, config, app.log);
+    jobs.start();
     let closing: Promise<void> | undefined;
     return {
       app,
       services,
       database,
+      jobs,
       close() {
         closing ??= (async () => {
-          clearInterval(pruneTimer);
-          clearInterval(searchSync);
           try {
-            // Requests in flight finish first (their log entries are recorded as they do), then the buffers go out.
+            // Requests in flight finish first (their log entries are recorded as they do); then the jobs' runs under
+            // way, and last the buffers' final writes (each tried even when another cannot be written).
             await app.close();
-            await services.orphans.close();
-            await services.rescans.close();
-            await services.scanThreads?.close();
-            // Both buffers are tried even when the first cannot be written (the database away); the first
-            // failure is reported once both have had their chance.
-            const written = await Promise.allSettled([services.downloads.close(), services.recorder.close()]);
-            for (const result of written) if (result.status === 'rejected') throw result.reason;
+            await jobs.stop();
           } finally {
+            await services.scanThreads?.close();
             await runningBus.close();
             await services.repositories.callLogs.close();
             await database.close();
@@ -103,4 +88,52 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The node's background work. Per node: its buffers' writes, its search index's catch-up, its share of rescans. One
+ * node at a time (under a lease): pruning the call log and collecting orphaned blobs, hourly and at start-up, so that
+ * several nodes do not all read the whole store each hour.
+ */
+function defineJobs(jobs: JobRunner, services: Services, config: Config, log: FastifyInstance['log']): void {
+  jobs.define({
+    name: 'download-counts',
+    everyMs: FLUSH_INTERVAL_MS,
+    retry: BUFFER_RETRY,
+    run: () => services.downloads.write(),
+    final: () => services.downloads.flush(),
+  });
+  jobs.define({
+    name: 'call-logs',
+    everyMs: LOG_FLUSH_INTERVAL_MS,
+    retry: BUFFER_RETRY,
+    run: () => services.recorder.flush(),
+    final: () => services.recorder.close(),
+  });
+  jobs.define({ name: 'search-sync', everyMs: config.searchSyncIntervalMs, run: () => services.skills.catchUpSearch() });
+  // Rescan jobs, which any node may have started: this node takes its share of their versions.
+  jobs.define({ name: 'rescans', everyMs: config.rescan.pollMs, run: (signal) => services.rescans.drain(signal) });
+  jobs.define({
+    name: 'log-pruning',
+    everyMs: HOUR,
+    atStart: true,
+    exclusive: { leaseMs: HOUR },
+    retry: HOURLY_RETRY,
+    async run() {
+      const removed = await services.logs.prune();
+      if (removed > 0) log.info({ removed }, 'pruned call-log entries past retention');
+    },
+  });
+  // Blobs no version references (deleted drafts, refused or crashed uploads), collected past their grace period.
+  jobs.define({
+    name: 'blob-collection',
+    everyMs: HOUR,
+    atStart: true,
+    exclusive: { leaseMs: HOUR },
+    retry: HOURLY_RETRY,
+    async run() {
+      const removed = await services.versions.collectOrphans();
+      if (removed > 0) log.info({ removed }, 'removed orphaned package blobs');
+    },
+  });
 }

@@ -10,7 +10,6 @@ import { authenticator } from './domain/accounts/authenticate.js';
 import { skillService } from './domain/skills/skills.js';
 import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
-import { orphanCollection } from './domain/versions/orphan-collection.js';
 import { versionService } from './domain/versions/versions.js';
 import { scansRepository } from './db/repositories/scans.js';
 import { rescanJobs } from './domain/versions/rescan-jobs.js';
@@ -73,7 +72,6 @@ export function createServices(
     versions,
     onWritten: () => skillServiceInstance.forgetCached(),
     onCounted: (counts) => skillServiceInstance.downloaded(counts),
-    ...(log ? { onError: log } : {}),
   });
   const callLogs = callLogsRepository(database.db, database.sqliteFile);
   const recorder = callLogRecorder({ logs: callLogs, ...(log ? { onError: log } : {}) });
@@ -93,7 +91,7 @@ export function createServices(
     rescan: (version) => versionServiceInstance.rescanStored(version),
     rulesVersion: CURRENT_RULES_VERSION,
     batchSize: config.rescan.batchSize,
-    pollMs: config.rescan.pollMs,
+    ...(log ? { onError: log } : {}),
   });
   return {
     database,
@@ -118,8 +116,6 @@ export function createServices(
     rescans,
     /** The threads packages are scanned on (null: this one), ended when the registry stops. */
     scanThreads,
-    /** Orphaned blobs (failed uploads, deleted drafts, crashes) removed past their grace period, at start and hourly. */
-    orphans: orphanCollection({ collect: () => versionServiceInstance.collectOrphans() }),
   };
 }
 

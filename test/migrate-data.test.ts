@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { jobsRepository } from '../src/db/repositories/jobs.js';
 import { describeTables, TABLES } from '../src/transfer/tables.js';
 import { startApp, type TestApp } from './helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from './helpers/archives.js';
@@ -264,6 +265,15 @@ describe('migrate-data', () => {
     const logs = expectStatus(await call(source, 'GET', '/v1/logs?page_size=100', asAlice), 200);
     expectedLogs = json(logs);
     logsRequestId = String(logs.headers['x-request-id']);
+    // A queued job waiting for its turn (a delivery to come) moves with the data.
+    const now = Date.now();
+    await jobsRepository(source.runtime.database.db).enqueue({
+      id: 'queued-1',
+      kind: 'delivery',
+      payload: '{"to":"x"}',
+      runAt: now + 3_600_000,
+      now,
+    });
     // Counts and call logs are written on shutdown; the files stay until the end.
     await source.runtime.close();
 

@@ -164,6 +164,25 @@ export interface ScanJobItemsTable {
   error: string | null;
 }
 
+/** A named lease of the job runner: who holds it, and until when (migration 0011). */
+export interface JobLeasesTable {
+  name: string;
+  owner: string;
+  expires_at: Timestamp;
+}
+
+/** A one-off job with its payload (JSON), waiting for `run_at`, or failed for good after its last attempt. */
+export interface QueuedJobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  state: 'queued' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  run_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
 export interface VersionFilesTable {
   version_id: string;
   path: string;
@@ -249,6 +268,8 @@ export interface Database {
   scan_jobs: ScanJobsTable;
   scan_job_items: ScanJobItemsTable;
   skill_reports: SkillReportsTable;
+  job_leases: JobLeasesTable;
+  queued_jobs: QueuedJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

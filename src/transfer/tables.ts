@@ -33,15 +33,23 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'call_logs', key: ['request_id'], timestamps: ['created_at'] },
   { name: 'scan_jobs', key: ['id'], timestamps: ['started_at', 'finished_at'] },
   { name: 'scan_job_items', key: ['job_id', 'version_id'], timestamps: ['lease_until'] },
+  { name: 'queued_jobs', key: ['id'], timestamps: ['run_at', 'created_at'] },
 ];
 
 /**
  * Tables that are not the registry's data: the migrator's bookkeeping, SQLite's own tables, the former FTS5
  * search table (skills_fts and its shadow tables), which SQLite databases not yet migrated to 0005 still hold,
- * and the change log of skills (written by triggers as the skills are copied in, so it is not copied itself).
+ * the change log of skills (written by triggers as the skills are copied in, so it is not copied itself), and the job
+ * runner's leases (held by the nodes of the source, which the copy's nodes never were).
  */
 function isBookkeeping(name: string): boolean {
-  return name.startsWith('kysely_migration') || name.startsWith('skills_fts') || name.startsWith('sqlite_') || name === 'skill_changes';
+  return (
+    name.startsWith('kysely_migration') ||
+    name.startsWith('skills_fts') ||
+    name.startsWith('sqlite_') ||
+    name === 'skill_changes' ||
+    name === 'job_leases'
+  );
 }
 
 /** The data tables of a database and their columns, as the database itself describes them. */

@@ -3,11 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, mock, test } from 'node:test';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import type { JobsRepository } from '../../src/db/repositories/jobs.js';
 import { versionsRepository, type DownloadTally, type VersionsRepository } from '../../src/db/repositories/versions.js';
 import { ANNOUNCE_INTERVAL_MS, downloadCounter, FLUSH_INTERVAL_MS } from '../../src/domain/versions/download-counter.js';
+import { jobRunner } from '../../src/jobs/runner.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
+import { manualClock } from '../helpers/clock.js';
 import { ifSet } from '../helpers/hooks.js';
 import { adminSession, authHeaders, createKey, createSkill, expectStatus } from '../helpers/client.js';
 
@@ -137,67 +140,69 @@ describe('the download counter writes within its interval', () => {
   // The bound docs/deployment.md promises for a process killed outright.
   const DOCUMENTED_BOUND_MS = 250;
 
+  /** The counter and the job that writes it, as a server defines it, on a clock the test moves. */
+  function counterOnRunner(options: Omit<Parameters<typeof downloadCounter>[0], 'now'>) {
+    const clock = manualClock();
+    const errors: unknown[] = [];
+    const counter = downloadCounter({ ...options, now: clock.now });
+    // A job of this node only: the runner's store (leases, queue) is never read.
+    const jobs = jobRunner({ store: {} as JobsRepository, clock, onError: (_job, error) => errors.push(error) });
+    jobs.define({
+      name: 'download-counts',
+      everyMs: FLUSH_INTERVAL_MS,
+      retry: { baseMs: FLUSH_INTERVAL_MS, maxMs: 5_000 },
+      run: () => counter.write(),
+      final: () => counter.flush(),
+    });
+    jobs.start();
+    const advance = async (ms: number) => {
+      clock.advance(ms);
+      await jobs.idle();
+    };
+    return { counter, jobs, errors, advance };
+  }
+
   test(`a download is written at most ${DOCUMENTED_BOUND_MS} ms after it is counted`, async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
-      const { repository, batches } = recordingRepository();
-      const counter = downloadCounter({ versions: repository });
-      counter.start();
-      // Counted just after a tick: the worst case waits one whole interval.
-      counter.record('v1', 's1', new Date('2026-01-01T12:00:00Z'));
-      counter.record('v1', 's1', new Date('2026-01-01T12:00:00Z'));
-      mock.timers.tick(DOCUMENTED_BOUND_MS - 1);
-      await counter.flushing();
-      assert.equal(total(batches), 0, 'not before the interval is over');
-      mock.timers.tick(1);
-      await counter.flushing();
-      assert.equal(total(batches), 2, 'written once the interval is over');
-      assert.equal(counter.pendingCount, 0);
-      await counter.close();
-    } finally {
-      mock.timers.reset();
-    }
+    const { repository, batches } = recordingRepository();
+    const { counter, jobs, advance } = counterOnRunner({ versions: repository });
+    // Counted just after a write: the worst case waits one whole interval.
+    counter.record('v1', 's1', new Date('2026-01-01T12:00:00Z'));
+    counter.record('v1', 's1', new Date('2026-01-01T12:00:00Z'));
+    await advance(DOCUMENTED_BOUND_MS - 1);
+    assert.equal(total(batches), 0, 'not before the interval is over');
+    await advance(1);
+    assert.equal(total(batches), 2, 'written once the interval is over');
+    assert.equal(counter.pendingCount, 0);
+    await jobs.stop();
   });
 
-  test('a failed write keeps its counts for the next interval; close writes what is left', async () => {
-    mock.timers.enable({ apis: ['setInterval'] });
-    try {
-      const { repository, batches, failOnce } = recordingRepository();
-      const errors: unknown[] = [];
-      const counter = downloadCounter({ versions: repository, onError: (e) => errors.push(e) });
-      counter.start();
-      counter.record('v1', 's1');
-      failOnce();
-      mock.timers.tick(FLUSH_INTERVAL_MS);
-      await counter.flushing();
-      assert.equal(errors.length, 1);
-      assert.equal(counter.pendingCount, 1, 'kept after the failure');
-      counter.record('v1', 's1');
-      mock.timers.tick(FLUSH_INTERVAL_MS);
-      await counter.flushing();
-      assert.equal(total(batches), 2);
-      counter.record('v2', 's1');
-      await counter.close();
-      assert.equal(total(batches), 3, 'close (SIGTERM) writes the rest');
-    } finally {
-      mock.timers.reset();
-    }
+  test('a failed write keeps its counts for the next try; stopping writes what is left', async () => {
+    const { repository, batches, failOnce } = recordingRepository();
+    const { counter, jobs, errors, advance } = counterOnRunner({ versions: repository });
+    counter.record('v1', 's1');
+    failOnce();
+    await advance(FLUSH_INTERVAL_MS);
+    assert.equal(errors.length, 1);
+    assert.equal(counter.pendingCount, 1, 'kept after the failure');
+    counter.record('v1', 's1');
+    await advance(FLUSH_INTERVAL_MS);
+    assert.equal(total(batches), 2);
+    counter.record('v2', 's1');
+    await jobs.stop();
+    assert.equal(total(batches), 3, 'stopping (SIGTERM) writes the rest');
   });
 
   test(`written counts are announced at most every ${ANNOUNCE_INTERVAL_MS} ms, and at once after an explicit flush`, async () => {
-    mock.timers.enable({ apis: ['setInterval', 'setTimeout', 'Date'], now: 0 });
+    mock.timers.enable({ apis: ['setTimeout'] });
     try {
       const { repository, batches } = recordingRepository();
       let announced = 0;
-      const counter = downloadCounter({ versions: repository, onWritten: () => (announced += 1) });
-      counter.start();
+      const { counter, jobs, advance } = counterOnRunner({ versions: repository, onWritten: () => (announced += 1) });
       counter.record('v1', 's1');
-      mock.timers.tick(FLUSH_INTERVAL_MS);
-      await counter.flushing();
+      await advance(FLUSH_INTERVAL_MS);
       assert.equal(announced, 1, 'the first write is announced at once');
       counter.record('v1', 's1');
-      mock.timers.tick(FLUSH_INTERVAL_MS);
-      await counter.flushing();
+      await advance(FLUSH_INTERVAL_MS);
       assert.equal(total(batches), 2);
       assert.equal(announced, 1, 'a write soon after is announced later');
       mock.timers.tick(ANNOUNCE_INTERVAL_MS - FLUSH_INTERVAL_MS);
@@ -205,7 +210,7 @@ describe('the download counter writes within its interval', () => {
       counter.record('v1', 's1');
       await counter.flush();
       assert.equal(announced, 3, 'an explicit flush announces at once');
-      await counter.close();
+      await jobs.stop();
     } finally {
       mock.timers.reset();
     }

@@ -10,17 +10,19 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { after, before, describe, it, mock } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { orphanCollection } from '../../src/domain/versions/orphan-collection.js';
+import { jobsRepository } from '../../src/db/repositories/jobs.js';
 import { ORPHAN_AGE_MS } from '../../src/domain/versions/blob-collection.js';
+import { jobRunner } from '../../src/jobs/runner.js';
 import { createRuntime } from '../../src/server.js';
 import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
+import { manualClock } from '../helpers/clock.js';
 import {
   adminSession,
   authHeaders,
@@ -326,7 +328,7 @@ for (const backend of backends()) {
           restart: () => Promise.reject(new Error('not used')),
           close: () => runtime.close(),
         };
-        await Promise.all([a.runtime.services.orphans.idle, b.runtime.services.orphans.idle]);
+        await Promise.all([a.runtime.jobs.idle(), b.runtime.jobs.idle()]);
         assert.equal(a.config.database.kind, 'postgres');
         appUrl = a.config.database.url;
         applicationName = new URL(appUrl).searchParams.get('application_name') ?? '';
@@ -506,42 +508,57 @@ for (const backend of backends()) {
       assert.ok(await t.runtime.services.blobs.stat(sha256(used)));
     });
 
-    it('runs at start and then every interval, one run at a time, and close waits for the run under way', async () => {
-      mock.timers.enable({ apis: ['setInterval'] });
-      try {
-        const orphan = await put(randomBytes(1024));
-        await age(orphan.sha256, 2 * HOUR);
-        let runs = 0;
-        let hold: Promise<void> = Promise.resolve();
-        const collection = orphanCollection({
-          intervalMs: HOUR,
-          collect: async () => {
+    it('runs at start and then hourly, on one of two nodes at a time, and stopping waits for the run under way', async () => {
+      const orphan = await put(randomBytes(1024));
+      await age(orphan.sha256, 2 * HOUR);
+      // Past the lease the app's own runner took at start-up for the same job.
+      const clock = manualClock(Date.now() + 2 * HOUR);
+      let runs = 0;
+      let hold: Promise<void> = Promise.resolve();
+      let arrive = () => {};
+      const removed: number[] = [];
+      // Two nodes' runners on one database, with the job as the server defines it.
+      const store = jobsRepository(t.runtime.database.db);
+      const nodes = [jobRunner({ store, clock }), jobRunner({ store, clock })];
+      for (const jobs of nodes) {
+        jobs.define({
+          name: 'blob-collection',
+          everyMs: HOUR,
+          atStart: true,
+          exclusive: { leaseMs: HOUR },
+          async run() {
             runs += 1;
+            arrive();
             await hold;
-            return t.runtime.services.versions.collectOrphans();
+            const n = await t.runtime.services.versions.collectOrphans();
+            if (n > 0) removed.push(n);
           },
         });
-        const removed: number[] = [];
-        collection.start({ onRemoved: (n) => removed.push(n), onError: (error) => assert.fail(String(error)) });
-        assert.equal(runs, 1, 'a run at start');
-        await collection.idle;
-        assert.deepEqual(removed, [1]);
-
-        let letGo!: () => void;
-        hold = new Promise((resolve) => (letGo = resolve));
-        mock.timers.tick(HOUR);
-        assert.equal(runs, 2, 'a run an interval later');
-        mock.timers.tick(HOUR);
-        assert.equal(runs, 2, 'no second run while one is under way');
-        const closed = collection.close();
-        letGo();
-        await closed;
-        mock.timers.tick(3 * HOUR);
-        assert.equal(runs, 2, 'no run after close');
-        assert.deepEqual(removed, [1], 'a run that removes nothing reports nothing');
-      } finally {
-        mock.timers.reset();
       }
+      for (const jobs of nodes) {
+        jobs.start();
+        await jobs.idle();
+      }
+      assert.equal(runs, 1, 'a run at start, on one node');
+      assert.deepEqual(removed, [1]);
+
+      let letGo!: () => void;
+      hold = new Promise((resolve) => (letGo = resolve));
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      clock.advance(HOUR);
+      await arrived;
+      const stopped = Promise.all(nodes.map((jobs) => jobs.stop()));
+      let done = false;
+      void stopped.then(() => (done = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(done, false, 'stopping waits for the run under way');
+      letGo();
+      await stopped;
+      assert.equal(runs, 2, 'a run an hour later, on one node');
+      clock.advance(3 * HOUR);
+      await Promise.all(nodes.map((jobs) => jobs.idle()));
+      assert.equal(runs, 2, 'no run after stop');
+      assert.deepEqual(removed, [1], 'a run that removes nothing reports nothing');
     });
   });
 }

@@ -608,14 +608,14 @@ for (const backend of backends()) {
         assert.equal(json<SkillBody>(await call(t, 'GET', `/v1/skills/${skill.slug}`)).downloads, 6);
       });
 
-      it('writes buffered counts when the counter closes, and drops counts of deleted versions', async () => {
+      it('writes buffered counts when the counter is flushed, and drops counts of deleted versions', async () => {
         const skill = await publishedSkillWithVersion('1.0.0');
         const row = await t.runtime.database.db
           .selectFrom('versions')
           .select('id')
           .where('skill_id', '=', skill.id)
           .executeTakeFirstOrThrow();
-        // A counter of its own, with no timer running, so nothing is written before close() says so.
+        // A counter of its own, with no job writing it, so nothing is written before flush() (as the node stops) says so.
         const counter = downloadCounter({ versions: t.runtime.services.repositories.versions });
         for (let i = 0; i < 3; i += 1) counter.record(row.id, skill.id);
         assert.equal(counter.pendingCount, 3);
@@ -625,7 +625,7 @@ for (const backend of backends()) {
           .where('id', '=', row.id)
           .executeTakeFirstOrThrow();
         assert.equal(before.downloads, 0);
-        await counter.close();
+        await counter.flush();
         assert.equal(counter.pendingCount, 0);
         const after = await t.runtime.database.db
           .selectFrom('versions')

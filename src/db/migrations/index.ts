@@ -10,6 +10,7 @@ import { versionScans } from './0007_version_scans.js';
 import { reports } from './0008_reports.js';
 import { skillDeclines } from './0009_skill_declines.js';
 import { fileModes } from './0010_file_modes.js';
+import { jobs } from './0011_jobs.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -27,6 +28,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0008_reports': reports(dialect),
     '0009_skill_declines': skillDeclines(dialect),
     '0010_file_modes': fileModes(),
+    '0011_jobs': jobs(dialect),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { CallLogsRepository } from '../../db/repositories/call-logs.js';
 import type { CallLogEntry } from './entry.js';
-import { periodicFlush } from '../../lib/periodic-flush.js';
+import { serialFlush } from '../../lib/serial-flush.js';
 import { refusalSummaries } from './refusals.js';
 import { boundedEntry } from './stored-entry.js';
 
@@ -16,8 +16,8 @@ export const LOG_BUFFER_MAX = 50_000;
 
 /**
  * Collects call-log entries in memory as responses finish and writes them in batches, so no request waits
- * for a log write. `flush` writes what is pending (a query on this node calls it first, so a caller sees its
- * own latest call at once); `close` stops the timer and writes the rest.
+ * for a log write. `flush` writes what is pending: the job runner calls it every LOG_FLUSH_INTERVAL_MS, and a query
+ * on this node first, so a caller sees its own latest call at once; `close` writes the rest when the node stops.
  */
 export function callLogRecorder(deps: {
   logs: CallLogsRepository;
@@ -52,29 +52,21 @@ export function callLogRecorder(deps: {
     }
   }
 
-  const flusher = periodicFlush({
-    intervalMs: LOG_FLUSH_INTERVAL_MS,
-    hasPending: () => pending.length > 0 || refusals.hasDue(),
-    writeOut,
-    onError: deps.onError,
-  });
+  const flush = serialFlush({ hasPending: () => pending.length > 0 || refusals.hasDue(), writeOut });
 
   return {
     /** Buffers one entry, cut to the stored lengths; a refused call (429) may only be counted (see refusals.ts). */
     record(entry: CallLogEntry): void {
       if (!refusals.admit(entry)) return;
       pending.push(boundedEntry(entry));
-      if (pending.length === LOG_EARLY_BATCH) flusher.flush().catch((error: unknown) => deps.onError?.(error));
+      if (pending.length === LOG_EARLY_BATCH) flush().catch((error: unknown) => deps.onError?.(error));
       else trim();
     },
-    flush: () => flusher.flush(),
-    start: () => {
-      flusher.start();
-    },
-    /** Stops the timer and writes everything, the summaries of windows still open included. */
+    flush,
+    /** Writes everything, the summaries of windows still open included. */
     async close(): Promise<void> {
       for (const summary of refusals.due(true)) pending.push(boundedEntry(summary));
-      await flusher.close();
+      await flush();
     },
     get pendingCount(): number {
       return pending.length;

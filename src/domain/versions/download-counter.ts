@@ -1,5 +1,5 @@
 import type { DownloadTally, VersionsRepository } from '../../db/repositories/versions.js';
-import { periodicFlush } from '../../lib/periodic-flush.js';
+import { serialFlush } from '../../lib/serial-flush.js';
 
 /**
  * How long a counted download may wait in memory: what a process killed outright (SIGKILL, a crash) loses.
@@ -13,15 +13,15 @@ export const FLUSH_INTERVAL_MS = 250;
 export const ANNOUNCE_INTERVAL_MS = 1000;
 
 /**
- * Counts downloads in memory and writes them in one batch at most FLUSH_INTERVAL_MS later, so no download
- * waits for a database write. A failed write keeps its counts for the next flush; `close` writes what is left.
+ * Counts downloads in memory and writes them in batches, so no download waits for a database write: the job runner
+ * calls `write` every FLUSH_INTERVAL_MS, and `flush` when the node stops. A failed write keeps its counts for the
+ * next flush.
  */
 export function downloadCounter(deps: {
   versions: VersionsRepository;
-  onError?: (error: unknown) => void;
   /**
    * Told after counts were written, so answers that show download totals can be refreshed: within
-   * ANNOUNCE_INTERVAL_MS of a timed write, at once after `flush` or `close`.
+   * ANNOUNCE_INTERVAL_MS of a write, at once after `flush`.
    */
   onWritten?: () => void;
   /** Told at once of each written batch, per skill, for what keeps its own copy of the totals (the search index). */
@@ -79,28 +79,17 @@ export function downloadCounter(deps: {
     else pending.set(key, { versionId, skillId, day, count });
   }
 
-  const flusher = periodicFlush({
-    intervalMs: FLUSH_INTERVAL_MS,
-    hasPending: () => pending.size > 0,
-    writeOut,
-    onError: deps.onError,
-  });
+  const writeSerially = serialFlush({ hasPending: () => pending.size > 0, writeOut });
 
   return {
     record(versionId: string, skillId: string, at = new Date()): void {
       add(versionId, skillId, at.toISOString().slice(0, 10), 1);
     },
+    /** Writes what is counted; the write is announced within ANNOUNCE_INTERVAL_MS (the runner's timed write). */
+    write: () => writeSerially(),
+    /** Writes what is counted and announces it at once (a read of the totals, the node stopping). */
     async flush(): Promise<void> {
-      await flusher.flush();
-      announce();
-    },
-    /** Resolves once the write in progress, if any, has ended (for tests driving the timer). */
-    flushing: () => flusher.idle(),
-    start: () => {
-      flusher.start();
-    },
-    async close(): Promise<void> {
-      await flusher.close();
+      await writeSerially();
       announce();
     },
     get pendingCount(): number {

@@ -26,16 +26,13 @@ export interface RescanJob {
   finished_at: string | null;
 }
 
-export interface RescanJobReport {
-  onError?: (error: unknown) => void;
-}
-
 /**
  * Rescans of every version, started by an administrator when the rules change. The job and the versions it still
- * has to scan live in the database; every node looks for work every `pollMs`, claims a batch with a lease (see
- * scansRepository.claim), renews the lease before each version, and settles each one as done or failed. A node that
- * dies leaves its batch leased until the lease runs out; then another node takes it over. Scanning a version twice
- * (a lease taken over from a node that was slow rather than dead) only writes the same report twice.
+ * has to scan live in the database; every node's job runner calls `drain` every RESCAN_POLL_MS, which claims a batch
+ * with a lease (see scansRepository.claim), renews the lease before each version, and settles each one as done or
+ * failed. A node that dies leaves its batch leased until the lease runs out; then another node takes it over.
+ * Scanning a version twice (a lease taken over from a node that was slow rather than dead) only writes the same
+ * report twice.
  */
 export function rescanJobs(deps: {
   scans: ScansRepository;
@@ -44,7 +41,8 @@ export function rescanJobs(deps: {
   /** The rules the scanner applies now. */
   rulesVersion: string;
   batchSize: number;
-  pollMs: number;
+  /** Told of a version whose scan failed unexpectedly (it is handed back and tried again). */
+  onError?: (error: unknown) => void;
   /** The clock leases are measured by (ms since the epoch). */
   now?: () => number;
   leaseMs?: number;
@@ -54,9 +52,6 @@ export function rescanJobs(deps: {
   const leaseMs = deps.leaseMs ?? RESCAN_LEASE_MS;
   /** This node's name on the leases it writes. */
   const nodeId = newId();
-  let timer: NodeJS.Timeout | null = null;
-  let draining: Promise<void> | null = null;
-  let report: RescanJobReport = {};
 
   const at = (ms: number) => new Date(ms).toISOString();
 
@@ -75,7 +70,7 @@ export function rescanJobs(deps: {
       // Anything else (the database or the store away a moment) may pass: the version is handed back, and given up
       // after RESCAN_MAX_ATTEMPTS claims. The rest of the batch goes on.
       await scans.release(item, nodeId, RESCAN_MAX_ATTEMPTS, error instanceof Error ? error.message : String(error));
-      report.onError?.(error);
+      deps.onError?.(error);
     }
   }
 
@@ -87,17 +82,12 @@ export function rescanJobs(deps: {
     return claimed.map((item) => item.versionId);
   }
 
-  /** Works until no running job has a version this node can claim; one drain at a time. */
-  function drain(): Promise<void> {
-    draining ??= (async () => {
-      // Each batch is one claim, so other nodes take the next ones meanwhile; a closing node stops after its batch.
-      while (timer !== null && (await scans.anyRunning()) && (await runOnce()).length > 0);
-    })()
-      .catch((error: unknown) => report.onError?.(error))
-      .finally(() => {
-        draining = null;
-      });
-    return draining;
+  /**
+   * Works until no running job has a version this node can claim. Each batch is one claim, so other nodes take the
+   * next ones meanwhile; a stopping node (`signal` aborted) ends after its batch.
+   */
+  async function drain(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && (await scans.anyRunning()) && (await runOnce()).length > 0);
   }
 
   async function view(id: string): Promise<RescanJob> {
@@ -123,6 +113,7 @@ export function rescanJobs(deps: {
   return {
     nodeId,
     runOnce,
+    drain,
 
     /** An administrator's session starts a rescan of every version there is now; 409 while another job runs. */
     async startJob(actor: Actor): Promise<RescanJob> {
@@ -148,21 +139,6 @@ export function rescanJobs(deps: {
       requireAdminSession(actor);
       const { items, total } = await scans.jobs(page.pageSize, (page.page - 1) * page.pageSize);
       return { items: items.map(toJob), total };
-    },
-
-    /** Looks for work every poll interval, without keeping the process alive. */
-    start(reporting: RescanJobReport = {}): void {
-      report = reporting;
-      if (timer !== null) return;
-      timer = setInterval(() => void drain(), deps.pollMs);
-      timer.unref();
-    },
-
-    /** Stops looking for work and waits for the batch under way. */
-    async close(): Promise<void> {
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      await draining;
     },
   };
 }
