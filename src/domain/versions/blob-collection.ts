@@ -13,7 +13,7 @@ export const ORPHAN_AGE_MS = 60 * 60 * 1000;
 const BATCH = 500;
 
 /**
- * The one place blobs are deleted. Orphan collection on a schedule (orphan-collection.ts) runs it; a failed upload,
+ * The one place blobs are deleted. The job runner's hourly `blob-collection` job runs it; a failed upload,
  * a lost race or a deleted draft only leaves its blob behind for it.
  */
 export function blobCollection(deps: {
