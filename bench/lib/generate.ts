@@ -1,6 +1,6 @@
 // A realistic, reproducible registry: skill names, descriptions, categories, tags and download counts drawn from
 // a seeded generator. Shared by the benchmark suite (bench/run.ts) and the search-plan test.
-import { slugFromName } from '../../src/domain/skills/fields.js';
+import { slugFromName } from '@skill-registry/rules/skill-fields';
 import { newId } from '../../src/lib/ids.js';
 
 /** Occurs in a few dozen rows of 100,000: a selective search word. */

@@ -4,7 +4,7 @@
 // words in its description, a popular skill that matches weakly, near-duplicate forks) and a few names with
 // diacritics or in Chinese, Japanese and Korean. Seeded: the same size and seed always give the same registry,
 // apart from the ids.
-import { slugFromName } from '../../src/domain/skills/fields.js';
+import { slugFromName } from '@skill-registry/rules/skill-fields';
 import { newId } from '../../src/lib/ids.js';
 import { CATEGORIES, generator, type GeneratedSkill } from './generate.js';
 

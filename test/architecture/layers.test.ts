@@ -26,6 +26,9 @@ const RULES: Rule[] = [
     forbidden: [
       'http/',
       ...COMPOSITION,
+      // Settings are handed in as values; the HTTP contract is the routes' concern.
+      'config.ts',
+      '@skill-registry/api-schemas',
       'fastify',
       '@fastify/',
       // The domain declares its own types and reads repository outcomes; the schema, the connection and the
@@ -63,6 +66,26 @@ const RULES: Rule[] = [
   { layer: 'http/', forbidden: [...COMPOSITION], why: 'routes know the services by the interface http/route-services.ts declares' },
 ];
 
+/** The rest of the repository, keyed by paths from its root: the console, the benchmarks and each package. */
+const PACKAGES = readdirSync(path.join(ROOT, 'packages'));
+const REPOSITORY_RULES: Rule[] = [
+  {
+    layer: 'web/src/',
+    forbidden: ['src/', 'bench/', 'test/', 'packages/', 'fastify', '@fastify/'],
+    why: "the console uses the packages, by name, never the server's sources",
+  },
+  ...PACKAGES.map((name) => ({
+    layer: `packages/${name}/`,
+    forbidden: ['src/', 'web/', 'bench/', 'test/', ...PACKAGES.filter((other) => other !== name).map((other) => `packages/${other}/`)],
+    why: 'a package installs without the server and the checkout, and reaches another package by its name',
+  })),
+  {
+    layer: 'bench/',
+    forbidden: ['web/', 'test/', 'src/http/'],
+    why: 'the benchmarks drive the server from outside or measure its lower layers',
+  },
+];
+
 /** What an import names: a path under src/ (relative imports, resolved) or a package name. */
 function target(fromFile: string, specifier: string): string {
   if (!specifier.startsWith('.')) return specifier;
@@ -75,18 +98,18 @@ function matches(imported: string, forbidden: string): boolean {
   return imported === forbidden || imported.startsWith(`${forbidden}/`);
 }
 
-/** Every import that breaks a rule, as "file → import (why)"; files are keyed by their path under src/. */
-function layerViolations(files: ReadonlyMap<string, string>): string[] {
+/** Every import that breaks a rule, as "file → import (why)"; files are keyed by their path under `base`. */
+function layerViolations(files: ReadonlyMap<string, string>, allRules: readonly Rule[] = RULES, base = 'src/'): string[] {
   const found: string[] = [];
   for (const [file, text] of files) {
-    const rules = RULES.filter((r) => file.startsWith(r.layer));
+    const rules = allRules.filter((r) => file.startsWith(r.layer));
     if (rules.length === 0) continue;
     // Static imports, re-exports and dynamic import() calls alike.
     for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
       const imported = target(file, fileName);
       for (const rule of rules) {
         const hit = rule.forbidden.find((f) => matches(imported, f));
-        if (hit !== undefined) found.push(`src/${file} imports ${fileName} (${rule.why})`);
+        if (hit !== undefined) found.push(`${base}${file} imports ${fileName} (${rule.why})`);
       }
     }
   }
@@ -98,7 +121,7 @@ function sourceFiles(dir: string, base = dir): Map<string, string> {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) for (const [k, v] of sourceFiles(full, base)) out.set(k, v);
-    else if (/\.(ts|mts|cts)$/.test(name)) out.set(path.relative(base, full).split(path.sep).join('/'), readFileSync(full, 'utf8'));
+    else if (/\.(ts|tsx|mts|cts)$/.test(name)) out.set(path.relative(base, full).split(path.sep).join('/'), readFileSync(full, 'utf8'));
   }
   return out;
 }
@@ -108,6 +131,25 @@ describe('layers', () => {
     const files = sourceFiles(path.join(ROOT, 'src'));
     assert.ok(files.size > 50, `read ${files.size} files under src/`);
     assert.deepEqual(layerViolations(files), []);
+  });
+
+  it('every import under web/, bench/ and packages/ points the allowed way', () => {
+    const files = new Map<string, string>();
+    for (const dir of ['web/src', 'bench', ...PACKAGES.map((name) => `packages/${name}/src`)]) {
+      for (const [file, text] of sourceFiles(path.join(ROOT, dir))) files.set(`${dir}/${file}`, text);
+    }
+    assert.ok(files.size > 200, `read ${files.size} files`);
+    assert.deepEqual(layerViolations(files, REPOSITORY_RULES, ''), []);
+    const wrong = new Map([
+      ['web/src/lib/x.ts', "import { checkName } from '../../../src/domain/skills/fields.js';"],
+      ['packages/client/src/x.ts', "import type { Skill } from '../../api-schemas/src/skills.js';"],
+      ['bench/x.ts', "import { startRegistry } from '../test/helpers/app.js';"],
+      ['web/src/ok.ts', "import { checkName } from '@skill-registry/rules/skill-fields';"],
+    ]);
+    assert.deepEqual(
+      layerViolations(wrong, REPOSITORY_RULES, '').map((f) => f.split(' ')[0]),
+      ['web/src/lib/x.ts', 'packages/client/src/x.ts', 'bench/x.ts'],
+    );
   });
 
   it('reports each kind of wrong-way import', () => {

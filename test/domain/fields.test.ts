@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
-import { normaliseTags, slugFromName, slugProblem } from '../../src/domain/skills/fields.js';
+import { normaliseTags, slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { allowedTargets, checkTransition } from '../../src/domain/skills/transitions.js';
 import type { SkillStatus } from '../../src/db/schema.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
-import { checkSource, type SkillSource } from '../../src/domain/skills/source.js';
+import { checkSource, type SkillSource } from '@skill-registry/rules/source';
 
 const accepted: [SkillSource, SkillSource][] = [
   [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkChangelog as changelogRule, checkVersion as versionRule, RuleError, slugProblem } from '@skill-registry/skill-package/rules';
 import { AppError } from '../../src/domain/errors.js';
-import { checkChangelog, checkVersion } from '../../src/domain/versions/rules.js';
+import { checkChangelog, checkVersion } from '@skill-registry/rules/version-fields';
 
 /** The RuleError a shared rule throws for `value`. */
 function refusal(rule: () => unknown): RuleError {

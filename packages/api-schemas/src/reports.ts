@@ -1,10 +1,8 @@
 import { Type } from 'typebox';
 import { Nullable, OneOf, OneOfOrNull, PageQuery, Timestamp } from './common.js';
-import { REPORT_DETAILS_MAX } from '@skill-registry/rules/limits';
+import { REPORT_DETAILS_MAX, REPORT_REASONS } from '@skill-registry/rules/limits';
 
-/** Why a skill is reported. */
-export const REPORT_REASONS = ['malware', 'security', 'spam', 'impersonation', 'inappropriate', 'copyright', 'broken', 'other'] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number];
+export { REPORT_REASONS, type ReportReason } from '@skill-registry/rules/limits';
 
 /** How an administrator closes a skill's open reports. */
 export const REPORT_RESOLUTIONS = ['dismissed', 'actioned'] as const;

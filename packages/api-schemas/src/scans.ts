@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { RULE_FAMILIES, SEVERITIES, VERDICTS } from '@skill-registry/skill-package/scan/types';
+import { EXPLANATION_MAX } from '@skill-registry/rules/limits';
 import { ListEnvelope, Nullable, NullableTimestamp, OneOf, PageQuery, Timestamp } from './common.js';
 
-/** The longest explanation an owner may leave a reviewer about a version's findings. */
-export const EXPLANATION_MAX = 4000;
+export { EXPLANATION_MAX } from '@skill-registry/rules/limits';
 
 export const Verdict = OneOf(VERDICTS, {
   description:

@@ -38,3 +38,10 @@ export const REPORT_DETAILS_MAX = 2000;
 
 /** A reviewer's reason for declining a draft, in characters (code points): what its owner reads. */
 export const DECLINE_REASON_MAX = 2000;
+
+/** The longest explanation an owner may leave a reviewer about a version's findings, in characters. */
+export const EXPLANATION_MAX = 4000;
+
+/** Why a skill is reported. */
+export const REPORT_REASONS = ['malware', 'security', 'spam', 'impersonation', 'inappropriate', 'copyright', 'broken', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];

@@ -1,4 +1,3 @@
-import type { Config } from '../../config.js';
 import type { SessionsRepository } from '../../db/repositories/credentials.js';
 import type { UsersRepository } from '../../db/repositories/users.js';
 import { newId } from '../../lib/ids.js';
@@ -6,7 +5,7 @@ import { addDays, nowIso } from '../../lib/time.js';
 import { requireAdminSession, type Actor, type Role } from '../actor.js';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../errors.js';
 import { weakPasswordProblem } from './passwords.js';
-import { checkNewAccount, type NewAccount } from './rules.js';
+import { checkNewAccount, type NewAccount } from '@skill-registry/rules/account-fields';
 import { burnPasswordCheck, hashPassword, newSessionToken, verifyPassword } from './secrets.js';
 import { toUser, type User } from './views.js';
 
@@ -30,7 +29,8 @@ export interface CredentialInvalidation {
 export function accountService(deps: {
   users: UsersRepository;
   sessions: SessionsRepository;
-  config: Pick<Config, 'registration'>;
+  /** REGISTRATION: whether visitors may make accounts. */
+  config: { registration: 'open' | 'closed' };
   invalidation: CredentialInvalidation;
 }) {
   const { users, sessions, config, invalidation } = deps;

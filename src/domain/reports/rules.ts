@@ -1,5 +1,4 @@
-import { REPORT_DETAILS_MAX } from '@skill-registry/rules/limits';
-import { REPORT_REASONS, type ReportReason } from '@skill-registry/api-schemas/reports';
+import { REPORT_DETAILS_MAX, REPORT_REASONS, type ReportReason } from '@skill-registry/rules/limits';
 import { validationFailed } from '../errors.js';
 
 export { REPORT_REASONS };

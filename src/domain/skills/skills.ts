@@ -6,9 +6,17 @@ import type { Same } from '../../lib/same-type.js';
 import { nowIso, toIso } from '../../lib/time.js';
 import { isAdminSession, requireAdminSession, type Actor, type AuthenticatedActor } from '../actor.js';
 import { badRequest, conflict, forbidden, notFound, validationFailed, type AppError } from '../errors.js';
-import { CATEGORY_MAX, DESCRIPTION_MAX, checkName, checkSlug, normaliseTags, slugFromName, slugProblem } from './fields.js';
+import {
+  CATEGORY_MAX,
+  DESCRIPTION_MAX,
+  checkName,
+  checkSlug,
+  normaliseTags,
+  slugFromName,
+  slugProblem,
+} from '@skill-registry/rules/skill-fields';
 import { parseTagFilter, searchWords } from './search-terms.js';
-import { checkSource, type SourceType } from './source.js';
+import { checkSource, type SourceType } from '@skill-registry/rules/source';
 import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';

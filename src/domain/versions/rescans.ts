@@ -9,8 +9,8 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import type { Actor } from '../actor.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { SkillService } from '../skills/skills.js';
-import { findUnstorable } from '../storable-text.js';
-import { EXPLANATION_MAX } from '@skill-registry/api-schemas/scans';
+import { findUnstorable } from '@skill-registry/rules/storable-text';
+import { EXPLANATION_MAX } from '@skill-registry/rules/limits';
 import { scanOf, scanWrite, skillSummary, toScanReport, type ScanReportView } from './scan-views.js';
 
 /** A version of a skill, as a rescan needs it. */

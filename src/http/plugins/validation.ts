@@ -2,7 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { validationFailed } from '../../domain/errors.js';
-import { findUnstorable } from '../../domain/storable-text.js';
+import { findUnstorable } from '@skill-registry/rules/storable-text';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -25,7 +25,7 @@ export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }: CompilerInput) =>
     httpPart === 'body' ? strict.compile(schema as object) : finiteOnly(coercing.compile(schema as object)),
   );
-  // Bodies are checked for text no database can store (domain/storable-text.ts) on the routes that take one, so no
+  // Bodies are checked for text no database can store (@skill-registry/rules/storable-text) on the routes that take one, so no
   // other route pays for a hook stage it does not need.
   app.addHook('onRoute', (route) => {
     if (route.schema?.body === undefined) return;

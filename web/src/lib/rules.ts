@@ -1,10 +1,9 @@
 /**
- * The server's own field rules, run in the browser as the person types. They are imported from the
- * server's domain modules (pure functions with no Node built-ins), so the console and the registry apply
- * one rule from one place; the server still checks everything again.
+ * The registry's own field rules (@skill-registry/rules), run in the browser as the person types, so the console
+ * and the registry apply one rule from one place; the server still checks everything again.
  */
-import { checkNewAccount } from '../../../src/domain/accounts/rules.js';
-import { AppError } from '../../../src/domain/errors.js';
+import { checkNewAccount } from '@skill-registry/rules/account-fields';
+import { AppError } from '@skill-registry/rules/errors';
 import {
   CATEGORY_MAX,
   DESCRIPTION_MAX,
@@ -14,9 +13,9 @@ import {
   normaliseTags,
   slugFromName,
   slugProblem,
-} from '../../../src/domain/skills/fields.js';
-import { checkSource } from '../../../src/domain/skills/source.js';
-import { checkChangelog, checkVersion, parseMetadata } from '../../../src/domain/versions/rules.js';
+} from '@skill-registry/rules/skill-fields';
+import { checkSource } from '@skill-registry/rules/source';
+import { checkChangelog, checkVersion, parseMetadata } from '@skill-registry/rules/version-fields';
 import type { SourceType } from '../api/types';
 import { splitTags } from './tags';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError } from './errors.js';
 
 /** Where a skill says it comes from: written here, mirrored from a GitHub repository, or kept elsewhere. */
 export const SOURCE_TYPES = ['original', 'github', 'external'] as const;

@@ -1,4 +1,4 @@
-import { validationFailed, type FieldError } from '../errors.js';
+import { validationFailed, type FieldError } from './errors.js';
 
 export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9_-]{1,38}$/;
 export const PASSWORD_MIN = 8;

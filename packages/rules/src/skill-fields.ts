@@ -1,6 +1,6 @@
-import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX } from '@skill-registry/rules/limits';
+import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX } from './limits.js';
 import { SLUG_MAX, slugProblem } from '@skill-registry/skill-package/rules';
-import { badRequest, validationFailed, type FieldError } from '../errors.js';
+import { badRequest, validationFailed, type FieldError } from './errors.js';
 
 // The limits are stated by the API's schemas and the slug rule is shared with the command line; both live in
 // workspace packages so the registry, its client and its command line read them from one place.
