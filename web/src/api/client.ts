@@ -1,3 +1,4 @@
+// Not @skill-registry/client: that one is built for Node (node:fs, node:crypto, streams for files and digests), and the console needs what it lacks: the session cookie, upload progress (XMLHttpRequest) and a 401 event.
 import type { FieldProblem, Problem } from './types';
 
 /** A failed call, carrying the registry's problem document (RFC 9457) or one made up for network failures. */
