@@ -190,6 +190,8 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
     async (request, reply) => {
       const file = await versions.file(request.actor, request.params.skillId, request.params.version, request.params['*']);
       const type = contentTypeFor(file.path);
+      // The body ends at its length, as a package's does, so the response finishes (and its call is logged) before a
+      // client that closes at once has gone.
       return reply
         .headers({
           'content-type': type,
@@ -199,8 +201,6 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
           'content-security-policy': "default-src 'none'; sandbox",
           'content-disposition': type.startsWith('text/') ? 'inline' : attachment(file.path.split('/').pop() ?? 'file'),
         })
-        // Ended at its length, as a package is, so the response finishes (and its call is logged) before a client that
-        // closes at once has gone.
         .send(bodyOfLength(file.stream, file.size));
     },
   );
