@@ -1,7 +1,7 @@
 // A copy of the built registry whose scanner reads nothing, for the upload-time benchmark (bench/packages.ts) to compare
 // the registry with: the built scanner's file reader (packages/skill-package/dist/scan/file-scanner.js) has its push()
 // and end() return at once, so each file handed to it is passed over unread. Everything else an upload does is the
-// registry's own: the walk that follows the upload, the batches handed to the scan thread, inspection, the report.
+// registry's own: inspection, the batches handed to the scan thread, the report.
 // (A module hook cannot do this: scan threads load the scanner through require(), which such hooks do not see in Node 20.)
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

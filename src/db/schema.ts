@@ -275,16 +275,11 @@ export interface Database {
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type SkillRow = Selectable<SkillsTable>;
 export type NewSkill = Insertable<SkillsTable>;
 export type SkillUpdate = Updateable<SkillsTable>;
-export type AdminAuditRow = Selectable<AdminAuditTable>;
 export type VersionRow = Selectable<VersionsTable>;
 export type NewVersion = Insertable<VersionsTable>;
-export type VersionScanRow = Selectable<VersionScansTable>;
 export type NewVersionScan = Insertable<VersionScansTable>;
-export type FeedbackRow = Selectable<FeedbackTable>;
 export type CallLogRow = Selectable<CallLogsTable>;
 export type NewCallLog = Insertable<CallLogsTable>;
 /** A call-log entry as buffered before it is written: its time as epoch milliseconds, made a timestamp on write. */

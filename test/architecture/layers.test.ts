@@ -59,7 +59,7 @@ const RULES: Rule[] = [
     why: 'the search index serves the domain without knowing it or the database',
   },
   {
-    layer: 'scanning/',
+    layer: 'scan-threads/',
     forbidden: ['domain/', 'db/', 'http/', 'storage/', ...COMPOSITION, 'fastify', '@fastify/'],
     why: 'the scanning threads serve the domain without knowing it',
   },
@@ -126,11 +126,67 @@ function sourceFiles(dir: string, base = dir): Map<string, string> {
   return out;
 }
 
+/**
+ * The import cycles among `files` (keyed by path), each as the files around it with the first repeated at the end; type
+ * imports count, since a cycle of types still ties the files to one another.
+ */
+function importCycles(files: ReadonlyMap<string, string>): string[] {
+  const edges = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const imported = ts
+      .preProcessFile(text, true, true)
+      .importedFiles.filter(({ fileName }) => fileName.startsWith('.'))
+      .map(({ fileName }) => target(file, fileName))
+      .filter((to) => files.has(to));
+    edges.set(file, imported);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    trail.push(file);
+    for (const to of edges.get(file) ?? []) {
+      if (state.get(to) === 'open') cycles.push([...trail.slice(trail.indexOf(to)), to].join(' → '));
+      else if (!state.has(to)) visit(to);
+    }
+    trail.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...files.keys()].sort()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
 describe('layers', () => {
   it('every import under src/ points the allowed way', () => {
     const files = sourceFiles(path.join(ROOT, 'src'));
     assert.ok(files.size > 50, `read ${files.size} files under src/`);
     assert.deepEqual(layerViolations(files), []);
+  });
+
+  it('packages/skill-package has no import cycles: the archive readers sit below the collector and the scanner', () => {
+    const files = sourceFiles(path.join(ROOT, 'packages', 'skill-package', 'src'));
+    assert.ok(files.size > 30, `read ${files.size} files under packages/skill-package/src/`);
+    assert.deepEqual(importCycles(files), []);
+    // The readers reach neither the collector nor the scanner, not even by their types.
+    for (const reader of ['zip.ts', 'tar.ts', 'gzip.ts']) {
+      const imports = ts.preProcessFile(files.get(reader) ?? '', true, true).importedFiles.map(({ fileName }) => target(reader, fileName));
+      assert.deepEqual(
+        imports.filter((i) => i === 'collector.ts' || i.startsWith('scan/')),
+        [],
+        `${reader} imports ${imports.join(', ')}`,
+      );
+    }
+  });
+
+  it('finds an import cycle, type imports included', () => {
+    const files = new Map([
+      ['a.ts', "import { b } from './b.js';"],
+      ['b.ts', "import type { C } from './scan/c.js';"],
+      ['scan/c.ts', "export { a } from '../a.js';"],
+      ['d.ts', "import { a } from './a.js';"],
+    ]);
+    assert.deepEqual(importCycles(files), ['a.ts → b.ts → scan/c.ts → a.ts']);
   });
 
   it('every import under web/, bench/ and packages/ points the allowed way', () => {

@@ -119,12 +119,14 @@ for (const backend of backends()) {
           await eventually('the temporary file appears', async () => (await temporaryFiles(r.registry)).length === 1, 5_000);
           client.destroy();
           await eventually('the temporary file is removed', async () => (await temporaryFiles(r.registry)).length === 0, 5_000);
-          // The scan that followed the upload as it arrived has ended too.
+          // A package that never arrived whole is never scanned: no scan session is left open.
           const scans = r.registry.runtime.services.scanThreads;
           assert.ok(scans !== null, 'the registry scans on worker threads');
           await scans.settled();
           assert.equal(scans.open, 0);
         }
+        // The first scan starts the scan thread, which under the suite's load can outlast the 2 s request limit set here.
+        await r.registry.runtime.services.scanThreads?.session().finish(null);
         // Six uploads came and went, more than the four slots a client has: none of them kept its slot.
         const archive = await zip([{ path: 'SKILL.md', content: skillMd() }]);
         const body = multipart({}, { content: archive });
