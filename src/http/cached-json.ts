@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import fresh from 'fresh';
 
 export interface Serialized {
   /** Bytes, not text: a string would be measured and encoded again on every send. */
@@ -13,14 +14,11 @@ export interface Serialized {
  */
 const serialized = new WeakMap<object, Serialized>();
 
-/** Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for GET and HEAD). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((candidate) => {
-    const value = candidate.trim().replace(/^W\//, '');
-    return value === '*' || value === etag;
-  });
-}
+/**
+ * Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for GET and HEAD). Only that
+ * header is handed over: a request with `Cache-Control: no-cache` that names the current ETag still gets its 304.
+ */
+export const etagMatches = (header: string | undefined, etag: string): boolean => fresh({ 'if-none-match': header }, { etag });
 
 /**
  * Sends `payload` as JSON through the route's response schema, reusing the text made for the same `source`

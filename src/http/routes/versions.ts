@@ -41,6 +41,7 @@ import { bodyOfLength, countsAsDownload } from '../download-body.js';
 /**
  * One `bytes=` range against a body of `size` bytes: the range, `null` to serve the whole body (no header,
  * several ranges, or a header that does not parse, which RFC 9110 says to ignore), or 'unsatisfiable'.
+ * Not range-parser: 1.x refuses a suffix longer than the body (RFC 9110 serves it whole); 2.x needs Node 22.
  */
 export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
   if (header === undefined) return null;
