@@ -44,19 +44,19 @@ const LINE_PREFIX: u32 = 16; // r R u U b B, a Python string prefix
 const LINE_QUOTE: u32 = 32; // " and ', which may open a docstring
 const LINE_COMMENT: u32 = 64; // # and /, which may open a comment
 
-// Facts of a line, in the top four bits of its groups word.
+// Facts of a line, in its fourth word.
 /** The line has a run of at least `blobRun` base64 characters. */
-export const FACT_BLOB: u32 = 1 << 28;
+export const FACT_BLOB: u32 = 1;
 /** The line has at least `wrappedMin` bytes, every one base64, `=` or `\r`. */
-export const FACT_BASE64: u32 = 2 << 28;
+export const FACT_BASE64: u32 = 2;
 /** A script line that starts like a shell assignment: `NAME=`, or one word then `NAME=` (`export NAME=`). */
-export const FACT_ASSIGNS: u32 = 4 << 28;
+export const FACT_ASSIGNS: u32 = 4;
 /** A script line whose first bytes rule out a comment or a docstring. */
-export const FACT_CODE: u32 = 8 << 28;
-/** In the top bits of a line's third word: a pair of empty quotes between word characters (`c""url`), which a shell drops. */
-export const FACT_EMPTY_QUOTES: u32 = 1 << 28;
-/** In the top bits of a line's third word: a `$`, where a shell variable may be expanded. */
-export const FACT_DOLLAR: u32 = 2 << 28;
+export const FACT_CODE: u32 = 8;
+/** A pair of empty quotes between word characters (`c""url`), which a shell drops. */
+export const FACT_EMPTY_QUOTES: u32 = 16;
+/** A `$`, where a shell variable may be expanded. */
+export const FACT_DOLLAR: u32 = 32;
 
 /** The group invisible characters name. */
 let hiddenGroup: u32 = 0;
@@ -195,11 +195,11 @@ function invisibleAt(p: usize, end: usize): bool {
 }
 
 /**
- * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, three u32 at `out`: the
- * offset of its end, the groups its anchors name with its facts (FACT_*) in the top four bits, and the groups its words
- * name read as prose with FACT_EMPTY_QUOTES and FACT_DOLLAR; returns the number of lines. `forScript` leaves out the
- * instruction words from the second and notes the facts only scripts need. (The third is what a script's comment is
- * read for: its lines' own words, so that a block of comments need not be read again once joined.)
+ * Reads the `length` bytes at `input` (lines separated by 0x0A) and writes, for each line, four u32 at `out`: the
+ * offset of its end, the groups its anchors name, the groups its words name read as prose, and its facts (FACT_*);
+ * returns the number of lines. `forScript` leaves out the instruction words from the second and notes the facts only
+ * scripts need. (The third is what a script's comment is read for: its lines' own words, so that a block of comments
+ * need not be read again once joined.)
  */
 export function anchor(input: usize, length: usize, forScript: bool, out: usize): u32 {
   const words: usize = forScript ? WORDS_SCRIPT : WORDS_ALL;
@@ -260,10 +260,11 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
       continue;
     }
     if (cls == 4) {
-      const record = out + lines * 12;
+      const record = out + lines * 16;
       store<u32>(record, <u32>(i - input));
-      store<u32>(record + 4, groups | lineFacts(lineStart, i, forScript));
-      store<u32>(record + 8, prose | quotes | dollar);
+      store<u32>(record + 4, groups);
+      store<u32>(record + 8, prose);
+      store<u32>(record + 12, lineFacts(lineStart, i, forScript) | quotes | dollar);
       lines++;
       groups = 0;
       prose = 0;
@@ -278,9 +279,10 @@ export function anchor(input: usize, length: usize, forScript: bool, out: usize)
     } else if (invisibleAt(i, end)) groups |= hiddenGroup;
     i++;
   }
-  const record = out + lines * 12;
+  const record = out + lines * 16;
   store<u32>(record, <u32>length);
-  store<u32>(record + 4, groups | lineFacts(lineStart, end, forScript));
-  store<u32>(record + 8, prose | quotes | dollar);
+  store<u32>(record + 4, groups);
+  store<u32>(record + 8, prose);
+  store<u32>(record + 12, lineFacts(lineStart, end, forScript) | quotes | dollar);
   return <u32>lines + 1;
 }

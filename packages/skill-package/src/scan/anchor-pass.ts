@@ -30,7 +30,7 @@ export interface AnchorTables {
   facts: LineFacts;
 }
 
-/** Facts of a line the pass notes beside its groups (in the top four bits of the groups word). */
+/** Facts of a line the pass notes beside its groups (in a word of their own). */
 export interface LineFacts {
   /** A run of `blobRun` base64 characters or more. */
   blob: number;
@@ -40,9 +40,9 @@ export interface LineFacts {
   assigns: number;
   /** A script line whose first bytes rule out a comment or docstring. */
   code: number;
-  /** A pair of empty quotes between word characters; noted in the third word of a line, read as a fact of its own. */
+  /** A pair of empty quotes between word characters. */
   emptyQuotes: number;
-  /** A `$`; noted in the third word of a line, as emptyQuotes is. */
+  /** A `$`. */
   dollar: number;
 }
 
@@ -66,8 +66,6 @@ interface Exports {
 /** Bytes read at once: a block is read in pieces of whole lines no longer than this (but one longer line whole). */
 export const PIECE = 64 * 1024;
 const PAGE = 65536;
-/** The groups in a groups word: its top four bits hold the line's facts. */
-export const GROUPS = 0x0fffffff;
 const BUILD = new URL('../../wasm/anchors.wasm', import.meta.url);
 
 /** Views of the pass's memory, made again whenever it grows (growing detaches the old ones). */
@@ -76,8 +74,8 @@ interface Views {
   words: Uint32Array;
 }
 
-/** Bytes the pass writes per line: its end, its groups and facts, its groups read as prose (u32 each). */
-export const RECORD = 12;
+/** Bytes the pass writes per line: its end, its groups, its groups read as prose, its facts (u32 each). */
+export const RECORD = 16;
 
 /** Rounds up to the next multiple of 8, where the pass writes lines. */
 function align(offset: number): number {
@@ -140,16 +138,16 @@ export class AnchorPass {
       facts.base64 !== offset('FACT_BASE64') ||
       facts.assigns !== offset('FACT_ASSIGNS') ||
       facts.code !== offset('FACT_CODE') ||
-      facts.emptyQuotes !== offset('FACT_EMPTY_QUOTES') >>> 28 ||
-      facts.dollar !== offset('FACT_DOLLAR') >>> 28
+      facts.emptyQuotes !== offset('FACT_EMPTY_QUOTES') ||
+      facts.dollar !== offset('FACT_DOLLAR')
     )
       throw new Error('The anchor pass notes line facts in other bits than its caller reads.');
   }
 
   /**
-   * The lines of `bytes` (separated by 0x0A), RECORD bytes each: the line's end offset, its groups with its facts
-   * (LineFacts), and the groups of its words read as prose (with instruction words, in a script too) with the empty
-   * quotes and `$` facts in the top bits. `bytes` must hold at most PIECE bytes or a single line.
+   * The lines of `bytes` (separated by 0x0A), RECORD bytes each: the line's end offset, its groups, the groups of its
+   * words read as prose (with instruction words, in a script too), and its facts (LineFacts). `bytes` must hold at
+   * most PIECE bytes or a single line.
    */
   lines(bytes: Uint8Array, forScript: boolean): Uint32Array {
     const alone = bytes.length > PIECE;
@@ -174,7 +172,7 @@ export class AnchorPass {
     const length = this.views.bytes.write(text, this.scratch, 'utf8');
     const out = align(this.scratch + length);
     this.exports.anchor(this.scratch, length, forScript ? 1 : 0, out);
-    return this.views.words[(out >>> 2) + 1]! & GROUPS;
+    return this.views.words[(out >>> 2) + 1]!;
   }
 
   private viewsOf(): Views {

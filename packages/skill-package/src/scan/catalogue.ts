@@ -711,18 +711,22 @@ function groupBits(): Record<Group, number> {
     ]),
   ];
   if (names.length > GROUP_BITS) throw new Error(`${names.length} anchor groups, more than the anchor pass's ${GROUP_BITS} bits`);
-  return Object.fromEntries(names.map((name, bit) => [name, 1 << bit])) as Record<Group, number>;
+  return Object.fromEntries(names.map((name, bit) => [name, (1 << bit) >>> 0])) as Record<Group, number>;
 }
 
-/** How many groups a line's word can name: the pass keeps the line's facts in the other four bits. */
-export const GROUP_BITS = 28;
+/**
+ * How many groups and marks there can be: the anchor pass hands over a line's groups as one 32-bit word. Many rules can
+ * share a group (each adds its anchors) and a matcher can ask for marks beside its group, so a group is a matcher and a
+ * mark a vocabulary, not a rule.
+ */
+export const GROUP_BITS = 32;
 
 /** Each group's bit. */
 export const G = groupBits();
 /** Every group and mark. */
-export const ALL_GROUPS = Object.values<number>(G).reduce((a, b) => a | b, 0);
+export const ALL_GROUPS = Object.values<number>(G).reduce((a, b) => a | b, 0) >>> 0;
 /** The marks: what rules of other groups need together, which start no rule of their own. */
-export const MARKS = Object.keys(MARK_ANCHORS).reduce((bits, name) => bits | G[name as Group], 0);
+export const MARKS = Object.keys(MARK_ANCHORS).reduce((bits, name) => bits | G[name as Group], 0) >>> 0;
 
 /** Every anchor set with its groups: each rule's with its group, each mark's and the structure's with theirs. */
 export const ANCHOR_SETS: readonly AnchorSet[] = [

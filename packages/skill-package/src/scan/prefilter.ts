@@ -11,7 +11,7 @@
  * invisible characters are recognised by code point. The anchors and their groups are the rules' records'
  * (catalogue.ts); the tables are built from them here. The pass itself runs in WebAssembly (assembly/anchors.ts).
  */
-import { AnchorPass, GROUPS, PIECE, type AnchorTables, type LineFacts } from './anchor-pass.js';
+import { AnchorPass, PIECE, type AnchorTables, type LineFacts } from './anchor-pass.js';
 import { ANCHOR_SETS } from './catalogue.js';
 
 /** The anchor sets' words of one kind, each with the groups it names. */
@@ -117,15 +117,7 @@ function pass(): AnchorPass {
 }
 
 /** What the anchor pass notes of each line beside its groups, as bits of the `facts` given to LineSink.line. */
-export const FACTS: LineFacts = {
-  blob: 1 << 28,
-  base64: 2 << 28,
-  assigns: 4 << 28,
-  code: 8 << 28,
-  // Noted in the top bits of a line's third word, and handed over in the free low bits of its facts.
-  emptyQuotes: 1,
-  dollar: 2,
-};
+export const FACTS: LineFacts = { blob: 1, base64: 2, assigns: 4, code: 8, emptyQuotes: 16, dollar: 32 };
 
 export interface LineSink {
   /**
@@ -153,11 +145,9 @@ export function anchorLines(b: Uint8Array, start: number, end: number, firstLine
     }
     const found = pass().lines(b.subarray(at, pieceEnd), forScript);
     let lineStart = at;
-    for (let k = 0; k < found.length; k += 3) {
+    for (let k = 0; k < found.length; k += 4) {
       const lineEnd = at + found[k]!;
-      const word = found[k + 1]!;
-      const prose = found[k + 2]!;
-      sink.line(lineStart, lineEnd, line, word & GROUPS, (word & ~GROUPS) | (prose >>> 28), prose & GROUPS);
+      sink.line(lineStart, lineEnd, line, found[k + 1]!, found[k + 3]!, found[k + 2]!);
       lineStart = lineEnd + 1;
       line += 1;
     }
