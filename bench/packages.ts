@@ -110,6 +110,12 @@ const UPLOAD_CLIENT = process.env.BENCH_UPLOAD_CLIENT === 'curl' ? 'curl' : 'nod
 const REGISTRY_NODE_ARGS = (process.env.BENCH_REGISTRY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /**
+ * `BENCH_BASELINE_BUILD=<dir>`: the upload-time scenario compares the registry with that build (a copy of another one,
+ * laid out as lib/scan-nothing-build.ts lays out its copy) instead of with a build whose scanner reads nothing.
+ */
+const BASELINE_BUILD = process.env.BENCH_BASELINE_BUILD;
+
+/**
  * What scanning adds to an upload's time: the registry as built, and beside it a copy of the build whose file scanners
  * read nothing (lib/scan-nothing-build.ts). Each round uploads the package to both, in an order that alternates, and compares the two times of the
  * round: the machine's drift moves whole rounds, so a ratio within one moves less than medians of whole runs do.
@@ -120,8 +126,10 @@ async function uploadTimeScenario(workDir: string) {
   const sides = [
     { name: 'scanned', registry: await startRegistry(env, REGISTRY_NODE_ARGS) },
     {
-      name: 'without scanning',
-      registry: await startRegistry(env, REGISTRY_NODE_ARGS, { cwd: scanNothingBuild(path.join(workDir, 'scan-nothing')) }),
+      name: BASELINE_BUILD === undefined ? 'without scanning' : 'baseline build',
+      registry: await startRegistry(env, REGISTRY_NODE_ARGS, {
+        cwd: BASELINE_BUILD ?? scanNothingBuild(path.join(workDir, 'scan-nothing')),
+      }),
     },
   ].map((side) => ({ ...side, cookie: '', ms: [] as number[], cpu: [] as number[], clientCpu: [] as number[] }));
   try {
@@ -241,7 +249,7 @@ async function main() {
     }
     const pct = (n: number) => `${n >= 0 ? '+' : ''}${(100 * n).toFixed(1)}%`;
     console.log(
-      `  scanning adds ${pct(result.added.median)} (median of the rounds; quartiles ${pct(result.added.lowerQuartile)} to ${pct(result.added.upperQuartile)}; target ≤ +10%)`,
+      `  ${BASELINE_BUILD === undefined ? 'scanning adds' : 'against the baseline build:'} ${pct(result.added.median)} (median of the rounds; quartiles ${pct(result.added.lowerQuartile)} to ${pct(result.added.upperQuartile)}; target ≤ +10%)`,
     );
     mkdirSync(path.join('bench', 'results'), { recursive: true });
     writeFileSync(
