@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// Runs every test file under test/ with Node's test runner. The suite covers SQLite always and PostgreSQL
+// Runs the test files under test/ with Node's test runner. The suite covers SQLite always and PostgreSQL
 // when TEST_DATABASE_URL is set; under CI it must be set, so PostgreSQL is never skipped silently.
+//
+// Two tiers. The first (`npm test`) is everything a change to the server, the packages or the command line is
+// likely to break. The second (`npm run test:second-tier`) is slow and touched by few changes: the browser tests of
+// the console, the fault tests (a stopped database, a full disk, slow clients, shutdowns), several nodes on one
+// database, the packed packages installed on their own, copying a whole registry, and the README's first steps.
+// CI runs both. Naming files (`node scripts/test.mjs e2e/console`) runs the matching files of either tier.
+//   node scripts/test.mjs [--tier=1|2|all] [PART-OF-A-PATH...]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -18,8 +25,26 @@ function findTests(dir) {
   });
 }
 
-const filters = process.argv.slice(2);
+/** The second tier: slow, and affected by few changes (see above). */
+const SECOND_TIER = [
+  'test/e2e/',
+  'test/faults/',
+  'test/cluster/',
+  'test/packaging/pack.test.ts',
+  'test/migrate-data.test.ts',
+  'test/readme.test.ts',
+];
+const inSecondTier = (file) => SECOND_TIER.some((prefix) => file.split(path.sep).join('/').startsWith(prefix));
+
+const args = process.argv.slice(2);
+const tier = args.find((a) => a.startsWith('--tier='))?.slice('--tier='.length) ?? (args.length > 0 ? 'all' : '1');
+if (!['1', '2', 'all'].includes(tier)) {
+  console.error(`--tier must be 1, 2 or all (got ${tier})`);
+  process.exit(2);
+}
+const filters = args.filter((a) => !a.startsWith('--tier='));
 const files = findTests('test')
+  .filter((f) => tier === 'all' || (tier === '2') === inSecondTier(f))
   .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))
   .sort();
 if (files.length === 0) {
