@@ -81,10 +81,20 @@ function load(
   target: () => string,
   auth: { key: string; download: string },
   options: { workers: number; restarting: () => boolean },
-): { stop(): Promise<Tally> } {
+): { stop(): Promise<Tally>; answered(count: number): Promise<void> } {
   const tally: Tally = { created: [], downloads: 0, cutDownloads: 0, statuses: new Map(), wrong: [], refused: 0, closing: 0 };
   let running = true;
   let n = 0;
+  // Requests ended (answered or refused), and who waits for a number of them: traffic is measured in requests, not time.
+  let ended = 0;
+  const waiting: { at: number; resolve: () => void }[] = [];
+  function requestEnded(): void {
+    ended += 1;
+    for (const w of waiting.filter((w) => w.at <= ended)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
+  }
   const run = Math.random().toString(36).slice(2, 8);
 
   async function judge(res: Response, what: string, restarting: boolean): Promise<boolean> {
@@ -138,6 +148,7 @@ function load(
         if (restarting || options.restarting()) tally.refused += 1;
         else tally.wrong.push(`request failed while the server was up: ${String(error)}`);
       }
+      requestEnded();
     }
   }
 
@@ -147,6 +158,10 @@ function load(
       running = false;
       await done;
       return tally;
+    },
+    /** Resolves once `count` more requests have ended (a stalled server fails the test at its time limit). */
+    answered(count: number): Promise<void> {
+      return new Promise((resolve) => waiting.push({ at: ended + count, resolve }));
     },
   };
 }
@@ -203,11 +218,11 @@ describe('a serve process while its PostgreSQL sessions are terminated under loa
       const auth = await seed(registry.base);
       const traffic = load(() => registry.base, auth, { workers: 8, restarting: () => false });
       let terminated = 0;
-      const until = Date.now() + 4_000;
-      // A bounded series of terminations, each of every session the registry has, requests in flight or not.
-      while (Date.now() < until) {
+      // A bounded series of terminations, each of every session the registry has, requests in flight or not, with
+      // traffic answered between them.
+      for (let i = 0; i < 20; i += 1) {
         terminated += await terminateSessions(adminUrl, store.applicationName!, 'all');
-        await new Promise((r) => setTimeout(r, 150));
+        await traffic.answered(8);
       }
       const tally = await traffic.stop();
       assert.ok(terminated > 0, 'sessions were terminated');
@@ -219,7 +234,7 @@ describe('a serve process while its PostgreSQL sessions are terminated under loa
       const ready = await fetch(`${registry.base}/readyz`);
       assert.equal(ready.status, 200, await ready.text());
       const after = load(() => registry.base, auth, { workers: 2, restarting: () => false });
-      await new Promise((r) => setTimeout(r, 300));
+      await after.answered(20);
       const calm = await after.stop();
       assert.deepEqual(calm.wrong, []);
       assert.deepEqual(
@@ -253,13 +268,13 @@ for (const backend of backends()) {
         const auth = await seed(registry.base);
         let restarting = false;
         const traffic = load(() => registry.base, auth, { workers: 6, restarting: () => restarting });
-        await new Promise((r) => setTimeout(r, 1_000));
+        await traffic.answered(60);
         restarting = true;
         assert.equal(await registry.stop(), 0, `a clean exit:\n${registry.stderr()}`);
         registry = await startRegistryProcess(env);
         running.push(registry);
         restarting = false;
-        await new Promise((r) => setTimeout(r, 1_000));
+        await traffic.answered(60);
         restarting = true;
         assert.equal(await registry.stop(), 0, `a clean exit:\n${registry.stderr()}`);
         const tally = await traffic.stop();
