@@ -122,6 +122,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /**
  * Reads the whole configuration from the environment at once and reports every bad variable together,
  * so an operator fixes them in one pass instead of one restart per mistake.
+ *
+ * Hand-written rather than env-schema: most variables are URLs, address lists and pairs checked against each other,
+ * which a schema cannot say, and each message names the variable, its bounds and the value given.
  */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
