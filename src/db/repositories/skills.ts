@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import type { AdminAuditTable, Database, NewSkill, ScanVerdict, SkillStatus, SkillUpdate } from '../schema.js';
+import type { AdminAuditTable, Database, NewSkill, SkillStatus, SkillUpdate } from '../schema.js';
 import { isUniqueViolation } from './unique-violation.js';
+import { SCAN_SUMMARY_COLUMNS, type ScanSummaryColumns } from './versions.js';
 
 export type { NewSkill, SkillUpdate };
 
@@ -163,13 +164,7 @@ export function skillsRepository(db: Kysely<Database>) {
         .select([
           'v.version as newest_version',
           'v.created_at as newest_uploaded_at',
-          'sc.verdict as scan_verdict',
-          'sc.rules_version as scan_rules_version',
-          'sc.critical as scan_critical',
-          'sc.high as scan_high',
-          'sc.medium as scan_medium',
-          'sc.low as scan_low',
-          'sc.info as scan_info',
+          ...SCAN_SUMMARY_COLUMNS,
           sql<Date | string>`coalesce(v.created_at, s.created_at)`.as('waiting_since'),
         ])
         .orderBy(sql`case when sc.verdict = 'malicious' then 0 when sc.verdict = 'suspicious' then 1 when v.id is null then 3 else 2 end`)
@@ -198,15 +193,8 @@ export type SkillsRepository = ReturnType<typeof skillsRepository>;
 export type SkillRecordRow = NonNullable<Awaited<ReturnType<SkillsRepository['findById']>>>;
 
 /** A draft in the review queue: the skill's row, the version uploaded last with its scan's summary, since when it waits. */
-export interface ReviewQueueRow extends SkillRecordRow {
+export interface ReviewQueueRow extends SkillRecordRow, ScanSummaryColumns {
   newest_version: string | null;
   newest_uploaded_at: Date | string | null;
-  scan_verdict: ScanVerdict | null;
-  scan_rules_version: string | null;
-  scan_critical: number | null;
-  scan_high: number | null;
-  scan_medium: number | null;
-  scan_low: number | null;
-  scan_info: number | null;
   waiting_since: Date | string;
 }

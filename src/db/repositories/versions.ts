@@ -26,6 +26,28 @@ export interface DownloadTally {
   count: number;
 }
 
+/** A version's scan summary beside its row, read from `version_scans as sc`; null on every one for a version never scanned. */
+export const SCAN_SUMMARY_COLUMNS = [
+  'sc.verdict as scan_verdict',
+  'sc.rules_version as scan_rules_version',
+  'sc.critical as scan_critical',
+  'sc.high as scan_high',
+  'sc.medium as scan_medium',
+  'sc.low as scan_low',
+  'sc.info as scan_info',
+] as const;
+
+/** The columns SCAN_SUMMARY_COLUMNS reads. */
+export interface ScanSummaryColumns {
+  scan_verdict: ScanVerdict | null;
+  scan_rules_version: string | null;
+  scan_critical: number | null;
+  scan_high: number | null;
+  scan_medium: number | null;
+  scan_low: number | null;
+  scan_info: number | null;
+}
+
 const LIST_COLUMNS = [
   'v.id',
   'v.skill_id',
@@ -43,14 +65,7 @@ const LIST_COLUMNS = [
   'v.warnings',
   'v.uploader_id',
   'v.created_at',
-  // The scan's summary; null on every one of them for a version never scanned.
-  'sc.verdict as scan_verdict',
-  'sc.rules_version as scan_rules_version',
-  'sc.critical as scan_critical',
-  'sc.high as scan_high',
-  'sc.medium as scan_medium',
-  'sc.low as scan_low',
-  'sc.info as scan_info',
+  ...SCAN_SUMMARY_COLUMNS,
 ] as const satisfies readonly (`v.${keyof VersionsTable}` | `sc.${string} as scan_${string}`)[];
 
 /** A version that exists beside one being written or scanned, with its verdict (null: never scanned). */

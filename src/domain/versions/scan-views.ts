@@ -1,4 +1,4 @@
-import type { ExistingVersion, ScanVerdict, ScanWrite } from '../../db/repositories/versions.js';
+import type { ExistingVersion, ScanSummaryColumns as SummaryColumns, ScanVerdict, ScanWrite } from '../../db/repositories/versions.js';
 import type { VersionScanRecord } from '../../db/repositories/scans.js';
 import type { Same } from '../../lib/same-type.js';
 import { toIso } from '../../lib/time.js';
@@ -29,17 +29,6 @@ export interface ScanReportView {
   urls: string[];
   domains: string[];
   explanation: { text: string; at: string } | null;
-}
-
-/** The summary columns a version row carries beside its own (all null for a version never scanned). */
-interface SummaryColumns {
-  scan_verdict: ScanVerdict | null;
-  scan_rules_version: string | null;
-  scan_critical: number | null;
-  scan_high: number | null;
-  scan_medium: number | null;
-  scan_low: number | null;
-  scan_info: number | null;
 }
 
 export function toScanSummary(row: SummaryColumns): ScanSummary | null {
