@@ -24,14 +24,18 @@ export function bodyOfLength(source: Readable, length: number): Readable {
   return Readable.from(upTo(), { objectMode: false });
 }
 
+/** A range a request asked for; `toEnd` when it was asked as `bytes=N-` (open-ended, not a suffix). */
+export interface RequestedRange extends ByteRange {
+  toEnd: boolean;
+}
+
 /**
  * Whether a response, once sent in full, counts as a download. A whole package (200) always does. A range does when it
  * hands the client the rest of the package from some point — `bytes=N-`, what curl `-C -`, wget `-c` and browsers
  * send to resume — or the whole of it. A suffix range (`bytes=-N`) or a range that stops short does not: that is how
  * tools peek at a zip's directory or fetch a package in pieces, and counting those would count one download many times.
  */
-export function countsAsDownload(rangeHeader: string | undefined, range: ByteRange | null, size: number): boolean {
+export function countsAsDownload(range: RequestedRange | null, size: number): boolean {
   if (range === null) return true;
-  if (range.start === 0 && range.end === size - 1) return true;
-  return range.end === size - 1 && /^\s*bytes=\d+-\s*$/.test(rangeHeader ?? '');
+  return (range.start === 0 && range.end === size - 1) || range.toEnd;
 }

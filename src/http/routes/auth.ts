@@ -5,6 +5,7 @@ import { caller } from '../plugins/auth.js';
 import { CurrentSession, LoginBody, LoginResult, RegisterBody, UserRef } from '@skill-registry/api-schemas/accounts';
 import { problems } from '@skill-registry/api-schemas/common';
 import type { RoutePlugin } from '../types.js';
+import { describeCaller } from './me.js';
 import { security } from './security.js';
 
 export const authRoutes: RoutePlugin = async (app, { services, config }) => {
@@ -61,14 +62,7 @@ export const authRoutes: RoutePlugin = async (app, { services, config }) => {
         response: { 200: CurrentSession, ...problems(401) },
       },
     },
-    async (request) => {
-      const actor = request.actor;
-      if (actor.kind === 'anonymous') return { user: null, auth: null };
-      return {
-        user: await services.accounts.getUser(actor.user.id),
-        auth: { kind: actor.kind, scopes: [...actor.scopes], api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null },
-      };
-    },
+    async (request) => (request.actor.kind === 'anonymous' ? { user: null, auth: null } : describeCaller(services, request.actor)),
   );
 
   app.post(

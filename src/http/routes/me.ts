@@ -3,9 +3,19 @@ import { caller } from '../plugins/auth.js';
 import { ApiKeyCreated, ApiKeyParams, CreateApiKeyBody, Me } from '@skill-registry/api-schemas/accounts';
 import { problems } from '@skill-registry/api-schemas/common';
 import { ListSkillsQuery, SkillList } from '@skill-registry/api-schemas/skills';
+import type { AuthenticatedActor } from '../../domain/actor.js';
+import type { RouteServices } from '../route-services.js';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 import { security } from './security.js';
+
+/** The signed-in user and how the request authenticated: `GET /v1/me`, and `GET /v1/auth/session` for a caller with credentials. */
+export async function describeCaller(services: RouteServices, actor: AuthenticatedActor) {
+  return {
+    user: await services.accounts.getUser(actor.user.id),
+    auth: { kind: actor.kind, scopes: [...actor.scopes], api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null },
+  };
+}
 
 export const meRoutes: RoutePlugin = async (app, { services }) => {
   app.get(
@@ -20,17 +30,7 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
         response: { 200: Me, ...problems(401) },
       },
     },
-    async (request) => {
-      const actor = caller(request);
-      return {
-        user: await services.accounts.getUser(actor.user.id),
-        auth: {
-          kind: actor.kind,
-          scopes: [...actor.scopes],
-          api_key_id: actor.kind === 'api_key' ? actor.apiKeyId : null,
-        },
-      };
-    },
+    async (request) => describeCaller(services, caller(request)),
   );
 
   app.get(

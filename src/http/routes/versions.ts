@@ -2,7 +2,6 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { isPublic } from '../../domain/skills/visibility.js';
-import type { ByteRange } from '../../storage/blob-store.js';
 import { ARCHIVE_EXTENSIONS, ARCHIVE_MEDIA_TYPES } from '@skill-registry/skill-package/format';
 import { contentTypeFor } from '@skill-registry/skill-package/inspect';
 import { caller } from '../plugins/auth.js';
@@ -36,14 +35,15 @@ import {
 } from '@skill-registry/api-schemas/versions';
 import type { RouteDeps, RoutePlugin } from '../types.js';
 import { security } from './security.js';
-import { bodyOfLength, countsAsDownload } from '../download-body.js';
+import { bodyOfLength, countsAsDownload, type RequestedRange } from '../download-body.js';
 
 /**
- * One `bytes=` range against a body of `size` bytes: the range, `null` to serve the whole body (no header,
- * several ranges, or a header that does not parse, which RFC 9110 says to ignore), or 'unsatisfiable'.
+ * One `bytes=` range against a body of `size` bytes: the range (`toEnd` when it was asked as `bytes=N-`, the form a
+ * resumed download sends), `null` to serve the whole body (no header, several ranges, or a header that does not parse,
+ * which RFC 9110 says to ignore), or 'unsatisfiable'.
  * Not range-parser: 1.x refuses a suffix longer than the body (RFC 9110 serves it whole); 2.x needs Node 22.
  */
-export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+export function parseRange(header: string | undefined, size: number): RequestedRange | null | 'unsatisfiable' {
   if (header === undefined) return null;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return null;
@@ -52,12 +52,12 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   if (first === '') {
     const suffix = Number(last);
     if (suffix === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
+    return { start: Math.max(0, size - suffix), end: size - 1, toEnd: false };
   }
   const start = Number(first);
   const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
   if (start >= size || (last !== '' && Number(last) < start)) return 'unsatisfiable';
-  return { start, end };
+  return { start, end, toEnd: last === '' };
 }
 
 export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
@@ -150,7 +150,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
       if (request.method === 'HEAD') return reply.send();
 
-      if (countsAsDownload(request.headers.range, range, size)) {
+      if (countsAsDownload(range, size)) {
         // A download counts once its whole body has gone out: 'finish' comes only when the operating system has taken
         // the last byte, and never for a body cut short.
         reply.raw.once('finish', () => versions.recordDownload(download));
