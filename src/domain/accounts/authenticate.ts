@@ -44,6 +44,8 @@ export function authenticator(deps: {
   // Counts the changes forgotten so far: a lookup remembers its answer only if none happened while it ran. One
   // counter for every credential, since changes are rare and a lookup that is not remembered only costs a lookup.
   let generation = 0;
+  // The `last_used_at` writes under way, so that their end can be awaited (`touchesWritten`).
+  const touching = new Set<Promise<void>>();
 
   function recall(hash: string): Authentication | null {
     const entry = remembered.get(hash);
@@ -77,10 +79,18 @@ export function authenticator(deps: {
     if (row.last_used_at !== null && at - new Date(row.last_used_at).getTime() < TOUCH_INTERVAL_MS) return;
     lastTouched.set(row.credential_id, true);
     // Best effort and off the response path: a failed touch must not fail the request.
-    apiKeys.touch(row.credential_id, nowIso()).catch(() => lastTouched.delete(row.credential_id));
+    const write = apiKeys
+      .touch(row.credential_id, nowIso())
+      .catch(() => void lastTouched.delete(row.credential_id))
+      .finally(() => touching.delete(write));
+    touching.add(write);
   }
 
   return {
+    /** Settles once the `last_used_at` writes under way have ended (each ends written or given up, never rejected). */
+    async touchesWritten(): Promise<void> {
+      await Promise.all(touching);
+    },
     /** Forgets what is remembered about one user's credentials (disabled, role changed). */
     forgetUser(userId: string): void {
       forgetWhere((entry) => entry.actor.user.id === userId);
