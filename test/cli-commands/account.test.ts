@@ -3,7 +3,6 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from '@skill-registry/client';
 import { uniqueName } from '../helpers/client.js';
 import {
@@ -20,6 +19,7 @@ import {
   type Registry,
 } from './harness.js';
 import { zip } from '../helpers/archives.js';
+import { flushBackgroundWrites } from '../helpers/background.js';
 
 type Uploader = Awaited<ReturnType<typeof uploader>>;
 
@@ -322,13 +322,10 @@ describe(`command line: accounts, browsing, feedback and logs (${backend.name})`
       const missing = await cli(['info', 'no-such-skill-for-logs'], { home, env });
       assert.equal(missing.code, 4);
       await cli(['whoami'], { home, env });
-      let items: { status_code: number; path: string; method: string }[] = [];
-      for (let attempt = 0; attempt < 20 && !items.some((c) => c.path === '/v1/skills/no-such-skill-for-logs'); attempt++) {
-        const result = await cli(['logs', '--status', '4xx', '--since', '1h', '--json'], { home, env });
-        assert.equal(result.code, 0, result.stderr);
-        items = parsed<{ items: typeof items }>(result).items;
-        if (items.length === 0) await sleep(250);
-      }
+      await flushBackgroundWrites(registry.t);
+      const result = await cli(['logs', '--status', '4xx', '--since', '1h', '--json'], { home, env });
+      assert.equal(result.code, 0, result.stderr);
+      const { items } = parsed<{ items: { status_code: number; path: string; method: string }[] }>(result);
       assert.ok(
         items.some((c) => c.path === '/v1/skills/no-such-skill-for-logs' && c.status_code === 404),
         JSON.stringify(items),

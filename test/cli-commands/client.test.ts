@@ -4,7 +4,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ConnectionError,
   createClient,
@@ -19,6 +18,7 @@ import {
 import { ADMIN } from '../helpers/app.js';
 import { zip, tarGz } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
+import { flushBackgroundWrites } from '../helpers/background.js';
 import { uniqueName } from '../helpers/client.js';
 import { closedAddress, removeDir, skillMdText, startRegistry, tempDir, uploader, type Registry } from './harness.js';
 
@@ -279,11 +279,8 @@ for (const backend of backends()) {
       await problem(() => client.feedback.submit({ skill_id: slug }), 400, 'validation_failed');
 
       const missing = await problem(() => client.skills.get('no-such-typed-skill'), 404, 'skill_not_found');
-      let calls = await client.logs.list({ status_code: '4xx' });
-      for (let i = 0; i < 20 && !calls.items.some((c) => c.request_id === missing.request_id); i++) {
-        await sleep(100);
-        calls = await client.logs.list({ status_code: '4xx' });
-      }
+      await flushBackgroundWrites(registry.t);
+      const calls = await client.logs.list({ status_code: '4xx' });
       const logged = calls.items.find((c) => c.request_id === missing.request_id);
       assert.ok(logged, "the problem's request id is the call log's");
       assert.equal((await client.logs.get(missing.request_id!)).status_code, 404);
