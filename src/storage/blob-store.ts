@@ -43,8 +43,8 @@ export interface StageOptions {
 }
 
 /**
- * Content-addressed storage of package archives. Implementations: the file system (the embedded default)
- * and, later, S3-compatible object storage. Nothing here knows about skills, versions or HTTP.
+ * Content-addressed storage of package archives: the file system (the embedded default) or S3-compatible object
+ * storage. Nothing here knows about skills, versions or HTTP.
  */
 export interface BlobStore {
   /**

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ByteRange, StagedBlob } from './blob-store.js';
 
-/** Helpers every BlobStore implementation shares (the file system one now, S3 later). */
+/** Helpers every BlobStore implementation shares. */
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -43,6 +43,14 @@ export function assertByteRange(range: ByteRange, size: number): void {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end >= size) {
     throw new RangeError(`Byte range ${String(start)}-${String(end)} is not inside a blob of ${size} bytes.`);
   }
+}
+
+/** The time before which `sweep(olderThanMs)` removes a temporary file; a TypeError unless a non-negative number. */
+export function sweepCutoff(olderThanMs: number): number {
+  if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) {
+    throw new TypeError(`olderThanMs must be a non-negative number, not ${String(olderThanMs)}.`);
+  }
+  return Date.now() - olderThanMs;
 }
 
 /** `BlobStore.put` for every store: commits what `stage` wrote, or discards it when the commit fails. */

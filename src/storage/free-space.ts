@@ -9,12 +9,7 @@ export interface WatchedDisk {
   dir: string;
 }
 
-export interface LowDisk {
-  name: string;
-  dir: string;
-  freeBytes: number;
-  minFreeBytes: number;
-}
+export type LowDisk = WatchedDisk & { freeBytes: number; minFreeBytes: number };
 
 /**
  * Tells whether the local disks the registry writes to still have `minFreeBytes` free. Below that floor new

@@ -13,7 +13,16 @@ import {
   type StagedBlob,
   type StageOptions,
 } from './blob-store.js';
-import { assertByteRange, assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
+import {
+  assertByteRange,
+  assertSha256,
+  commitStaged,
+  DEFAULT_SWEEP_AGE_MS,
+  isSha256,
+  keyedSerial,
+  stagingLimit,
+  sweepCutoff,
+} from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 
 const READ_HIGH_WATER_MARK = 256 * 1024;
@@ -120,8 +129,7 @@ export class FsBlobStore implements BlobStore {
   async source(sha256: string): Promise<RandomAccessSource> {
     const found = await this.stat(sha256);
     if (found === null) throw new BlobNotFoundError(sha256);
-    const file = this.pathOf(sha256);
-    return { size: found.size, read: (range) => readFile(file, found.size, range) };
+    return this.known(sha256, found.size);
   }
 
   known(sha256: string, size: number): RandomAccessSource {
@@ -155,9 +163,7 @@ export class FsBlobStore implements BlobStore {
   }
 
   async sweep(olderThanMs: number = DEFAULT_SWEEP_AGE_MS): Promise<number> {
-    if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) {
-      throw new TypeError(`olderThanMs must be a non-negative number, not ${String(olderThanMs)}.`);
-    }
+    const cutoff = sweepCutoff(olderThanMs);
     let entries;
     try {
       entries = await readdir(this.tempDir, { withFileTypes: true });
@@ -165,7 +171,6 @@ export class FsBlobStore implements BlobStore {
       if (isErrno(error, 'ENOENT')) return 0;
       throw error;
     }
-    const cutoff = Date.now() - olderThanMs;
     let removed = 0;
     for (const entry of entries) {
       if (!entry.isFile() || this.active.has(entry.name)) continue;

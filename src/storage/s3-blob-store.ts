@@ -8,6 +8,7 @@ import {
   DeleteObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  type HeadObjectCommandOutput,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
   type S3Client,
@@ -22,7 +23,7 @@ import {
   type StagedBlob,
   type StageOptions,
 } from './blob-store.js';
-import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit } from './blob-util.js';
+import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit, sweepCutoff } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
 import { blockCachedSource, type BlockCacheOptions, DEFAULT_BLOCK_CACHE, objectSource } from './s3-source.js';
@@ -172,10 +173,14 @@ export class S3BlobStore implements BlobStore {
   }
 
   async stat(sha256: string): Promise<{ size: number } | null> {
-    const key = this.keyOf(sha256);
+    const head = await this.head(this.keyOf(sha256));
+    return head === null ? null : { size: head.ContentLength ?? 0 };
+  }
+
+  /** The object's metadata, or null when there is no such object. */
+  private async head(key: string): Promise<HeadObjectCommandOutput | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return { size: head.ContentLength ?? 0 };
+      return await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       if (isS3NotFound(error)) return null;
       throw new Error(`Looking up s3://${this.bucket}/${key} failed: ${describeS3Error(error)}`, { cause: error });
@@ -212,15 +217,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   private async deleteKeyIfOlder(key: string, cutoff: number): Promise<boolean> {
-    let modified: number | undefined;
-    try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      modified = head.LastModified?.getTime();
-    } catch (error) {
-      if (isS3NotFound(error)) return false;
-      throw new Error(`Looking up s3://${this.bucket}/${key} failed: ${describeS3Error(error)}`, { cause: error });
-    }
+    const head = await this.head(key);
+    if (head === null) return false;
     // Without a date an object counts as new, as in list().
+    const modified = head.LastModified?.getTime();
     if (modified === undefined || modified > cutoff) return false;
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     return true;
@@ -240,10 +240,7 @@ export class S3BlobStore implements BlobStore {
    * except this process's own. Nodes sharing a bucket must not pass 0: another node's upload may be in flight.
    */
   async sweep(olderThanMs: number = DEFAULT_SWEEP_AGE_MS): Promise<number> {
-    if (typeof olderThanMs !== 'number' || Number.isNaN(olderThanMs) || olderThanMs < 0) {
-      throw new TypeError(`olderThanMs must be a non-negative number, not ${String(olderThanMs)}.`);
-    }
-    const cutoff = Date.now() - olderThanMs;
+    const cutoff = sweepCutoff(olderThanMs);
     const oldEnough = (time: number | undefined) => olderThanMs === 0 || (time !== undefined && time <= cutoff);
     let removed = 0;
     for await (const object of this.listObjects(this.tempPrefix)) {

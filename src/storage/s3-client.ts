@@ -1,4 +1,4 @@
-import { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../config.js';
 
 /**
@@ -30,13 +30,8 @@ export function createS3Client(settings: S3Settings): S3Client {
 }
 
 /** The HTTP status an S3 error carries, when it carries one. */
-export function s3Status(error: unknown): number | undefined {
-  if (error instanceof S3ServiceException) return error.$metadata.httpStatusCode;
-  if (typeof error === 'object' && error !== null && '$metadata' in error) {
-    const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
-    return metadata?.httpStatusCode;
-  }
-  return undefined;
+function s3Status(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | null | undefined)?.$metadata?.httpStatusCode;
 }
 
 function errorName(error: unknown): string | undefined {
