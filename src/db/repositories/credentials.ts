@@ -41,11 +41,6 @@ export function sessionsRepository(db: Kysely<Database>) {
     async deleteForUser(userId: string): Promise<void> {
       await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
-
-    async deleteExpired(now: string): Promise<number> {
-      const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
   };
 }
 

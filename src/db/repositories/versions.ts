@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { Database, NewSkill, NewVersion, NewVersionScan, ScanVerdict, SkillUpdate, VersionsTable } from '../schema.js';
 import { isUniqueViolation } from './unique-violation.js';
@@ -135,14 +135,20 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
     await sql`select pg_advisory_xact_lock(hashtextextended(${`skreg-blob:${sha256}`}, 0))`.execute(trx);
   }
 
-  async function insertFiles(trx: Transaction<Database>, versionId: string, files: readonly FileEntry[]): Promise<void> {
+  /** Writes a version's row, its file index and its scan. */
+  async function insertVersion(trx: Transaction<Database>, version: NewVersion, files: readonly FileEntry[], scan: ScanWrite) {
+    await trx.insertInto('versions').values(version).execute();
     // Batches keep each statement well under both databases' bound-parameter limits.
     for (let i = 0; i < files.length; i += FILE_BATCH) {
       const batch = files
         .slice(i, i + FILE_BATCH)
-        .map((f) => ({ version_id: versionId, path: f.path, size: f.size, executable: f.executable ? 1 : 0 }));
+        .map((f) => ({ version_id: version.id, path: f.path, size: f.size, executable: f.executable ? 1 : 0 }));
       await trx.insertInto('version_files').values(batch).execute();
     }
+    await trx
+      .insertInto('version_scans')
+      .values({ ...scan, version_id: version.id })
+      .execute();
   }
 
   /**
@@ -256,12 +262,7 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
           // SQLite's transactions begin IMMEDIATE and so hold the write lock already.
           if (dialect === 'postgres') skill = skill.forUpdate();
           if ((await skill.executeTakeFirst()) === undefined) return 'skill_gone';
-          await trx.insertInto('versions').values(version).execute();
-          await insertFiles(trx, version.id, files);
-          await trx
-            .insertInto('version_scans')
-            .values({ ...scan, version_id: version.id })
-            .execute();
+          await insertVersion(trx, version, files, scan);
           await trx
             .updateTable('skills')
             .set(skillChanges(await existingVersions(trx, version.skill_id)))
@@ -282,7 +283,7 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
     async insertWithSkill(
       skill: NewSkill,
       tags: readonly string[],
-      version: Insertable<VersionsTable>,
+      version: NewVersion,
       files: readonly FileEntry[],
       scan: ScanWrite,
       blobStored: BlobCheck,
@@ -297,12 +298,7 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
               .insertInto('skill_tags')
               .values(tags.map((tag) => ({ skill_id: skill.id, tag })))
               .execute();
-          await trx.insertInto('versions').values(version).execute();
-          await insertFiles(trx, version.id, files);
-          await trx
-            .insertInto('version_scans')
-            .values({ ...scan, version_id: version.id })
-            .execute();
+          await insertVersion(trx, version, files, scan);
           return 'written';
         });
       } catch (error) {
