@@ -106,8 +106,6 @@ const LINK_MBITS = process.env.BENCH_LINK_MBITS === undefined ? undefined : Numb
  * curlUpload), which takes less of the two cores the registry runs on.
  */
 const UPLOAD_CLIENT = process.env.BENCH_UPLOAD_CLIENT === 'curl' ? 'curl' : 'node';
-/** `BENCH_REGISTRY_NODE_ARGS`: options for Node in both registries of the upload-time scenario, separated by spaces. */
-const REGISTRY_NODE_ARGS = (process.env.BENCH_REGISTRY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 /**
  * `BENCH_BASELINE_BUILD=<dir>`: the upload-time scenario compares the registry with that build (a copy of another one,
@@ -124,10 +122,10 @@ async function uploadTimeScenario(workDir: string) {
   const file = await writeUploadPackage(workDir);
   const env = { MAX_UPLOAD_BYTES: String(128 * 1024 * 1024) };
   const sides = [
-    { name: 'scanned', registry: await startRegistry(env, REGISTRY_NODE_ARGS) },
+    { name: 'scanned', registry: await startRegistry(env) },
     {
       name: BASELINE_BUILD === undefined ? 'without scanning' : 'baseline build',
-      registry: await startRegistry(env, REGISTRY_NODE_ARGS, {
+      registry: await startRegistry(env, undefined, {
         cwd: BASELINE_BUILD ?? scanNothingBuild(path.join(workDir, 'scan-nothing')),
       }),
     },

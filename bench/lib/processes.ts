@@ -43,12 +43,20 @@ export interface Registry {
 }
 
 /**
+ * Options for Node in every registry a benchmark starts: those `npm start` and the container image run it with, or
+ * `BENCH_REGISTRY_NODE_ARGS` (separated by spaces; empty for Node's defaults).
+ */
+export const REGISTRY_NODE_ARGS = (process.env.BENCH_REGISTRY_NODE_ARGS ?? '--max-semi-space-size=1')
+  .split(' ')
+  .filter((arg) => arg !== '');
+
+/**
  * Starts the built registry (dist/) in its own process, on a fresh data directory unless `options.dataDir` names
  * one (a directory the benchmark has already filled); from another copy of the build when `options.cwd` names one.
  */
 export async function startRegistry(
   env: Record<string, string> = {},
-  nodeArgs: string[] = [],
+  nodeArgs: string[] = REGISTRY_NODE_ARGS,
   options: { dataDir?: string; startTimeoutMs?: number; cwd?: string } = {},
 ): Promise<Registry> {
   const port = await freePort();
