@@ -3,6 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { pageSecurityHeaders } from '../page-security.js';
 import { declareAccessOfScope } from './route-access.js';
+import { REQUIREMENTS, type Requirement } from '../../domain/actor.js';
+import { security } from '../routes/security.js';
 import { Problem } from '@skill-registry/api-schemas/common';
 import { ApiKey, User } from '@skill-registry/api-schemas/accounts';
 import { Skill } from '@skill-registry/api-schemas/skills';
@@ -24,6 +26,13 @@ const DOCS_HEADERS = pageSecurityHeaders({ imageSources: "'self' data:" });
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
   for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, Report, CallLog, ScanReport]) app.addSchema(schema);
+  // A route's documented credentials follow from the access it declares, unless its schema names them itself.
+  app.addHook('onRoute', (route) => {
+    const auth: unknown = route.config?.auth;
+    if (route.schema !== undefined && route.schema.security === undefined && REQUIREMENTS.includes(auth as Requirement)) {
+      route.schema.security = security(auth as Requirement);
+    }
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -6,10 +6,8 @@ import { pageOf } from '../paging.js';
 import { FeaturedBody, SkillRef, StatusBody } from '@skill-registry/api-schemas/skills';
 import { DeclineBody, ReviewQueue, ReviewQueueQuery } from '@skill-registry/api-schemas/review';
 import type { RoutePlugin } from '../types.js';
-import { security } from './security.js';
 
 const adminOnly = { auth: 'admin' as const };
-const adminSecurity = security('admin');
 
 export const adminRoutes: RoutePlugin = async (app, { services }) => {
   app.get(
@@ -20,7 +18,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['admin'],
         summary: 'List users',
         description: '`q` matches username or email (substring, case-insensitive); oldest accounts first.',
-        security: adminSecurity,
         querystring: Type.Object({
           q: Type.Optional(Type.String({ maxLength: 320 })),
           role: Type.Optional(Role),
@@ -51,7 +48,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['admin'],
         summary: 'Create a user',
         description: 'Works whether registration is open or closed; `role` defaults to user.',
-        security: adminSecurity,
         body: AdminCreateUserBody,
         response: { 201: UserRef, ...problems(400, 401, 403, 409, 415) },
       },
@@ -69,7 +65,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
         description:
           'Sets `role` and/or `disabled`. A disabled user cannot sign in, and their sessions and API keys stop working at once. ' +
           'An administrator cannot demote or disable themselves, nor the last active administrator (409).',
-        security: adminSecurity,
         params: UserParams,
         body: AdminUpdateUserBody,
         response: { 200: UserRef, ...problems(400, 401, 403, 404, 409, 415) },
@@ -92,7 +87,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
           'Publishing a quarantined skill (every version malicious) is 409 `skill_quarantined` unless `override_quarantine` ' +
           'is true and a `reason` is given (400 without one); the override is recorded in the audit trail as well. ' +
           "Publishing clears a reviewer's decline (`declined`).",
-        security: adminSecurity,
         params: SkillRefParams,
         body: StatusBody,
         response: { 200: SkillRef, ...problems(400, 401, 403, 404, 409, 415) },
@@ -120,7 +114,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
           'any other verdict, then drafts without a version; within each, the longest waiting first (since that upload, or ' +
           'since the skill was created). `state=changes_requested` lists the drafts a reviewer declined instead; a declined ' +
           'draft waits again once its owner uploads a version.',
-        security: adminSecurity,
         querystring: ReviewQueueQuery,
         response: { 200: ReviewQueue, ...problems(400, 401, 403) },
       },
@@ -144,7 +137,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
           'carries it as `declined` with the time, and the draft leaves the review queue for `state=changes_requested` until ' +
           'its owner uploads a version, which clears it (so does publishing). The draft itself is unchanged. Declining again ' +
           'replaces the reason; each decline is recorded in the audit trail. A skill that is not a draft is 409 `not_draft`.',
-        security: adminSecurity,
         params: SkillRefParams,
         body: DeclineBody,
         response: { 200: SkillRef, ...problems(400, 401, 403, 404, 409, 415) },
@@ -160,7 +152,6 @@ export const adminRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['admin'],
         summary: 'Feature or unfeature a skill',
-        security: adminSecurity,
         params: SkillRefParams,
         body: FeaturedBody,
         response: { 200: SkillRef, ...problems(400, 401, 403, 404, 415) },

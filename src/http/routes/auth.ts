@@ -73,7 +73,6 @@ export const authRoutes: RoutePlugin = async (app, { services, config }) => {
         tags: ['auth'],
         summary: 'Sign out',
         description: 'Revokes the current session and clears its cookie.',
-        security: security('session'),
         response: { 204: Type.Null(), ...problems(401, 403) },
       },
     },

@@ -2,7 +2,6 @@ import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
 import { pageOf } from '../paging.js';
 import { FeedbackBody, FeedbackList, FeedbackQuery, FeedbackRef } from '@skill-registry/api-schemas/feedback';
 import type { RoutePlugin } from '../types.js';
-import { security } from './security.js';
 
 export const feedbackRoutes: RoutePlugin = async (app, { services }) => {
   app.post(
@@ -31,7 +30,6 @@ export const feedbackRoutes: RoutePlugin = async (app, { services }) => {
         summary: 'Feedback received by a skill',
         description:
           'The owner (session or API key) or an admin session. Newest first; `version` and `rating` filter; `summary` covers the filtered set.',
-        security: security('user'),
         params: SkillRefParams,
         querystring: FeedbackQuery,
         response: { 200: FeedbackList, ...problems(400, 401, 403, 404) },

@@ -3,7 +3,6 @@ import { ListEnvelope, problems } from '@skill-registry/api-schemas/common';
 import { pageOf } from '../paging.js';
 import { CallLogRef, LogParams, LogsQuery } from '@skill-registry/api-schemas/logs';
 import type { RoutePlugin } from '../types.js';
-import { security } from './security.js';
 
 export const logRoutes: RoutePlugin = async (app, { services }) => {
   app.get(
@@ -16,7 +15,6 @@ export const logRoutes: RoutePlugin = async (app, { services }) => {
         description:
           'Every /v1 request made with your credentials, newest first. Filters: `from` (inclusive) and `to` (exclusive) as ' +
           'ISO 8601, `status_code` (404 or 4xx), `method`. An admin session may add `user_id`. A call appears within a second.',
-        security: security('user'),
         querystring: LogsQuery,
         response: { 200: ListEnvelope(CallLogRef, 'CallLogList'), ...problems(400, 401, 403) },
       },
@@ -44,7 +42,6 @@ export const logRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['logs'],
         summary: 'One call by request id',
         description: "Yours (an admin session: anyone's); otherwise 404. The id is the response's X-Request-Id.",
-        security: security('user'),
         params: LogParams,
         response: { 200: CallLogRef, ...problems(401, 404) },
       },

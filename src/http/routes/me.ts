@@ -7,7 +7,6 @@ import type { AuthenticatedActor } from '../../domain/actor.js';
 import type { RouteServices } from '../route-services.js';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
-import { security } from './security.js';
 
 /** The signed-in user and how the request authenticated: `GET /v1/me`, and `GET /v1/auth/session` for a caller with credentials. */
 export async function describeCaller(services: RouteServices, actor: AuthenticatedActor) {
@@ -26,7 +25,6 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['me'],
         summary: 'The caller',
         description: 'The signed-in user and how the request authenticated (session or API key, with the scopes it carries).',
-        security: security('user'),
         response: { 200: Me, ...problems(401) },
       },
     },
@@ -42,7 +40,6 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
         summary: 'My skills',
         description:
           "The caller's own skills in every state; `status` (draft, published, deprecated, all) narrows them. Same search, filters and sorts as GET /v1/skills.",
-        security: security('user'),
         querystring: ListSkillsQuery,
         response: { 200: SkillList, ...problems(400, 401) },
       },
@@ -62,7 +59,6 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['me'],
         summary: 'List my API keys',
         description: 'Live (not revoked) keys, newest first. The secret is never shown again after creation.',
-        security: security('session'),
         response: { 200: Type.Object({ items: Type.Array(Type.Ref('ApiKey')) }), ...problems(401, 403) },
       },
     },
@@ -78,7 +74,6 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
         summary: 'Create an API key',
         description:
           'Returns the secret `key` once. `scopes` may be empty (a key that can read `/v1/me` and the caller\'s logs) or `["skill:upload"]`.',
-        security: security('session'),
         body: CreateApiKeyBody,
         response: { 201: ApiKeyCreated, ...problems(400, 401, 403, 409, 415) },
       },
@@ -93,7 +88,6 @@ export const meRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         tags: ['me'],
         summary: 'Revoke an API key',
-        security: security('session'),
         params: ApiKeyParams,
         response: { 204: Type.Null(), ...problems(401, 403, 404) },
       },

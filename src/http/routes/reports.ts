@@ -12,10 +12,8 @@ import {
 import { caller } from '../plugins/auth.js';
 import { pageOf } from '../paging.js';
 import type { RoutePlugin } from '../types.js';
-import { security } from './security.js';
 
 const adminOnly = { auth: 'admin' as const };
-const adminSecurity = security('admin');
 
 export const reportRoutes: RoutePlugin = async (app, { services }) => {
   app.post(
@@ -30,7 +28,6 @@ export const reportRoutes: RoutePlugin = async (app, { services }) => {
           '(at most 2,000 characters; required with `other`). One open report per user and skill: another is 409 ' +
           "`already_reported` until an administrator resolves the first. Reporting one's own skill is 403 `own_skill`. " +
           'Rate-limited per user (RATE_LIMIT_REPORTS a minute).',
-        security: security('user'),
         params: SkillRefParams,
         body: ReportBody,
         response: { 201: ReportFiled, ...problems(400, 401, 403, 404, 409, 415, 429) },
@@ -49,7 +46,6 @@ export const reportRoutes: RoutePlugin = async (app, { services }) => {
         description:
           'Skills with reports of a `state` (`open` by default), most distinct reporters first, then the longest waiting: ' +
           'each with its status, whether it is hidden pending review, its reasons counted, and its first and last report.',
-        security: adminSecurity,
         querystring: ReportQueueQuery,
         response: { 200: ReportQueue, ...problems(400, 401, 403) },
       },
@@ -69,7 +65,6 @@ export const reportRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['reports', 'admin'],
         summary: "A skill's reports",
         description: 'Reports of a `state` (`open` by default), newest first, with reporters, details and resolutions.',
-        security: adminSecurity,
         params: SkillRefParams,
         querystring: SkillReportsQuery,
         response: { 200: ReportList, ...problems(400, 401, 403, 404) },
@@ -96,7 +91,6 @@ export const reportRoutes: RoutePlugin = async (app, { services }) => {
           '`dismissed` or `actioned`, with an optional `note`; either shows a skill hidden pending review again, and ' +
           '`actioned` may apply a status transition (`deprecated`, say) in the same step. Recorded in the audit trail. ' +
           '409 `no_open_reports` when there is nothing to resolve, `invalid_transition` for a transition not allowed.',
-        security: adminSecurity,
         params: SkillRefParams,
         body: ResolveReportsBody,
         response: { 200: ReportsResolved, ...problems(400, 401, 403, 404, 409, 415) },

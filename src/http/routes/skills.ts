@@ -6,7 +6,6 @@ import { sendFreshJson, sendJson } from '../cached-json.js';
 import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
 import { CreateSkillBody, ListSkillsQuery, SkillList, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
-import { security } from './security.js';
 import { listQuery } from './skill-query.js';
 
 export const skillRoutes: RoutePlugin = async (app, { services }) => {
@@ -71,7 +70,6 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['skills'],
         summary: 'Create a draft skill',
         description: 'The skill starts as a draft; an administrator publishes it. `slug` is derived from `name` when omitted.',
-        security: security('uploader'),
         body: CreateSkillBody,
         response: { 201: SkillRef, ...problems(400, 401, 403, 409, 415) },
       },
@@ -92,7 +90,6 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         description:
           'Owner or admin session. Fields: name, description, category, tags, source_type, source_url. Setting both source fields ' +
           'to null clears the declared source. The slug is immutable; `featured` and `status` belong to the admin endpoints.',
-        security: security('uploader'),
         params: SkillRefParams,
         body: UpdateSkillBody,
         response: { 200: SkillRef, ...problems(400, 401, 403, 404, 415) },
@@ -109,7 +106,6 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         tags: ['skills'],
         summary: 'Delete a draft skill',
         description: 'Owner or admin session; only drafts (otherwise 409 `not_draft`). Removes its versions and their packages.',
-        security: security('uploader'),
         params: SkillRefParams,
         response: { 204: Type.Null(), ...problems(401, 403, 404, 409) },
       },

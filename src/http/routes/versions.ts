@@ -34,7 +34,6 @@ import {
   WithPackageJson,
 } from '@skill-registry/api-schemas/versions';
 import type { RouteDeps, RoutePlugin } from '../types.js';
-import { security } from './security.js';
 import { bodyOfLength, countsAsDownload, type RequestedRange } from '../download-body.js';
 
 /**
@@ -251,7 +250,6 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
           'offending entries in `errors`). Versions are immutable (409 `version_exists`). 503 `upload_interrupted` (with ' +
           '`Retry-After`): the stored package was removed before the version was recorded; nothing was written, send it again. ' +
           '503 `scan_unavailable`: the scanner stopped before it finished; nothing was written, send it again.',
-        security: security('uploader'),
         consumes: ['multipart/form-data'],
         params: SkillRefParams,
         body: UploadBody,
@@ -281,7 +279,6 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
           'multipart/form-data with the skill fields (`name`, `slug`, `description`, `category`, `tags` as a JSON array string, ' +
           '`source_type`, `source_url`), the version fields (`version`, `changelog`, `metadata`) and `file`. Atomic: a refused ' +
           'package or a taken slug creates nothing; so does 503 `upload_interrupted` or `scan_unavailable` (send it again).',
-        security: security('uploader'),
         consumes: ['multipart/form-data'],
         body: WithPackageBody,
         response: {
