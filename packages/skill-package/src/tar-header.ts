@@ -93,6 +93,16 @@ export function isUstar(block: Buffer): boolean {
   return block.subarray(257, 262).toString('latin1') === 'ustar';
 }
 
+/** The type flags read as entries: regular files (`0`, NUL, contiguous `7`), directories, pax and GNU long-name records. */
+const ENTRY_TYPES: Partial<Record<string, HeaderType>> = {
+  '0': 'file',
+  '\0': 'file',
+  '7': 'file',
+  '5': 'directory',
+  x: 'pax',
+  L: 'longname',
+};
+
 const TYPE_NAMES: Record<string, string> = {
   '1': 'it is a hard link',
   '2': 'it is a symbolic link',
@@ -145,28 +155,12 @@ export function parseHeader(block: Buffer): TarHeader {
   }
   const size = values.size ?? 0;
   const flag = String.fromCharCode(block[156] ?? 0);
-  let type: HeaderType;
-  switch (flag) {
-    case '0':
-    case '\u0000':
-    case '7':
-      type = 'file';
-      break;
-    case '5':
-      type = 'directory';
-      break;
-    case 'x':
-      type = 'pax';
-      break;
-    case 'L':
-      type = 'longname';
-      break;
-    default: {
-      const rule =
-        TYPE_NAMES[flag] ?? `it has an unsupported tar entry type (${JSON.stringify(flag)}; only files and directories are accepted)`;
-      if (PASSABLE_TYPES.has(flag)) return { nameRaw, size, type: 'refused', rule, mode: values.mode ?? 0 };
-      throw refuse(label, rule);
-    }
+  const type = ENTRY_TYPES[flag];
+  if (type === undefined) {
+    const rule =
+      TYPE_NAMES[flag] ?? `it has an unsupported tar entry type (${JSON.stringify(flag)}; only files and directories are accepted)`;
+    if (PASSABLE_TYPES.has(flag)) return { nameRaw, size, type: 'refused', rule, mode: values.mode ?? 0 };
+    throw refuse(label, rule);
   }
   return { nameRaw, size, type, mode: values.mode ?? 0 };
 }
