@@ -65,8 +65,8 @@ export interface Config {
    * requests). By default one fewer than the cores, and at least one.
    */
   scanThreads: number;
-  /** Rescan jobs: how often a node looks for one (`RESCAN_POLL_MS`) and how many versions it claims at a time (`RESCAN_BATCH_SIZE`). */
-  rescan: { pollMs: number; batchSize: number };
+  /** How often a node looks for queued jobs that are due, such as the versions of a rescan (`QUEUE_POLL_MS`). */
+  queuePollMs: number;
   /** `STORAGE_MIN_FREE_BYTES`: below this much free space the local store refuses new writes and `/readyz` says so. */
   storageMinFreeBytes: number;
   /** `SHUTDOWN_GRACE_MS`: how long a stopping server lets requests in flight (downloads included) finish. */
@@ -247,10 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     uploadsPerClient: integer('UPLOADS_PER_CLIENT', 4, 1, 10_000),
     scanThreads: integer('SCAN_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),
-    rescan: {
-      pollMs: integer('RESCAN_POLL_MS', 2_000, 100, 86_400_000),
-      batchSize: integer('RESCAN_BATCH_SIZE', 20, 1, 1_000),
-    },
+    queuePollMs: integer('QUEUE_POLL_MS', 1_000, 100, 86_400_000),
     storageMinFreeBytes: integer('STORAGE_MIN_FREE_BYTES', 104_857_600, 0, Number.MAX_SAFE_INTEGER),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 30_000, 0, 86_400_000),
     metricsAccess: {

@@ -54,6 +54,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     const jobs = jobRunner({
       store: jobsRepository(database.db),
       onError: (job, error) => app.log.error({ err: error, job }, 'background job failed'),
+      queue: { pollMs: config.queuePollMs },
     });
     const app = await buildApp({ config, services, moreMetrics: jobs.metrics });
     report = (error) => app.log.error({ err: error }, 'background write failed');
@@ -91,9 +92,9 @@ export async function createRuntime(config: Config): Promise<Runtime> {
 }
 
 /**
- * The node's background work. Per node: its buffers' writes, its search index's catch-up, its share of rescans. One
- * node at a time (under a lease): pruning the call log and collecting orphaned blobs, hourly and at start-up, so that
- * several nodes do not all read the whole store each hour.
+ * The node's background work. Per node: its buffers' writes, its search index's catch-up, its share of the queued
+ * jobs (the versions of rescans). One node at a time (under a lease): pruning the call log and collecting orphaned
+ * blobs, hourly and at start-up, so that several nodes do not all read the whole store each hour.
  */
 function defineJobs(jobs: JobRunner, services: Services, config: Config, log: FastifyInstance['log']): void {
   jobs.define({
@@ -111,8 +112,8 @@ function defineJobs(jobs: JobRunner, services: Services, config: Config, log: Fa
     final: () => services.recorder.close(),
   });
   jobs.define({ name: 'search-sync', everyMs: config.searchSyncIntervalMs, run: () => services.skills.catchUpSearch() });
-  // Rescan jobs, which any node may have started: this node takes its share of their versions.
-  jobs.define({ name: 'rescans', everyMs: config.rescan.pollMs, run: (signal) => services.rescans.drain(signal) });
+  // The versions of rescan jobs, which any node may have started: this node takes its share of them.
+  jobs.defineQueued(services.rescans.kind);
   jobs.define({
     name: 'log-pruning',
     everyMs: HOUR,

@@ -90,8 +90,6 @@ export function createServices(
     scans,
     rescan: (version) => versionServiceInstance.rescanStored(version),
     rulesVersion: CURRENT_RULES_VERSION,
-    batchSize: config.rescan.batchSize,
-    ...(log ? { onError: log } : {}),
   });
   return {
     database,
@@ -112,7 +110,7 @@ export function createServices(
     }),
     logs: callLogService({ logs: callLogs, recorder, retentionDays: config.logRetentionDays }),
     versions: versionServiceInstance,
-    /** Rescans of every version, worked through by every node sharing the database. */
+    /** Rescans of every version, worked through by the job runners of every node sharing the database. */
     rescans,
     /** The threads packages are scanned on (null: this one), ended when the registry stops. */
     scanThreads,

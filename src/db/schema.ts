@@ -153,14 +153,11 @@ export interface ScanJobsTable {
   finished_at: Timestamp | null;
 }
 
-/** One version a rescan job has to scan; a node claims it by writing its lease. */
+/** One version a rescan job has to scan, by a queued job of the job runner (migration 0012). */
 export interface ScanJobItemsTable {
   job_id: string;
   version_id: string;
   state: ScanItemState;
-  lease_owner: string | null;
-  lease_until: Timestamp | null;
-  attempts: ColumnType<number, number | undefined, number>;
   error: string | null;
 }
 

@@ -45,6 +45,8 @@ export interface QueuedJobKind<P> {
   /** How long one node holds a job it runs, renewed while it does (5 minutes). */
   leaseMs?: number;
   run(payload: P): Promise<unknown>;
+  /** Once, when its last attempt has failed, before it is marked failed: for what waits on the job to learn of it. */
+  onGiveUp?(payload: P, error: unknown): Promise<unknown>;
 }
 
 export type RunOutcome = 'success' | 'failure' | 'skipped';
@@ -75,7 +77,7 @@ export function jobRunner(deps: {
   /** Told of every failed run, and of a lease lost while its job ran. */
   onError?: (job: string, error: unknown) => void;
   /** How often this node looks for queued jobs that are due, and how many it takes at a time. */
-  queue?: { pollMs: number; batch: number };
+  queue?: { pollMs?: number; batch?: number };
 }) {
   const clock = deps.clock ?? systemClock;
   const nodeId = deps.nodeId ?? newId();
@@ -214,15 +216,16 @@ export function jobRunner(deps: {
       // Another node may have run it between this node's read and its lease.
       const current = await store.find(row.id);
       if (current?.state !== 'queued' || current.attempts !== row.attempts) return;
+      const payload: unknown = JSON.parse(row.payload);
       try {
-        await kind.run(JSON.parse(row.payload));
+        await kind.run(payload);
       } catch (error) {
         report(kind.kind, error);
         const attempts = row.attempts + 1;
-        const retryAt =
-          attempts >= (kind.maxAttempts ?? QUEUED_DEFAULTS.maxAttempts)
-            ? null
-            : clock.now() + backoffMs(attempts, kind.retry ?? QUEUED_DEFAULTS.retry);
+        const last = attempts >= (kind.maxAttempts ?? QUEUED_DEFAULTS.maxAttempts);
+        // Told before the job is marked failed: should telling fail, the job is tried (and given up) again.
+        if (last) await kind.onGiveUp?.(payload, error);
+        const retryAt = last ? null : clock.now() + backoffMs(attempts, kind.retry ?? QUEUED_DEFAULTS.retry);
         await store.retry(row.id, attempts, retryAt, error instanceof Error ? error.message : String(error));
         measured(kind.kind, since, 'failure');
         return;
@@ -244,14 +247,19 @@ export function jobRunner(deps: {
       if (kinds.has(kind.kind)) throw new Error(`A queued job kind "${kind.kind}" is defined already.`);
       kinds.set(kind.kind, kind);
       if (!jobs.has('queue')) {
-        const { pollMs, batch } = deps.queue ?? { pollMs: 1_000, batch: 10 };
+        const { pollMs = 1_000, batch = 10 } = deps.queue ?? {};
         define({
           name: 'queue',
           everyMs: pollMs,
           atStart: true,
+          // A full batch is followed by the next one at once, so a long queue (a rescan of every version) is worked
+          // through without waiting a poll between batches.
           async run(signal) {
-            const due = await store.due([...kinds.keys()], QUEUED_LEASE_PREFIX, clock.now(), batch);
-            for (const row of due) if (!signal.aborted) await runQueued(row);
+            let due: QueuedJobRow[];
+            do {
+              due = await store.due([...kinds.keys()], QUEUED_LEASE_PREFIX, clock.now(), batch);
+              for (const row of due) if (!signal.aborted) await runQueued(row);
+            } while (due.length === batch && !signal.aborted);
           },
         });
       }
@@ -273,7 +281,10 @@ export function jobRunner(deps: {
       for (const entry of jobs.values()) begin(entry);
     },
 
-    /** Runs a job now, after its run under way if any, whatever its timer; the timer is left as it is. */
+    /**
+     * Runs a job now, after its run under way if any, whatever its timer; the timer is left as it is. `queue` runs
+     * every queued job that is due and that no other node holds.
+     */
     runNow(name: string): Promise<RunOutcome> {
       const entry = jobs.get(name);
       if (entry === undefined) throw new Error(`No job named "${name}".`);

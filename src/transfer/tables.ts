@@ -32,7 +32,7 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'skill_reports', key: ['id'], timestamps: ['created_at', 'resolved_at'] },
   { name: 'call_logs', key: ['request_id'], timestamps: ['created_at'] },
   { name: 'scan_jobs', key: ['id'], timestamps: ['started_at', 'finished_at'] },
-  { name: 'scan_job_items', key: ['job_id', 'version_id'], timestamps: ['lease_until'] },
+  { name: 'scan_job_items', key: ['job_id', 'version_id'], timestamps: [] },
   { name: 'queued_jobs', key: ['id'], timestamps: ['run_at', 'created_at'] },
 ];
 

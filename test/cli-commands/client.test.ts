@@ -49,8 +49,8 @@ for (const backend of backends()) {
     let admin: RegistryClient;
 
     before(async () => {
-      // The node's own rescan worker stays idle: the rescan job test moves its job on itself.
-      registry = await startRegistry(backend, { MAX_UPLOAD_BYTES: String(256 * 1024), RESCAN_POLL_MS: '86400000' });
+      // The node's own queue stays idle: the rescan job test runs it itself.
+      registry = await startRegistry(backend, { MAX_UPLOAD_BYTES: String(256 * 1024), QUEUE_POLL_MS: '86400000' });
       work = tempDir();
       owner = await uploader(registry.t);
       client = createClient({ baseUrl: registry.url, apiKey: owner.key });
@@ -355,7 +355,7 @@ for (const backend of backends()) {
       assert.ok(job.total >= 1);
       await problem(() => admin.admin.startRescan(), 409, 'scan_job_running');
       await problem(() => client.admin.startRescan(), 403, 'admin_session_required');
-      while ((await registry.t.runtime.services.rescans.runOnce()).length > 0);
+      await registry.t.runtime.jobs.runNow('queue');
       const finished = await admin.admin.rescanJob(job.id);
       assert.deepEqual([finished.state, finished.done + finished.failed, finished.pending], ['finished', job.total, 0]);
       await problem(() => admin.admin.rescanJob('no-such-job'), 404, 'scan_job_not_found');

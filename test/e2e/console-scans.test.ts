@@ -39,9 +39,9 @@ describe('web console: scan verdicts', () => {
   let adminCookie: string;
 
   before(async () => {
-    // The node's own rescan worker looks for work once a day here, so the rescan test sees the job before any
-    // version of it is scanned, and moves it on itself.
-    registry = await startRegistry({ RESCAN_POLL_MS: '86400000' });
+    // The node's own queue looks for work once a day here, so the rescan test sees the job before any version of it
+    // is scanned, and runs it itself.
+    registry = await startRegistry({ QUEUE_POLL_MS: '86400000' });
     browser = await launchBrowser();
     adminCookie = await registry.api.admin();
     owner = await registry.api.user('tessa');
@@ -201,7 +201,7 @@ describe('web console: scan verdicts', () => {
     await page.getByText(`Running: 0 of ${job.total} versions scanned, ${job.total} pending.`).waitFor();
 
     // The test does the nodes' work, and the page follows it.
-    while ((await registry.app.runtime.services.rescans.runOnce()).length > 0);
+    await registry.app.runtime.jobs.runNow('queue');
     await page.getByText(`Finished: ${job.total} of ${job.total} versions scanned, 0 pending.`).waitFor();
     // The jobs run so far, the latest first, each leading to its progress.
     const jobs = page.getByRole('table', { name: 'Rescan jobs, the latest first' });

@@ -638,7 +638,7 @@ async function makeFixtures(t: TestApp): Promise<Fixtures> {
   }
   const scannedPublished = await setStatus(t, admin, scannedToPublish.id, 'published');
   const scanJobId = json<{ id: string }>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202)).id;
-  while ((await t.runtime.services.rescans.runOnce()).length > 0);
+  await t.runtime.jobs.runNow('queue');
 
   return {
     admin,

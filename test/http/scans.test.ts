@@ -4,11 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import type { Static } from 'typebox';
 import type { ScanJob } from '@skill-registry/api-schemas/scans';
 import { createRuntime, type Runtime } from '../../src/server.js';
-import { RESCAN_LEASE_MS, RESCAN_MAX_ATTEMPTS, rescanJobs } from '../../src/domain/versions/rescan-jobs.js';
+import { PackageError } from '@skill-registry/skill-package/types';
+import { jobsRepository } from '../../src/db/repositories/jobs.js';
+import type { RescanPayload } from '../../src/db/repositories/scans.js';
+import { RESCAN_MAX_ATTEMPTS, rescanJobs } from '../../src/domain/versions/rescan-jobs.js';
+import { jobRunner, type QueuedJobKind } from '../../src/jobs/runner.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
-import { withStoppedClock } from '../helpers/clock.js';
+import { manualClock, type ManualClock } from '../helpers/clock.js';
 import {
   adminSession,
   authHeaders,
@@ -121,8 +125,8 @@ for (const backend of backends()) {
     let ownerKey: string;
 
     before(async () => {
-      // Background rescans would race the tests that drive jobs by hand.
-      t = await startApp(backend, { RESCAN_POLL_MS: '86400000', RESCAN_BATCH_SIZE: '2' });
+      // The node's queue is run by hand (runNow('queue')): rescans on its timer would race the tests.
+      t = await startApp(backend, { QUEUE_POLL_MS: '86400000' });
       owner = await registerUser(t);
       other = await registerUser(t);
       admin = await adminSession(t);
@@ -469,6 +473,34 @@ for (const backend of backends()) {
         return json<Job>(expectStatus(await call(t, 'GET', `/v1/admin/scans/${id}`, admin), 200));
       }
 
+      const start = async () => json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
+
+      /** The versions of a job still queued on the job runner, and their attempts so far. */
+      const queued = (job: Job) =>
+        t.runtime.database.db.selectFrom('queued_jobs').select(['state', 'attempts']).where('id', 'like', `${job.id}:%`).execute();
+
+      /** The errors of a job's failed versions. */
+      const failures = async (job: Job) =>
+        (
+          await t.runtime.database.db
+            .selectFrom('scan_job_items')
+            .select('error')
+            .where('job_id', '=', job.id)
+            .where('state', '=', 'failed')
+            .execute()
+        ).map((item) => item.error);
+
+      /** The job runner of a node on `runtime`'s database running `kind` on `clock`, driven by hand; `errors` its failures. */
+      function node(runtime: Runtime, clock: ManualClock, kind: QueuedJobKind<RescanPayload>, errors: unknown[] = []) {
+        const jobs = jobRunner({ store: jobsRepository(runtime.database.db), clock, onError: (_job, error) => errors.push(error) });
+        jobs.defineQueued(kind);
+        return jobs;
+      }
+
+      /** Rescan jobs whose every scan of a version ends with `error`. */
+      const failingWith = (error: Error) =>
+        rescanJobs({ scans: t.runtime.services.repositories.scans, rescan: () => Promise.reject(error), rulesVersion: 'test' }).kind;
+
       it('an administrator starts a job over every version and follows it to the end', async () => {
         await mixedSkill();
         await ageScans();
@@ -479,22 +511,22 @@ for (const backend of backends()) {
         assert.equal(job.total, await versionCount());
         assert.deepEqual([job.done, job.failed, job.pending], [0, 0, job.total]);
         assert.equal(job.finished_at, null);
+        assert.equal((await queued(job)).length, job.total, 'each version is a queued job of the runner');
 
         // One job at a time.
         const refused = expectProblem(await call(t, 'POST', '/v1/admin/scans', admin), 409, 'scan_job_running');
         assert.match(String(refused.detail), new RegExp(job.id));
 
-        const first = await t.runtime.services.rescans.runOnce();
-        assert.equal(first.length, 2, 'a batch is RESCAN_BATCH_SIZE versions');
-        const midway = await progress(job.id);
-        assert.equal(midway.done, 2);
-        assert.equal(midway.pending, job.total - 2);
-
-        while ((await t.runtime.services.rescans.runOnce()).length > 0);
+        const runs = async () =>
+          Number(/job_runs_total\{job="rescan-version",outcome="success"\} (\d+)/.exec(await t.runtime.jobs.metrics())?.[1] ?? 0);
+        const before = await runs();
+        assert.equal(await t.runtime.jobs.runNow('queue'), 'success');
+        assert.equal((await runs()) - before, job.total, 'each version was scanned once');
         const finished = await progress(job.id);
         assert.equal(finished.state, 'finished');
         assert.deepEqual([finished.done, finished.failed, finished.pending], [job.total, 0, 0]);
         assert.ok(finished.finished_at !== null && finished.finished_at >= finished.started_at);
+        assert.deepEqual(await queued(job), [], 'a version scanned leaves the queue');
         const stale = await t.runtime.database.db
           .selectFrom('version_scans')
           .select('version_id')
@@ -503,7 +535,7 @@ for (const backend of backends()) {
         assert.deepEqual(stale, [], 'every version was scanned again with the current rules');
       });
 
-      it('a version whose package is gone is counted as failed, and the job still finishes', async () => {
+      it('a version whose package is gone is counted as failed without a retry, and the job still finishes', async () => {
         const skill = await createSkill(t, owner.session);
         await uploaded(t, owner.session, skill.slug, '1.0.0', await cleanPackage(`${skill.slug}-gone`));
         const row = await t.runtime.database.db
@@ -512,33 +544,54 @@ for (const backend of backends()) {
           .where('skill_id', '=', skill.id)
           .executeTakeFirstOrThrow();
         await t.runtime.services.blobs.delete(row.sha256);
-        const job = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
-        while ((await t.runtime.services.rescans.runOnce()).length > 0);
+        const job = await start();
+        await t.runtime.jobs.runNow('queue');
         const finished = await progress(job.id);
         assert.equal(finished.state, 'finished');
         assert.equal(finished.failed, 1);
         assert.equal(finished.done, job.total - 1);
+        assert.deepEqual(await failures(job), ['The stored package is missing.']);
+        assert.deepEqual(await queued(job), [], 'not queued again');
         expectStatus(await call(t, 'DELETE', `/v1/skills/${skill.slug}`, owner.session), 204);
       });
 
-      it('a version whose scan fails unexpectedly is handed back, and given up after its last claim', async () => {
+      it('a package the rules of now refuse is counted as failed at once, without a retry', async () => {
+        const job = await start();
         const errors: unknown[] = [];
-        const failing = rescanJobs({
-          scans: t.runtime.services.repositories.scans,
-          rescan: () => Promise.reject(new Error('the package store is away')),
-          rulesVersion: 'test',
-          batchSize: 100_000,
-          onError: (error) => errors.push(error),
-        });
-        const job = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
-        for (let claim = 1; claim <= RESCAN_MAX_ATTEMPTS; claim += 1) {
-          assert.equal((await failing.runOnce()).length, job.total, `claim ${claim} takes every version again`);
+        const refusing = node(
+          t.runtime,
+          manualClock(Date.now()),
+          failingWith(new PackageError(422, 'invalid_skill_md', 'No name.')),
+          errors,
+        );
+        await refusing.runNow('queue');
+        const finished = await progress(job.id);
+        assert.deepEqual([finished.state, finished.done, finished.failed], ['finished', 0, job.total]);
+        assert.deepEqual(await failures(job), Array<string>(job.total).fill('No name.'));
+        assert.deepEqual([errors, await queued(job)], [[], []]);
+      });
+
+      it('a version whose scan fails unexpectedly is tried again with backoff, and given up after its last attempt', async () => {
+        const job = await start();
+        const errors: unknown[] = [];
+        const clock = manualClock(Date.now());
+        const failing = node(t.runtime, clock, failingWith(new Error('the package store is away')), errors);
+        for (let attempt = 1; attempt <= RESCAN_MAX_ATTEMPTS; attempt += 1) {
+          // The second run finds nothing due: the versions wait for their backoff.
+          await failing.runNow('queue');
+          await failing.runNow('queue');
+          assert.equal(errors.length, job.total * attempt, `attempt ${attempt} tries every version once`);
           const seen = await progress(job.id);
-          if (claim < RESCAN_MAX_ATTEMPTS) assert.deepEqual([seen.state, seen.pending, seen.failed], ['running', job.total, 0]);
+          if (attempt < RESCAN_MAX_ATTEMPTS) assert.deepEqual([seen.state, seen.pending, seen.failed], ['running', job.total, 0]);
           else assert.deepEqual([seen.state, seen.pending, seen.failed], ['finished', 0, job.total]);
+          clock.advance(60 * 60 * 1000);
         }
-        assert.equal(errors.length, job.total * RESCAN_MAX_ATTEMPTS);
-        assert.deepEqual(await failing.runOnce(), []);
+        assert.deepEqual(await failures(job), Array<string>(job.total).fill('the package store is away'));
+        assert.deepEqual(
+          await queued(job),
+          Array(job.total).fill({ state: 'failed', attempts: RESCAN_MAX_ATTEMPTS }),
+          'failed for good: not run again',
+        );
       });
 
       it('answers 404 for an unknown job', async () => {
@@ -550,9 +603,9 @@ for (const backend of backends()) {
           json<{ items: Job[]; total: number; page: number; page_size: number }>(
             expectStatus(await call(t, 'GET', `/v1/admin/scans${query}`, admin), 200),
           );
-        const earlier = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
-        while ((await t.runtime.services.rescans.runOnce()).length > 0);
-        const running = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
+        const earlier = await start();
+        await t.runtime.jobs.runNow('queue');
+        const running = await start();
         const all = await list();
         assert.deepEqual(
           all.items.slice(0, 2).map((job) => [job.id, job.state, job.pending]),
@@ -567,7 +620,7 @@ for (const backend of backends()) {
         assert.deepEqual([second.items.map((job) => job.id), second.page, second.page_size, second.total], [[earlier.id], 2, 1, all.total]);
         expectProblem(await call(t, 'GET', '/v1/admin/scans?page=0', admin), 400, 'validation_failed');
         expectProblem(await call(t, 'GET', '/v1/admin/scans?page=1000&page_size=100', admin), 400, 'validation_failed');
-        while ((await t.runtime.services.rescans.runOnce()).length > 0);
+        await t.runtime.jobs.runNow('queue');
         assert.equal((await list('?page_size=1')).items[0]?.state, 'finished');
       });
 
@@ -578,32 +631,80 @@ for (const backend of backends()) {
         });
         after(() => second.close());
 
-        it('share a job: each claims its own batches, and no version is scanned by both', async () => {
+        /**
+         * Node A, whose first version waits for `resume` once A holds its lease (`held`), and node B on `clock`, each
+         * running the rescans of its own runtime; `ran` lists the versions each node's runs were given.
+         */
+        function nodes() {
+          const clock = manualClock(Date.now());
+          const ran = { a: [] as string[], b: [] as string[] };
+          let holding!: () => void;
+          let resume!: () => void;
+          const held = new Promise<void>((resolve) => (holding = resolve));
+          const resumed = new Promise<void>((resolve) => (resume = resolve));
+          const traced = (runtime: Runtime, name: 'a' | 'b'): QueuedJobKind<RescanPayload> => ({
+            ...runtime.services.rescans.kind,
+            async run(item) {
+              ran[name].push(item.version);
+              if (name === 'a' && ran.a.length === 1) {
+                holding();
+                await resumed;
+              }
+              return runtime.services.rescans.kind.run(item);
+            },
+          });
+          // A's clock stands still, as a node that stopped would: it never renews its lease.
+          const a = node(t.runtime, manualClock(clock.now()), traced(t.runtime, 'a'));
+          return { a, b: node(second, clock, traced(second, 'b')), clock, ran, held, resume };
+        }
+
+        it('share a job: no version is scanned by both, and together they finish it', async () => {
           await mixedSkill();
           await mixedSkill();
-          const job = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
-          assert.ok(job.total >= 4);
-          const scannedBy = { first: [] as string[], second: [] as string[] };
-          for (;;) {
-            // One process holding two SQLite connections cannot let them wait for each other's write lock (the wait
-            // blocks the process): there the nodes take turns. PostgreSQL is what several nodes share, concurrently.
-            const [a, b] =
-              backend.name === 'postgres'
-                ? await Promise.all([t.runtime.services.rescans.runOnce(), second.services.rescans.runOnce()])
-                : [await t.runtime.services.rescans.runOnce(), await second.services.rescans.runOnce()];
-            scannedBy.first.push(...a);
-            scannedBy.second.push(...b);
-            if (a.length === 0 && b.length === 0) break;
-          }
-          assert.ok(scannedBy.first.length > 0 && scannedBy.second.length > 0, 'both nodes took part');
-          const all = [...scannedBy.first, ...scannedBy.second];
-          assert.equal(new Set(all).size, all.length, 'no version was claimed twice');
-          assert.equal(all.length, job.total);
+          const job = await start();
+          const { a, b, ran, held, resume } = nodes();
+          const first = a.runNow('queue');
+          await held;
+          // B runs every version but the one A holds meanwhile.
+          await b.runNow('queue');
+          assert.deepEqual([ran.a.length, ran.b.length, (await progress(job.id)).pending], [1, job.total - 1, 1]);
+          resume();
+          await first;
+          const all = [...ran.a, ...ran.b];
+          assert.equal(new Set(all).size, job.total, 'no version was run twice');
           // Either node answers the job's progress.
           const seen = json<Job>(
             expectStatus(await second.app.inject({ method: 'GET', url: `/v1/admin/scans/${job.id}`, headers: authHeaders(admin) }), 200),
           );
           assert.deepEqual([seen.state, seen.done], ['finished', job.total]);
+        });
+
+        it('a version held by a node that stopped is taken over once its lease has run out', async () => {
+          await mixedSkill();
+          const job = await start();
+          const { a, b, clock, ran, held, resume } = nodes();
+          // A takes a version's lease and stops there: its clock no longer renews the lease.
+          const stalled = a.runNow('queue');
+          await held;
+          const lease = await t.runtime.database.db
+            .selectFrom('job_leases')
+            .select('expires_at')
+            .where('owner', '=', a.nodeId)
+            .executeTakeFirstOrThrow();
+          await b.runNow('queue');
+          assert.equal((await progress(job.id)).pending, 1);
+          clock.advance(new Date(lease.expires_at).getTime() - clock.now());
+          await b.runNow('queue');
+          assert.equal((await progress(job.id)).pending, 1, 'not before the lease runs out');
+          clock.advance(1);
+          await b.runNow('queue');
+          assert.deepEqual(ran.b.slice(-1), ran.a, 'B took the version over');
+          const finished = await progress(job.id);
+          assert.deepEqual([finished.state, finished.done, finished.failed], ['finished', job.total, 0]);
+          // A, slow rather than dead, ends its run late: the version is done already, and stays counted once.
+          resume();
+          await stalled;
+          assert.deepEqual(await progress(job.id), finished);
         });
 
         it("another node's search follows a skill's quarantine", async () => {
@@ -631,24 +732,6 @@ for (const backend of backends()) {
           assert.deepEqual(await publicIds(), []);
           await uploaded(t, owner.session, skill.slug, '1.0.1', await cleanPackage(skill.slug));
           assert.deepEqual(await publicIds(), [skill.id]);
-        });
-
-        it("a node's batch is taken over once its lease has run out", async () => {
-          await mixedSkill();
-          await withStoppedClock(async (advance) => {
-            const job = json<Job>(expectStatus(await call(t, 'POST', '/v1/admin/scans', admin), 202));
-            // A node claims every version and dies before scanning any.
-            const lease = (ms: number) => new Date(Date.now() + ms).toISOString();
-            const held = await t.runtime.services.repositories.scans.claim('a-node-that-died', lease(0), lease(RESCAN_LEASE_MS), 10_000);
-            assert.equal(held.filter((item) => item.jobId === job.id).length, job.total);
-            assert.deepEqual(await second.services.rescans.runOnce(), [], 'leased versions are not claimed again');
-            advance(RESCAN_LEASE_MS - 1);
-            assert.deepEqual(await second.services.rescans.runOnce(), [], 'not before the lease runs out');
-            advance(2);
-            while ((await second.services.rescans.runOnce()).length > 0);
-            const finished = await progress(job.id);
-            assert.deepEqual([finished.state, finished.done, finished.failed], ['finished', job.total, 0]);
-          });
         });
       });
     });

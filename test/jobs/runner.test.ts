@@ -237,12 +237,14 @@ for (const backend of backends()) {
       assert.equal(steps, 1);
     });
 
-    it('runs a queued job once, on one of two nodes, with its payload; tries a failing one again with backoff, and marks it failed after its last attempt', async () => {
+    it('runs a queued job once, on one of two nodes, with its payload; tries a failing one again with backoff, and gives it up after its last attempt', async () => {
       const clock = manualClock();
       const errors: unknown[] = [];
       const [a, b] = [runner({ node: 0, clock, errors }), runner({ node: 1, clock, errors })];
       const delivered: { node: string; payload: unknown }[] = [];
+      const givenUp: { payload: unknown; error: unknown; state: string | undefined }[] = [];
       let failing = true;
+      let down = '';
       for (const [node, jobs] of [
         ['a', a],
         ['b', b],
@@ -255,6 +257,9 @@ for (const backend of backends()) {
             if (payload.url === 'https://down.example') return failing ? Promise.reject(new Error('503 from the hook')) : Promise.resolve();
             delivered.push({ node, payload });
             return Promise.resolve();
+          },
+          onGiveUp: async (payload, error) => {
+            givenUp.push({ payload, error: (error as Error).message, state: (await jobsRepository(nodes[0].db).find(down))?.state });
           },
         });
       }
@@ -280,7 +285,7 @@ for (const backend of backends()) {
       );
       assert.equal(await jobsRepository(nodes[0].db).find(later), undefined);
 
-      const down = await b.enqueue('webhook', { url: 'https://down.example' });
+      down = await b.enqueue('webhook', { url: 'https://down.example' });
       const attemptsAt: number[] = [];
       const start = clock.now();
       for (let second = 1; second <= 60; second += 1) {
@@ -288,11 +293,17 @@ for (const backend of backends()) {
         await Promise.all([a.idle(), b.idle()]);
         const row = await jobsRepository(nodes[0].db).find(down);
         if (row && row.attempts > attemptsAt.length) attemptsAt.push(clock.now() - start);
+        if (attemptsAt.length < 3) assert.deepEqual(givenUp, [], 'not given up before its last attempt');
       }
       // Tried at once, then 10 s and 20 s after each failure: failed for good after its third attempt.
       assert.deepEqual(attemptsAt, [1_000, 11_000, 31_000]);
       const failed = await jobsRepository(nodes[0].db).find(down);
       assert.deepEqual([failed?.state, failed?.attempts, failed?.last_error], ['failed', 3, '503 from the hook']);
+      assert.deepEqual(
+        givenUp,
+        [{ payload: { url: 'https://down.example' }, error: '503 from the hook', state: 'queued' }],
+        'given up once, with its payload and last error, before it is marked failed',
+      );
       failing = false;
       clock.advance(3_600_000);
       await Promise.all([a.idle(), b.idle()]);
@@ -302,6 +313,17 @@ for (const backend of backends()) {
         (await sample(a, `background_job_runs_total{job="webhook",outcome="${outcome}"}`)) +
         (await sample(b, `background_job_runs_total{job="webhook",outcome="${outcome}"}`));
       assert.deepEqual([await count('success'), await count('failure')], [2, 3]);
+    });
+
+    it('a run of the queue takes batch after batch while they come full', async () => {
+      const clock = manualClock();
+      const jobs = jobRunner({ store: jobsRepository(nodes[0].db), clock, queue: { batch: 2 } });
+      runners.push(jobs);
+      const ran: number[] = [];
+      jobs.defineQueued<number>({ kind: 'count', run: (n) => Promise.resolve(ran.push(n)) });
+      for (let n = 1; n <= 5; n += 1) await jobs.enqueue('count', n);
+      assert.equal(await jobs.runNow('queue'), 'success');
+      assert.deepEqual(ran.sort(), [1, 2, 3, 4, 5]);
     });
   });
 }

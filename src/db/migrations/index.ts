@@ -11,6 +11,7 @@ import { reports } from './0008_reports.js';
 import { skillDeclines } from './0009_skill_declines.js';
 import { fileModes } from './0010_file_modes.js';
 import { jobs } from './0011_jobs.js';
+import { rescanQueue } from './0012_rescan_queue.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -29,6 +30,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0009_skill_declines': skillDeclines(dialect),
     '0010_file_modes': fileModes(),
     '0011_jobs': jobs(dialect),
+    '0012_rescan_queue': rescanQueue(dialect),
   };
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 
 /** A queued job as a node claims it. */
@@ -57,6 +57,17 @@ export function jobsRepository(db: Kysely<Database>) {
         .insertInto('queued_jobs')
         .values({ id: job.id, kind: job.kind, payload: job.payload, state: 'queued', run_at: iso(job.runAt), created_at: iso(job.now) })
         .execute();
+    },
+
+    /**
+     * Queues a job of `kind` for each row of `rows` (its id, its payload as JSON, and when it is due, which is also when
+     * it was queued), in one INSERT … SELECT: on a transaction's `db`, the jobs are queued together with what made them.
+     */
+    async enqueueAll(kind: string, rows: Expression<{ id: string; payload: string; run_at: Date | string }>): Promise<void> {
+      await sql`
+        insert into queued_jobs (id, kind, payload, state, run_at, created_at)
+        select r.id, ${kind}, r.payload, 'queued', r.run_at, r.run_at from (${rows}) r
+      `.execute(db);
     },
 
     /**

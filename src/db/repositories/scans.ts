@@ -1,26 +1,23 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { Database, ScanItemState, ScanJobsTable, SkillUpdate } from '../schema.js';
+import { jobsRepository } from './jobs.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { existingVersions, type ExistingVersion, type ScanWrite } from './versions.js';
 
 /** What writing a scan did: wrote it, or nothing because the version was deleted meanwhile. */
 export type ScanRecordWrite = 'written' | 'version_gone';
 
-/** A version a node has claimed for a rescan job, with what reading its package needs. */
-export interface ClaimedItem {
-  jobId: string;
-  versionId: string;
-  skillId: string;
-  sha256: string;
-  size: number;
+/** The queued job that rescans one version of a rescan job: its payload. */
+export interface RescanPayload {
+  job: string;
+  version: string;
 }
 
 /**
- * Scans of versions and rescan jobs. A job's versions are rows of scan_job_items; a node claims a batch of pending
- * ones by writing its lease on them (a node id and an expiry) in one transaction, so two nodes never hold the same
- * version, and a batch whose node died is claimed again once its lease has run out. Everything a job knows is in
- * these rows: any node answers its progress, and a job survives the nodes that started it.
+ * Scans of versions and rescan jobs. A job's versions are rows of scan_job_items, each rescanned by a queued job of
+ * the job runner (kind given to createJob, payload a RescanPayload), which holds the runner's lease while it runs.
+ * Everything a job knows is in these rows: any node answers its progress, and a job survives the nodes that started it.
  */
 export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
   /** The jobs with their items counted by state, in one grouped read. */
@@ -86,15 +83,14 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
     },
 
     /**
-     * Starts a job listing every version there is now; its total is their number. Only one job runs at a time (a
-     * partial unique index decides between two started at once): `{ running }` names the one that does.
+     * Starts a job listing every version there is now, its total their number, and queues a job of `kind` for each in
+     * the same transaction, so no job is left without its work. Only one job runs at a time (a partial unique index
+     * decides between two started at once): `{ running }` names the one that does.
      */
-    async createJob(job: {
-      id: string;
-      rules_version: string;
-      requested_by: string;
-      started_at: string;
-    }): Promise<{ created: number } | { running: string }> {
+    async createJob(
+      job: { id: string; rules_version: string; requested_by: string; started_at: string },
+      kind: string,
+    ): Promise<{ created: number } | { running: string }> {
       const running = async () => {
         const row = await db.selectFrom('scan_jobs').select('id').where('state', '=', 'running').executeTakeFirst();
         return row === undefined ? undefined : { running: row.id };
@@ -108,10 +104,22 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
             .values({ ...job, state: 'running', total: 0, finished_at: null })
             .execute();
           const listed = await sql`
-            insert into scan_job_items (job_id, version_id, state, attempts)
-            select ${job.id}, id, 'pending', 0 from versions
+            insert into scan_job_items (job_id, version_id, state)
+            select ${job.id}, id, 'pending' from versions
           `.execute(trx);
           const total = Number(listed.numAffectedRows ?? 0);
+          const payload =
+            dialect === 'postgres'
+              ? sql<string>`json_build_object('job', i.job_id, 'version', i.version_id)::text`
+              : sql<string>`json_object('job', i.job_id, 'version', i.version_id)`;
+          await jobsRepository(trx).enqueueAll(
+            kind,
+            trx
+              .selectFrom('scan_job_items as i')
+              .innerJoin('scan_jobs as j', 'j.id', 'i.job_id')
+              .select([sql<string>`i.job_id || ':' || i.version_id`.as('id'), payload.as('payload'), 'j.started_at as run_at'])
+              .where('i.job_id', '=', job.id),
+          );
           await trx
             .updateTable('scan_jobs')
             .set(total === 0 ? { total, state: 'finished', finished_at: job.started_at } : { total })
@@ -151,77 +159,27 @@ export function scansRepository(db: Kysely<Database>, dialect: DialectName) {
       return { items: await withCounts(rows), total: Number(total.n) };
     },
 
-    /** Whether any job still has versions to scan: the cheap question every node asks between batches. */
-    async anyRunning(): Promise<boolean> {
-      return (await db.selectFrom('scan_jobs').select('id').where('state', '=', 'running').limit(1).executeTakeFirst()) !== undefined;
-    },
-
-    /**
-     * Claims up to `limit` pending versions of running jobs that no live lease holds, writing `owner`'s lease until
-     * `leaseUntil`. PostgreSQL skips rows another transaction is claiming (FOR UPDATE SKIP LOCKED); SQLite's
-     * transactions hold the database's write lock from their start, so claims run one after the other.
-     */
-    async claim(owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedItem[]> {
-      return db.transaction().execute(async (trx) => {
-        let query = trx
-          .selectFrom('scan_job_items as i')
-          .innerJoin('scan_jobs as j', 'j.id', 'i.job_id')
-          .innerJoin('versions as v', 'v.id', 'i.version_id')
-          .select(['i.job_id as jobId', 'i.version_id as versionId', 'v.skill_id as skillId', 'v.sha256', 'v.size'])
-          .where('j.state', '=', 'running')
-          .where('i.state', '=', 'pending')
-          .where((eb) => eb.or([eb('i.lease_until', 'is', null), eb('i.lease_until', '<', now)]))
-          .orderBy('j.started_at')
-          .orderBy('i.version_id')
-          .limit(limit);
-        if (dialect === 'postgres') query = query.forUpdate('i').skipLocked();
-        const claimed = await query.execute();
-        for (const item of claimed) {
-          await trx
-            .updateTable('scan_job_items')
-            .set((eb) => ({ lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-            .where('job_id', '=', item.jobId)
-            .where('version_id', '=', item.versionId)
-            .execute();
-        }
-        return claimed;
-      });
-    },
-
-    /** Extends `owner`'s lease on an item it still holds; false when another node has taken it over. */
-    async renew(item: { jobId: string; versionId: string }, owner: string, leaseUntil: string): Promise<boolean> {
-      const result = await db
-        .updateTable('scan_job_items')
-        .set({ lease_until: leaseUntil })
-        .where('job_id', '=', item.jobId)
-        .where('version_id', '=', item.versionId)
-        .where('lease_owner', '=', owner)
-        .where('state', '=', 'pending')
+    /** The version a job's item rescans, while the item is pending; undefined once settled, or the version deleted. */
+    pendingVersion(item: RescanPayload) {
+      return db
+        .selectFrom('scan_job_items as i')
+        .innerJoin('versions as v', 'v.id', 'i.version_id')
+        .select(['v.id', 'v.skill_id', 'v.sha256'])
+        .where('i.job_id', '=', item.job)
+        .where('i.version_id', '=', item.version)
+        .where('i.state', '=', 'pending')
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
     },
 
     /** Marks an item scanned or failed, if it is still pending (a node that took it over may have finished it). */
-    async settle(item: { jobId: string; versionId: string }, state: 'done' | 'failed', error: string | null): Promise<void> {
+    async settle(item: RescanPayload, state: 'done' | 'failed', error: string | null): Promise<void> {
       await db
         .updateTable('scan_job_items')
-        .set({ state, error, lease_owner: null, lease_until: null })
-        .where('job_id', '=', item.jobId)
-        .where('version_id', '=', item.versionId)
+        .set({ state, error })
+        .where('job_id', '=', item.job)
+        .where('version_id', '=', item.version)
         .where('state', '=', 'pending')
         .execute();
-    },
-
-    /** Hands an item back to be claimed again, or fails it for good once it has been claimed `maxAttempts` times. */
-    async release(item: { jobId: string; versionId: string }, owner: string, maxAttempts: number, error: string): Promise<void> {
-      const held = db
-        .updateTable('scan_job_items')
-        .where('job_id', '=', item.jobId)
-        .where('version_id', '=', item.versionId)
-        .where('lease_owner', '=', owner)
-        .where('state', '=', 'pending');
-      await held.set({ state: 'failed', error, lease_owner: null, lease_until: null }).where('attempts', '>=', maxAttempts).execute();
-      await held.set({ error, lease_owner: null, lease_until: null }).where('attempts', '<', maxAttempts).execute();
     },
 
     /** Finishes every running job that has no pending item left. */

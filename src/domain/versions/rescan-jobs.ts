@@ -1,4 +1,5 @@
-import type { ClaimedItem, ScansRepository } from '../../db/repositories/scans.js';
+import type { RescanPayload, ScansRepository } from '../../db/repositories/scans.js';
+import type { QueuedJobKind } from '../../jobs/runner.js';
 import { newId } from '../../lib/ids.js';
 import { toIso } from '../../lib/time.js';
 import { PackageError } from '@skill-registry/skill-package/types';
@@ -7,10 +8,10 @@ import { requireAdminSession, type Actor } from '../actor.js';
 import { conflict, notFound } from '../errors.js';
 import type { RescanOutcome, StoredVersion } from './rescans.js';
 
-/** How long a node holds the versions it claimed before another node may take them over. */
-export const RESCAN_LEASE_MS = 5 * 60 * 1000;
+/** The job runner's queued jobs that rescan one version each. */
+export const RESCAN_KIND = 'rescan-version';
 
-/** Claims of one version, after which a version whose scans keep failing unexpectedly is given up. */
+/** Attempts at one version, after which a version whose scans keep failing unexpectedly is given up. */
 export const RESCAN_MAX_ATTEMPTS = 3;
 
 /** A rescan job as the API shows it. */
@@ -27,12 +28,12 @@ export interface RescanJob {
 }
 
 /**
- * Rescans of every version, started by an administrator when the rules change. The job and the versions it still
- * has to scan live in the database; every node's job runner calls `drain` every RESCAN_POLL_MS, which claims a batch
- * with a lease (see scansRepository.claim), renews the lease before each version, and settles each one as done or
- * failed. A node that dies leaves its batch leased until the lease runs out; then another node takes it over.
- * Scanning a version twice (a lease taken over from a node that was slow rather than dead) only writes the same
- * report twice.
+ * Rescans of every version, started by an administrator when the rules change. The job and its versions live in the
+ * database, and each version is a queued job of the job runner (`kind`, which every node defines): the runner's lease
+ * keeps it to one node at a time, a node that dies is taken over once the lease runs out, and an unexpected failure
+ * is tried again with backoff. Each run settles its version as done or failed, and the job finishes with its last
+ * version. Scanning a version twice (a lease taken over from a node that was slow rather than dead) only writes the
+ * same report twice.
  */
 export function rescanJobs(deps: {
   scans: ScansRepository;
@@ -40,55 +41,36 @@ export function rescanJobs(deps: {
   rescan: (version: StoredVersion) => Promise<RescanOutcome>;
   /** The rules the scanner applies now. */
   rulesVersion: string;
-  batchSize: number;
-  /** Told of a version whose scan failed unexpectedly (it is handed back and tried again). */
-  onError?: (error: unknown) => void;
-  /** The clock leases are measured by (ms since the epoch). */
+  /** The clock of the jobs' times (ms since the epoch). */
   now?: () => number;
-  leaseMs?: number;
 }) {
   const { scans } = deps;
-  const now = deps.now ?? (() => Date.now());
-  const leaseMs = deps.leaseMs ?? RESCAN_LEASE_MS;
-  /** This node's name on the leases it writes. */
-  const nodeId = newId();
+  const now = () => new Date(deps.now?.() ?? Date.now()).toISOString();
 
-  const at = (ms: number) => new Date(ms).toISOString();
+  async function settle(item: RescanPayload, state: 'done' | 'failed', error: string | null): Promise<void> {
+    await scans.settle(item, state, error);
+    await scans.finishJobs(now());
+  }
 
-  async function scanOne(item: ClaimedItem): Promise<void> {
-    // Another node may have taken the item over while this one worked through the batch.
-    if (!(await scans.renew(item, nodeId, at(now() + leaseMs)))) return;
-    try {
-      await deps.rescan({ id: item.versionId, skill_id: item.skillId, sha256: item.sha256 });
-      await scans.settle(item, 'done', null);
-    } catch (error) {
-      if (error instanceof PackageError || error instanceof BlobNotFoundError) {
-        // The rules of now refuse the package, or its bytes are gone: scanning it again will not help.
-        await scans.settle(item, 'failed', error instanceof PackageError ? error.detail : 'The stored package is missing.');
-        return;
+  const kind: QueuedJobKind<RescanPayload> = {
+    kind: RESCAN_KIND,
+    maxAttempts: RESCAN_MAX_ATTEMPTS,
+    async run(item) {
+      const version = await scans.pendingVersion(item);
+      // Settled by a node that held it before, or deleted (which takes it out of the job, maybe its last version).
+      if (version === undefined) return scans.finishJobs(now());
+      try {
+        await deps.rescan(version);
+      } catch (error) {
+        // The rules of now refuse the package, or its bytes are gone: scanning it again will not help. Anything else
+        // (the database or the store away a moment) may pass, and is thrown for the runner to try again.
+        if (!(error instanceof PackageError || error instanceof BlobNotFoundError)) throw error;
+        return settle(item, 'failed', error instanceof PackageError ? error.detail : 'The stored package is missing.');
       }
-      // Anything else (the database or the store away a moment) may pass: the version is handed back, and given up
-      // after RESCAN_MAX_ATTEMPTS claims. The rest of the batch goes on.
-      await scans.release(item, nodeId, RESCAN_MAX_ATTEMPTS, error instanceof Error ? error.message : String(error));
-      deps.onError?.(error);
-    }
-  }
-
-  /** Claims one batch and scans it; the versions claimed, in order. */
-  async function runOnce(): Promise<string[]> {
-    const claimed = await scans.claim(nodeId, at(now()), at(now() + leaseMs), deps.batchSize);
-    for (const item of claimed) await scanOne(item);
-    await scans.finishJobs(at(now()));
-    return claimed.map((item) => item.versionId);
-  }
-
-  /**
-   * Works until no running job has a version this node can claim. Each batch is one claim, so other nodes take the
-   * next ones meanwhile; a stopping node (`signal` aborted) ends after its batch.
-   */
-  async function drain(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && (await scans.anyRunning()) && (await runOnce()).length > 0);
-  }
+      return settle(item, 'done', null);
+    },
+    onGiveUp: (item, error) => settle(item, 'failed', error instanceof Error ? error.message : String(error)),
+  };
 
   async function view(id: string): Promise<RescanJob> {
     const job = await scans.job(id);
@@ -111,15 +93,15 @@ export function rescanJobs(deps: {
   }
 
   return {
-    nodeId,
-    runOnce,
-    drain,
+    /** The queued job that rescans one version, for the job runner. */
+    kind,
 
     /** An administrator's session starts a rescan of every version there is now; 409 while another job runs. */
     async startJob(actor: Actor): Promise<RescanJob> {
       requireAdminSession(actor);
       const id = newId();
-      const outcome = await scans.createJob({ id, rules_version: deps.rulesVersion, requested_by: actor.user.id, started_at: at(now()) });
+      const job = { id, rules_version: deps.rulesVersion, requested_by: actor.user.id, started_at: now() };
+      const outcome = await scans.createJob(job, RESCAN_KIND);
       if ('running' in outcome) {
         throw conflict(
           'scan_job_running',
