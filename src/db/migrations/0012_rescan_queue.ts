@@ -6,7 +6,8 @@ const LEASE_COLUMNS = ['lease_owner', 'lease_until', 'attempts'] as const;
 /**
  * The versions of a rescan job become queued jobs of the job runner (kind `rescan-version`, one per version), which
  * holds the runner's lease while it scans one: scan_job_items lose the lease columns of their own. The versions still
- * pending in a running job are queued here, as starting a job queues them.
+ * pending in a running job are queued here, as starting a job queues them. Columns are dropped: nodes of the previous
+ * version are stopped before the first node of this one starts (docs/deployment.md, "Migrations when several nodes start at once").
  */
 export function rescanQueue(dialect: DialectName) {
   const ts = dialect === 'postgres' ? sql`timestamptz` : sql`text`;
