@@ -1,5 +1,6 @@
-// Runs the package scanner over the labelled corpus (bench/scan-corpus): every sample is built into a real zip
-// and inspected as an upload would be. Shared by `npm run bench:scan-eval` and the test that holds the floors.
+// Runs the package scanner over a labelled set of samples (by default the training corpus, bench/scan-corpus; also
+// the held-out set, bench/scan-heldout): every sample is built into a real zip and inspected as an upload would be.
+// Shared by `npm run bench:scan-eval` and the tests that hold the floors.
 import yazl from 'yazl';
 import { inspectPackage } from '@skill-registry/skill-package/inspect';
 import { bufferSource } from '@skill-registry/skill-package/source';
@@ -47,9 +48,11 @@ function zipOf(files: Sample['files']): Promise<Buffer> {
   });
 }
 
-export async function evaluate(): Promise<Evaluation> {
+const rank = (v: Verdict): number => VERDICTS.indexOf(v);
+
+export async function evaluate(samples: Sample[] = loadCorpus()): Promise<Evaluation> {
   const results: SampleResult[] = [];
-  for (const sample of loadCorpus()) {
+  for (const sample of samples) {
     const inspection = await inspectPackage(bufferSource(await zipOf(sample.files)));
     const flagged = new Set(inspection.scan.findings.filter((f) => FLAG_SEVERITIES.has(f.severity)).map((f) => f.family));
     // Omitted findings count too: a family whose strongest finding was high is flagged even if it was not listed.
@@ -75,7 +78,6 @@ export async function evaluate(): Promise<Evaluation> {
     counts[label] = of.length;
     for (const verdict of VERDICTS) shares[label][verdict] = of.filter((r) => r.report.verdict === verdict).length / Math.max(1, of.length);
   }
-  const rank = (v: Verdict): number => VERDICTS.indexOf(v);
   return {
     results,
     families,
@@ -85,4 +87,33 @@ export async function evaluate(): Promise<Evaluation> {
     notMalicious: results.filter((r) => r.sample.label === 'malicious' && r.report.verdict !== 'malicious'),
     falseAlarms: results.filter((r) => r.sample.label === 'benign' && rank(r.report.verdict) >= rank('suspicious')),
   };
+}
+
+export interface BehaviourScore {
+  behaviour: string;
+  label: Sample['label'];
+  samples: number;
+  /** Samples whose verdict is `suspicious` or `malicious`: caught when malicious, false alarms when benign. */
+  atLeastSuspicious: number;
+  malicious: number;
+}
+
+/** Verdicts counted per behaviour (samples without one are left out), in order of first appearance. */
+export function byBehaviour(results: SampleResult[]): BehaviourScore[] {
+  const scores = new Map<string, BehaviourScore>();
+  for (const { sample, report } of results) {
+    if (sample.behaviour === undefined) continue;
+    const score = scores.get(sample.behaviour) ?? {
+      behaviour: sample.behaviour,
+      label: sample.label,
+      samples: 0,
+      atLeastSuspicious: 0,
+      malicious: 0,
+    };
+    score.samples++;
+    if (rank(report.verdict) >= rank('suspicious')) score.atLeastSuspicious++;
+    if (report.verdict === 'malicious') score.malicious++;
+    scores.set(sample.behaviour, score);
+  }
+  return [...scores.values()];
 }

@@ -17,6 +17,8 @@ export interface Sample {
   note: string;
   /** Paths inside the package; exactly one SKILL.md, at the root or inside one top-level folder. */
   files: SampleFile[];
+  /** What the sample does, for sets scored per behaviour (bench/scan-heldout): e.g. `env-exfil`, `benign-lookalike`. */
+  behaviour?: string;
 }
 
 /** The families that signal harm: every malicious sample is labelled with at least one of them. */
