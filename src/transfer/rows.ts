@@ -65,8 +65,7 @@ export async function copyRows(source: DatabaseHandle, target: DatabaseHandle, o
 
   progress({ kind: 'check', message: 'migrating the target schema' });
   await target.migrate();
-  await checkSchemas(source, target);
-  const columns = await columnsOf(target);
+  const columns = await checkSchemas(source, target);
 
   progress({ kind: 'check', message: 'looking for target rows that are not in the source' });
   const deleted = await handleExtraRows(source, target, batchSize, options.deleteExtra === true);
@@ -97,8 +96,11 @@ export async function copyRows(source: DatabaseHandle, target: DatabaseHandle, o
   return results;
 }
 
-/** Both schemas must be the one this version of the registry knows, at the same migration. */
-async function checkSchemas(source: DatabaseHandle, target: DatabaseHandle): Promise<void> {
+/**
+ * Both schemas must be the one this version of the registry knows, at the same migration. Returns the columns to copy,
+ * per table: the target's (the source has the same ones).
+ */
+async function checkSchemas(source: DatabaseHandle, target: DatabaseHandle): Promise<Map<string, string[]>> {
   const [sourceApplied, targetApplied] = await Promise.all([appliedMigrations(source), appliedMigrations(target)]);
   if (sourceApplied.length === 0) {
     throw new TransferError('The source database holds no registry schema (no applied migrations were found). Check --from.');
@@ -130,12 +132,7 @@ async function checkSchemas(source: DatabaseHandle, target: DatabaseHandle): Pro
     const absent = wanted.filter((column) => !present.has(column));
     if (absent.length > 0) throw new TransferError(`The source table ${spec.name} lacks the column(s) ${absent.join(', ')}.`);
   }
-}
-
-/** The columns to copy, per table: the target's (the source has the same ones, checked above). */
-async function columnsOf(target: DatabaseHandle): Promise<Map<string, string[]>> {
-  const tables = await describeTables(target);
-  return new Map(TABLES.map((spec) => [spec.name, tables.get(spec.name) ?? []]));
+  return targetTables;
 }
 
 /**
@@ -295,8 +292,7 @@ async function selectPage(
   limit: number,
 ): Promise<Row[]> {
   const where = after === null ? sql`` : sql`where ${keyTuple(spec)} > ${keyValues(spec, after)}`;
-  const order = sql.join(spec.key.map((column) => sql.ref(column)));
-  const query = sql<Row>`select ${columnList(columns)} from ${sql.table(spec.name)} ${where} order by ${order} limit ${limit}`;
+  const query = sql<Row>`select ${columnList(columns)} from ${sql.table(spec.name)} ${where} order by ${columnList(spec.key)} limit ${limit}`;
   return (await query.execute(db)).rows;
 }
 
