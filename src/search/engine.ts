@@ -26,10 +26,6 @@ export class SearchEngine {
     return this.index.live;
   }
 
-  has(id: string): boolean {
-    return this.index.has(id);
-  }
-
   upsert(document: SearchDocument): void {
     this.index.upsert(document);
   }

@@ -43,13 +43,6 @@ export function highlighter(matched: {
   return (document) => ({ name: of(document.name), description: of(document.description) });
 }
 
-export function highlight(
-  document: { name: string; description: string },
-  matched: { surfaces: ReadonlySet<string>; prefix: string | null },
-): Highlights {
-  return highlighter(matched)(document);
-}
-
 interface Sieve {
   /** First characters of the matched words and of the prefix. */
   firsts: ReadonlySet<number>;

@@ -74,10 +74,6 @@ export class SkillIndex {
     return this.slots.length;
   }
 
-  has(id: string): boolean {
-    return this.slotOf.has(id);
-  }
-
   upsert(document: SearchDocument): void {
     const current = this.slotOf.get(document.id);
     const same = current === undefined ? undefined : this.slots[current];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tokenize, unstemmed, type Token } from '../../src/search/analysis.js';
-import { highlight } from '../../src/search/highlights.js';
+import { highlighter } from '../../src/search/highlights.js';
 
 /** Highlights as the definition reads: every word of the text tokenized, the matched ones' spans merged. */
 function reference(text: string, surfaces: ReadonlySet<string>, prefix: string | null): [number, number][] {
@@ -39,7 +39,7 @@ describe('highlights', () => {
     it(`finds in "${text}" the spans every word's token would`, () => {
       for (const [surfaces, prefix] of queries) {
         const expected = reference(text, surfaces, prefix);
-        assert.deepEqual(highlight({ name: text, description: text }, { surfaces, prefix }), { name: expected, description: expected });
+        assert.deepEqual(highlighter({ surfaces, prefix })({ name: text, description: text }), { name: expected, description: expected });
       }
     });
   }
@@ -57,7 +57,7 @@ describe('highlights', () => {
       const prefix = next(2) === 0 ? null : ['t', 'pd', 'x', '4', 'http'][next(5)]!;
       const expected = reference(text, surfaces, prefix);
       assert.deepEqual(
-        highlight({ name: text, description: '' }, { surfaces, prefix }).name,
+        highlighter({ surfaces, prefix })({ name: text, description: '' }).name,
         expected,
         `${text} / ${[...surfaces].join(',')} / ${prefix}`,
       );

@@ -90,5 +90,3 @@ export function refusalSummaries(now: () => number = () => Date.now()) {
     },
   };
 }
-
-export type RefusalSummaries = ReturnType<typeof refusalSummaries>;

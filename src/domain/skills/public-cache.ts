@@ -54,5 +54,3 @@ export function publicCache<T>(options: {
     },
   };
 }
-
-export type PublicCache<T> = ReturnType<typeof publicCache<T>>;

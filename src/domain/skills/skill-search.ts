@@ -235,5 +235,3 @@ export function skillSearch(skills: SkillsRepository, changes: SkillChangesRepos
     },
   };
 }
-
-export type SkillSearch = ReturnType<typeof skillSearch>;

@@ -152,5 +152,3 @@ export function versionReads(deps: {
     },
   };
 }
-
-export type VersionReads = ReturnType<typeof versionReads>;

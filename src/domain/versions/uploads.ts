@@ -274,5 +274,3 @@ export function versionUploads(deps: {
     },
   };
 }
-
-export type VersionUploads = ReturnType<typeof versionUploads>;
