@@ -2,10 +2,12 @@
 // chosen to look like them (documentation full of curl, security prose, scripts, other scripts and alphabets).
 // Everything is generated from fixed seeds: two loads give the same samples, byte for byte.
 import { agentManipulationSamples } from './malicious/agent-manipulation.js';
+import { behaviourSamples } from './malicious/behaviour.js';
 import { dangerousCommandSamples } from './malicious/dangerous-command.js';
 import { executableSamples } from './malicious/executable.js';
 import { hiddenContentSamples } from './malicious/hidden-content.js';
 import { secretSamples } from './malicious/secret.js';
+import { behaviourLookalikeSamples } from './benign/behaviour-lookalikes.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { everydaySamples } from './benign/everyday.js';
@@ -27,6 +29,7 @@ export function loadCorpus(): Sample[] {
     ...dangerousCommandSamples(),
     ...secretSamples(),
     ...executableSamples(),
+    ...behaviourSamples(),
     ...docsSamples(),
     ...securitySamples(),
     ...scriptSamples(),
@@ -36,5 +39,6 @@ export function loadCorpus(): Sample[] {
     ...minimalSamples(),
     ...lookalikeSamples(),
     ...everydaySamples(),
+    ...behaviourLookalikeSamples(),
   ];
 }
