@@ -23,14 +23,16 @@ interface BucketRule {
   bucket: BucketName;
   /** Whom the bucket counts: the IP address, or the signed-in user (the address for a caller who is not). */
   per: 'ip' | 'user';
+  /** The configured limit it takes (validations take the feedback limit). */
+  limit: keyof RateLimits;
 }
 
 /** Endpoints with a bucket of their own; everything else is a write or a read. */
 const RULES: readonly BucketRule[] = [
-  { method: 'POST', url: '/v1/auth/login', bucket: 'login', per: 'ip' },
-  { method: 'POST', url: '/v1/feedback', bucket: 'feedback', per: 'ip' },
-  { method: 'POST', url: '/v1/packages/validate', bucket: 'validate', per: 'ip' },
-  { method: 'POST', url: '/v1/skills/:skillId/reports', bucket: 'reports', per: 'user' },
+  { method: 'POST', url: '/v1/auth/login', bucket: 'login', per: 'ip', limit: 'login' },
+  { method: 'POST', url: '/v1/feedback', bucket: 'feedback', per: 'ip', limit: 'feedback' },
+  { method: 'POST', url: '/v1/packages/validate', bucket: 'validate', per: 'ip', limit: 'feedback' },
+  { method: 'POST', url: '/v1/skills/:skillId/reports', bucket: 'reports', per: 'user', limit: 'reports' },
 ];
 
 /** Never limited: probes, metrics scrapes and the API description. */
@@ -55,22 +57,6 @@ interface Assignment {
   max: number;
 }
 
-function limitOf(bucket: BucketName, limits: RateLimits): number {
-  switch (bucket) {
-    case 'login':
-      return limits.login;
-    case 'reports':
-      return limits.reports;
-    case 'feedback':
-    case 'validate':
-      return limits.feedback;
-    case 'writes':
-      return limits.writes;
-    case 'reads':
-      return limits.reads;
-  }
-}
-
 function pathOf(request: FastifyRequest): string {
   const pattern = request.routeUrl;
   if (pattern !== null) return pattern;
@@ -90,7 +76,7 @@ export function classify(request: FastifyRequest, limits: RateLimits): Assignmen
   const ip = clientAddress(request.ip);
   const method = request.method;
   const rule = RULES.find((r) => r.method === method && r.url === path);
-  if (rule) return { bucket: rule.bucket, subject: rule.per === 'user' ? perUser(request, ip) : ip, max: limitOf(rule.bucket, limits) };
+  if (rule) return { bucket: rule.bucket, subject: rule.per === 'user' ? perUser(request, ip) : ip, max: limits[rule.limit] };
   if (WRITE_METHODS.has(method)) return { bucket: 'writes', subject: perUser(request, ip), max: limits.writes };
   return { bucket: 'reads', subject: ip, max: limits.reads };
 }
