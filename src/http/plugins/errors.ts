@@ -86,64 +86,49 @@ function fieldErrors(issues: AjvIssue[], part: string): FieldError[] {
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
-    if (error instanceof AppError) return sendProblem(request, reply, error);
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => sendProblem(request, reply, problemOf(error, request)));
+}
 
-    const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
-    if (fastifyError.validation) {
-      const part = fastifyError.validationContext ?? 'body';
-      const errors = fieldErrors(fastifyError.validation, part);
-      const detail =
-        errors.length === 1
-          ? `${part === 'body' ? '' : `${part} `}${errors[0]!.field} ${errors[0]!.message}.`.trim()
-          : `The ${part} has ${errors.length} invalid fields; see errors.`;
-      return sendProblem(request, reply, new AppError(400, 'validation_failed', detail, errors));
-    }
+/** The problem an error is answered with; a fault of the registry itself is logged. */
+function problemOf(error: FastifyError | AppError | Error, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
 
-    switch (fastifyError.code) {
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return sendProblem(request, reply, new AppError(400, 'invalid_json', 'The request body is not valid JSON.'));
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return sendProblem(request, reply, new AppError(400, 'invalid_json', 'The request declares a JSON body but sends none.'));
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendProblem(
-          request,
-          reply,
-          new AppError(413, 'payload_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 1 MiB).'),
-        );
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
-        // Upload routes take multipart/form-data only; every other body is JSON.
-        const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes ?? ['application/json'];
-        return sendProblem(
-          request,
-          reply,
-          new AppError(
-            415,
-            'unsupported_media_type',
-            `Content-Type "${request.headers['content-type'] ?? ''}" is not accepted here; send ${consumes.join(' or ')}.`,
-          ),
-        );
-      }
-    }
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
+  if (fastifyError.validation) {
+    const part = fastifyError.validationContext ?? 'body';
+    const errors = fieldErrors(fastifyError.validation, part);
+    const detail =
+      errors.length === 1
+        ? `${part === 'body' ? '' : `${part} `}${errors[0]!.field} ${errors[0]!.message}.`.trim()
+        : `The ${part} has ${errors.length} invalid fields; see errors.`;
+    return new AppError(400, 'validation_failed', detail, errors);
+  }
 
-    const status = fastifyError.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const named = (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z]+/g, '_');
-      const code = isErrorCode(named) ? named : 'bad_request';
-      return sendProblem(request, reply, new AppError(status, code, error.message || (STATUS_CODES[status] ?? 'Bad request')));
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, 'invalid_json', 'The request declares a JSON body but sends none.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'The request body is larger than this endpoint accepts (JSON bodies: at most 1 MiB).');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      // Upload routes take multipart/form-data only; every other body is JSON.
+      const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes ?? ['application/json'];
+      const type = request.headers['content-type'] ?? '';
+      return new AppError(415, 'unsupported_media_type', `Content-Type "${type}" is not accepted here; send ${consumes.join(' or ')}.`);
     }
-    const fault = faultProblem(error);
-    if (fault) {
-      request.log.error({ err: error }, fault.code);
-      return sendProblem(request, reply, fault);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(
-      request,
-      reply,
-      new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${request.id} when reporting it.`),
-    );
-  });
+  }
+
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const named = (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z]+/g, '_');
+    return new AppError(status, isErrorCode(named) ? named : 'bad_request', error.message || (STATUS_CODES[status] ?? 'Bad request'));
+  }
+  const fault = faultProblem(error);
+  request.log.error({ err: error }, fault?.code ?? 'unhandled error');
+  return (
+    fault ?? new AppError(500, 'internal_error', `Something went wrong on the server; quote request id ${request.id} when reporting it.`)
+  );
 }
 
 /** Failures of the machinery underneath (a database away, a full disk): the caller is told which, and when to retry. */
@@ -161,14 +146,7 @@ export function faultProblem(error: unknown): AppError | null {
 export function installNotFound(app: FastifyInstance, page?: (request: FastifyRequest, reply: FastifyReply) => boolean): void {
   app.setNotFoundHandler((request, reply) => {
     if (page?.(request, reply)) return reply;
-    return sendProblem(
-      request,
-      reply,
-      new AppError(
-        404,
-        'not_found',
-        `There is no ${request.method} ${request.url.split('?')[0]} endpoint. The API is described at /v1/openapi.json.`,
-      ),
-    );
+    const detail = `There is no ${request.method} ${request.url.split('?')[0]} endpoint. The API is described at /v1/openapi.json.`;
+    return sendProblem(request, reply, new AppError(404, 'not_found', detail));
   });
 }
