@@ -30,6 +30,7 @@ const SECOND_TIER = [
   'test/e2e/',
   'test/faults/',
   'test/cluster/',
+  'test/deploy/',
   'test/packaging/pack.test.ts',
   'test/migrate-data.test.ts',
   'test/readme.test.ts',
