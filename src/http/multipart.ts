@@ -125,15 +125,13 @@ export async function readUpload<Fields, File extends Staged>(
   let file: File | null = null;
   try {
     for await (const part of request.parts()) {
+      const name = part.fieldname;
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') {
+        if (name !== 'file') {
           part.file.resume();
-          throw badRequest('validation_failed', `Unexpected file part "${part.fieldname}"; the archive goes in the part named "file".`, [
-            { field: part.fieldname, message: 'is not a known file part' },
-          ]);
+          throw refusedPart(name, `Unexpected file part "${name}"; the archive goes in the part named "file".`, 'is not a known file part');
         }
-        if (file !== null)
-          throw badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
+        if (file !== null) throw refusedPart('file', ONE_FILE, 'appears more than once');
         // Past the limit the parser quietly drops the rest of the part and ends the stream only when the whole body
         // has arrived: a 413 would wait for every byte a client chose to send. Ending the part at once answers now.
         part.file.once('limit', () =>
@@ -142,34 +140,25 @@ export async function readUpload<Fields, File extends Staged>(
         file = await stage(part.file);
         continue;
       }
-      if (!form.names.includes(part.fieldname)) {
-        throw badRequest('validation_failed', `Unknown field "${part.fieldname}".`, [
-          { field: part.fieldname, message: 'is not a known field' },
-        ]);
-      }
-      if (part.fieldname in fields) {
-        throw badRequest('validation_failed', `Field "${part.fieldname}" appears more than once.`, [
-          { field: part.fieldname, message: 'appears more than once' },
-        ]);
-      }
-      if (part.valueTruncated) {
-        throw badRequest('validation_failed', `Field "${part.fieldname}" is too long.`, [
-          { field: part.fieldname, message: `must be at most ${MAX_FIELD_BYTES} bytes` },
-        ]);
-      }
+      if (!form.names.includes(name)) throw refusedPart(name, `Unknown field "${name}".`, 'is not a known field');
+      if (name in fields) throw refusedPart(name, `Field "${name}" appears more than once.`, 'appears more than once');
+      if (part.valueTruncated) throw refusedPart(name, `Field "${name}" is too long.`, `must be at most ${MAX_FIELD_BYTES} bytes`);
       const value = String(part.value);
-      if (value.includes('\u0000')) {
-        throw badRequest('validation_failed', `Field "${part.fieldname}" contains a NUL character.`, [
-          { field: part.fieldname, message: 'must not contain NUL characters' },
-        ]);
-      }
-      fields[part.fieldname] = value;
+      if (value.includes('\u0000')) throw refusedPart(name, `Field "${name}" contains a NUL character.`, 'must not contain NUL characters');
+      fields[name] = value;
     }
     return { fields: form.check(fields), file };
   } catch (error) {
     await file?.discard().catch(() => undefined);
     throw translate(error);
   }
+}
+
+const ONE_FILE = 'Send exactly one file.';
+
+/** A part refused: 400 validation_failed naming its field. */
+function refusedPart(field: string, detail: string, message: string): AppError {
+  return badRequest('validation_failed', detail, [{ field, message }]);
 }
 
 function checkBoundary(contentType: string): void {
@@ -209,7 +198,7 @@ function translate(error: unknown): unknown {
     case 'FST_REQ_FILE_TOO_LARGE':
       return new AppError(413, 'payload_too_large', 'The package is larger than the upload limit.');
     case 'FST_FILES_LIMIT':
-      return badRequest('validation_failed', 'Send exactly one file.', [{ field: 'file', message: 'appears more than once' }]);
+      return refusedPart('file', ONE_FILE, 'appears more than once');
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
       return badRequest('validation_failed', 'The upload has too many fields.');
@@ -221,9 +210,6 @@ function translate(error: unknown): unknown {
 }
 
 export function requireFile<File extends Staged>(upload: Upload<unknown, File>): File {
-  if (upload.file === null)
-    throw badRequest('validation_failed', 'The archive is missing: send it in a part named "file".', [
-      { field: 'file', message: 'is required' },
-    ]);
+  if (upload.file === null) throw refusedPart('file', 'The archive is missing: send it in a part named "file".', 'is required');
   return upload.file;
 }
