@@ -44,17 +44,6 @@ export function reportsRepository(db: Kysely<Database>) {
       }
     },
 
-    async openReportOf(skillId: string, reporterId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('skill_reports')
-        .select('id')
-        .where('skill_id', '=', skillId)
-        .where('reporter_id', '=', reporterId)
-        .where('state', '=', 'open')
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
     /**
      * Marks the skill hidden when at least `threshold` distinct users hold open reports of it and it is not hidden
      * yet, with its audit row; true when this call hid it. One statement counts and marks, so of several reports

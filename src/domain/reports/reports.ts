@@ -45,11 +45,6 @@ export function reportService(deps: { reports: ReportsRepository; skills: SkillS
       const skill = await skills.visible(actor, skillRef);
       if (isOwner(actor, skill)) throw forbidden('own_skill', `"${skill.slug}" is yours; you cannot report your own skill.`);
       const details = checkDetails(input.reason, input.details);
-      const alreadyReported = conflict(
-        'already_reported',
-        `You already have an open report of "${skill.slug}"; an administrator will review it.`,
-      );
-      if (await reports.openReportOf(skill.id, actor.user.id)) throw alreadyReported;
       const row = {
         id: newId(),
         skill_id: skill.id,
@@ -59,8 +54,10 @@ export function reportService(deps: { reports: ReportsRepository; skills: SkillS
         state: 'open' as const,
         created_at: nowIso(),
       };
-      // Two reports racing: the unique index on open reports decides, and the loser gets the same answer.
-      if ((await reports.insert(row)) === 'already_open') throw alreadyReported;
+      // The unique index on open reports refuses a second one, even when two race.
+      if ((await reports.insert(row)) === 'already_open') {
+        throw conflict('already_reported', `You already have an open report of "${skill.slug}"; an administrator will review it.`);
+      }
       if (hideThreshold > 0) {
         const at = nowIso();
         const hidden = await reports.hideIfReported(skill.id, hideThreshold, at, {
