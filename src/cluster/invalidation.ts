@@ -26,7 +26,7 @@ export function localInvalidationBus(): InvalidationBus {
 }
 
 /** Every node of one registry publishes and listens on this channel. */
-export const INVALIDATION_CHANNEL = 'skreg:invalidate';
+const CHANNEL = 'skreg:invalidate';
 
 interface Envelope {
   /** The publishing node, so it can ignore its own messages (it has already applied them). */
@@ -58,11 +58,7 @@ function parseEnvelope(text: string): Envelope | null {
  * waits and never queues while Redis is unreachable: a message that cannot be sent now is worthless later,
  * since the TTL has expired the entry by then.
  */
-export async function redisInvalidationBus(
-  url: string,
-  options: { channel?: string; onError?: (error: unknown) => void } = {},
-): Promise<InvalidationBus> {
-  const channel = options.channel ?? INVALIDATION_CHANNEL;
+export async function redisInvalidationBus(url: string, options: { onError?: (error: unknown) => void } = {}): Promise<InvalidationBus> {
   const onError = options.onError ?? (() => undefined);
   const nodeId = randomUUID();
   const connection = { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 };
@@ -81,7 +77,7 @@ export async function redisInvalidationBus(
 
   const listeners: ((message: Invalidation) => void)[] = [];
   subscriber.on('message', (from: string, text: string) => {
-    if (from !== channel) return;
+    if (from !== CHANNEL) return;
     const envelope = parseEnvelope(text);
     if (envelope === null || envelope.from === nodeId) return;
     for (const listener of listeners) listener(envelope.message);
@@ -89,14 +85,14 @@ export async function redisInvalidationBus(
 
   // A node that cannot reach Redis at start still serves: the TTLs bound what it may miss meanwhile.
   await Promise.all([publisher.connect(), subscriber.connect()]).catch(report);
-  const subscribed = subscriber.subscribe(channel).catch(report);
+  const subscribed = subscriber.subscribe(CHANNEL).catch(report);
   // Connected: listen before serving. Not connected: the subscription goes out when the connection does.
   if (subscriber.status === 'ready') await subscribed;
 
   return {
     publish(message) {
       if (publisher.status !== 'ready') return;
-      publisher.publish(channel, JSON.stringify({ from: nodeId, message } satisfies Envelope)).catch(report);
+      publisher.publish(CHANNEL, JSON.stringify({ from: nodeId, message } satisfies Envelope)).catch(report);
     },
     subscribe(listener) {
       listeners.push(listener);

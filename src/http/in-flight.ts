@@ -12,13 +12,7 @@ export interface InFlightRequest {
   ageMs: number;
 }
 
-interface Current {
-  id: string;
-  method: string;
-  route: string;
-  bytesBefore: number;
-  startedAt: number;
-}
+type Current = Pick<InFlightRequest, 'id' | 'method' | 'route'> & { bytesBefore: number; startedAt: number };
 
 const current = Symbol('skreg.currentRequest');
 type TrackedSocket = Socket & { [current]?: Current | undefined };
