@@ -26,7 +26,7 @@ import {
 import { assertSha256, commitStaged, DEFAULT_SWEEP_AGE_MS, isSha256, keyedSerial, stagingLimit, sweepCutoff } from './blob-util.js';
 import { SerialStagedBlob } from './staged-blob.js';
 import { copySource, describeS3Error, isS3NotFound, isS3NotImplemented } from './s3-client.js';
-import { blockCachedSource, type BlockCacheOptions, DEFAULT_BLOCK_CACHE, objectSource } from './s3-source.js';
+import { blockCachedSource, objectSource } from './s3-source.js';
 
 /**
  * The S3 blob store: package archives in an S3-compatible bucket, shared by every node of a deployment.
@@ -49,6 +49,11 @@ const GiB = 1024 * MiB;
 /** S3's smallest multipart part (except the last) and its most parts per upload. */
 const MIN_PART_SIZE = 5 * MiB;
 const MAX_PARTS = 10_000;
+/**
+ * Parts sent at once: 2 lets one part travel while the next is read from the client. An upload holds at most
+ * `(QUEUE_SIZE + 1) × part size` in memory, never the whole body.
+ */
+const QUEUE_SIZE = 2;
 
 /** S3 copies at most 5 GiB with a single CopyObject; larger objects are copied part by part. */
 const MAX_SINGLE_COPY = 5 * GiB;
@@ -63,19 +68,10 @@ export interface S3BlobStoreOptions {
   bucket: string;
   /** Key prefix without leading or trailing slash; '' for the bucket's root. */
   prefix: string;
-  /**
-   * Bytes per multipart part (at least 5 MiB). An upload holds at most `(queueSize + 1) × partSize` in memory,
-   * never the whole body. Default: 5 MiB, or more when maxBytes would need over 10,000 parts.
-   */
-  partSize?: number;
-  /** Parts sent at once: 2 lets one part travel while the next is read from the client. */
-  queueSize?: number;
   /** Committed blobs larger than this are copied part by part. Default 5 GiB (S3's CopyObject limit). */
   multipartCopyThreshold?: number;
   /** Bytes per part of a multipart copy (at least 5 MiB). Default 512 MiB. */
   copyPartSize?: number;
-  /** Small reads of staged and committed blobs go through this cache (see blockCachedSource). */
-  readCache?: BlockCacheOptions;
 }
 
 export class S3BlobStore implements BlobStore {
@@ -85,11 +81,8 @@ export class S3BlobStore implements BlobStore {
   readonly keyPrefix: string;
   readonly tempPrefix: string;
   readonly blobPrefix: string;
-  private readonly partSize: number | undefined;
-  private readonly queueSize: number;
   private readonly multipartCopyThreshold: number;
   private readonly copyPartSize: number;
-  private readonly readCache: BlockCacheOptions;
   /** Temporary keys this process is writing or holds staged: sweep() leaves them (and their multipart uploads) alone. */
   private readonly activeKeys = new Set<string>();
   /** Multipart copies this process has under way (upload ids): sweep() leaves them alone too. */
@@ -104,14 +97,8 @@ export class S3BlobStore implements BlobStore {
     this.keyPrefix = prefix === '' ? '' : `${prefix}/`;
     this.tempPrefix = `${this.keyPrefix}tmp/`;
     this.blobPrefix = `${this.keyPrefix}blobs/`;
-    if (options.partSize !== undefined && options.partSize < MIN_PART_SIZE) {
-      throw new RangeError(`partSize must be at least ${MIN_PART_SIZE} bytes.`);
-    }
-    this.partSize = options.partSize;
-    this.queueSize = options.queueSize ?? 2;
     this.multipartCopyThreshold = options.multipartCopyThreshold ?? MAX_SINGLE_COPY;
     this.copyPartSize = Math.max(MIN_PART_SIZE, options.copyPartSize ?? COPY_PART_SIZE);
-    this.readCache = options.readCache ?? DEFAULT_BLOCK_CACHE;
   }
 
   /** The key of the committed blob `sha256` (whether or not it exists). Throws a TypeError on a bad sha256. */
@@ -151,8 +138,8 @@ export class S3BlobStore implements BlobStore {
         Body: Readable.from(hashed(), { objectMode: false }),
         ContentType: 'application/octet-stream',
       },
-      partSize: this.partSize ?? partSizeFor(maxBytes),
-      queueSize: this.queueSize,
+      partSize: partSizeFor(maxBytes),
+      queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
     });
     try {
@@ -190,7 +177,7 @@ export class S3BlobStore implements BlobStore {
   async source(sha256: string): Promise<RandomAccessSource> {
     const found = await this.stat(sha256);
     if (found === null) throw new BlobNotFoundError(sha256);
-    return blockCachedSource(this.objectSource(this.keyOf(sha256), found.size, sha256), this.readCache);
+    return blockCachedSource(this.objectSource(this.keyOf(sha256), found.size, sha256));
   }
 
   known(sha256: string, size: number): RandomAccessSource {
@@ -279,7 +266,7 @@ export class S3BlobStore implements BlobStore {
 
   /** A staged object's small reads go through the block cache: the inspector reads a zip by many small ranges. */
   cachedObjectSource(key: () => string, size: number, sha256: string): RandomAccessSource {
-    return blockCachedSource(this.objectSource(key, size, sha256), this.readCache);
+    return blockCachedSource(this.objectSource(key, size, sha256));
   }
 
   /**

@@ -28,14 +28,10 @@ export function objectSource(ref: ObjectRef, size: number): RandomAccessSource {
   };
 }
 
-/** How much a cached source fetches per request, and how many such blocks it keeps. */
-export interface BlockCacheOptions {
-  blockSize: number;
-  maxBlocks: number;
-}
-
 /** Fetching 1 MiB per GET turns a zip's thousands of small header and entry reads into a few dozen requests. */
-export const DEFAULT_BLOCK_CACHE: BlockCacheOptions = { blockSize: 1024 * 1024, maxBlocks: 4 };
+const BLOCK_SIZE = 1024 * 1024;
+/** Blocks a cached source keeps. */
+const MAX_BLOCKS = 4;
 
 /**
  * A source whose small reads are served from a few aligned blocks kept in memory (least recently used first out).
@@ -43,10 +39,9 @@ export const DEFAULT_BLOCK_CACHE: BlockCacheOptions = { blockSize: 1024 * 1024, 
  * The package inspector reads a zip by many small random reads (the end record, the central directory, each local
  * header and small entry); against object storage each would be a round trip. Reads up to one block long are served
  * from whole blocks, fetched once; longer reads and whole-object reads stream straight through, so memory stays at
- * `blockSize × maxBlocks` whatever the object's size.
+ * `BLOCK_SIZE × MAX_BLOCKS` whatever the object's size.
  */
-export function blockCachedSource(inner: RandomAccessSource, options: BlockCacheOptions = DEFAULT_BLOCK_CACHE): RandomAccessSource {
-  const { blockSize, maxBlocks } = options;
+export function blockCachedSource(inner: RandomAccessSource): RandomAccessSource {
   const blocks = new Map<number, Promise<Buffer>>();
 
   function block(index: number): Promise<Buffer> {
@@ -56,22 +51,22 @@ export function blockCachedSource(inner: RandomAccessSource, options: BlockCache
       blocks.set(index, cached);
       return cached;
     }
-    const start = index * blockSize;
-    const end = Math.min(inner.size, start + blockSize) - 1;
+    const start = index * BLOCK_SIZE;
+    const end = Math.min(inner.size, start + BLOCK_SIZE) - 1;
     const loading = readFully(inner.read({ start, end }), end - start + 1);
     blocks.set(index, loading);
     // A failed fetch is not remembered: the next read asks again.
     loading.catch(() => {
       if (blocks.get(index) === loading) blocks.delete(index);
     });
-    while (blocks.size > maxBlocks) blocks.delete(blocks.keys().next().value!);
+    while (blocks.size > MAX_BLOCKS) blocks.delete(blocks.keys().next().value!);
     return loading;
   }
 
   async function* slices(start: number, endExclusive: number): AsyncGenerator<Buffer> {
-    for (let index = Math.floor(start / blockSize); index * blockSize < endExclusive; index += 1) {
+    for (let index = Math.floor(start / BLOCK_SIZE); index * BLOCK_SIZE < endExclusive; index += 1) {
       const bytes = await block(index);
-      const offset = index * blockSize;
+      const offset = index * BLOCK_SIZE;
       yield bytes.subarray(Math.max(start - offset, 0), Math.min(endExclusive - offset, bytes.length));
     }
   }
@@ -81,7 +76,7 @@ export function blockCachedSource(inner: RandomAccessSource, options: BlockCache
     read(range?: ByteRange): Readable {
       if (range === undefined) return inner.read();
       assertByteRange(range, inner.size);
-      if (range.end - range.start + 1 > blockSize) return inner.read(range);
+      if (range.end - range.start + 1 > BLOCK_SIZE) return inner.read(range);
       return Readable.from(slices(range.start, range.end + 1), { objectMode: false });
     },
   };
