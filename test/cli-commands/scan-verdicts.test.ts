@@ -59,7 +59,8 @@ const CONTENT: Record<Verdict, () => Record<string, string>> = {
 const FLAGGED: Record<Exclude<Verdict, 'clean'>, { file: string; rule: string }> = {
   notice: { file: 'scripts/setup.sh', rule: 'command.pipe-to-shell' },
   suspicious: { file: 'scripts/schedule.sh', rule: 'command.persistence' },
-  malicious: { file: 'scripts/cleanup.sh', rule: 'command.destructive-delete' },
+  // Deleting the home folder: the command rule and the script's behaviour both find it; the behaviour is listed first.
+  malicious: { file: 'scripts/cleanup.sh', rule: 'behaviour.delete-everything' },
 };
 
 /** The findings block of a refusal or a dry run: the file, then its rule with the message. */
@@ -162,7 +163,7 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(
       dry.stdout,
-      new RegExp(`^Scan of ${slug} 1\\.0\\.0 \\(on this machine\\): malicious .*1 critical.*\\(rules \\S+\\)$`, 'm'),
+      new RegExp(`^Scan of ${slug} 1\\.0\\.0 \\(on this machine\\): malicious .*2 critical.*\\(rules \\S+\\)$`, 'm'),
     );
     assert.match(dry.stdout, findingsPattern('malicious'));
     assert.match(dry.stdout, /rm -rf ~\//, 'the excerpt that fired');
@@ -176,10 +177,13 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
     assert.equal(asJson.code, 0, asJson.stderr);
     const body = parsed<{ scan: { verdict: string; counts: { critical: number }; findings: { rule: string; file: string }[] } }>(asJson);
     assert.equal(body.scan.verdict, 'malicious');
-    assert.equal(body.scan.counts.critical, 1);
+    assert.equal(body.scan.counts.critical, 2);
     assert.deepEqual(
       body.scan.findings.map((f) => [f.file, f.rule]),
-      [[FLAGGED.malicious.file, FLAGGED.malicious.rule]],
+      [
+        [FLAGGED.malicious.file, FLAGGED.malicious.rule],
+        [FLAGGED.malicious.file, 'command.destructive-delete'],
+      ],
     );
     expectStatus(await call(registry.t, 'GET', `/v1/skills/${slug}`, { key: owner.key }), 404);
   });
@@ -196,7 +200,7 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
 
     const named = await cli(['info', `${slug}@1.1.0`], { home, env: otherEnv });
     assert.equal(named.code, 0, named.stderr);
-    assert.match(named.stdout, /^version 1\.1\.0: .*\n {2}scan: malicious \(quarantined: .*\): 1 critical, 0 high/m);
+    assert.match(named.stdout, /^version 1\.1\.0: .*\n {2}scan: malicious \(quarantined: .*\): 2 critical, 0 high/m);
     assert.match(named.stdout, /^latest 1\.0\.0: .*\n {2}scan: clean /m);
     assert.doesNotMatch(named.stdout, /Install: /, 'a malicious version is not offered for installing');
 
@@ -204,7 +208,7 @@ describe(`command line: scan verdicts (${backend.name})`, () => {
     assert.equal(asJson.code, 0, asJson.stderr);
     const body = parsed<InfoJson>(asJson);
     assert.equal(body.version?.scan?.verdict, 'malicious');
-    assert.equal(body.version.scan.findings.critical, 1);
+    assert.equal(body.version.scan.findings.critical, 2);
     assert.equal(body.latest_version?.scan?.verdict, 'clean');
     assert.match(body.latest_version.scan.rules_version, /\S/);
 

@@ -206,9 +206,12 @@ for (const backend of backends()) {
         assert.equal(badRes.scan.verdict, 'malicious');
         assert.deepEqual(
           badRes.scan.findings.map((f) => [f.rule, f.family, f.severity, f.file, f.line]),
-          [['command.destructive-delete', 'dangerous-command', 'critical', 'scripts/cleanup.sh', 2]],
+          [
+            ['behaviour.delete-everything', 'dangerous-command', 'critical', 'scripts/cleanup.sh', 2],
+            ['command.destructive-delete', 'dangerous-command', 'critical', 'scripts/cleanup.sh', 2],
+          ],
         );
-        assert.equal(badRes.scan.counts.critical, 1);
+        assert.equal(badRes.scan.counts.critical, 2);
         assert.equal(badRes.scan.omitted, 0);
 
         const key = multipart({}, { content: await keyPackage('validated') });

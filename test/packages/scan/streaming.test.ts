@@ -30,6 +30,7 @@ describe('scanner streaming', () => {
       [
         'command.credential-read@7',
         'command.destructive-delete@6',
+        'behaviour.delete-everything@6',
         'command.pipe-to-shell@3',
         'command.cover-tracks@8',
         'hidden.bidi-control@5',
@@ -108,7 +109,8 @@ describe('scanner streaming', () => {
   it('keeps at most MAX_PER_RULE findings of a rule in a file, counting the rest', () => {
     const report = scan({ 'run.sh': 'rm -rf ~\n'.repeat(100) });
     assert.equal(findingsOf(report, 'command.destructive-delete').length, MAX_PER_RULE);
-    assert.equal(report.counts.critical, 100);
+    // And one finding of the script as a whole: it deletes the home folder.
+    assert.equal(report.counts.critical, 100 + 1);
     assert.equal(report.omitted, 100 - MAX_PER_RULE);
   });
 

@@ -146,7 +146,7 @@ describe('scan verdicts', () => {
     const report = scan({ 'b.sh': 'echo x >> ~/.bashrc\nrm -rf ~\n', 'a.sh': 'rm -rf ~\n' });
     assert.deepEqual(
       report.findings.map((f) => `${f.severity} ${f.file}:${f.line}`),
-      ['critical a.sh:1', 'critical b.sh:2', 'medium b.sh:1'],
+      ['critical a.sh:1', 'critical a.sh:1', 'critical b.sh:2', 'critical b.sh:2', 'medium b.sh:1'],
     );
   });
 });

@@ -19,7 +19,7 @@
 import type { ContextSeverities } from './severity.js';
 import type { ScanRule, Severity } from './types.js';
 
-export const RULES_VERSION = '2026.11.18';
+export const RULES_VERSION = '2026.12.7';
 
 /** What puts a line before a group's matcher (see the module's comment). */
 export interface Anchors {
@@ -630,6 +630,96 @@ export const RULE_RECORDS = [
     weights: { script: 'medium', code: 'low', prose: 'low' },
     reads: 'url',
     anchors: { punctuation: ['://'] },
+  }),
+  // Behaviour: facts of a whole script, cell or paragraph joined (behaviour/). Each is one record here and one matcher in
+  // behaviour/judgements.ts.
+  rule({
+    id: 'behaviour.environment-sent',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Sends the whole environment away',
+    explanation:
+      'Every environment variable (tokens and keys among them) is read at once and what was read reaches a network send; a skill needs one named variable, never all of them sent.',
+    weights: { script: 'critical', code: 'critical', prose: 'medium' },
+  }),
+  rule({
+    id: 'behaviour.credentials-sent',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Sends credential files away',
+    explanation:
+      'A credential store (SSH keys, cloud, browser or CLI tokens, keychains, .env files, shell history) is read, however its path is spelled, and what was read reaches a network send.',
+    weights: { script: 'critical', code: 'critical', prose: 'medium' },
+  }),
+  rule({
+    id: 'behaviour.remote-shell',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Hands a shell to a connection',
+    explanation:
+      'A network connection is joined to a shell or to code that runs what arrives: whoever is at the other end controls the machine.',
+    weights: { script: 'critical', code: 'high', prose: 'low' },
+  }),
+  rule({
+    id: 'behaviour.input-captured',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Captures keystrokes or the clipboard and sends them',
+    explanation:
+      'Keystrokes or the clipboard are read and the code sends data over the network: the pattern of a keylogger or a clipboard stealer.',
+    weights: { script: 'critical', code: 'high', prose: 'low' },
+  }),
+  rule({
+    id: 'behaviour.clipboard-swapped',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Replaces wallet addresses in the clipboard',
+    explanation:
+      'The clipboard is read and written back with a wallet address in play: the pattern of a clipboard hijacker that redirects payments.',
+    weights: { script: 'critical', code: 'high', prose: 'low' },
+  }),
+  rule({
+    id: 'behaviour.delete-everything',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Deletes the home folder or the root',
+    explanation:
+      'A recursive delete whose target is, or resolves to, the home folder or the root (an unset variable, a default, a home lookup) destroys the user’s files.',
+    weights: { script: 'critical', code: 'critical', prose: 'low' },
+  }),
+  rule({
+    id: 'behaviour.persistent-fetch',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Installs itself to run again and reaches the network',
+    explanation:
+      'The code writes to a start-up file, cron, a launch agent, a service or authorized_keys and reaches the network: it stays after the skill is gone and runs what a remote server says.',
+    weights: { script: 'critical', code: 'critical', prose: 'low' },
+  }),
+  rule({
+    id: 'behaviour.hidden-code-run',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Runs code that was decoded, downloaded or named at run time',
+    explanation:
+      'Text is decoded, downloaded or looked up by a name built at run time and then run as code: what runs is not what a reviewer reads.',
+    weights: { script: 'critical', code: 'critical', prose: 'medium' },
+  }),
+  rule({
+    id: 'behaviour.instructed-exfiltration',
+    family: 'agent-manipulation',
+    severity: 'critical',
+    title: 'Tells the agent to send secrets away',
+    explanation:
+      'A sentence tells the agent to send the environment, a credential file or keys to a remote address; a skill never needs the user’s secrets sent anywhere.',
+  }),
+  rule({
+    id: 'behaviour.unreadable-script',
+    family: 'dangerous-command',
+    severity: 'high',
+    title: 'Script that text tools cannot read',
+    explanation:
+      'A file that runs holds NUL bytes or another encoding that review tools and editors treat as binary, while its interpreter still runs it; save it as plain UTF-8.',
   }),
   rule({
     id: 'combo.credential-exfiltration',

@@ -6,7 +6,9 @@ const SCRIPT =
   /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|jsx|ts|mts|cts|tsx|ps1|psm1|psd1|bat|cmd|vbs|rb|pl|pm|php|lua|applescript|scpt|r|jl|tcl|awk|swift|go|rs|java|kt|cs|c|cc|cpp|h)$/i;
 /** Files whose commands run although they are not scripts by extension (package hooks, build and container files). */
 const RUN_BY_TOOLS =
-  /(?:^|\/)(?:package\.json|makefile|gnumakefile|dockerfile|containerfile|justfile|taskfile\.ya?ml|\.bashrc|\.zshrc|\.profile|[^/]*\.service|setup\.cfg|pyproject\.toml)$/i;
+  /(?:^|\/)(?:package\.json|makefile|gnumakefile|dockerfile|containerfile|justfile|taskfile\.ya?ml|\.bashrc|\.zshrc|\.profile|[^/]*\.service|setup\.cfg|pyproject\.toml)$|(?:^|\/)(?:\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.pre-commit-config\.ya?ml|lefthook\.ya?ml|\.husky\/[^/]+|hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.vscode\/tasks\.json|\.devcontainer\/devcontainer\.json)$/i;
+/** Configuration written as JSON, which has no comments. */
+const JSON_FILE = /\.json$/i;
 
 export function fileKind(path: string, firstBytes: Uint8Array): FileKind {
   if (MARKDOWN.test(path)) return 'markdown';
@@ -26,7 +28,7 @@ const HASH_SHEBANG = /^#!.*\b(?:sh|bash|zsh|ksh|dash|fish|python[0-9.]*|ruby|per
 
 /** Whether a whole line starting with `#` is a comment in this script (and so runs nothing). */
 export function commentsWithHash(path: string, firstBytes: Uint8Array): boolean {
-  if (HASH_COMMENTED.test(path) || (RUN_BY_TOOLS.test(path) && !PACKAGE_JSON.test(path))) return true;
+  if (HASH_COMMENTED.test(path) || (RUN_BY_TOOLS.test(path) && !PACKAGE_JSON.test(path) && !JSON_FILE.test(path))) return true;
   if (SCRIPT.test(path) || firstBytes[0] !== 0x23 || firstBytes[1] !== 0x21) return false;
   const head = Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength);
   const end = head.indexOf(0x0a);

@@ -33,6 +33,9 @@ import { finishSecrets, scanSecrets } from './rules-secret.js';
 import type { UrlCollector } from './rules-url.js';
 import type { Context } from './severity.js';
 import { ShellVariables } from './shell-variables.js';
+import { FLOW_TEXT_CAP } from './behaviour/flow.js';
+import { judgeCode, judgeProse } from './behaviour/judgements.js';
+import { unitsOf } from './behaviour/units.js';
 
 /**
  * Bytes of archives inside one package kept at once for opening: each is opened and let go before the next level
@@ -149,7 +152,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
   examineNext = false;
   private head: Buffer[] = [];
   private headLength = 0;
-  private state: 'head' | 'text' | 'skip' | 'archive' = 'head';
+  private state: 'head' | 'text' | 'skip' | 'archive' | 'utf16' = 'head';
+  /** The file's first FLOW_TEXT_CAP bytes, judged whole at its end (behaviour/); a UTF-16 file's bytes until decoded. */
+  private whole: Buffer[] = [];
+  private wholeLength = 0;
   /** An archive's bytes as they arrive (null once they outgrow the capture allowance), with what it is. */
   private archive: { what: string; opens: NestedFormat | null; shown: string; chunks: Buffer[] | null; length: number } | null = null;
   private readonly splitter = new LineSplitter(this);
@@ -208,8 +214,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
       this.keep(Buffer.from(chunk));
       return;
     }
-    if (this.state === 'text') {
-      this.splitter.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (this.state === 'text' || this.state === 'utf16') {
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      this.keepWhole(bytes);
+      if (this.state === 'text') this.splitter.push(bytes);
       return;
     }
     // A first chunk that holds the whole head is decided on as it is: copying it to keep it (and again to join it)
@@ -225,6 +233,16 @@ export class FileScanner implements FileState, LineReader, LineSink {
 
   end(): void {
     if (this.state === 'head') this.decide(Buffer.concat(this.head), false);
+    if (this.state === 'utf16') {
+      // Decoded whole (within FLOW_TEXT_CAP) and read as the text it is.
+      const bytes = Buffer.concat(this.whole, this.wholeLength);
+      this.whole = [];
+      this.wholeLength = 0;
+      const text = bytes[0] === 0xfe ? Buffer.from(bytes.subarray(2)).swap16().toString('utf16le') : bytes.subarray(2).toString('utf16le');
+      const utf8 = Buffer.from(text, 'utf8');
+      this.readAsText(utf8);
+      this.keepWhole(utf8);
+    }
     const archive = this.archive;
     if (archive !== null) {
       const { what, opens, shown, chunks, length } = archive;
@@ -241,6 +259,26 @@ export class FileScanner implements FileState, LineReader, LineSink {
     finishCommands(this, (rule, severity, line, message, text) => {
       this.report({ rule, severity, line, context: this.baseContext, text, index: 0, length: text.length, message });
     });
+    this.judgeWhole();
+  }
+
+  private keepWhole(bytes: Buffer): void {
+    const room = FLOW_TEXT_CAP - this.wholeLength;
+    if (room <= 0) return;
+    const kept = bytes.length <= room ? Buffer.from(bytes) : Buffer.from(bytes.subarray(0, room));
+    this.whole.push(kept);
+    this.wholeLength += kept.length;
+  }
+
+  /** Judges what the file does as a whole: its scripts, cells and code blocks by their facts, its prose by paragraph. */
+  private judgeWhole(): void {
+    const text = Buffer.concat(this.whole, this.wholeLength).toString('utf8');
+    this.whole = [];
+    this.wholeLength = 0;
+    const units = unitsOf(this.path, this.kind, text);
+    const report = (hit: Hit) => this.report(hit);
+    for (const unit of units.code) judgeCode(unit, this, report);
+    for (const unit of units.prose) judgeProse(unit, report);
   }
 
   /** `borrowed`: `head` is the caller's bytes, which may be written again once push() returns. */
@@ -248,6 +286,25 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.head = [];
     this.headLength = 0;
     const magic = sniff(head.subarray(0, HEAD_BYTES), this.path);
+    if (magic.kind === 'binary' && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+      // UTF-16 with a byte order mark (PowerShell's old default): gathered, then decoded and read at the end.
+      this.state = 'utf16';
+      this.keepWhole(head);
+      return;
+    }
+    if (magic.kind === 'binary' && fileKind(this.path, head) === 'script') {
+      // A script with NUL bytes still runs (shells skip them) while review tools call it binary: read it, and say so.
+      const shown = headBytes(head);
+      this.wholeFile(
+        'behaviour.unreadable-script',
+        'high',
+        shown,
+        'This script holds NUL bytes: editors and review tools show it as binary, while its interpreter runs it.',
+      );
+      this.readAsText(borrowed ? Buffer.from(head) : head);
+      this.keepWhole(head);
+      return;
+    }
     if (magic.kind !== 'text') {
       this.state = 'skip';
       const shown = headBytes(head);
@@ -268,6 +325,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
       }
       return;
     }
+    this.readAsText(head);
+    this.keepWhole(head);
+  }
+
+  /** Starts reading the file as text from `head`, its first bytes. */
+  private readAsText(head: Buffer): void {
     this.state = 'text';
     this.kind = fileKind(this.path, head);
     this.hashComments = this.kind === 'script' && commentsWithHash(this.path, head);

@@ -8,7 +8,8 @@
  * Only the shape of the line and the file's name are looked at, never particular words: an attack has to stop
  * looking like a command to pass, which is what stops it from running as one.
  */
-import type { LineInput } from './file-state.js';
+import type { FileKind, LineInput } from './file-state.js';
+import type { Context } from './severity.js';
 
 /** A Markdown table row: `| a | b |`. */
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -43,13 +44,23 @@ export function signatureLine(input: LineInput): boolean {
 }
 
 function lineShape(input: LineInput): boolean {
-  const { text } = input;
-  const { path } = input.file;
-  if (input.file.kind !== 'script' && DATA_FILE.test(path) && path.split('/').some((part) => SIGNATURE_NAME.test(part))) return true;
-  if (input.file.kind === 'markdown' && input.context !== 'comment' && TABLE_ROW.test(text)) return true;
+  return signatureShaped(input.text, input.file.path, input.file.kind, input.context);
+}
+
+/** Whether a line of a file has the shape of a signature (see the module's comment). */
+export function signatureShaped(text: string, path: string, kind: FileKind, context: Context): boolean {
+  if (kind !== 'script' && DATA_FILE.test(path) && path.split('/').some((part) => SIGNATURE_NAME.test(part))) return true;
+  if (kind === 'markdown' && context !== 'comment' && TABLE_ROW.test(text)) return true;
   // In a script a lone string may be an argument of a call spread over lines, which runs: only data files and
   // Markdown lists count there.
-  return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || (input.file.kind !== 'script' && LONE_STRING.test(text));
+  return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || (kind !== 'script' && LONE_STRING.test(text));
+}
+
+const QUOTED_STRING = /(["'])((?:(?!\1)[^\n]){0,400})\1/g;
+
+/** The text with its quoted regular expressions emptied: what they match is looked for, not done. */
+export function withoutQuotedPatterns(text: string): string {
+  return text.replace(QUOTED_STRING, (whole, quote: string, body: string) => (REGEX_SYNTAX.test(body) ? quote + quote : whole));
 }
 
 /**

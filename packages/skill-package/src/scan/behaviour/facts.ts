@@ -1,0 +1,176 @@
+/**
+ * What a piece of code does, as facts: where data comes from (sources), where it goes (sinks) and what turns it into
+ * something else on the way (transforms). Each fact is one record: its name, its kind and the patterns that find it
+ * in a normalised statement (flow.ts: lower case, continuations joined, literal strings and variables resolved, home
+ * spelled `~`). The judgements (judgements.ts) are written over these names, never over spellings.
+ */
+
+export type FactKind = 'source' | 'sink' | 'transform' | 'trait';
+
+export interface FactRecord {
+  name: string;
+  kind: FactKind;
+  patterns: readonly RegExp[];
+}
+
+/** Credential stores, by any of their usual file or folder names (globs like `.ss?` included). */
+const CREDENTIAL_PATHS = [
+  /(?:^|[^\w])\.s(?:sh|s\?|\?h|s\*|\*h|\[s\]h)(?:[/"'\s*]|$)/,
+  /\bid_(?:rsa|ed25519|ecdsa|dsa|\*|\?)/,
+  /["']id_["']?/,
+  /\.aws(?:[/"'\s]|$)|aws\/credentials|\.aws_credentials/,
+  /\.kube\/config|\.kube(?:["'\s]|$)/,
+  /\.docker\/config\.json/,
+  /\.(?:netrc|npmrc|pypirc|git-credentials|pgpass|my\.cnf)\b/,
+  /\.gnupg\b|\.password-store\b/,
+  /\.(?:bash|zsh|python|psql|mysql|node_repl|sh)_history\b|\bconsolehost_history\b/,
+  /\.config\/(?:gh\/hosts|gcloud|hub\b|op\b)|application_default_credentials|\.azure\/|accesstokens\.json/,
+  /\.claude\/\.credentials|\.codex\/auth\.json|\.config\/(?:github-copilot|openai)|\.cursor\/.*token/,
+  /\blogin data\b|\bcookies(?:\.sqlite)?\b|\blogins\.json\b|\bkey[34]\.db\b|\blocal state\b|\bweb data\b/,
+  /\bwallet\.dat\b|\bkeystore\b|\bmetamask\b|\bexodus\b|\belectrum\b/,
+  /\bkeychain|find-(?:generic|internet)-password|dump-keychain|\/etc\/shadow\b|\bsecretstorage\b|\bkeyring\b/,
+  /(?:^|[\s"'/=(:,~])\.env(?:\.[a-z]+)?(?:["'\s),]|$)/,
+];
+
+/** The environment as a whole: every variable at once, not one named variable. */
+const ENV_BULK = [
+  /\/proc\/(?:self|\d+|\$\$|\*)\/environ\b/,
+  /\bexport\s+-p\b|\bdeclare\s+-[a-z]*x\b|\btypeset\s+-x\b/,
+  /(?:^|[|;&`(]|\$\()\s*(?:printenv|env|set)\s*(?:[|>)`;&]|$)/,
+  /\b(?:dict|json\.dumps|str|repr|list|sorted|pickle\.dumps|yaml\.dump)\(\s*(?:os\.)?environ\b|\bos\.environ\.(?:copy|items|keys|values)\(|\{\s*\*\*os\.environ\b|\b(?:data|json|params|body|payload)\s*=\s*os\.environ\b|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\.environ\b/,
+  /\bos\.getenv\(\s*\)|\bgetenv\(\s*\)/,
+  /\bjson\.stringify\(\s*process\.env\b|\bobject\.(?:entries|keys|values|assign)\([^)]*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
+  /\bget-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\bdir\s+env:|getenvironmentvariables\(\s*\)/,
+];
+
+/** Sending anything over the network, by any tool or library. */
+const NETWORK_SEND = [
+  /\b(?:curl|wget|aria2c|httpie|xh)\b/,
+  /\b(?:nc|ncat|netcat|socat|telnet|scp|sftp|ftp|tftp)\s/,
+  /\brsync\b[^\n]*\s[\w.@-]+:/,
+  /\/dev\/(?:tcp|udp)\//,
+  /\brequests\.(?:post|put|patch|get|request|session)\b|\bhttpx\.|\baiohttp\b|\burllib\b|\burlopen\b|\bhttp\.client\b|\bhttplib/,
+  /\bsocket\.(?:socket|create_connection)\b|\.sendall\(|\bsmtplib\b|\bftplib\b|\bparamiko\b/,
+  /\bfetch\(|\baxios\b|\bhttps?\.(?:request|get)\(|\bxmlhttprequest\b|\bsendbeacon\b|\bnew websocket\b|\bnet\.(?:connect|createconnection|socket)\b|\bgot\(|\bundici\b|\bneedle\b|\bsuperagent\b/,
+  /\binvoke-(?:webrequest|restmethod)\b|(?:^|[\s(|;])(?:iwr|irm)\s|\bnet\.webclient\b|\bwebclient\b|\bupload(?:string|file|data)\b|\btcpclient\b|\bhttpclient\b/,
+  /\b(?:nslookup|dig|host)\s+[^\n]*\$/,
+  /\bgh\s+gist\s+create\b|\baws\s+s3\s+cp\b|\bgsutil\s+cp\b|\brclone\s+copy\b/,
+  /discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services/,
+];
+
+/** Fetching from the network (what runs when it is executed). */
+const NETWORK_FETCH = [
+  /\b(?:curl|wget)\b/,
+  /\burlopen\b|\brequests\.get\b|\bhttpx\.get\b|\bfetch\(|\bhttps?\.get\(|\binvoke-(?:webrequest|restmethod)\b|(?:^|[\s(|;])(?:iwr|irm)\s|\bdownload(?:string|file|data)\b/,
+];
+
+/** Running text as code. */
+const DYNAMIC_EXEC = [
+  /(?:^|[^\w.])(?:exec|eval|compile)\s*\(/,
+  /\bnew function\s*\(|(?:^|[^\w.])function\s*\(\s*["'`]?[^)]*\)\s*\(/,
+  /\bvm\.run(?:inthiscontext|innewcontext|incontext)\b|\bvm\.script\b/,
+  /\binvoke-expression\b|(?:^|[\s(|;])iex\b|\[scriptblock\]::create/,
+  /(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b|\|\s*(?:python[0-9.]*|node|perl|ruby|pwsh|powershell)\s*(?:-\s*)?(?:$|[;&|)\n])|\bsource\s+<\(/,
+  /\bgetattr\(\s*(?:builtins|__builtins__)\b|\b__import__\(|\bglobals\(\)\s*\[|\bimportlib\.import_module\(/,
+  /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
+];
+
+/** Decoding a hidden payload. */
+const DECODED = [
+  /\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bdecodebytes\b|\bbase64\s+(?:-d|--decode|-D)\b|\batob\(|\bfrombase64string\b/,
+  /\bbytes\.fromhex\b|\bunhexlify\b|\bcodecs\.decode\b|\bzlib\.decompress\b|\bmarshal\.loads\b|\bxxd\s+-r\b/,
+  /\bbuffer\.from\([^)]*,\s*["'](?:base64|hex)["']|\.decode\(\s*["'](?:base64|hex|rot13)/,
+  /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
+];
+
+const SOCKET = [
+  /\/dev\/(?:tcp|udp)\//,
+  /\b(?:nc|ncat|netcat)\b/,
+  /\bsocat\b/,
+  /\bsocket\.socket\((?![^)]*af_unix)|\bsocket\(\s*socket\.|\bcreate_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
+];
+
+/** A shell or interpreter handed a connection, or told to run what arrives. */
+const SHELL_EXEC = [
+  /\b(?:ba|z|da|k)?sh\s+-i\b|\/bin\/(?:ba|z|da)?sh\b|\bcmd(?:\.exe)?\b|\bpowershell\b|\bpwsh\b/,
+  /\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z|da)?sh\b|\bexec:["']?(?:\/bin\/)?(?:ba|z|da)?sh|\bexec\s+\d*<>/,
+  /\bpty\.spawn\b|\bsubprocess\.(?:call|popen|run)\b|\bchild_process\b|\bspawn\(|\bexecsync\b|\binvoke-expression\b|(?:^|[\s(|;])iex\b/,
+  /\beval\b|\bwhile\s+read\b[^\n]*;\s*do[^\n]*\$/,
+  /0>&1|>&\s*\/dev\/tcp|<&\s*\d|mkfifo/,
+];
+
+const KEYBOARD_HOOK = [
+  /\bpynput\b|\bkeyboard\.(?:on_press|on_release|hook|read_key|record|add_hotkey)\b|\bgetasynckeystate\b|\bsetwindowshookex/,
+  /\bxinput\s+(?:test|--test)\b|\biohook\b|\buiohook\b|\bevdev\b|\bcgeventtapcreate\b|\bkeylogger\b|\bglobal-keyboard-listener\b/,
+];
+
+const CLIPBOARD_READ = [
+  /\bpyperclip\.paste\b|\bclipboardy\.read|\bpbpaste\b|\bxclip\b[^\n]*-o\b|\bxsel\b[^\n]*(?:-o|--output)\b|\bwl-paste\b/,
+  /\bget-clipboard\b|\bclipboard\.readtext\b|\bgetclipboarddata\b|\bclipboard_get\b|\bclipboard\.gettext\b|\bwin32clipboard\b/,
+];
+
+const CLIPBOARD_WRITE = [
+  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b[^\n]*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b/,
+];
+
+/** A crypto wallet address, or a pattern for one. */
+const WALLET = [/0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8,}|\[13\]\[a-km-z|\bwallet\b|\b(?:btc|eth|xmr|usdt)_?addr/];
+
+/** Home or the root, as a whole: a delete of one of these takes everything. */
+const DELETE_ALL = [
+  /\brm\s+(?:-[a-z-]*\s+)*(?:-[a-z]*r[a-z]*|--recursive)\b[^\n;|&]*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
+  /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{[^}]*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
+  /\bremove-item\b[^\n]*-recurse[^\n]*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
+  /\bfind\s+["']?(?:~|\/)["']?\s[^\n]*(?:-delete\b|-exec\s+rm\b)/,
+  /\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|random|urandom)\s+of=\/dev\/[sh]d/,
+];
+
+/** Writing where a program starts by itself: shell start-up files, cron, launch agents, services, SSH's keys. */
+const STARTUP_WRITE = [
+  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\(|\bopen\([^)]*["']a["'])[^\n]*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b|config\.fish\b/,
+  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b[^\n]*(?:,\s*["']a["']|appendfile|>>)/,
+  /\bcrontab\b|\/etc\/cron|\/var\/spool\/cron/,
+  /\blaunchagents\b|\blaunchdaemons\b|\blaunchctl\s+(?:load|bootstrap)\b/,
+  /\bsystemctl\s+(?:--user\s+)?enable\b|\.config\/systemd\/user|\/etc\/systemd\/system/,
+  /authorized_keys/,
+  /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|\$profile\b/,
+];
+
+export const FACT_RECORDS: readonly FactRecord[] = [
+  { name: 'credential-store', kind: 'source', patterns: CREDENTIAL_PATHS },
+  { name: 'environment', kind: 'source', patterns: ENV_BULK },
+  { name: 'keyboard', kind: 'source', patterns: KEYBOARD_HOOK },
+  { name: 'clipboard-read', kind: 'source', patterns: CLIPBOARD_READ },
+  { name: 'network-send', kind: 'sink', patterns: NETWORK_SEND },
+  { name: 'network-fetch', kind: 'source', patterns: NETWORK_FETCH },
+  { name: 'dynamic-exec', kind: 'sink', patterns: DYNAMIC_EXEC },
+  { name: 'startup-write', kind: 'sink', patterns: STARTUP_WRITE },
+  { name: 'clipboard-write', kind: 'sink', patterns: CLIPBOARD_WRITE },
+  { name: 'delete-all', kind: 'sink', patterns: DELETE_ALL },
+  { name: 'decoded', kind: 'transform', patterns: DECODED },
+  { name: 'socket', kind: 'trait', patterns: SOCKET },
+  { name: 'shell-exec', kind: 'trait', patterns: SHELL_EXEC },
+  { name: 'wallet', kind: 'trait', patterns: WALLET },
+];
+
+export type FactName = (typeof FACT_RECORDS)[number]['name'];
+
+/** The environment handed to a child process (`env: {...process.env}`, `env=os.environ.copy()`): it stays on the machine. */
+const CHILD_ENVIRONMENT =
+  /\benv\s*[:=]\s*(?:\{\s*)?(?:\.\.\.)?(?:process\.env|os\.environ(?:\.copy\(\))?|dict\(\s*os\.environ\s*\))|\.\.\.process\.env\b|\*\*os\.environ\b/g;
+
+/** A public key's file (`id_ed25519.pub`): published on purpose, no credential. */
+const PUBLIC_KEY = /[^\s"'=]*\.pub\b/g;
+
+/** The facts one statement holds. */
+export function factsOf(statement: string): Set<string> {
+  const found = new Set<string>();
+  const withoutChildEnvironment = statement.replace(CHILD_ENVIRONMENT, ' ');
+  const withoutPublicKeys = statement.replace(PUBLIC_KEY, ' ');
+  for (const record of FACT_RECORDS) {
+    const text =
+      record.name === 'environment' ? withoutChildEnvironment : record.name === 'credential-store' ? withoutPublicKeys : statement;
+    if (record.patterns.some((p) => p.test(text))) found.add(record.name);
+  }
+  return found;
+}

@@ -1,0 +1,194 @@
+/**
+ * A piece of code as statements whose facts can be joined: lower case, continued lines joined, brackets left open
+ * carried to the line that closes them, literal strings built by concatenation folded (`"ex" + "ec"` is `"exec"`),
+ * variables that hold one literal replaced by it (`$N -e` with `N=nc` is `nc -e`; an unset shell variable is empty),
+ * and the many spellings of the home folder written `~`. A statement joins a source to a sink when it holds both, or
+ * when it names a variable or a file an earlier statement filled from the source (data flows through names).
+ */
+import { withoutQuotedPatterns } from '../signature.js';
+import { factsOf } from './facts.js';
+
+/** Longest piece of code read as statements (a skill's largest script is far smaller). */
+export const FLOW_TEXT_CAP = 512 * 1024;
+/** Most lines one statement gathers while its brackets are open. */
+const STATEMENT_LINES = 30;
+
+const HOME_SPELLINGS: readonly RegExp[] = [
+  /os\.path\.expanduser\(\s*["']~["']\s*\)/g,
+  /(?:pathlib\.)?path\.home\(\)/g,
+  /(?:os|require\(["']os["']\))\.homedir\(\)/g,
+  /os\.environ\[\s*["']home["']\s*\]|os\.environ\.get\(\s*["']home["']\s*\)|os\.getenv\(\s*["']home["']\s*\)/g,
+  /process\.env\.home\b|process\.env\[\s*["']home["']\s*\]/g,
+  /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
+];
+
+/** `"a" + "b"`, `'a' 'b'` (Python), `"a""b"` (a shell): one literal. */
+const CONCAT = /(["'])([^"'\n]{0,200})\1\s*\+?\s*(["'])([^"'\n]{0,200})\3/g;
+/** A word broken by empty quotes, which a shell drops (`c""url`). */
+const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
+
+/** `NAME=value` (a shell), `name = "value"` (Python, JavaScript with const/let/var), one literal or `~`. */
+const ASSIGNMENT =
+  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*;?\s*$/;
+/** An assignment of any value: the names data flows into. */
+const ANY_ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=|\+=)(?!=)/;
+/** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */
+const WRITTEN_FILES = [
+  /(?:^|[^<>&\d])>{1,2}\s*["']?([~/.$\w][^\s"'|;&)]*)/g,
+  /\b(?:tar|zip|7z)\b[^\n|;]*?\s(?:-?[a-z]*f\s+|-r\s+)?["']?([~/.\w$][^\s"';|]*\.(?:tgz|tar\.gz|tar|zip|7z|gz|b64|txt|dat|bin|log))\b/g,
+  /\s(?:-o|--output|-outfile)\s+["']?([~/.\w$][^\s"';|]*)/g,
+  /\bopen\(\s*["']([^"']+)["']\s*,\s*["'][wa]/g,
+];
+
+function fold(text: string): string {
+  let out = text.replace(EMPTY_QUOTES, '');
+  for (let i = 0; i < 8; i++) {
+    const next = out.replace(CONCAT, (_m, q: string, a: string, _q2: string, b: string) => `${q}${a}${b}${q}`);
+    if (next === out) break;
+    out = next;
+  }
+  for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
+  return out;
+}
+
+/** Lines joined where a shell continues them (`\`) or where brackets are still open. */
+function logicalLines(text: string): { text: string; offset: number }[] {
+  const out: { text: string; offset: number }[] = [];
+  let current = '';
+  let depth = 0;
+  let gathered = 0;
+  let offset = 0;
+  const raws = text.split(/\r?\n/);
+  for (let i = 0; i < raws.length; i++) {
+    const raw = raws[i]!;
+    if (current === '') offset = i;
+    const line = raw.endsWith('\\') ? raw.slice(0, -1) : raw;
+    current = current === '' ? line : `${current} ${line.trim()}`;
+    gathered++;
+    for (const c of line) {
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    }
+    if (!raw.endsWith('\\') && (depth === 0 || gathered >= STATEMENT_LINES)) {
+      out.push({ text: current, offset });
+      current = '';
+      depth = 0;
+      gathered = 0;
+    }
+  }
+  if (current !== '') out.push({ text: current, offset });
+  return out;
+}
+
+/** The literal each variable assigned exactly once holds. */
+function literals(lines: readonly string[]): Map<string, string> {
+  const seen = new Map<string, string | null>();
+  for (const line of lines) {
+    const m = ASSIGNMENT.exec(line);
+    if (m === null) {
+      const any = ANY_ASSIGNMENT.exec(line);
+      if (any !== null) seen.set(any[1]!, null);
+      continue;
+    }
+    const value = m[3] ?? m[4] ?? '';
+    seen.set(m[1]!, seen.has(m[1]!) ? null : value);
+  }
+  const out = new Map<string, string>();
+  for (const [name, value] of seen) if (value !== null) out.set(name, value);
+  return out;
+}
+
+const SHELL_VARIABLE = /\$\{([a-z_][a-z0-9_]*)(?::?-([^}]*))?\}|\$([a-z_][a-z0-9_]*)/g;
+/** Variables the environment sets: never read as empty when the script leaves them unset. */
+const ENVIRONMENT_SET = new Set([
+  'path',
+  'pwd',
+  'user',
+  'shell',
+  'tmpdir',
+  'term',
+  'lang',
+  'oldpwd',
+  'hostname',
+  'ifs',
+  'random',
+  'lineno',
+]);
+
+/** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
+function resolve(line: string, values: Map<string, string>, shell: boolean): string {
+  let out = line.replace(SHELL_VARIABLE, (whole, braced?: string, fallback?: string, bare?: string) => {
+    const name = (braced ?? bare)!;
+    const value = values.get(name);
+    if (value !== undefined) return value;
+    if (fallback !== undefined) return fallback;
+    // An unset variable of a script is empty when it runs: `"$D/"*` deletes `/*`.
+    return shell && !ENVIRONMENT_SET.has(name) && /^[a-z]/.test(name) && !values.has(name) ? '' : whole;
+  });
+  if (!shell)
+    for (const [name, value] of values)
+      if (name.length >= 2 && out.includes(name))
+        out = out.replace(new RegExp(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`, 'g'), `"${value}"`);
+  return out;
+}
+
+/** A whole-line comment (`#`, `//`) or a shebang. */
+const COMMENT = /^\s*(?:#|\/\/)/;
+
+export interface Statement {
+  line: number;
+  text: string;
+  facts: Set<string>;
+}
+
+export interface Flow {
+  statements: Statement[];
+  /** Facts of the whole piece. */
+  facts: Set<string>;
+  /** Whether data from a statement with `from` reaches a statement with `to` (or one statement holds both). */
+  joins(from: string, to: string): Statement | null;
+}
+
+/** The statements of a piece of code, from its first line `firstLine` (1-based), resolved and with their facts. */
+export function flowOf(code: string, firstLine: number, shell: boolean, isSignature: (line: string) => boolean = () => false): Flow {
+  // Signatures (a table of denied commands, a quoted pattern) describe what they look for: they are read as not there.
+  const kept = code
+    .slice(0, FLOW_TEXT_CAP)
+    .split('\n')
+    .map((line) => (isSignature(line) ? '' : withoutQuotedPatterns(line)))
+    .join('\n');
+  const text = fold(kept.toLowerCase());
+  const lines = logicalLines(text);
+  const values = literals(lines.map((l) => l.text));
+  const statements: Statement[] = [];
+  for (const { text: line, offset } of lines) {
+    // Comments and the interpreter line run nothing.
+    if (COMMENT.test(line)) continue;
+    const resolved = resolve(line, values, shell);
+    const joined = resolved === line ? line : `${line}\n${fold(resolved)}`;
+    statements.push({ line: firstLine + offset, text: joined, facts: factsOf(joined) });
+  }
+  const facts = new Set<string>();
+  for (const s of statements) for (const f of s.facts) facts.add(f);
+
+  function joins(from: string, to: string): Statement | null {
+    const carriers = new Set<string>();
+    for (const s of statements) {
+      const carries = s.facts.has(from) || [...carriers].some((name) => mentions(s.text, name));
+      if (carries && s.facts.has(to)) return s;
+      if (!carries) continue;
+      const assigned = ANY_ASSIGNMENT.exec(s.text);
+      if (assigned !== null) carriers.add(assigned[1]!);
+      for (const pattern of WRITTEN_FILES) for (const m of s.text.matchAll(pattern)) if (m[1]!.length >= 3) carriers.add(m[1]!);
+      const forName = /\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/.exec(s.text);
+      if (forName !== null) carriers.add(forName[1]!);
+    }
+    return null;
+  }
+  return { statements, facts, joins };
+}
+
+function mentions(text: string, name: string): boolean {
+  if (/^\w+$/.test(name)) return new RegExp(`(?<![\\w])\\$?\\{?${name}(?![\\w])`).test(text);
+  return text.includes(name);
+}

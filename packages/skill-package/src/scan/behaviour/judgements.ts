@@ -1,0 +1,137 @@
+/**
+ * Judgement over facts: each behaviour rule (catalogue.ts, family `behaviour.*`) is found when its facts meet in one
+ * piece of code — joined by the flow of data (`join`: a source's data reaches a sink), or merely present together
+ * (`all`). Instructions in prose are judged by sentence and paragraph, not by line: a sentence that tells the agent
+ * to send the environment or a credential somewhere is what the same code would be.
+ */
+import type { Hit } from '../findings.js';
+import type { FileKind } from '../file-state.js';
+import type { Context } from '../severity.js';
+import { signatureShaped } from '../signature.js';
+import { weightsOf } from '../catalogue.js';
+import { FLOW_TEXT_CAP, flowOf, type Statement } from './flow.js';
+import type { CodeUnit, ProseUnit } from './units.js';
+
+export interface BehaviourMatcher {
+  rule: string;
+  /** A source's data reaching a sink: [source, sink]; any pair of the list. */
+  join?: readonly (readonly [string, string])[];
+  /** Facts present together in the piece, each entry one of its alternatives. */
+  all?: readonly (readonly string[])[];
+}
+
+export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
+  { rule: 'behaviour.environment-sent', join: [['environment', 'network-send']] },
+  { rule: 'behaviour.credentials-sent', join: [['credential-store', 'network-send']] },
+  { rule: 'behaviour.remote-shell', all: [['socket'], ['shell-exec']] },
+  { rule: 'behaviour.input-captured', all: [['keyboard', 'clipboard-read'], ['network-send']] },
+  { rule: 'behaviour.clipboard-swapped', all: [['clipboard-read'], ['clipboard-write'], ['wallet']] },
+  { rule: 'behaviour.delete-everything', all: [['delete-all']] },
+  { rule: 'behaviour.persistent-fetch', all: [['startup-write'], ['network-fetch', 'network-send']] },
+  {
+    rule: 'behaviour.hidden-code-run',
+    join: [
+      ['decoded', 'dynamic-exec'],
+      ['network-fetch', 'code-exec'],
+      ['assembled-name', 'dynamic-exec'],
+    ],
+  },
+];
+
+/**
+ * Running text as code in a language. A download piped into a shell or into PowerShell's `iex` is left to the command
+ * rules, which weigh it by its host (a vendor's published installer is written that way).
+ */
+const CODE_EXEC = /(?:^|[^\w.])(?:exec|eval|compile)\s*\(|\bnew function\s*\(|\bvm\.run|\[scriptblock\]::create/;
+/** A function or module named by a string built at run time, in the text as written. */
+const ASSEMBLED_NAME =
+  /\bgetattr\(\s*(?:builtins|__builtins__)\s*,\s*(?!["'][a-z_]+["']\s*\))|\b__import__\(\s*(?!["'][a-z_.]+["']\s*[,)])|\bglobals\(\)\s*\[\s*(?!["'][a-z_]+["']\s*\])|\b(?:window|global|globalthis)\[\s*["'][^"']*["']\s*\+/;
+
+function excerptHit(rule: string, severity: Hit['severity'], statement: Statement, context: Context, message: string): Hit {
+  const text = statement.text.split('\n')[0]!.slice(0, 400);
+  return { rule, severity, line: statement.line, context, text, index: 0, length: text.length, message };
+}
+
+function describe(matcher: BehaviourMatcher, via: readonly [string, string] | null): string {
+  if (via === null) return `This code holds ${matcher.all!.map((alternatives) => alternatives.join(' or ')).join(', and ')}.`;
+  return `Data from ${via[0]} reaches ${via[1]} in this code.`;
+}
+
+/** Judges one piece of code, reporting each behaviour it shows once. */
+export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }, report: (hit: Hit) => void): void {
+  const context: Context = unit.documented ? 'code' : 'script';
+  const flow = flowOf(unit.code, unit.line, unit.shell, (line) => signatureShaped(line, file.path, file.kind, context));
+  const raw = unit.code.slice(0, FLOW_TEXT_CAP).toLowerCase();
+  for (const s of flow.statements)
+    if (CODE_EXEC.test(s.text)) {
+      s.facts.add('code-exec');
+      flow.facts.add('code-exec');
+    }
+  if (ASSEMBLED_NAME.test(raw)) {
+    for (const s of flow.statements) if (ASSEMBLED_NAME.test(s.text)) s.facts.add('assembled-name');
+    flow.facts.add('assembled-name');
+  }
+  for (const matcher of BEHAVIOUR_MATCHERS) {
+    const severity = weightsOf(matcher.rule)[context];
+    for (const pair of matcher.join ?? []) {
+      const at = flow.joins(pair[0], pair[1]);
+      if (at !== null) {
+        report(excerptHit(matcher.rule, severity, at, context, describe(matcher, pair)));
+        break;
+      }
+    }
+    if (matcher.all?.every((alternatives) => alternatives.some((f) => flow.facts.has(f)))) {
+      const last = flow.statements.find((s) => matcher.all!.at(-1)!.some((f) => s.facts.has(f))) ?? flow.statements[0]!;
+      report(excerptHit(matcher.rule, severity, last, context, describe(matcher, null)));
+    }
+  }
+}
+
+/** How an instruction may begin: a purpose, a step, an obligation (`To authenticate,`, `Then`, `you must`). */
+const LEAD_IN =
+  '(?:(?:to [^,.]{1,60},|first,?|then,?|next,?|finally,?|also,?|always|now,?|please|before [^,.]{1,60},|after [^,.]{1,60},|once [^,.]{1,60},|you (?:must|should|need to|have to|will)|make sure (?:to|you)|be sure to|remember to|quietly|silently)\\s+)*';
+/** A sentence that tells its reader to send something. */
+const IMPERATIVE_SEND = new RegExp(
+  `(?:^|[.!?:;]\\s+|\\d\\.\\s+|[-*]\\s+)${LEAD_IN}(?:post|send|upload|transmit|submit|forward|pipe|share|report|copy|attach|include|paste|put|exfiltrate|sync|mirror|push|deliver|beam|relay)\\b[^.!?]*`,
+  'g',
+);
+const PROSE_SOURCE =
+  /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
+const DESTINATION = /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
+/** Quoted text is someone else's words (a watch list, an example), not an instruction. */
+const QUOTED = /"[^"]*"|“[^”]*”|`[^`]*`/g;
+/** An instruction (not a description) to set earlier instructions aside. */
+const OVERRIDE = new RegExp(
+  `(?:^|[.!?:;]\\s+|\\d\\.\\s+|[-*]\\s+)${LEAD_IN}(?:ignore|disregard|forget|override|set aside|discard|drop)\\s+(?:(?:all|any|the|your|every|of)\\s+)*(?:\\w+\\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\\s+(?:\\w+\\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\\b|(?:what|whatever|anything|everything)\\s+(?:the\\s+)?(?:operator|user|system|developer|human|you were told)\\b)`,
+);
+/** Judges one paragraph of prose read by an agent. */
+export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
+  const text = unit.text.toLowerCase().replace(/[*_]{1,2}/g, '');
+  const statement = { line: unit.line, text: unit.text, facts: new Set<string>() };
+  const unquoted = text.replace(QUOTED, ' ');
+  for (const m of text.matchAll(IMPERATIVE_SEND)) {
+    if (PROSE_SOURCE.test(m[0]) && DESTINATION.test(m[0])) {
+      report(
+        excerptHit(
+          'behaviour.instructed-exfiltration',
+          weightsOf('behaviour.instructed-exfiltration').prose,
+          statement,
+          'prose',
+          'This text tells the agent to send credentials or the environment to a remote address.',
+        ),
+      );
+      break;
+    }
+  }
+  // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
+  if (OVERRIDE.test(unquoted) && !unit.lines.some((line) => OVERRIDE.test(line.toLowerCase().replace(QUOTED, ' '))))
+    report(
+      excerptHit(
+        'agent.override-instructions',
+        'critical',
+        statement,
+        'prose',
+        'This paragraph tells the agent to set earlier instructions aside.',
+      ),
+    );
+}

@@ -1,0 +1,146 @@
+/**
+ * The pieces of a file that run, or that an agent reads as instructions: a script is one piece; a notebook's code cells
+ * (a `!` line and a `%%bash` cell are shell), a `package.json`'s scripts, and a Markdown file's fenced code blocks are
+ * pieces of their own; a Markdown file's paragraphs are prose. A file an agent or a CI runner executes by configuration
+ * (workflows, hooks, tasks) is read whole, as a script.
+ */
+
+export interface CodeUnit {
+  /** The line of the file the piece starts on (1-based). */
+  line: number;
+  code: string;
+  /** Read as a shell (variables `$x`, an unset one empty) rather than as another language. */
+  shell: boolean;
+  /** A Markdown code block (documentation that may be run) rather than a file or a cell that runs. */
+  documented: boolean;
+}
+
+export interface ProseUnit {
+  line: number;
+  /** The paragraph's lines joined by spaces: a sentence broken over lines is read whole. */
+  text: string;
+  lines: string[];
+}
+
+export interface Units {
+  code: CodeUnit[];
+  prose: ProseUnit[];
+}
+
+const SHELL_FILE =
+  /\.(?:sh|bash|zsh|ksh|command|ya?ml|json)$|(?:^|\/)(?:makefile|gnumakefile|dockerfile|containerfile|justfile|\.bashrc|\.zshrc|\.profile)$|(?:^|\/)[^/.]+$/i;
+const SHELL_SHEBANG = /^#!.*\b(?:sh|bash|zsh|ksh|dash)\b/;
+const NOTEBOOK = /\.ipynb$/i;
+const PACKAGE_JSON = /(?:^|\/)package\.json$/i;
+const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
+const SHELL_FENCE = /^(?:|sh|bash|zsh|shell|console|terminal|ksh|fish)$/;
+
+interface NotebookCell {
+  cell_type?: unknown;
+  source?: unknown;
+}
+
+function cellText(source: unknown): string {
+  if (typeof source === 'string') return source;
+  return Array.isArray(source) ? source.filter((s): s is string => typeof s === 'string').join('') : '';
+}
+
+function notebookUnits(text: string): Units | null {
+  let cells: NotebookCell[];
+  try {
+    const parsed = JSON.parse(text) as { cells?: unknown };
+    if (!Array.isArray(parsed.cells)) return null;
+    cells = parsed.cells as NotebookCell[];
+  } catch {
+    return null;
+  }
+  const units: Units = { code: [], prose: [] };
+  cells.forEach((cell, index) => {
+    const source = cellText(cell.source);
+    if (cell.cell_type === 'markdown') units.prose.push(...paragraphs(source, index + 1));
+    if (cell.cell_type !== 'code') return;
+    const magic = /^\s*%%(?:bash|sh|script\s+(?:ba)?sh)\b/.test(source);
+    const bang = /^\s*!/m.test(source);
+    const code = source.replace(/^(\s*)!/gm, '$1').replace(/^\s*%%\w+.*$/m, '');
+    units.code.push({ line: index + 1, code, shell: magic || bang, documented: false });
+  });
+  return units;
+}
+
+function packageScripts(text: string): Units | null {
+  try {
+    const parsed = JSON.parse(text) as { scripts?: unknown };
+    const scripts = parsed.scripts;
+    if (typeof scripts !== 'object' || scripts === null) return { code: [], prose: [] };
+    const code = Object.values(scripts)
+      .filter((s): s is string => typeof s === 'string')
+      .map((s) => ({ line: 1, code: s, shell: true, documented: false }));
+    return { code, prose: [] };
+  } catch {
+    return null;
+  }
+}
+
+/** A Markdown text's paragraphs (lines between blank lines, fences apart) from line `first`. */
+function paragraphs(text: string, first: number): ProseUnit[] {
+  const out: ProseUnit[] = [];
+  let current: string[] = [];
+  let start = first;
+  const flush = () => {
+    if (current.length > 0) out.push({ line: start, text: current.join(' '), lines: current });
+    current = [];
+  };
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') flush();
+    else {
+      if (current.length === 0) start = first + i;
+      current.push(line.trim());
+    }
+  });
+  flush();
+  return out;
+}
+
+/** Front matter at the top of a Markdown file: read as fields (skill-md.ts), not as prose. */
+const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
+
+function markdownUnits(file: string): Units {
+  const units: Units = { code: [], prose: [] };
+  const prose: string[] = [];
+  const frontMatter = FRONT_MATTER.exec(file)?.[0] ?? '';
+  // Its lines stay, blank, so that line numbers hold.
+  const text = frontMatter.replace(/[^\n]/g, '') + file.slice(frontMatter.length);
+  let fence: { marker: string; shell: boolean; line: number; lines: string[] } | null = null;
+  text.split(/\r?\n/).forEach((line, i) => {
+    const open = FENCE.exec(line);
+    if (fence === null && open !== null) {
+      fence = { marker: open[1]!, shell: SHELL_FENCE.test(open[2]!.toLowerCase()), line: i + 2, lines: [] };
+      prose.push('');
+      return;
+    }
+    if (fence !== null) {
+      if (line.trim().startsWith(fence.marker)) {
+        units.code.push({ line: fence.line, code: fence.lines.join('\n'), shell: fence.shell, documented: true });
+        fence = null;
+        prose.push('');
+      } else fence.lines.push(line);
+      return;
+    }
+    prose.push(line);
+  });
+  const open = fence as { shell: boolean; line: number; lines: string[] } | null;
+  if (open !== null) units.code.push({ line: open.line, code: open.lines.join('\n'), shell: open.shell, documented: true });
+  units.prose = paragraphs(prose.join('\n'), 1);
+  return units;
+}
+
+/** The pieces of one file, by its kind (`script`, `markdown` or other text). */
+export function unitsOf(path: string, kind: 'script' | 'markdown' | 'text', text: string): Units {
+  if (NOTEBOOK.test(path)) return notebookUnits(text) ?? { code: [], prose: [] };
+  if (kind === 'markdown') return markdownUnits(text);
+  if (kind !== 'script') return { code: [], prose: [] };
+  if (PACKAGE_JSON.test(path)) return packageScripts(text) ?? { code: [], prose: [] };
+  // JSON and YAML configurations hold their commands in strings: their escaped quotes are read as quotes.
+  const code = /\.json$/i.test(path) ? text.replace(/\\"/g, '"') : text;
+  return { code: [{ line: 1, code, shell: SHELL_FILE.test(path) || SHELL_SHEBANG.test(text), documented: false }], prose: [] };
+}
