@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { DatabaseHandle } from '../db/database.js';
 import { BlobNotFoundError, type BlobStore, type RandomAccessSource } from '../storage/blob-store.js';
+import { commitStaged } from '../storage/blob-util.js';
 
 /**
  * Copies every committed blob from one blob store to another (a directory to a bucket is the usual way) and proves
@@ -131,12 +132,7 @@ async function copyOne(from: RandomAccessSource, target: BlobStore, sha256: stri
     await staged.discard();
     throw new Error(`damaged in the source: its ${staged.size} bytes hash to ${staged.sha256}; it was not copied`);
   }
-  try {
-    await staged.commit();
-  } catch (error) {
-    await staged.discard().catch(() => undefined);
-    throw error;
-  }
+  await commitStaged(staged);
 }
 
 async function readTarget(target: BlobStore, sha256: string): Promise<Readable> {

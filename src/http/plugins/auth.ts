@@ -83,31 +83,28 @@ export function installAuth(
       done();
       return;
     }
-    // Most traffic is anonymous reads: settled without a promise.
-    const authorization = request.headers.authorization;
-    if (authorization === undefined && request.headers.cookie === undefined && !UNSAFE_METHODS.has(request.method)) {
+    const settle = (actor: Actor) => {
       try {
-        requireActor(ANONYMOUS, requirement);
-        done();
-        return;
+        requireActor(actor, requirement);
       } catch (error) {
         done(error as Error);
         return;
       }
+      done();
+    };
+    // Most traffic is anonymous reads: settled without a promise.
+    const authorization = request.headers.authorization;
+    if (authorization === undefined && request.headers.cookie === undefined && !UNSAFE_METHODS.has(request.method)) {
+      settle(ANONYMOUS);
+      return;
     }
     // A key seen moments ago (a busy script): settled without a promise too.
     const key = authorization === undefined ? null : bearerToken(authorization);
     const known = key === null ? null : services.authenticate.recallApiKey(key);
     if (known !== null) {
       request.actor = known;
-      try {
-        requireActor(known, requirement);
-        done();
-        return;
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
+      settle(known);
+      return;
     }
     authenticate(request, reply, requirement).then(() => done(), done);
   };
