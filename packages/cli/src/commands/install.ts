@@ -40,10 +40,7 @@ function scanPolicy(values: { 'allow-suspicious'?: boolean | undefined; 'require
 
 /** Prints each verdict on stderr as it is known, so stdout keeps only results. */
 function scanNotes(out: Output): (label: string, scan: ScanSummary, by: 'registry' | 'local') => void {
-  return (label, scan, by) => {
-    if (by === 'local') out.note(`${label}: scan on this machine: ${verdictText(scan)}`);
-    else out.note(`${label}: scan: ${verdictText(scan)}`);
-  };
+  return (label, scan, by) => out.note(`${label}: scan${by === 'local' ? ' on this machine' : ''}: ${verdictText(scan)}`);
 }
 
 /** `--dir`, else `--global` (~/.claude/skills), else ./.claude/skills: the folders agents load skills from. */
