@@ -12,13 +12,12 @@ describe('scanner evaluation corpus', () => {
     assert.ok(e.counts.malicious > 100 && e.counts.benign > 300, 'the corpus loaded');
     // Target: at most 1% of benign packages suspicious or worse.
     assert.ok(benignFlagged <= 0.01, `benign suspicious or worse: ${e.falseAlarms.map((r) => r.sample.id).join(', ')}`);
-    // Target: every malicious package at least suspicious. Floor: what the behaviour samples leave (95.1% with rules
-    // 2026.12.7); it only goes up.
-    assert.ok(atLeastSuspicious >= 0.95, `malicious at least suspicious: ${(atLeastSuspicious * 100).toFixed(1)}%`);
+    // Target: every malicious package at least suspicious. Floor: 99.6% with rules 2026.12.7; it only goes up.
+    assert.ok(atLeastSuspicious >= 0.995, `malicious at least suspicious: ${(atLeastSuspicious * 100).toFixed(1)}%`);
     // Target: at least 95% of malicious packages malicious (met from rules 2026.11.6: archives inside packages opened,
     // compiled programs quarantined).
-    // Floor: 89.8% with rules 2026.12.7 and the behaviour samples; it only goes up.
-    assert.ok(e.shares.malicious.malicious >= 0.89, `malicious verdicts: ${(e.shares.malicious.malicious * 100).toFixed(1)}%`);
+    // Floor: 94.3% with rules 2026.12.7 and the behaviour samples; it only goes up.
+    assert.ok(e.shares.malicious.malicious >= 0.94, `malicious verdicts: ${(e.shares.malicious.malicious * 100).toFixed(1)}%`);
     for (const family of e.families) {
       if (family.labelled > 0) assert.ok((family.precision ?? 1) >= 0.85, `${family.family} precision ${family.precision}`);
     }

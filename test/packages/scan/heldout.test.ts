@@ -8,23 +8,24 @@ import { BENIGN_BEHAVIOUR, loadHeldOut, MALICIOUS_BEHAVIOURS } from '../../../be
 
 type MaliciousBehaviour = (typeof MALICIOUS_BEHAVIOURS)[number];
 
-// The scores of rules 2026.11.18 on the held-out set, per behaviour: samples at least suspicious and samples malicious.
-// They only go up: raise a floor when the scanner does better, never lower one to let a change through.
+// The scores of rules 2026.12.7 on the held-out set, per behaviour: samples at least suspicious and samples malicious
+// (rules 2026.11.18, before behaviour was judged, reached 13 and 12 of 50). They only go up: raise a floor when the
+// scanner does better, never lower one to let a change through.
 const FLOORS: Record<MaliciousBehaviour, { atLeastSuspicious: number; malicious: number }> = {
-  'env-exfil': { atLeastSuspicious: 2, malicious: 2 },
+  'env-exfil': { atLeastSuspicious: 4, malicious: 4 },
   'credential-theft': { atLeastSuspicious: 3, malicious: 3 },
-  'unreadable-script': { atLeastSuspicious: 0, malicious: 0 },
-  'prose-instructions': { atLeastSuspicious: 0, malicious: 0 },
-  notebook: { atLeastSuspicious: 0, malicious: 0 },
-  'exec-by-config': { atLeastSuspicious: 0, malicious: 0 },
-  'remote-shell': { atLeastSuspicious: 2, malicious: 2 },
-  'keylogger-clipboard': { atLeastSuspicious: 0, malicious: 0 },
-  'destructive-delete': { atLeastSuspicious: 1, malicious: 1 },
+  'unreadable-script': { atLeastSuspicious: 2, malicious: 2 },
+  'prose-instructions': { atLeastSuspicious: 3, malicious: 3 },
+  notebook: { atLeastSuspicious: 4, malicious: 4 },
+  'exec-by-config': { atLeastSuspicious: 2, malicious: 2 },
+  'remote-shell': { atLeastSuspicious: 5, malicious: 5 },
+  'keylogger-clipboard': { atLeastSuspicious: 4, malicious: 4 },
+  'destructive-delete': { atLeastSuspicious: 2, malicious: 2 },
   persistence: { atLeastSuspicious: 3, malicious: 2 },
-  'runtime-exec': { atLeastSuspicious: 2, malicious: 2 },
+  'runtime-exec': { atLeastSuspicious: 5, malicious: 5 },
 };
 // Benign look-alikes suspicious or worse today; this ceiling only goes down.
-const MAX_BENIGN_FLAGGED = 1;
+const MAX_BENIGN_FLAGGED = 0;
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
 

@@ -36,10 +36,11 @@ const CREDENTIAL_PATHS = [
 const ENV_BULK = [
   /\/proc\/(?:self|\d+|\$\$|\*)\/environ\b/,
   /\bexport\s+-p\b|\bdeclare\s+-[a-z]*x\b|\btypeset\s+-x\b/,
-  /(?:^|[|;&`(]|\$\()\s*(?:printenv|env|set)\s*(?:[|>)`;&]|$)/,
+  /(?:^|[|;&`("']|\$\()\s*(?:printenv|env|set)\s*(?:[|>)`;&"']|$)/,
+  /\[\s*["'](?:printenv|env|set)["']\s*\]/,
   /\b(?:dict|json\.dumps|str|repr|list|sorted|pickle\.dumps|yaml\.dump)\(\s*(?:os\.)?environ\b|\bos\.environ\.(?:copy|items|keys|values)\(|\{\s*\*\*os\.environ\b|\b(?:data|json|params|body|payload)\s*=\s*os\.environ\b|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\.environ\b/,
   /\bos\.getenv\(\s*\)|\bgetenv\(\s*\)/,
-  /\bjson\.stringify\(\s*process\.env\b|\bobject\.(?:entries|keys|values|assign)\([^)]*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
+  /\bjson\.stringify\([^;\n]*\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bjson\.dumps\([^;\n]*\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bobject\.(?:entries|keys|values|assign)\([^)]*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
   /\bget-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\bdir\s+env:|getenvironmentvariables\(\s*\)/,
 ];
 
@@ -81,6 +82,11 @@ const DECODED = [
   /\bbytes\.fromhex\b|\bunhexlify\b|\bcodecs\.decode\b|\bzlib\.decompress\b|\bmarshal\.loads\b|\bxxd\s+-r\b/,
   /\bbuffer\.from\([^)]*,\s*["'](?:base64|hex)["']|\.decode\(\s*["'](?:base64|hex|rot13)/,
   /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
+];
+
+/** Running a program or a shell command. */
+const PROCESS_EXEC = [
+  /\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\(|\bsubprocess\.|\bchild_process\.|\bexecsync\(|\bstart-process\b|\bruntime\.getruntime\(\)\.exec/,
 ];
 
 const SOCKET = [
@@ -148,6 +154,7 @@ export const FACT_RECORDS: readonly FactRecord[] = [
   { name: 'clipboard-write', kind: 'sink', patterns: CLIPBOARD_WRITE },
   { name: 'delete-all', kind: 'sink', patterns: DELETE_ALL },
   { name: 'decoded', kind: 'transform', patterns: DECODED },
+  { name: 'process-exec', kind: 'sink', patterns: PROCESS_EXEC },
   { name: 'socket', kind: 'trait', patterns: SOCKET },
   { name: 'shell-exec', kind: 'trait', patterns: SHELL_EXEC },
   { name: 'wallet', kind: 'trait', patterns: WALLET },
@@ -159,13 +166,15 @@ export type FactName = (typeof FACT_RECORDS)[number]['name'];
 const CHILD_ENVIRONMENT =
   /\benv\s*[:=]\s*(?:\{\s*)?(?:\.\.\.)?(?:process\.env|os\.environ(?:\.copy\(\))?|dict\(\s*os\.environ\s*\))|\.\.\.process\.env\b|\*\*os\.environ\b/g;
 
-/** A public key's file (`id_ed25519.pub`): published on purpose, no credential. */
-const PUBLIC_KEY = /[^\s"'=]*\.pub\b/g;
+/** A call that starts a process, whose options may hand it the environment. */
+const STARTS_PROCESS = /\b(?:spawn|spawnsync|exec|execfile|execsync|execfilesync|fork|popen|run|call|check_output|check_call)\s*\(/;
+/** A public key's file (`id_ed25519.pub`), SSH's host list and its configuration: no secret in them. */
+const PUBLIC_KEY = /[^\s"'=]*\.pub\b|\.ssh["']?\s*[/,]\s*["']?(?:config|known_hosts)\b/g;
 
 /** The facts one statement holds. */
 export function factsOf(statement: string): Set<string> {
   const found = new Set<string>();
-  const withoutChildEnvironment = statement.replace(CHILD_ENVIRONMENT, ' ');
+  const withoutChildEnvironment = STARTS_PROCESS.test(statement) ? statement.replace(CHILD_ENVIRONMENT, ' ') : statement;
   const withoutPublicKeys = statement.replace(PUBLIC_KEY, ' ');
   for (const record of FACT_RECORDS) {
     const text =

@@ -22,6 +22,8 @@ const HOME_SPELLINGS: readonly RegExp[] = [
   /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
 ];
 
+const FALLS_BACK_TO_HOME = /[\w.[\]"']+\s*(?:\bor\b|\|\||\?\?)\s*~(?![\w/])/g;
+
 /** `"a" + "b"`, `'a' 'b'` (Python), `"a""b"` (a shell): one literal. */
 const CONCAT = /(["'])([^"'\n]{0,200})\1\s*\+?\s*(["'])([^"'\n]{0,200})\3/g;
 /** A word broken by empty quotes, which a shell drops (`c""url`). */
@@ -48,7 +50,8 @@ function fold(text: string): string {
     out = next;
   }
   for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
-  return out;
+  // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) can be home.
+  return out.replace(FALLS_BACK_TO_HOME, '~');
 }
 
 /** Lines joined where a shell continues them (`\`) or where brackets are still open. */
@@ -115,8 +118,25 @@ const ENVIRONMENT_SET = new Set([
   'lineno',
 ]);
 
+/** `import socket as s`, `from subprocess import Popen as P`, `cp = require('child_process')`, `m = __import__('os')`: the alias → the module. */
+const ALIAS =
+  /^\s*(?:import\s+([\w.]+)\s+as\s+(\w+)|from\s+[\w.]+\s+import\s+(\w+)\s+as\s+(\w+)|(?:(?:const|let|var)\s+)?(\w+)\s*=\s*(?:require|__import__|importlib\.import_module)\(\s*["'](?:node:)?([\w./-]+)["']\s*\))/;
+
+function aliases(lines: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of lines) {
+    const m = ALIAS.exec(line);
+    if (m === null) continue;
+    const [alias, module] = m[2] !== undefined ? [m[2], m[1]!] : m[4] !== undefined ? [m[4], m[3]!] : [m[5]!, m[6]!];
+    if (alias !== module) out.set(alias, module);
+  }
+  return out;
+}
+
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
-function resolve(line: string, values: Map<string, string>, shell: boolean): string {
+function resolve(line: string, values: Map<string, string>, shell: boolean, modules: Map<string, string>): string {
+  for (const [alias, module] of modules)
+    if (line.includes(alias)) line = line.replace(new RegExp(`(?<![\\w.])${alias}(?=\\s*[.(])`, 'g'), module);
   let out = line.replace(SHELL_VARIABLE, (whole, braced?: string, fallback?: string, bare?: string) => {
     const name = (braced ?? bare)!;
     const value = values.get(name);
@@ -137,6 +157,8 @@ const COMMENT = /^\s*(?:#|\/\/)/;
 
 export interface Statement {
   line: number;
+  /** As written (lower case, continuations joined): what is spelled out, before literals are folded. */
+  raw: string;
   text: string;
   facts: Set<string>;
 }
@@ -157,16 +179,23 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     .split('\n')
     .map((line) => (isSignature(line) ? '' : withoutQuotedPatterns(line)))
     .join('\n');
-  const text = fold(kept.toLowerCase());
-  const lines = logicalLines(text);
+  const lines = logicalLines(kept.toLowerCase()).map((l) => ({ ...l, raw: l.text, text: fold(l.text) }));
   const values = literals(lines.map((l) => l.text));
+  const modules = aliases(lines.map((l) => l.text));
   const statements: Statement[] = [];
-  for (const { text: line, offset } of lines) {
+  for (const { text: line, raw, offset } of lines) {
     // Comments and the interpreter line run nothing.
     if (COMMENT.test(line)) continue;
-    const resolved = resolve(line, values, shell);
+    const resolved = resolve(line, values, shell, modules);
     const joined = resolved === line ? line : `${line}\n${fold(resolved)}`;
-    statements.push({ line: firstLine + offset, text: joined, facts: factsOf(joined) });
+    statements.push({ line: firstLine + offset, raw, text: joined, facts: factsOf(joined) });
+  }
+  // A name a connection or a request was made into sends what it is handed (`conn.request(…)`, `req.write(body)`).
+  const handles: string[] = [];
+  for (const s of statements) {
+    if (handles.some((name) => new RegExp(`(?<![\\w.])${name}\\s*[.(]`).test(s.text))) s.facts.add('network-send');
+    const assigned = ANY_ASSIGNMENT.exec(s.text);
+    if (assigned !== null && s.facts.has('network-send')) handles.push(assigned[1]!);
   }
   const facts = new Set<string>();
   for (const s of statements) for (const f of s.facts) facts.add(f);

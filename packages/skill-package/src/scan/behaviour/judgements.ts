@@ -9,7 +9,7 @@ import type { FileKind } from '../file-state.js';
 import type { Context } from '../severity.js';
 import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
-import { FLOW_TEXT_CAP, flowOf, type Statement } from './flow.js';
+import { flowOf, type Statement } from './flow.js';
 import type { CodeUnit, ProseUnit } from './units.js';
 
 export interface BehaviourMatcher {
@@ -32,8 +32,11 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
     rule: 'behaviour.hidden-code-run',
     join: [
       ['decoded', 'dynamic-exec'],
+      ['decoded', 'process-exec'],
       ['network-fetch', 'code-exec'],
+      ['network-fetch', 'shell-code-exec'],
       ['assembled-name', 'dynamic-exec'],
+      ['assembled-name', 'process-exec'],
     ],
   },
 ];
@@ -43,6 +46,7 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
  * rules, which weigh it by its host (a vendor's published installer is written that way).
  */
 const CODE_EXEC = /(?:^|[^\w.])(?:exec|eval|compile)\s*\(|\bnew function\s*\(|\bvm\.run|\[scriptblock\]::create/;
+const SHELL_CODE_EXEC = /\binvoke-expression\b|(?:^|[\s(|;])iex\b|(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b/;
 /** A function or module named by a string built at run time, in the text as written. */
 const ASSEMBLED_NAME =
   /\bgetattr\(\s*(?:builtins|__builtins__)\s*,\s*(?!["'][a-z_]+["']\s*\))|\b__import__\(\s*(?!["'][a-z_.]+["']\s*[,)])|\bglobals\(\)\s*\[\s*(?!["'][a-z_]+["']\s*\])|\b(?:window|global|globalthis)\[\s*["'][^"']*["']\s*\+/;
@@ -61,16 +65,13 @@ function describe(matcher: BehaviourMatcher, via: readonly [string, string] | nu
 export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }, report: (hit: Hit) => void): void {
   const context: Context = unit.documented ? 'code' : 'script';
   const flow = flowOf(unit.code, unit.line, unit.shell, (line) => signatureShaped(line, file.path, file.kind, context));
-  const raw = unit.code.slice(0, FLOW_TEXT_CAP).toLowerCase();
-  for (const s of flow.statements)
-    if (CODE_EXEC.test(s.text)) {
-      s.facts.add('code-exec');
-      flow.facts.add('code-exec');
-    }
-  if (ASSEMBLED_NAME.test(raw)) {
-    for (const s of flow.statements) if (ASSEMBLED_NAME.test(s.text)) s.facts.add('assembled-name');
-    flow.facts.add('assembled-name');
+  for (const s of flow.statements) {
+    if (CODE_EXEC.test(s.text)) s.facts.add('code-exec');
+    // A download run by a shell or `iex` in one command is weighed by its host (command rules); held in a name first
+    // and run later, it is judged here.
+    if (SHELL_CODE_EXEC.test(s.text) && !s.facts.has('network-fetch')) s.facts.add('shell-code-exec');
   }
+  for (const s of flow.statements) if (ASSEMBLED_NAME.test(s.raw)) s.facts.add('assembled-name');
   for (const matcher of BEHAVIOUR_MATCHERS) {
     const severity = weightsOf(matcher.rule)[context];
     for (const pair of matcher.join ?? []) {
@@ -87,17 +88,25 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
   }
 }
 
-/** How an instruction may begin: a purpose, a step, an obligation (`To authenticate,`, `Then`, `you must`). */
+/** How an instruction may begin: a purpose, a condition, a step (`To authenticate,`, `When done,`, `Then`). */
 const LEAD_IN =
-  '(?:(?:to [^,.]{1,60},|first,?|then,?|next,?|finally,?|also,?|always|now,?|please|before [^,.]{1,60},|after [^,.]{1,60},|once [^,.]{1,60},|you (?:must|should|need to|have to|will)|make sure (?:to|you)|be sure to|remember to|quietly|silently)\\s+)*';
-/** A sentence that tells its reader to send something. */
-const IMPERATIVE_SEND = new RegExp(
-  `(?:^|[.!?:;]\\s+|\\d\\.\\s+|[-*]\\s+)${LEAD_IN}(?:post|send|upload|transmit|submit|forward|pipe|share|report|copy|attach|include|paste|put|exfiltrate|sync|mirror|push|deliver|beam|relay)\\b[^.!?]*`,
-  'g',
-);
+  '(?:(?:to [^,]{1,80},|(?:when|if|once|after|before) [^,]{1,80},|after that,?|afterwards,?|at the end,?|first,?|then,?|next,?|finally,?|also,?|always|now,?|please|quietly|silently|discreetly)\\s+)*';
+/** Whom an instruction binds: the reader (`you must`, `the assistant should`), or nobody named (the imperative). */
+const OBLIGATION =
+  '(?:you|the assistant|the agent|the model|claude|assistant|agent) (?:must|should|needs? to|has to|have to|will|is to)\\s+';
+const IMPERATIVE_VERB =
+  'send|post|upload|transmit|submit|forward|pipe|share|report|attach|include|paste|exfiltrate|sync|mirror|push|deliver|relay|collect|gather|read|grab|take|capture|dump|run|execute|cat|get|fetch|copy|add|put|open|print|load|zip|archive|compress|encode|export|save|write|email|mail|call|invoke|use|append|bundle|package|base64';
+/** A sentence that starts with an instruction. */
+const INSTRUCTION = new RegExp(`^[-*\\d.)\\s]*${LEAD_IN}(?:${OBLIGATION})?(?:${IMPERATIVE_VERB})\\b`);
+/** The verbs of sending. */
+const SEND_VERB =
+  /\b(?:post|send|upload|transmit|submit|forward|pipe|share|report|attach|include|paste|exfiltrate|sync|mirror|push|deliver|beam|relay|copy [^.]{0,80}\b(?:into|to)\b)/;
+/** A paragraph's sentences: a dot inside a word (`.env`, a host name) ends none. */
+const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
 const PROSE_SOURCE =
   /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
-const DESTINATION = /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
+const DESTINATION =
+  /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
 /** Quoted text is someone else's words (a watch list, an example), not an instruction. */
 const QUOTED = /"[^"]*"|“[^”]*”|`[^`]*`/g;
 /** An instruction (not a description) to set earlier instructions aside. */
@@ -107,10 +116,10 @@ const OVERRIDE = new RegExp(
 /** Judges one paragraph of prose read by an agent. */
 export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   const text = unit.text.toLowerCase().replace(/[*_]{1,2}/g, '');
-  const statement = { line: unit.line, text: unit.text, facts: new Set<string>() };
+  const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   const unquoted = text.replace(QUOTED, ' ');
-  for (const m of text.matchAll(IMPERATIVE_SEND)) {
-    if (PROSE_SOURCE.test(m[0]) && DESTINATION.test(m[0])) {
+  for (const sentence of text.split(SENTENCE_END)) {
+    if (INSTRUCTION.test(sentence) && SEND_VERB.test(sentence) && PROSE_SOURCE.test(sentence) && DESTINATION.test(sentence)) {
       report(
         excerptHit(
           'behaviour.instructed-exfiltration',
