@@ -68,10 +68,13 @@ describe('the scan policy of install', () => {
     assert.equal(report.verdict, 'malicious');
     const lines = findingsByFile(report);
     assert.equal(lines[0], 'scripts/a.sh', 'files in path order');
-    assert.match(lines[1] ?? '', /^ {2}line 3 {2}critical {2}command\.destructive-delete: \S/);
+    // The script's behaviour (it deletes the home folder) and the command rule both find line 3.
+    assert.match(lines[1] ?? '', /^ {2}line 3 {2}critical {2}behaviour\.delete-everything: \S/);
     assert.equal(lines[2], '    rm -rf ~/');
-    assert.equal(lines[3], 'scripts/b.sh');
-    assert.match(lines[4] ?? '', /^ {2}line 2 {2}medium {2}command\.pipe-to-shell: \S/);
+    assert.match(lines[3] ?? '', /^ {2}line 3 {2}critical {2}command\.destructive-delete: \S/);
+    assert.equal(lines[4], '    rm -rf ~/');
+    assert.equal(lines[5], 'scripts/b.sh');
+    assert.match(lines[6] ?? '', /^ {2}line 2 {2}medium {2}command\.pipe-to-shell: \S/);
     assert.deepEqual(findingsByFile({ findings: [], omitted: 0 }), ['No findings.']);
   });
 });
