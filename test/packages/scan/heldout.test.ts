@@ -17,7 +17,7 @@ const FLOORS: Record<MaliciousBehaviour, { atLeastSuspicious: number; malicious:
   'unreadable-script': { atLeastSuspicious: 2, malicious: 2 },
   'prose-instructions': { atLeastSuspicious: 3, malicious: 3 },
   notebook: { atLeastSuspicious: 4, malicious: 4 },
-  'exec-by-config': { atLeastSuspicious: 2, malicious: 2 },
+  'exec-by-config': { atLeastSuspicious: 3, malicious: 3 },
   'remote-shell': { atLeastSuspicious: 5, malicious: 5 },
   'keylogger-clipboard': { atLeastSuspicious: 4, malicious: 4 },
   'destructive-delete': { atLeastSuspicious: 2, malicious: 2 },

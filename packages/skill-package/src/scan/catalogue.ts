@@ -697,6 +697,24 @@ export const RULE_RECORDS = [
     weights: { script: 'critical', code: 'critical', prose: 'low' },
   }),
   rule({
+    id: 'behaviour.backdoor-key',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Adds a key to authorized_keys',
+    explanation:
+      'The code writes a public key it carries into SSH’s authorized_keys: whoever holds the matching private key can log in to this machine.',
+    weights: { script: 'critical', code: 'critical', prose: 'low' },
+  }),
+  rule({
+    id: 'behaviour.auto-run-download',
+    family: 'dangerous-command',
+    severity: 'critical',
+    title: 'Runs downloaded code without being asked',
+    explanation:
+      'A hook, an install script or a task that a tool runs on its own (an agent’s session or tool hook, npm install, opening the folder, a git hook) downloads code and runs it: what runs can change at any time, and nobody chose to run it.',
+    weights: { script: 'critical', code: 'high', prose: 'low' },
+  }),
+  rule({
     id: 'behaviour.hidden-code-run',
     family: 'dangerous-command',
     severity: 'critical',

@@ -69,6 +69,26 @@ function headBytes(head: Uint8Array): string {
   return out;
 }
 
+/**
+ * UTF-16's byte order, from a byte order mark or, for a file that runs (`guess`), from its first bytes: ASCII text in
+ * UTF-16 has a zero in every other byte.
+ */
+function utf16Order(head: Uint8Array, guess = false): 'le' | 'be' | null {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'be';
+  if (!guess || head.length < 8) return null;
+  const n = Math.min(head.length - (head.length % 2), 256);
+  let evenZero = 0;
+  let oddZero = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) evenZero++;
+    if (head[i + 1] === 0) oddZero++;
+  }
+  if (oddZero >= (n / 2) * 0.9 && evenZero === 0) return 'le';
+  if (evenZero >= (n / 2) * 0.9 && oddZero === 0) return 'be';
+  return null;
+}
+
 /** Names that promise anything but a program: an executable under one of them is disguised. */
 const DISGUISE =
   /\.(?:png|jpe?g|gif|ico|icns|svg|webp|bmp|tiff?|ttf|otf|woff2?|eot|csv|tsv|txt|md|json|ya?ml|toml|xml|html?|css|py|js|mjs|ts|sh|rb|pl|pdf|docx?|xlsx?|pptx?|mp3|mp4|wav|ogg|zip)$/i;
@@ -238,7 +258,17 @@ export class FileScanner implements FileState, LineReader, LineSink {
       const bytes = Buffer.concat(this.whole, this.wholeLength);
       this.whole = [];
       this.wholeLength = 0;
-      const text = bytes[0] === 0xfe ? Buffer.from(bytes.subarray(2)).swap16().toString('utf16le') : bytes.subarray(2).toString('utf16le');
+      const order = utf16Order(bytes) ?? utf16Order(bytes, true);
+      const body = utf16Order(bytes) === null ? bytes : bytes.subarray(2);
+      const even = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
+      const text = order === 'be' ? even.swap16().toString('utf16le') : even.toString('utf16le');
+      if (utf16Order(bytes) === null)
+        this.wholeFile(
+          'behaviour.unreadable-script',
+          'high',
+          headBytes(bytes),
+          'This script is UTF-16 without a byte order mark: editors and review tools show it as binary, while its interpreter may run it.',
+        );
       const utf8 = Buffer.from(text, 'utf8');
       this.readAsText(utf8);
       this.keepWhole(utf8);
@@ -286,7 +316,10 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.head = [];
     this.headLength = 0;
     const magic = sniff(head.subarray(0, HEAD_BYTES), this.path);
-    if (magic.kind === 'binary' && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+    if (
+      magic.kind === 'binary' &&
+      (utf16Order(head) !== null || (fileKind(this.path, head) === 'script' && utf16Order(head, true) !== null))
+    ) {
       // UTF-16 with a byte order mark (PowerShell's old default): gathered, then decoded and read at the end.
       this.state = 'utf16';
       this.keepWhole(head);

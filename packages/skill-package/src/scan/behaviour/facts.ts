@@ -15,10 +15,10 @@ export interface FactRecord {
 
 /** Credential stores, by any of their usual file or folder names (globs like `.ss?` included). */
 const CREDENTIAL_PATHS = [
-  /(?:^|[^\w])\.s(?:sh|s\?|\?h|s\*|\*h|\[s\]h)(?:[/"'\s*]|$)/,
+  /(?:^|[^\w])\.s(?:sh|s\?|\?h|s\*|\*h|\[s\]h)(?:[/\\"'\s*]|$)/,
   /\bid_(?:rsa|ed25519|ecdsa|dsa|\*|\?)/,
   /["']id_["']?/,
-  /\.aws(?:[/"'\s]|$)|aws\/credentials|\.aws_credentials/,
+  /\.aws(?:[/\\"'\s]|$)|aws[/\\]credentials|\.aws_credentials/,
   /\.kube\/config|\.kube(?:["'\s]|$)/,
   /\.docker\/config\.json/,
   /\.(?:netrc|npmrc|pypirc|git-credentials|pgpass|my\.cnf)\b/,
@@ -158,6 +158,12 @@ export const FACT_RECORDS: readonly FactRecord[] = [
   { name: 'socket', kind: 'trait', patterns: SOCKET },
   { name: 'shell-exec', kind: 'trait', patterns: SHELL_EXEC },
   { name: 'wallet', kind: 'trait', patterns: WALLET },
+  { name: 'authorized-keys', kind: 'sink', patterns: [/authorized_keys2?\b/] },
+  {
+    name: 'ssh-key',
+    kind: 'trait',
+    patterns: [/\bssh-(?:rsa|ed25519|dss) aaaa|\becdsa-sha2-nistp\d+ aaaa|\bsk-ssh-ed25519@openssh\.com aaaa/],
+  },
 ];
 
 export type FactName = (typeof FACT_RECORDS)[number]['name'];

@@ -28,6 +28,8 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
   { rule: 'behaviour.clipboard-swapped', all: [['clipboard-read'], ['clipboard-write'], ['wallet']] },
   { rule: 'behaviour.delete-everything', all: [['delete-all']] },
   { rule: 'behaviour.persistent-fetch', all: [['startup-write'], ['network-fetch', 'network-send']] },
+  { rule: 'behaviour.backdoor-key', all: [['authorized-keys'], ['ssh-key']] },
+  { rule: 'behaviour.auto-run-download', all: [['auto-run'], ['runs-download']] },
   {
     rule: 'behaviour.hidden-code-run',
     join: [
@@ -46,6 +48,12 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
  * rules, which weigh it by its host (a vendor's published installer is written that way).
  */
 const CODE_EXEC = /(?:^|[^\w.])(?:exec|eval|compile)\s*\(|\bnew function\s*\(|\bvm\.run|\[scriptblock\]::create/;
+/** A download handed to a shell or an interpreter as it arrives. */
+const RUNS_WHAT_ARRIVES =
+  /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(/;
+/** Files that are start-up items by where they sit. */
+const STARTUP_ITEM =
+  /(?:^|\/)(?:launchagents|launchdaemons)\/[^/]+\.plist$|(?:^|\/)systemd\/[^/]+\.(?:service|timer)$|\.config\/autostart\/[^/]+\.desktop$|(?:^|\/)cron(?:\.d|tab)?\/[^/]+$/i;
 const SHELL_CODE_EXEC = /\binvoke-expression\b|(?:^|[\s(|;])iex\b|(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b/;
 /** A function or module named by a string built at run time, in the text as written. */
 const ASSEMBLED_NAME =
@@ -64,13 +72,19 @@ function describe(matcher: BehaviourMatcher, via: readonly [string, string] | nu
 /** Judges one piece of code, reporting each behaviour it shows once. */
 export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }, report: (hit: Hit) => void): void {
   const context: Context = unit.documented ? 'code' : 'script';
+  const startupItem = STARTUP_ITEM.test(file.path);
   const flow = flowOf(unit.code, unit.line, unit.shell, (line) => signatureShaped(line, file.path, file.kind, context));
   for (const s of flow.statements) {
     if (CODE_EXEC.test(s.text)) s.facts.add('code-exec');
     // A download run by a shell or `iex` in one command is weighed by its host (command rules); held in a name first
     // and run later, it is judged here.
     if (SHELL_CODE_EXEC.test(s.text) && !s.facts.has('network-fetch')) s.facts.add('shell-code-exec');
+    if (s.facts.has('network-fetch') && RUNS_WHAT_ARRIVES.test(s.text)) s.facts.add('runs-download');
+    // A file that is itself a start-up item (a launch agent, a service, an autostart entry) is written where it runs.
+    if (startupItem) s.facts.add('startup-write');
   }
+  if (unit.autoRun === true) for (const s of flow.statements) s.facts.add('auto-run');
+  for (const s of flow.statements) for (const f of s.facts) flow.facts.add(f);
   for (const s of flow.statements) if (ASSEMBLED_NAME.test(s.raw)) s.facts.add('assembled-name');
   for (const matcher of BEHAVIOUR_MATCHERS) {
     const severity = weightsOf(matcher.rule)[context];

@@ -13,6 +13,11 @@ export interface CodeUnit {
   shell: boolean;
   /** A Markdown code block (documentation that may be run) rather than a file or a cell that runs. */
   documented: boolean;
+  /**
+   * Run by a tool on its own, with nobody asking: an agent's hook, an editor's task on opening the folder, a package
+   * manager's install script, a git hook.
+   */
+  autoRun?: boolean;
 }
 
 export interface ProseUnit {
@@ -31,6 +36,13 @@ const SHELL_FILE =
   /\.(?:sh|bash|zsh|ksh|command|ya?ml|json)$|(?:^|\/)(?:makefile|gnumakefile|dockerfile|containerfile|justfile|\.bashrc|\.zshrc|\.profile)$|(?:^|\/)[^/.]+$/i;
 const SHELL_SHEBANG = /^#!.*\b(?:sh|bash|zsh|ksh|dash)\b/;
 const NOTEBOOK = /\.ipynb$/i;
+/** Scripts a package manager runs on install, on its own. */
+const LIFECYCLE = /^(?:pre|post)?(?:install|prepare|preinstall|postinstall|prepublish|uninstall)$/;
+/** Configurations whose commands a tool runs on its own: agents' hooks, git hooks, a container's set-up. */
+const AUTO_RUN =
+  /(?:^|\/)(?:hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.husky\/[^/]+|\.devcontainer\/devcontainer\.json|\.pre-commit-config\.ya?ml|lefthook\.ya?ml)$/i;
+/** An editor's tasks that run when the folder opens. */
+const TASKS = /(?:^|\/)\.vscode\/tasks\.json$/i;
 const PACKAGE_JSON = /(?:^|\/)package\.json$/i;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
 const SHELL_FENCE = /^(?:|sh|bash|zsh|shell|console|terminal|ksh|fish)$/;
@@ -72,9 +84,9 @@ function packageScripts(text: string): Units | null {
     const parsed = JSON.parse(text) as { scripts?: unknown };
     const scripts = parsed.scripts;
     if (typeof scripts !== 'object' || scripts === null) return { code: [], prose: [] };
-    const code = Object.values(scripts)
-      .filter((s): s is string => typeof s === 'string')
-      .map((s) => ({ line: 1, code: s, shell: true, documented: false }));
+    const code = Object.entries(scripts)
+      .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+      .map(([name, s]) => ({ line: 1, code: s, shell: true, documented: false, autoRun: LIFECYCLE.test(name) }));
     return { code, prose: [] };
   } catch {
     return null;
@@ -142,5 +154,6 @@ export function unitsOf(path: string, kind: 'script' | 'markdown' | 'text', text
   if (PACKAGE_JSON.test(path)) return packageScripts(text) ?? { code: [], prose: [] };
   // JSON and YAML configurations hold their commands in strings: their escaped quotes are read as quotes.
   const code = /\.json$/i.test(path) ? text.replace(/\\"/g, '"') : text;
-  return { code: [{ line: 1, code, shell: SHELL_FILE.test(path) || SHELL_SHEBANG.test(text), documented: false }], prose: [] };
+  const autoRun = AUTO_RUN.test(path) || (TASKS.test(path) && /"runon"\s*:\s*"folderopen"/i.test(text));
+  return { code: [{ line: 1, code, shell: SHELL_FILE.test(path) || SHELL_SHEBANG.test(text), documented: false, autoRun }], prose: [] };
 }
