@@ -7,6 +7,7 @@ import { installAuth } from './http/plugins/auth.js';
 import { callLogger } from './http/plugins/call-log.js';
 import { installErrorHandling, installNotFound } from './http/plugins/errors.js';
 import { inFlightTracker, registerInFlight } from './http/in-flight.js';
+import { installJsonParser } from './http/json-body.js';
 import { createMetrics } from './http/plugins/metrics.js';
 import { installOpenApi } from './http/plugins/openapi.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
@@ -70,6 +71,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
 
   // Only JSON is spoken (multipart arrives with uploads); text/plain bodies get a 415 rather than a confusing 400.
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app);
   installValidators(app);
   installErrorHandling(app);
   const metrics = createMetrics();

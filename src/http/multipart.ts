@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Static, TObject, TSchema } from 'typebox';
+import { jsonDepthProblem } from '@skill-registry/rules/json-depth';
 import { AppError, badRequest } from '../domain/errors.js';
 
 export const MAX_FIELD_BYTES = 64 * 1024;
@@ -85,6 +86,8 @@ export function uploadForm<Text extends TObject, Json extends Record<string, TSc
           delete values[name];
           continue;
         }
+        const tooDeep = jsonDepthProblem(raw, name);
+        if (tooDeep !== null) throw tooDeep;
         let value: unknown;
         try {
           value = JSON.parse(raw);

@@ -9,6 +9,10 @@ export const ERROR_CODES = {
   // 400
   validation_failed: { status: 400, meaning: 'A field is missing or invalid; `errors` names each field and what is wrong.' },
   invalid_json: { status: 400, meaning: 'The body is not JSON, or a JSON body was declared and none sent.' },
+  json_too_deep: {
+    status: 400,
+    meaning: 'A JSON body or JSON form field (`metadata`, `tags`) nests objects and arrays more than 64 levels deep.',
+  },
   invalid_multipart: {
     status: 400,
     meaning: 'A multipart body without a boundary, with one too long, or ending before its closing boundary.',

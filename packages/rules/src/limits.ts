@@ -4,6 +4,13 @@
  */
 
 export const NAME_MAX = 100;
+
+/**
+ * How many objects and arrays (mappings and lists) any document the registry takes may nest: JSON bodies, an
+ * upload's `metadata`, SKILL.md front matter. Deeper is refused (400 `json_too_deep`; 422 `invalid_skill_md` for
+ * front matter). Kept with the package reader, which checks front matter with it.
+ */
+export { NESTING_MAX } from '@skill-registry/skill-package/nesting-depth';
 export const DESCRIPTION_MAX = 1024;
 export const CATEGORY_MAX = 64;
 export const TAGS_MAX = 20;

@@ -1,5 +1,6 @@
 import { RuleError, checkChangelog as changelogRule, checkVersion as versionRule } from '@skill-registry/skill-package/rules';
 import { badRequest, validationFailed } from './errors.js';
+import { jsonDepthProblem } from './json-depth.js';
 import { findUnstorable } from './storable-text.js';
 
 export const METADATA_MAX = 64 * 1024;
@@ -22,6 +23,9 @@ export function checkVersion(version: string | undefined): string {
 export function parseMetadata(raw: string | undefined): Record<string, unknown> | null {
   if (raw === undefined || raw.trim() === '') return null;
   if (raw.length > METADATA_MAX) throw validationFailed([{ field: 'metadata', message: `must be at most ${METADATA_MAX} characters` }]);
+  // Parsed deep nesting would overflow the stack wherever the value is next stored or sent; measured on the text.
+  const tooDeep = jsonDepthProblem(raw, 'metadata');
+  if (tooDeep !== null) throw tooDeep;
   let value: unknown;
   try {
     value = JSON.parse(raw);

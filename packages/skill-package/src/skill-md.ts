@@ -9,6 +9,10 @@
  * - YAML is read with the YAML 1.2 core schema, no YAML 1.1 tags (`!!timestamp`, `!!binary`, `!!set`, `!!omap`:
  *   unresolved tags stay strings), keys must be scalars, duplicate keys are an error, and alias expansion is
  *   capped (maxAliasCount 100) so "billion laughs" documents are refused as invalid YAML.
+ * - Mappings and lists nest at most NESTING_MAX (64) levels, the front matter's own mapping included: the yaml
+ *   library has no such limit and composes a document recursively, so the depth is read from its syntax tree
+ *   before it is composed, and again from the value after aliases are resolved (an alias can add levels, and one
+ *   naming its own collection adds them without end).
  * - The parsed object is made JSON-safe (Dates become ISO strings, non-finite numbers null, Maps objects,
  *   Sets arrays, bytes base64) and built with own properties only (a `__proto__` key is kept as data).
  * - `name` and `description` must be strings that are not blank; both are checked and reported together.
@@ -17,8 +21,9 @@
  *   mistakes repaired safely (front-matter-fix.ts: an unquoted `: ` in a value, `| text` on one line, a reserved first
  *   character), with the corrected line in the detail and the repair in the problem's `fix`.
  */
-import { parseDocument } from 'yaml';
+import { CST, Parser, parseDocument } from 'yaml';
 import { FRONT_MATTER_YAML, repairFrontMatter, type FrontMatterFix } from './front-matter-fix.js';
+import { NESTING_MAX, valueNestsDeeper } from './nesting-depth.js';
 import { PackageError, type PackageProblem, type PackageWarning } from './types.js';
 
 export const SKILL_MD_MAX_BYTES = 1024 * 1024;
@@ -85,6 +90,33 @@ export function jsonSafe(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Whether YAML text nests collections more than NESTING_MAX levels deep, read from the parser's syntax tree
+ * (which the parser builds without recursion) with a stack of its own.
+ */
+function yamlNestsDeeper(text: string): boolean {
+  const stack: { token: CST.Token; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) stack.push({ token, depth: 0 });
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { token } = top;
+    const depth = CST.isCollection(token) ? top.depth + 1 : top.depth;
+    if (depth > NESTING_MAX) return true;
+    const inner =
+      token.type === 'document' ? [token.value] : CST.isCollection(token) ? token.items.flatMap((item) => [item.key, item.value]) : [];
+    for (const child of inner) if (child) stack.push({ token: child, depth });
+  }
+  return false;
+}
+
+function tooDeep(entry: string): PackageError {
+  return invalid(
+    entry,
+    `The front matter of ${entry} nests mappings and lists more than ${NESTING_MAX} levels deep (aliases count as what they name); ` +
+      'flatten it: SKILL.md needs a few levels at most.',
+    [{ field: 'skill_md', message: `front matter must nest at most ${NESTING_MAX} levels of mappings and lists` }],
+  );
+}
+
 /** The SKILL.md line the front matter's first line is: the one after the opening `---`. */
 const FRONT_MATTER_FIRST_LINE = 2;
 
@@ -131,6 +163,7 @@ export function parseSkillMd(bytes: Uint8Array, entry: string): SkillMdResult {
     ]);
   }
 
+  if (yamlNestsDeeper(yamlText)) throw tooDeep(entry);
   let data: unknown;
   let fix: FrontMatterFix | null = null;
   try {
@@ -149,6 +182,7 @@ export function parseSkillMd(bytes: Uint8Array, entry: string): SkillMdResult {
     ]);
   }
 
+  if (valueNestsDeeper(data)) throw tooDeep(entry);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw invalid(entry, `The front matter of ${entry} must be a YAML mapping with name and description; it is ${describe(data)}.`, [
       { field: 'skill_md', message: `front matter must be a mapping, not ${describe(data)}` },
