@@ -89,6 +89,13 @@ function utf16Order(head: Uint8Array, guess = false): 'le' | 'be' | null {
   return null;
 }
 
+/** A text with a few NUL bytes slipped in (a script that still runs), rather than binary data named like a script. */
+function fewNuls(head: Uint8Array): boolean {
+  let nuls = 0;
+  for (const byte of head) if (byte === 0) nuls++;
+  return nuls <= 16 && (nuls <= 2 || nuls * 50 <= head.length);
+}
+
 /** Names that promise anything but a program: an executable under one of them is disguised. */
 const DISGUISE =
   /\.(?:png|jpe?g|gif|ico|icns|svg|webp|bmp|tiff?|ttf|otf|woff2?|eot|csv|tsv|txt|md|json|ya?ml|toml|xml|html?|css|py|js|mjs|ts|sh|rb|pl|pdf|docx?|xlsx?|pptx?|mp3|mp4|wav|ogg|zip)$/i;
@@ -325,7 +332,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
       this.keepWhole(head);
       return;
     }
-    if (magic.kind === 'binary' && fileKind(this.path, head) === 'script') {
+    // A PAX header written out as a file (by a tar that did not know the format) is tar's metadata, not a script.
+    if (magic.kind === 'binary' && fileKind(this.path, head) === 'script' && fewNuls(head) && !this.path.includes('PaxHeader/')) {
       // A script with NUL bytes still runs (shells skip them) while review tools call it binary: read it, and say so.
       const shown = headBytes(head);
       this.wholeFile(

@@ -101,6 +101,10 @@ export function inSignature(input: LineInput, index: number): boolean {
 }
 
 /** A message printed to the terminal: printed, and not redirected or piped anywhere after its last string. */
+export function printedMessage(text: string): boolean {
+  return printed(text);
+}
+
 function printed(text: string): boolean {
   if (!PRINTS.test(text)) return false;
   const tail = text.slice(Math.max(text.lastIndexOf('"'), text.lastIndexOf("'")) + 1);

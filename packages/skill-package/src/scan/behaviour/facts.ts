@@ -26,17 +26,18 @@ const CREDENTIAL_PATHS = [
   /\.(?:bash|zsh|python|psql|mysql|node_repl|sh)_history\b|\bconsolehost_history\b/,
   /\.config\/(?:gh\/hosts|gcloud|hub\b|op\b)|application_default_credentials|\.azure\/|accesstokens\.json/,
   /\.claude\/\.credentials|\.codex\/auth\.json|\.config\/(?:github-copilot|openai)|\.cursor\/.*token/,
-  /\blogin data\b|\bcookies(?:\.sqlite)?\b|\blogins\.json\b|\bkey[34]\.db\b|\blocal state\b|\bweb data\b/,
-  /\bwallet\.dat\b|\bkeystore\b|\bmetamask\b|\bexodus\b|\belectrum\b/,
-  /\bkeychain|find-(?:generic|internet)-password|dump-keychain|\/etc\/shadow\b|\bsecretstorage\b|\bkeyring\b/,
-  /(?:^|[\s"'/=(:,~])\.env(?:\.[a-z]+)?(?:["'\s),]|$)/,
+  /\blogin data\b|\bcookies\.sqlite\b|(?:default|profile \d+|network)[/\\]cookies\b|\blogins\.json\b|\bkey[34]\.db\b|\blocal state\b|\bweb data\b/,
+  /\bwallet\.dat\b|(?:metamask|exodus|electrum|atomic)[/\\]|nkbihfbeogaeaoehlefnkodbefgpgknn|\.ethereum[/\\]keystore/,
+  /login\.keychain|\/library\/keychains|dump-keychain|find-(?:generic|internet)-password(?![^\n]*\s-[sal]\s)|\/etc\/shadow\b/,
+  // A project's .env read out whole (reading one's own settings from it with `source` or a loader is not).
+  /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b[^\n]*\s|\bzip\b[^\n]*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
 ];
 
 /** The environment as a whole: every variable at once, not one named variable. */
 const ENV_BULK = [
   /\/proc\/(?:self|\d+|\$\$|\*)\/environ\b/,
   /\bexport\s+-p\b|\bdeclare\s+-[a-z]*x\b|\btypeset\s+-x\b/,
-  /(?:^|[|;&`("']|\$\()\s*(?:printenv|env|set)\s*(?:[|>)`;&"']|$)/,
+  /(?:^|[|;&`(]|\$\()\s*(?:printenv|env|set)\s*(?:[|>)`;&]|$)|["']\s*(?:printenv|env|set)\s*[|>]/,
   /\[\s*["'](?:printenv|env|set)["']\s*\]/,
   /\b(?:dict|json\.dumps|str|repr|list|sorted|pickle\.dumps|yaml\.dump)\(\s*(?:os\.)?environ\b|\bos\.environ\.(?:copy|items|keys|values)\(|\{\s*\*\*os\.environ\b|\b(?:data|json|params|body|payload)\s*=\s*os\.environ\b|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\.environ\b/,
   /\bos\.getenv\(\s*\)|\bgetenv\(\s*\)/,
@@ -91,9 +92,10 @@ const PROCESS_EXEC = [
 
 const SOCKET = [
   /\/dev\/(?:tcp|udp)\//,
-  /\b(?:nc|ncat|netcat)\b/,
-  /\bsocat\b/,
-  /\bsocket\.socket\((?![^)]*af_unix)|\bsocket\(\s*socket\.|\bcreate_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
+  /<&\s*(?:[3-9]|\d{2,3})\b/,
+  /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b/,
+  /\bsocat\s/,
+  /\bsocket\.socket\((?![^)]*af_unix)|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
 ];
 
 /** A shell or interpreter handed a connection, or told to run what arrives. */
@@ -101,7 +103,7 @@ const SHELL_EXEC = [
   /\b(?:ba|z|da|k)?sh\s+-i\b|\/bin\/(?:ba|z|da)?sh\b|\bcmd(?:\.exe)?\b|\bpowershell\b|\bpwsh\b/,
   /\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z|da)?sh\b|\bexec:["']?(?:\/bin\/)?(?:ba|z|da)?sh|\bexec\s+\d*<>/,
   /\bpty\.spawn\b|\bsubprocess\.(?:call|popen|run)\b|\bchild_process\b|\bspawn\(|\bexecsync\b|\binvoke-expression\b|(?:^|[\s(|;])iex\b/,
-  /\beval\b|\bwhile\s+read\b[^\n]*;\s*do[^\n]*\$/,
+  /\beval\s*[("'$`]|\bwhile\s+read\b[^\n]*;\s*do[^\n]*\$/,
   /0>&1|>&\s*\/dev\/tcp|<&\s*\d|mkfifo/,
 ];
 
@@ -124,7 +126,7 @@ const WALLET = [/0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8,}|
 
 /** Home or the root, as a whole: a delete of one of these takes everything. */
 const DELETE_ALL = [
-  /\brm\s+(?:-[a-z-]*\s+)*(?:-[a-z]*r[a-z]*|--recursive)\b[^\n;|&]*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
+  /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-z]*r[a-z]*|--recursive)\b[^\n;|&]*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
   /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{[^}]*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
   /\bremove-item\b[^\n]*-recurse[^\n]*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
   /\bfind\s+["']?(?:~|\/)["']?\s[^\n]*(?:-delete\b|-exec\s+rm\b)/,
@@ -135,11 +137,11 @@ const DELETE_ALL = [
 const STARTUP_WRITE = [
   /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\(|\bopen\([^)]*["']a["'])[^\n]*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b|config\.fish\b/,
   /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b[^\n]*(?:,\s*["']a["']|appendfile|>>)/,
-  /\bcrontab\b|\/etc\/cron|\/var\/spool\/cron/,
-  /\blaunchagents\b|\blaunchdaemons\b|\blaunchctl\s+(?:load|bootstrap)\b/,
-  /\bsystemctl\s+(?:--user\s+)?enable\b|\.config\/systemd\/user|\/etc\/systemd\/system/,
+  /\|\s*crontab\b|\bcrontab\s+(?!-l\b|-e\b)[^\s|;]+|\/etc\/cron|\/var\/spool\/cron/,
+  /\b(?:cp|mv|install|ln|tee|cat\s*>|write|copy|copyfile|writefile(?:sync)?|open)\b[^\n]*\blaunch(?:agents|daemons)\b|>\s*["']?[^\s"']*launch(?:agents|daemons)\/|\blaunchctl\s+(?:load|bootstrap)\b/,
+  /\bsystemctl\s+(?:--user\s+)?enable\b|(?:>\s*|\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b[^\n]*)["']?[^\s"']*(?:\.config\/systemd\/user|\/etc\/systemd\/system)/,
   /authorized_keys/,
-  /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|\$profile\b/,
+  /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|(?:>>?\s*|add-content\s+(?:-path\s+)?|out-file\s+[^\n]*)\$profile\b/,
 ];
 
 export const FACT_RECORDS: readonly FactRecord[] = [
@@ -174,8 +176,9 @@ const CHILD_ENVIRONMENT =
 
 /** A call that starts a process, whose options may hand it the environment. */
 const STARTS_PROCESS = /\b(?:spawn|spawnsync|exec|execfile|execsync|execfilesync|fork|popen|run|call|check_output|check_call)\s*\(/;
-/** A public key's file (`id_ed25519.pub`), SSH's host list and its configuration: no secret in them. */
-const PUBLIC_KEY = /[^\s"'=]*\.pub\b|\.ssh["']?\s*[/,]\s*["']?(?:config|known_hosts)\b/g;
+/** A public key's file (`id_ed25519.pub`), SSH's host list and configuration, a key handed to ssh to use: nothing read out. */
+const PUBLIC_KEY =
+  /[^\s"'=]*\.pub\b|\.ssh["']?\s*[/,]\s*["']?(?:config|known_hosts)\b|\s-i\s+["']?\S*\.ssh\S*|identityfile\s*[=:]?\s*\S+|\bssh-add\b[^\n]*/g;
 
 /** The facts one statement holds. */
 export function factsOf(statement: string): Set<string> {

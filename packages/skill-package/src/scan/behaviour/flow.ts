@@ -5,7 +5,7 @@
  * and the many spellings of the home folder written `~`. A statement joins a source to a sink when it holds both, or
  * when it names a variable or a file an earlier statement filled from the source (data flows through names).
  */
-import { withoutQuotedPatterns } from '../signature.js';
+import { printedMessage, withoutQuotedPatterns } from '../signature.js';
 import { factsOf } from './facts.js';
 
 /** Longest piece of code read as statements (a skill's largest script is far smaller). */
@@ -34,6 +34,13 @@ const ASSIGNMENT =
   /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*;?\s*$/;
 /** An assignment of any value: the names data flows into. */
 const ANY_ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=|\+=)(?!=)/;
+/** The name a statement assigns: `x = …`, `with … as f:`, `… as f` (a Python alias). */
+const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*:?\\s*$`);
+function assignedName(text: string): string | undefined {
+  const m = ASSIGNED.exec(text);
+  return m?.[1] ?? m?.[2];
+}
+
 /** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */
 const WRITTEN_FILES = [
   /(?:^|[^<>&\d])>{1,2}\s*["']?([~/.$\w][^\s"'|;&)]*)/g,
@@ -54,7 +61,7 @@ function fold(text: string): string {
   return out.replace(FALLS_BACK_TO_HOME, '~');
 }
 
-/** Lines joined where a shell continues them (`\`) or where brackets are still open. */
+/** Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open. */
 function logicalLines(text: string): { text: string; offset: number }[] {
   const out: { text: string; offset: number }[] = [];
   let current = '';
@@ -69,8 +76,9 @@ function logicalLines(text: string): { text: string; offset: number }[] {
     current = current === '' ? line : `${current} ${line.trim()}`;
     gathered++;
     for (const c of line) {
-      if (c === '(' || c === '[' || c === '{') depth++;
-      else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+      // Braces open blocks (a function, a loop) whose lines are statements of their own; brackets open calls and lists.
+      if (c === '(' || c === '[') depth++;
+      else if ((c === ')' || c === ']') && depth > 0) depth--;
     }
     if (!raw.endsWith('\\') && (depth === 0 || gathered >= STATEMENT_LINES)) {
       out.push({ text: current, offset });
@@ -83,10 +91,16 @@ function logicalLines(text: string): { text: string; offset: number }[] {
   return out;
 }
 
-/** The literal each variable assigned exactly once holds. */
-function literals(lines: readonly string[]): Map<string, string> {
+/** Names a script gives a value (`x=…`, `local x`, `read x`, `for x in`, `declare x`): never read as unset. */
+const DECLARES =
+  /\b(?:local|declare|typeset|readonly|export|read(?:\s+-[a-z]+)*)\s+((?:[a-z_][a-z0-9_]*\s*)+)|\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/g;
+
+/** The literal each variable assigned exactly once holds, and every name given a value at all. */
+function literals(lines: readonly string[]): { values: Map<string, string>; assigned: Set<string> } {
   const seen = new Map<string, string | null>();
+  const assigned = new Set<string>();
   for (const line of lines) {
+    for (const m of line.matchAll(DECLARES)) for (const name of (m[1] ?? m[2]!).split(/\s+/)) if (name !== '') assigned.add(name);
     const m = ASSIGNMENT.exec(line);
     if (m === null) {
       const any = ANY_ASSIGNMENT.exec(line);
@@ -96,9 +110,12 @@ function literals(lines: readonly string[]): Map<string, string> {
     const value = m[3] ?? m[4] ?? '';
     seen.set(m[1]!, seen.has(m[1]!) ? null : value);
   }
-  const out = new Map<string, string>();
-  for (const [name, value] of seen) if (value !== null) out.set(name, value);
-  return out;
+  const values = new Map<string, string>();
+  for (const [name, value] of seen) {
+    assigned.add(name);
+    if (value !== null) values.set(name, value);
+  }
+  return { values, assigned };
 }
 
 const SHELL_VARIABLE = /\$\{([a-z_][a-z0-9_]*)(?::?-([^}]*))?\}|\$([a-z_][a-z0-9_]*)/g;
@@ -134,7 +151,7 @@ function aliases(lines: readonly string[]): Map<string, string> {
 }
 
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
-function resolve(line: string, values: Map<string, string>, shell: boolean, modules: Map<string, string>): string {
+function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean, modules: Map<string, string>): string {
   for (const [alias, module] of modules)
     if (line.includes(alias)) line = line.replace(new RegExp(`(?<![\\w.])${alias}(?=\\s*[.(])`, 'g'), module);
   let out = line.replace(SHELL_VARIABLE, (whole, braced?: string, fallback?: string, bare?: string) => {
@@ -143,7 +160,7 @@ function resolve(line: string, values: Map<string, string>, shell: boolean, modu
     if (value !== undefined) return value;
     if (fallback !== undefined) return fallback;
     // An unset variable of a script is empty when it runs: `"$D/"*` deletes `/*`.
-    return shell && !ENVIRONMENT_SET.has(name) && /^[a-z]/.test(name) && !values.has(name) ? '' : whole;
+    return shell && !ENVIRONMENT_SET.has(name) && /^[a-z]/.test(name) && !assigned.has(name) ? '' : whole;
   });
   if (!shell)
     for (const [name, value] of values)
@@ -151,6 +168,18 @@ function resolve(line: string, values: Map<string, string>, shell: boolean, modu
         out = out.replace(new RegExp(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`, 'g'), `"${value}"`);
   return out;
 }
+
+/** A message printed and nothing else done: its text is shown, not run (a call inside it, `$(…)`, still runs). */
+function printedOnly(line: string): boolean {
+  if (!printedMessage(line)) return false;
+  const args = line.replace(/^\s*[\w.-]+\s*\(?/, '');
+  const unquoted = args.replace(/`[^`]*`|"[^"]*"|'[^']*'/g, '');
+  return !args.includes('$(') && !/[\w\]]\s*\(|[>|]|\btee\b/.test(unquoted.replace(/[12]?>&[12]|>\s*\/dev\/(?:null|stderr)/g, ''));
+}
+
+/** A list a detector keeps of what it looks for (`reverse_shell_patterns=(…)`, `IOCS = [`). */
+const PATTERN_LIST =
+  /^\s*(?:(?:const|let|var|local|readonly|declare(?:\s+-a)?)\s+)?[\w]*(?:patterns?|signatures?|iocs?|indicators?|regex(?:es|ps)?|blocklist|denylist)\s*[:=]/i;
 
 /** A whole-line comment (`#`, `//`) or a shebang. */
 const COMMENT = /^\s*(?:#|\/\/)/;
@@ -169,6 +198,8 @@ export interface Flow {
   facts: Set<string>;
   /** Whether data from a statement with `from` reaches a statement with `to` (or one statement holds both). */
   joins(from: string, to: string): Statement | null;
+  /** A statement where data from `a` and data from `b` meet; unless `loose`, one of the two is there itself. */
+  meets(a: string, b: string, loose: boolean): Statement | null;
 }
 
 /** The statements of a piece of code, from its first line `firstLine` (1-based), resolved and with their facts. */
@@ -177,16 +208,16 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   const kept = code
     .slice(0, FLOW_TEXT_CAP)
     .split('\n')
-    .map((line) => (isSignature(line) ? '' : withoutQuotedPatterns(line)))
+    .map((line) => (isSignature(line) || PATTERN_LIST.test(line) ? '' : withoutQuotedPatterns(line)))
     .join('\n');
   const lines = logicalLines(kept.toLowerCase()).map((l) => ({ ...l, raw: l.text, text: fold(l.text) }));
-  const values = literals(lines.map((l) => l.text));
+  const { values, assigned } = literals(lines.map((l) => l.text));
   const modules = aliases(lines.map((l) => l.text));
   const statements: Statement[] = [];
   for (const { text: line, raw, offset } of lines) {
-    // Comments and the interpreter line run nothing.
-    if (COMMENT.test(line)) continue;
-    const resolved = resolve(line, values, shell, modules);
+    // Comments and the interpreter line run nothing; a message printed whole (a usage text over lines) is shown.
+    if (COMMENT.test(line) || printedOnly(raw)) continue;
+    const resolved = resolve(line, values, assigned, shell, modules);
     const joined = resolved === line ? line : `${line}\n${fold(resolved)}`;
     statements.push({ line: firstLine + offset, raw, text: joined, facts: factsOf(joined) });
   }
@@ -194,30 +225,66 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   const handles: string[] = [];
   for (const s of statements) {
     if (handles.some((name) => new RegExp(`(?<![\\w.])${name}\\s*[.(]`).test(s.text))) s.facts.add('network-send');
-    const assigned = ANY_ASSIGNMENT.exec(s.text);
-    if (assigned !== null && s.facts.has('network-send')) handles.push(assigned[1]!);
+    const assigned = assignedName(s.text);
+    if (assigned !== undefined && s.facts.has('network-send')) handles.push(assigned);
   }
   const facts = new Set<string>();
   for (const s of statements) for (const f of s.facts) facts.add(f);
 
-  function joins(from: string, to: string): Statement | null {
-    const carriers = new Set<string>();
+  const carried = new Map<string, { names: Set<string>; holding: Set<Statement> }>();
+
+  /**
+   * Names (variables, files) that hold data from statements with `fact`, and the statements that hold it: a statement
+   * that names one holds it too, and passes it on to what it assigns or writes; a name given another value lets it go.
+   */
+  function carriersOf(fact: string): { names: Set<string>; holding: Set<Statement> } {
+    const known = carried.get(fact);
+    if (known !== undefined) return known;
+    const names = new Set<string>();
+    const holding = new Set<Statement>();
     for (const s of statements) {
-      const carries = s.facts.has(from) || [...carriers].some((name) => mentions(s.text, name));
-      if (carries && s.facts.has(to)) return s;
-      if (!carries) continue;
-      const assigned = ANY_ASSIGNMENT.exec(s.text);
-      if (assigned !== null) carriers.add(assigned[1]!);
-      for (const pattern of WRITTEN_FILES) for (const m of s.text.matchAll(pattern)) if (m[1]!.length >= 3) carriers.add(m[1]!);
+      const assigned = assignedName(s.text);
+      if (!s.facts.has(fact) && ![...names].some((name) => mentions(s.text, name))) {
+        if (assigned !== undefined) names.delete(assigned);
+        continue;
+      }
+      holding.add(s);
+      if (assigned !== undefined) names.add(assigned);
+      for (const pattern of WRITTEN_FILES)
+        for (const m of s.text.matchAll(pattern)) if (m[1]!.length >= 3 || m[1]!.startsWith('$')) names.add(m[1]!);
       const forName = /\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/.exec(s.text);
-      if (forName !== null) carriers.add(forName[1]!);
+      if (forName !== null) names.add(forName[1]!);
     }
-    return null;
+    const result = { names, holding };
+    carried.set(fact, result);
+    return result;
   }
-  return { statements, facts, joins };
+
+  function joins(from: string, to: string): Statement | null {
+    const source = carriersOf(from);
+    return statements.find((s) => source.holding.has(s) && s.facts.has(to)) ?? null;
+  }
+
+  function meets(a: string, b: string, loose: boolean): Statement | null {
+    const first = carriersOf(a).holding;
+    const second = carriersOf(b).holding;
+    return statements.find((s) => first.has(s) && second.has(s) && (loose || s.facts.has(a) || s.facts.has(b))) ?? null;
+  }
+  return { statements, facts, joins, meets };
 }
 
+const NAME_PATTERNS = new Map<string, RegExp>();
+
 function mentions(text: string, name: string): boolean {
-  if (/^\w+$/.test(name)) return new RegExp(`(?<![\\w])\\$?\\{?${name}(?![\\w])`).test(text);
+  if (!text.includes(name)) return false;
+  if (/^\w+$/.test(name)) {
+    let pattern = NAME_PATTERNS.get(name);
+    if (pattern === undefined) {
+      pattern = new RegExp(`(?<![\\w])\\$?\\{?${name}(?![\\w])`);
+      if (NAME_PATTERNS.size > 10_000) NAME_PATTERNS.clear();
+      NAME_PATTERNS.set(name, pattern);
+    }
+    return pattern.test(text);
+  }
   return text.includes(name);
 }

@@ -18,16 +18,26 @@ export interface BehaviourMatcher {
   join?: readonly (readonly [string, string])[];
   /** Facts present together in the piece, each entry one of its alternatives. */
   all?: readonly (readonly string[])[];
+  /** Data from both facts meeting in one statement, one of them there itself unless `loose`. */
+  meet?: readonly (readonly [string, string])[];
+  loose?: boolean;
 }
 
 export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
   { rule: 'behaviour.environment-sent', join: [['environment', 'network-send']] },
   { rule: 'behaviour.credentials-sent', join: [['credential-store', 'network-send']] },
-  { rule: 'behaviour.remote-shell', all: [['socket'], ['shell-exec']] },
-  { rule: 'behaviour.input-captured', all: [['keyboard', 'clipboard-read'], ['network-send']] },
+  { rule: 'behaviour.remote-shell', meet: [['socket', 'shell-exec']] },
+  { rule: 'behaviour.input-captured', all: [['keyboard'], ['network-send']], join: [['clipboard-read', 'network-send']] },
   { rule: 'behaviour.clipboard-swapped', all: [['clipboard-read'], ['clipboard-write'], ['wallet']] },
   { rule: 'behaviour.delete-everything', all: [['delete-all']] },
-  { rule: 'behaviour.persistent-fetch', all: [['startup-write'], ['network-fetch', 'network-send']] },
+  {
+    rule: 'behaviour.persistent-fetch',
+    meet: [
+      ['network-fetch', 'startup-write'],
+      ['network-send', 'startup-write'],
+    ],
+    loose: true,
+  },
   { rule: 'behaviour.backdoor-key', all: [['authorized-keys'], ['ssh-key']] },
   { rule: 'behaviour.auto-run-download', all: [['auto-run'], ['runs-download']] },
   {
@@ -35,8 +45,8 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
     join: [
       ['decoded', 'dynamic-exec'],
       ['decoded', 'process-exec'],
-      ['network-fetch', 'code-exec'],
-      ['network-fetch', 'shell-code-exec'],
+      ['fetched-output', 'code-exec'],
+      ['fetched-output', 'shell-code-exec'],
       ['assembled-name', 'dynamic-exec'],
       ['assembled-name', 'process-exec'],
     ],
@@ -51,13 +61,16 @@ const CODE_EXEC = /(?:^|[^\w.])(?:exec|eval|compile)\s*\(|\bnew function\s*\(|\b
 /** A download handed to a shell or an interpreter as it arrives. */
 const RUNS_WHAT_ARRIVES =
   /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(/;
+/** What a download answered, kept (`x=$(curl …)`, `t = requests.get(…).text`): not a command that names a download. */
+const FETCHED_OUTPUT =
+  /=\s*\$\([^)]*\b(?:curl|wget)\b|=\s*`[^`]*\b(?:curl|wget)\b|=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:fetch|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|invoke-restmethod|invoke-webrequest|irm|iwr)\b|\b(?:iex|invoke-expression)\s*\(\s*(?:invoke-restmethod|invoke-webrequest|irm|iwr|\(?new-object\s+net\.webclient)/;
 /** Files that are start-up items by where they sit. */
 const STARTUP_ITEM =
   /(?:^|\/)(?:launchagents|launchdaemons)\/[^/]+\.plist$|(?:^|\/)systemd\/[^/]+\.(?:service|timer)$|\.config\/autostart\/[^/]+\.desktop$|(?:^|\/)cron(?:\.d|tab)?\/[^/]+$/i;
 const SHELL_CODE_EXEC = /\binvoke-expression\b|(?:^|[\s(|;])iex\b|(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b/;
-/** A function or module named by a string built at run time, in the text as written. */
+/** A builtin, a module or a global named by a string built at run time (concatenated, decoded), as written. */
 const ASSEMBLED_NAME =
-  /\bgetattr\(\s*(?:builtins|__builtins__)\s*,\s*(?!["'][a-z_]+["']\s*\))|\b__import__\(\s*(?!["'][a-z_.]+["']\s*[,)])|\bglobals\(\)\s*\[\s*(?!["'][a-z_]+["']\s*\])|\b(?:window|global|globalthis)\[\s*["'][^"']*["']\s*\+/;
+  /\b(?:getattr\(\s*(?:builtins|__builtins__)\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["'])/;
 
 function excerptHit(rule: string, severity: Hit['severity'], statement: Statement, context: Context, message: string): Hit {
   const text = statement.text.split('\n')[0]!.slice(0, 400);
@@ -80,6 +93,7 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
     // and run later, it is judged here.
     if (SHELL_CODE_EXEC.test(s.text) && !s.facts.has('network-fetch')) s.facts.add('shell-code-exec');
     if (s.facts.has('network-fetch') && RUNS_WHAT_ARRIVES.test(s.text)) s.facts.add('runs-download');
+    if (FETCHED_OUTPUT.test(s.text)) s.facts.add('fetched-output');
     // A file that is itself a start-up item (a launch agent, a service, an autostart entry) is written where it runs.
     if (startupItem) s.facts.add('startup-write');
   }
@@ -92,6 +106,13 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
       const at = flow.joins(pair[0], pair[1]);
       if (at !== null) {
         report(excerptHit(matcher.rule, severity, at, context, describe(matcher, pair)));
+        break;
+      }
+    }
+    for (const pair of matcher.meet ?? []) {
+      const at = flow.meets(pair[0], pair[1], matcher.loose === true);
+      if (at !== null) {
+        report(excerptHit(matcher.rule, severity, at, context, `Data from ${pair[0]} and ${pair[1]} meet in this code.`));
         break;
       }
     }
@@ -121,6 +142,13 @@ const PROSE_SOURCE =
   /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
 const DESTINATION =
   /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
+/**
+ * Something secret sent somewhere: the verb, its object and its destination in that order ("POST the output of printenv
+ * to https://…"), or the object gathered and then sent ("collect ~/.aws/credentials and submit it to …").
+ */
+const SEND_CLAUSE = new RegExp(
+  `${SEND_VERB.source}[^.!?]{0,160}?(?:${PROSE_SOURCE.source})[^!?]{0,200}?\\b(?:to|into|at|via|on)\\b[^!?]{0,80}?(?:${DESTINATION.source})|(?:${PROSE_SOURCE.source})[^.!?]{0,120}?\\b(?:and|then)\\s+${SEND_VERB.source}[^!?]{0,60}?\\b(?:to|into|at|via)\\b[^!?]{0,80}?(?:${DESTINATION.source})`,
+);
 /** Quoted text is someone else's words (a watch list, an example), not an instruction. */
 const QUOTED = /"[^"]*"|“[^”]*”|`[^`]*`/g;
 /** An instruction (not a description) to set earlier instructions aside. */
@@ -133,7 +161,7 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   const unquoted = text.replace(QUOTED, ' ');
   for (const sentence of text.split(SENTENCE_END)) {
-    if (INSTRUCTION.test(sentence) && SEND_VERB.test(sentence) && PROSE_SOURCE.test(sentence) && DESTINATION.test(sentence)) {
+    if (INSTRUCTION.test(sentence) && SEND_CLAUSE.test(sentence)) {
       report(
         excerptHit(
           'behaviour.instructed-exfiltration',
