@@ -180,12 +180,27 @@ const STARTS_PROCESS = /\b(?:spawn|spawnsync|exec|execfile|execsync|execfilesync
 const PUBLIC_KEY =
   /[^\s"'=]*\.pub\b|\.ssh["']?\s*[/,]\s*["']?(?:config|known_hosts)\b|\s-i\s+["']?\S*\.ssh\S*|identityfile\s*[=:]?\s*\S+|\bssh-add\b[^\n]*/g;
 
-/** The facts one statement holds. */
-export function factsOf(statement: string): Set<string> {
+/** Each record's patterns with `^` and `$` matching at every line: run over statements joined by line ends. */
+const ACROSS_LINES = new Map<FactRecord, readonly RegExp[]>(
+  FACT_RECORDS.map((record) => [record, record.patterns.map((p) => new RegExp(p.source, p.flags.includes('m') ? p.flags : `${p.flags}m`))]),
+);
+
+/**
+ * The fact records that can hold in any of `statements`: a pattern that finds nothing in all of them together (joined by
+ * line ends, `^` and `$` matching at each) finds nothing in one. Reading a piece's statements once per record instead of
+ * once per statement and record took the facts of public skills' code from a quarter of the scan to a tenth.
+ */
+export function recordsFor(statements: readonly string[]): readonly FactRecord[] {
+  const all = statements.join('\n');
+  return FACT_RECORDS.filter((record) => ACROSS_LINES.get(record)!.some((p) => p.test(all)));
+}
+
+/** The facts one statement holds, of the records that may hold. */
+export function factsOf(statement: string, records: readonly FactRecord[] = FACT_RECORDS): Set<string> {
   const found = new Set<string>();
   const withoutChildEnvironment = STARTS_PROCESS.test(statement) ? statement.replace(CHILD_ENVIRONMENT, ' ') : statement;
-  const withoutPublicKeys = statement.replace(PUBLIC_KEY, ' ');
-  for (const record of FACT_RECORDS) {
+  const withoutPublicKeys = /\.pub|\.ssh|identityfile|ssh-add|\s-i\s/.test(statement) ? statement.replace(PUBLIC_KEY, ' ') : statement;
+  for (const record of records) {
     const text =
       record.name === 'environment' ? withoutChildEnvironment : record.name === 'credential-store' ? withoutPublicKeys : statement;
     if (record.patterns.some((p) => p.test(text))) found.add(record.name);

@@ -6,7 +6,7 @@
  * when it names a variable or a file an earlier statement filled from the source (data flows through names).
  */
 import { printedMessage, withoutQuotedPatterns } from '../signature.js';
-import { factsOf } from './facts.js';
+import { factsOf, recordsFor } from './facts.js';
 
 /** Longest piece of code read as statements (a skill's largest script is far smaller). */
 export const FLOW_TEXT_CAP = 512 * 1024;
@@ -49,16 +49,19 @@ const WRITTEN_FILES = [
   /\bopen\(\s*["']([^"']+)["']\s*,\s*["'][wa]/g,
 ];
 
+// Each rewrite is tried only when its telltale character is there: most lines have none, and a regular expression tried
+// at every position of every line was a tenth of reading public skills' code.
 function fold(text: string): string {
-  let out = text.replace(EMPTY_QUOTES, '');
-  for (let i = 0; i < 8; i++) {
-    const next = out.replace(CONCAT, (_m, q: string, a: string, _q2: string, b: string) => `${q}${a}${b}${q}`);
-    if (next === out) break;
-    out = next;
-  }
-  for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
+  let out = text.includes('""') || text.includes("''") ? text.replace(EMPTY_QUOTES, '') : text;
+  if (out.includes('"') || out.includes("'"))
+    for (let i = 0; i < 8; i++) {
+      const next = out.replace(CONCAT, (_m, q: string, a: string, _q2: string, b: string) => `${q}${a}${b}${q}`);
+      if (next === out) break;
+      out = next;
+    }
+  if (/home|userprofile|expanduser/.test(out)) for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
   // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) can be home.
-  return out.replace(FALLS_BACK_TO_HOME, '~');
+  return out.includes('~') ? out.replace(FALLS_BACK_TO_HOME, '~') : out;
 }
 
 /** Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open. */
@@ -152,8 +155,7 @@ function aliases(lines: readonly string[]): Map<string, string> {
 
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
 function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean, modules: Map<string, string>): string {
-  for (const [alias, module] of modules)
-    if (line.includes(alias)) line = line.replace(new RegExp(`(?<![\\w.])${alias}(?=\\s*[.(])`, 'g'), module);
+  for (const [alias, module] of modules) if (line.includes(alias)) line = line.replace(cached(`(?<![\\w.])${alias}(?=\\s*[.(])`), module);
   let out = line.replace(SHELL_VARIABLE, (whole, braced?: string, fallback?: string, bare?: string) => {
     const name = (braced ?? bare)!;
     const value = values.get(name);
@@ -164,8 +166,7 @@ function resolve(line: string, values: Map<string, string>, assigned: Set<string
   });
   if (!shell)
     for (const [name, value] of values)
-      if (name.length >= 2 && out.includes(name))
-        out = out.replace(new RegExp(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`, 'g'), `"${value}"`);
+      if (name.length >= 2 && out.includes(name)) out = out.replace(cached(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`), `"${value}"`);
   return out;
 }
 
@@ -216,15 +217,17 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   const statements: Statement[] = [];
   for (const { text: line, raw, offset } of lines) {
     // Comments and the interpreter line run nothing; a message printed whole (a usage text over lines) is shown.
-    if (COMMENT.test(line) || printedOnly(raw)) continue;
+    if (line.trim() === '' || COMMENT.test(line) || printedOnly(raw)) continue;
     const resolved = resolve(line, values, assigned, shell, modules);
     const joined = resolved === line ? line : `${line}\n${fold(resolved)}`;
-    statements.push({ line: firstLine + offset, raw, text: joined, facts: factsOf(joined) });
+    statements.push({ line: firstLine + offset, raw, text: joined, facts: new Set() });
   }
+  const records = recordsFor(statements.map((s) => s.text));
+  for (const s of statements) s.facts = factsOf(s.text, records);
   // A name a connection or a request was made into sends what it is handed (`conn.request(…)`, `req.write(body)`).
   const handles: string[] = [];
   for (const s of statements) {
-    if (handles.some((name) => new RegExp(`(?<![\\w.])${name}\\s*[.(]`).test(s.text))) s.facts.add('network-send');
+    if (handles.some((name) => s.text.includes(name) && cached(`(?<![\\w.])${name}\\s*[.(]`).test(s.text))) s.facts.add('network-send');
     const assigned = assignedName(s.text);
     if (assigned !== undefined && s.facts.has('network-send')) handles.push(assigned);
   }
@@ -274,6 +277,18 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
 }
 
 const NAME_PATTERNS = new Map<string, RegExp>();
+
+/** A global pattern for a name, made once: names repeat across statements and files. */
+function cached(source: string): RegExp {
+  let pattern = NAME_PATTERNS.get(source);
+  if (pattern === undefined) {
+    if (NAME_PATTERNS.size > 10_000) NAME_PATTERNS.clear();
+    pattern = new RegExp(source, 'g');
+    NAME_PATTERNS.set(source, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
+}
 
 function mentions(text: string, name: string): boolean {
   if (!text.includes(name)) return false;
