@@ -160,7 +160,9 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   const text = unit.text.toLowerCase().replace(/[*_]{1,2}/g, '');
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   const unquoted = text.replace(QUOTED, ' ');
-  for (const sentence of text.split(SENTENCE_END)) {
+  // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
+  const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);
+  for (const sentence of sends ? text.split(SENTENCE_END) : []) {
     if (INSTRUCTION.test(sentence) && SEND_CLAUSE.test(sentence)) {
       report(
         excerptHit(
@@ -175,7 +177,11 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
     }
   }
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
-  if (OVERRIDE.test(unquoted) && !unit.lines.some((line) => OVERRIDE.test(line.toLowerCase().replace(QUOTED, ' '))))
+  if (
+    /ignore|disregard|forget|override|set aside|discard|drop/.test(unquoted) &&
+    OVERRIDE.test(unquoted) &&
+    !unit.lines.some((line) => OVERRIDE.test(line.toLowerCase().replace(QUOTED, ' ')))
+  )
     report(
       excerptHit(
         'agent.override-instructions',
