@@ -6,6 +6,7 @@ import { AppError } from './domain/errors.js';
 import { installAuth } from './http/plugins/auth.js';
 import { callLogger } from './http/plugins/call-log.js';
 import { installErrorHandling, installNotFound } from './http/plugins/errors.js';
+import { bodyRateGuard } from './http/body-rate.js';
 import { inFlightTracker, registerInFlight } from './http/in-flight.js';
 import { installJsonParser } from './http/json-body.js';
 import { createMetrics } from './http/plugins/metrics.js';
@@ -80,6 +81,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   // What a shutdown waits for, and names when its grace period runs out (src/cli/serve.ts).
   const inFlight = inFlightTracker(app);
   registerInFlight(app, inFlight);
+  const bodyRate = bodyRateGuard(config.bodyMinRate);
   const limiter = await installRateLimits(app, config);
   app.decorateRequest<string | null>('routeUrl', null);
   // One hook per stage, in callback style: every hook a stage holds, and every async hook, costs each request.
@@ -94,6 +96,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
       return;
     }
     inFlight.started(request);
+    bodyRate?.watch(request, reply);
     // A request no route matched has no route config at all, whatever the type says.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const access = route.config?.auth;

@@ -58,6 +58,11 @@ export interface Config {
   trustProxy: boolean;
   /** Time limits on a client's request; see docs/deployment.md ("Faults and what the registry promises"). */
   timeouts: Timeouts;
+  /**
+   * The least a request body must bring: `BODY_MIN_RATE_BYTES` in every `BODY_MIN_RATE_WINDOW_MS`, or the request is
+   * cut with 408 (src/http/body-rate.ts); 0 bytes turns the minimum off.
+   */
+  bodyMinRate: { bytes: number; windowMs: number };
   /** `UPLOADS_PER_CLIENT`: package uploads (and validations) one client may have in flight at once. */
   uploadsPerClient: number;
   /**
@@ -244,6 +249,12 @@ export function loadConfig(env: Env = process.env): Config {
       requestMs: integer('REQUEST_TIMEOUT_MS', 300_000, 1_000, 86_400_000),
       bodyIdleMs: integer('BODY_IDLE_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
       headersMs: integer('HEADERS_TIMEOUT_MS', 20_000, 1_000, 600_000),
+    },
+    // 1 KiB per 20 s is 0.4 kbit/s: a 64 kbit/s mobile link brings 160 KB a window and 1 Mbit/s 2.5 MB, while ten bytes
+    // every 3 s bring about 70 and are cut when their first window ends.
+    bodyMinRate: {
+      bytes: integer('BODY_MIN_RATE_BYTES', 1024, 0, 1_073_741_824),
+      windowMs: integer('BODY_MIN_RATE_WINDOW_MS', 20_000, 100, 3_600_000),
     },
     uploadsPerClient: integer('UPLOADS_PER_CLIENT', 4, 1, 10_000),
     scanThreads: integer('SCAN_THREADS', Math.max(1, availableParallelism() - 1), 0, 64),

@@ -181,6 +181,7 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
   it('has the documented defaults', () => {
     const config = loadConfig({});
     assert.deepEqual(config.timeouts, { requestMs: 300_000, bodyIdleMs: 30_000, headersMs: 20_000 });
+    assert.deepEqual(config.bodyMinRate, { bytes: 1024, windowMs: 20_000 });
     assert.equal(config.uploadsPerClient, 4);
     assert.equal(config.scanThreads, Math.max(1, availableParallelism() - 1));
     assert.equal(config.storageMinFreeBytes, 104_857_600);
@@ -193,6 +194,8 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
       REQUEST_TIMEOUT_MS: '60000',
       BODY_IDLE_TIMEOUT_MS: '5000',
       HEADERS_TIMEOUT_MS: '2000',
+      BODY_MIN_RATE_BYTES: '4096',
+      BODY_MIN_RATE_WINDOW_MS: '250',
       UPLOADS_PER_CLIENT: '1',
       SCAN_THREADS: '0',
       STORAGE_MIN_FREE_BYTES: '0',
@@ -201,6 +204,7 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
       METRICS_ALLOW: ' 10.0.0.0/8, 192.168.1.7 ,::1, fd00::/8',
     });
     assert.deepEqual(config.timeouts, { requestMs: 60_000, bodyIdleMs: 5_000, headersMs: 2_000 });
+    assert.deepEqual(config.bodyMinRate, { bytes: 4096, windowMs: 250 });
     assert.equal(config.uploadsPerClient, 1);
     assert.equal(config.scanThreads, 0);
     assert.equal(config.storageMinFreeBytes, 0);
@@ -227,6 +231,10 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
     ['REQUEST_TIMEOUT_MS', '999'],
     ['BODY_IDLE_TIMEOUT_MS', 'soon'],
     ['HEADERS_TIMEOUT_MS', '0'],
+    ['BODY_MIN_RATE_BYTES', '-1'],
+    ['BODY_MIN_RATE_BYTES', '1 KiB'],
+    ['BODY_MIN_RATE_WINDOW_MS', '99'],
+    ['BODY_MIN_RATE_WINDOW_MS', '3600001'],
     ['UPLOADS_PER_CLIENT', '0'],
     ['SCAN_THREADS', '-1'],
     ['SCAN_THREADS', '65'],
@@ -240,6 +248,10 @@ describe('configuration: time limits, uploads, free space, shutdown, metrics acc
       assert.match(problems[0]!, new RegExp(`^${variable} must be a whole number`));
     });
   }
+
+  it('turns the minimum body rate off with BODY_MIN_RATE_BYTES=0', () => {
+    assert.deepEqual(loadConfig({ BODY_MIN_RATE_BYTES: '0' }).bodyMinRate, { bytes: 0, windowMs: 20_000 });
+  });
 
   it('refuses a headers limit longer than the request limit, and a short metrics token', () => {
     assert.deepEqual(problemsOf({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '10000' }), [

@@ -50,6 +50,11 @@ export const ERROR_CODES = {
   scan_job_not_found: { status: 404, meaning: 'No rescan job by this id.' },
   // 406
   not_acceptable: { status: 406, meaning: 'A multipart upload whose parts the registry cannot read.' },
+  // 408
+  body_too_slow: {
+    status: 408,
+    meaning: 'The body arrived slower than BODY_MIN_RATE_BYTES per BODY_MIN_RATE_WINDOW_MS; the connection is closed.',
+  },
   // 409
   slug_taken: { status: 409, meaning: 'Another skill has this slug.' },
   username_taken: { status: 409, meaning: 'Another account has this username.' },
