@@ -87,7 +87,8 @@ describe('web console: the review queue', () => {
 
     // The verdict is the first thing each row says.
     const rows = await page.locator('.queue-item .queue-main').allInnerTexts();
-    assert.match(rows[0]!, /^Scan verdict:\s+Malicious\s+v1\.0\.0: 1 critical, quarantined/);
+    // Deleting the home folder is a command rule's finding and the script's behaviour: two critical findings.
+    assert.match(rows[0]!, /^Scan verdict:\s+Malicious\s+v1\.0\.0: 2 critical, quarantined/);
     assert.match(rows[1]!, /^Scan verdict:\s+Malicious\s+v1\.1\.0/);
     assert.match(rows[2]!, /^Scan verdict:\s+Suspicious/);
     assert.match(rows[3]!, /^Scan verdict:\s+Clean/);
@@ -164,7 +165,7 @@ describe('web console: the review queue', () => {
       await dialog.getByText('Every version of this skill is quarantined').waitFor();
       assert.doesNotMatch(await dialog.innerText(), /no version/i);
       assert.deepEqual(await dialog.getByRole('list', { name: 'Quarantined versions' }).getByRole('listitem').allInnerTexts(), [
-        'v1.0.0: Malicious (1 critical)',
+        'v1.0.0: Malicious (2 critical)',
       ]);
       const box = dialog.getByRole('checkbox', {
         name: 'I have read the security report and publish this skill anyway, although every version is quarantined.',

@@ -107,7 +107,8 @@ describe('web console: scan verdicts', () => {
     const { page } = session;
     await page.goto('/me/skills/env-helper?tab=security');
     const row = page.getByRole('row', { name: /v0\.1\.0/ });
-    assert.match(await row.innerText(), /Malicious[\s\S]*Quarantined[\s\S]*1 critical/);
+    // The reverse shell is a command rule's finding and the script's behaviour: two critical findings.
+    assert.match(await row.innerText(), /Malicious[\s\S]*Quarantined[\s\S]*2 critical/);
     await row.getByRole('button', { name: 'Rescan and explain version 0.1.0' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rescan version 0.1.0' });
     await dialog.getByLabel('Explanation for the reviewer').fill('The helper opens a shell for the pairing session on purpose.');
