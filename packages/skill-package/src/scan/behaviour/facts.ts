@@ -178,7 +178,7 @@ const CHILD_ENVIRONMENT =
 const STARTS_PROCESS = /\b(?:spawn|spawnsync|exec|execfile|execsync|execfilesync|fork|popen|run|call|check_output|check_call)\s*\(/;
 /** A public key's file (`id_ed25519.pub`), SSH's host list and configuration, a key handed to ssh to use: nothing read out. */
 const PUBLIC_KEY =
-  /[^\s"'=]*\.pub\b|\.ssh["']?\s*[/,]\s*["']?(?:config|known_hosts)\b|\s-i\s+["']?\S*\.ssh\S*|identityfile\s*[=:]?\s*\S+|\bssh-add\b[^\n]*/g;
+  /(?<![^\s"'=])[^\s"'=]*\.pub\b|\.ssh["']?\s*[/,]\s*["']?(?:config|known_hosts)\b|\s-i\s+["']?\S*\.ssh\S*|identityfile\s*[=:]?\s*\S+|\bssh-add\b[^\n]*/g;
 
 /** Each record's patterns with `^` and `$` matching at every line: run over statements joined by line ends. */
 const ACROSS_LINES = new Map<FactRecord, readonly RegExp[]>(

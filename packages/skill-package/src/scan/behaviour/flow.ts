@@ -9,7 +9,14 @@ import { printedMessage, withoutQuotedPatterns } from '../signature.js';
 import { factsOf, recordsFor } from './facts.js';
 
 /** Longest piece of code read as statements (a skill's largest script is far smaller). */
-export const FLOW_TEXT_CAP = 512 * 1024;
+export const FLOW_TEXT_CAP = 256 * 1024;
+/**
+ * Longest statement read whole; a longer one (a minified line, a padded one) is read in windows of this many characters
+ * that overlap by STATEMENT_OVERLAP. Several fact patterns (`xclip … -o`) cost the product of a word's repeats and the
+ * text's length: a 400 KiB line took 97 s before statements were windowed, and windows keep each at most this squared.
+ */
+const STATEMENT_CHARS = 1024;
+const STATEMENT_OVERLAP = 256;
 /** Most lines one statement gathers while its brackets are open. */
 const STATEMENT_LINES = 30;
 
@@ -62,6 +69,14 @@ function fold(text: string): string {
   if (/home|userprofile|expanduser/.test(out)) for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
   // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) can be home.
   return out.includes('~') ? out.replace(FALLS_BACK_TO_HOME, '~') : out;
+}
+
+function windowed(line: { text: string; offset: number }): { text: string; offset: number }[] {
+  if (line.text.length <= STATEMENT_CHARS) return [line];
+  const out: { text: string; offset: number }[] = [];
+  for (let at = 0; at < line.text.length; at += STATEMENT_CHARS - STATEMENT_OVERLAP)
+    out.push({ text: line.text.slice(at, at + STATEMENT_CHARS), offset: line.offset });
+  return out;
 }
 
 /** Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open. */
@@ -211,7 +226,9 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     .split('\n')
     .map((line) => (isSignature(line) || PATTERN_LIST.test(line) ? '' : withoutQuotedPatterns(line)))
     .join('\n');
-  const lines = logicalLines(kept.toLowerCase()).map((l) => ({ ...l, raw: l.text, text: fold(l.text) }));
+  const lines = logicalLines(kept.toLowerCase())
+    .flatMap(windowed)
+    .map((l) => ({ ...l, raw: l.text, text: fold(l.text) }));
   const { values, assigned } = literals(lines.map((l) => l.text));
   const modules = aliases(lines.map((l) => l.text));
   const statements: Statement[] = [];

@@ -155,9 +155,15 @@ const QUOTED = /"[^"]*"|“[^”]*”|`[^`]*`/g;
 const OVERRIDE = new RegExp(
   `(?:^|[.!?:;]\\s+|\\d\\.\\s+|[-*]\\s+)${LEAD_IN}(?:ignore|disregard|forget|override|set aside|discard|drop)\\s+(?:(?:all|any|the|your|every|of)\\s+)*(?:\\w+\\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\\s+(?:\\w+\\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\\b|(?:what|whatever|anything|everything)\\s+(?:the\\s+)?(?:operator|user|system|developer|human|you were told)\\b)`,
 );
+const PARAGRAPH_CHARS = 4096;
+
 /** Judges one paragraph of prose read by an agent. */
 export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
-  const text = unit.text.toLowerCase().replace(/[*_]{1,2}/g, '');
+  // A paragraph is read within its first PARAGRAPH_CHARS characters: its sentences' patterns cost up to that squared.
+  const text = unit.text
+    .slice(0, PARAGRAPH_CHARS)
+    .toLowerCase()
+    .replace(/[*_]{1,2}/g, '');
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   const unquoted = text.replace(QUOTED, ' ');
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
