@@ -31,7 +31,7 @@ describe('inspection carries the scan report', () => {
       ]);
       // A live credential and a compiled program are critical: the version is quarantined.
       assert.equal(scan.verdict, 'malicious');
-      assert.match(scan.rulesVersion, /^\d{4}\.\d+\.\d+$/);
+      assert.match(scan.rulesVersion, /^\d{4}\.\d+\.\d+(?:\.\d+)?$/);
       assert.equal(scan.counts.critical, 2);
       assert.equal(scan.counts.high, 0);
       assert.equal(scan.counts.low, 1);

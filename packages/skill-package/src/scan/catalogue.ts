@@ -19,7 +19,7 @@
 import type { ContextSeverities } from './severity.js';
 import type { ScanRule, Severity } from './types.js';
 
-export const RULES_VERSION = '2026.12.7';
+export const RULES_VERSION = '2026.12.7.2';
 
 /** What puts a line before a group's matcher (see the module's comment). */
 export interface Anchors {
@@ -738,6 +738,14 @@ export const RULE_RECORDS = [
     title: 'Script that text tools cannot read',
     explanation:
       'A file that runs holds NUL bytes or another encoding that review tools and editors treat as binary, while its interpreter still runs it; save it as plain UTF-8.',
+  }),
+  rule({
+    id: 'behaviour.partly-judged',
+    family: 'dangerous-command',
+    severity: 'high',
+    title: 'Too much text to judge',
+    explanation:
+      'The package holds more text than the registry judges for behaviour (16 MiB; the largest public skills hold under 2 MiB), or a notebook over 8 MiB: what the rest does is unknown to reviewers. Ship data and outputs outside the skill.',
   }),
   rule({
     id: 'combo.credential-exfiltration',

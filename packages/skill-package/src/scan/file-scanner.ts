@@ -61,6 +61,15 @@ export interface ArchiveKeeper {
   found(archive: FoundArchive): void;
 }
 
+/**
+ * Bytes of text one package may have judged for behaviour (behaviour/): about 150 ms a MiB, where the largest public
+ * skill holds 1.8 MiB of text. Text past it is still read by the line rules, and the file says it was not judged.
+ */
+export const JUDGED_TOTAL = 16 * 1024 * 1024;
+/** A notebook is JSON, judged whole: one larger than this (outputs, images) is judged no further. */
+const NOTEBOOK_CAP = 8 * 1024 * 1024;
+const NOTEBOOK = /\.ipynb$/i;
+
 /** The first bytes of a binary file as an excerpt: printable ASCII as is, other bytes as `\xNN`. */
 function headBytes(head: Uint8Array): string {
   let out = '';
@@ -180,9 +189,16 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private head: Buffer[] = [];
   private headLength = 0;
   private state: 'head' | 'text' | 'skip' | 'archive' | 'utf16' = 'head';
-  /** The file's first FLOW_TEXT_CAP bytes, judged whole at its end (behaviour/); a UTF-16 file's bytes until decoded. */
+  /**
+   * The text not yet judged for behaviour (behaviour/), judged in pieces of FLOW_TEXT_CAP bytes cut at a line end (a
+   * notebook whole), and what is left at the file's end; a UTF-16 file's bytes until decoded.
+   */
   private whole: Buffer[] = [];
   private wholeLength = 0;
+  /** The file's line the text kept in `whole` starts on. */
+  private wholeLine = 1;
+  /** Whether the file's text is judged: scripts, Markdown and notebooks; until the package's allowance runs out. */
+  private judged = true;
   /** An archive's bytes as they arrive (null once they outgrow the capture allowance), with what it is. */
   private archive: { what: string; opens: NestedFormat | null; shown: string; chunks: Buffer[] | null; length: number } | null = null;
   private readonly splitter = new LineSplitter(this);
@@ -225,6 +241,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
     private readonly sink: FindingSink,
     private readonly urls: UrlCollector,
     private readonly keeper: ArchiveKeeper,
+    /** What is left of the package's JUDGED_TOTAL. */
+    private readonly judging: { left: number } = { left: JUDGED_TOTAL },
   ) {}
 
   report(hit: Hit): void {
@@ -296,26 +314,76 @@ export class FileScanner implements FileState, LineReader, LineSink {
     finishCommands(this, (rule, severity, line, message, text) => {
       this.report({ rule, severity, line, context: this.baseContext, text, index: 0, length: text.length, message });
     });
-    this.judgeWhole();
+    if (this.judged) this.judgeWhole();
   }
 
   private keepWhole(bytes: Buffer): void {
-    const room = FLOW_TEXT_CAP - this.wholeLength;
-    if (room <= 0) return;
-    const kept = bytes.length <= room ? Buffer.from(bytes) : Buffer.from(bytes.subarray(0, room));
-    this.whole.push(kept);
-    this.wholeLength += kept.length;
+    if (this.state === 'utf16') {
+      // Gathered until decoded at the end, within one piece.
+      const room = FLOW_TEXT_CAP - this.wholeLength;
+      if (room > 0) this.keepPiece(bytes.subarray(0, room));
+      return;
+    }
+    if (!this.judged) return;
+    const notebook = NOTEBOOK.test(this.path);
+    let at = 0;
+    while (at < bytes.length) {
+      const take = Math.min(bytes.length - at, (notebook ? NOTEBOOK_CAP : FLOW_TEXT_CAP) - this.wholeLength, this.judging.left);
+      if (take <= 0) {
+        this.stopJudging(
+          notebook && this.judging.left > 0 ? 'it is larger than 8 MiB' : "the package's 16 MiB of text judged for behaviour were used up",
+        );
+        return;
+      }
+      this.keepPiece(bytes.subarray(at, at + take));
+      this.judging.left -= take;
+      at += take;
+      if (!notebook && this.wholeLength >= FLOW_TEXT_CAP) this.judgePiece();
+    }
   }
 
-  /** Judges what the file does as a whole: its scripts, cells and code blocks by their facts, its prose by paragraph. */
+  private keepPiece(bytes: Buffer): void {
+    this.whole.push(Buffer.from(bytes));
+    this.wholeLength += bytes.length;
+  }
+
+  /** Judges the text kept so far up to its last line end, keeping the rest for the next piece. */
+  private judgePiece(): void {
+    const bytes = Buffer.concat(this.whole, this.wholeLength);
+    const end = bytes.lastIndexOf(0x0a);
+    const cut = end === -1 ? bytes.length : end + 1;
+    this.whole = cut < bytes.length ? [bytes.subarray(cut)] : [];
+    this.wholeLength = bytes.length - cut;
+    this.judgeText(bytes.toString('utf8', 0, cut));
+  }
+
+  private stopJudging(why: string): void {
+    this.judged = false;
+    this.judgeWhole();
+    this.wholeFile(
+      'behaviour.partly-judged',
+      'high',
+      this.path,
+      `What this file does was judged only in part: ${why}. Its lines were still read one by one.`,
+    );
+  }
+
+  /** Judges what the rest of the file does: its scripts, cells and code blocks by their facts, its prose by paragraph. */
   private judgeWhole(): void {
     const text = Buffer.concat(this.whole, this.wholeLength).toString('utf8');
     this.whole = [];
     this.wholeLength = 0;
+    if (text !== '') this.judgeText(text);
+  }
+
+  /** Judges `text`, which starts on the file's line `wholeLine`. Data flow is followed within a piece, not across. */
+  private judgeText(text: string): void {
     const units = unitsOf(this.path, this.kind, text);
+    const before = this.wholeLine - 1;
     const report = (hit: Hit) => this.report(hit);
-    for (const unit of units.code) judgeCode(unit, this, report);
-    for (const unit of units.prose) judgeProse(unit, report);
+    for (const unit of units.code) judgeCode(before === 0 ? unit : { ...unit, line: unit.line + before }, this, report);
+    for (const unit of units.prose) judgeProse(before === 0 ? unit : { ...unit, line: unit.line + before }, report);
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.wholeLine++;
   }
 
   /** `borrowed`: `head` is the caller's bytes, which may be written again once push() returns. */
@@ -374,6 +442,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private readAsText(head: Buffer): void {
     this.state = 'text';
     this.kind = fileKind(this.path, head);
+    // Other text (data, configuration that runs nothing) holds no pieces to judge (behaviour/units.ts).
+    this.judged = this.kind !== 'text' || NOTEBOOK.test(this.path);
     this.hashComments = this.kind === 'script' && commentsWithHash(this.path, head);
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
     // A script's comments explain its usage, sending included: only instructions to the agent are read there.

@@ -6,7 +6,7 @@
  */
 import { RULES_VERSION } from './catalogue.js';
 import { combine } from './combine.js';
-import { FileScanner, NESTED_CAPTURE_TOTAL, type ArchiveKeeper, type FoundArchive } from './file-scanner.js';
+import { FileScanner, JUDGED_TOTAL, NESTED_CAPTURE_TOTAL, type ArchiveKeeper, type FoundArchive } from './file-scanner.js';
 import { FindingSink } from './findings.js';
 import { checkFrontMatter } from './rules-spec.js';
 import { UrlCollector } from './rules-url.js';
@@ -54,6 +54,7 @@ export class PackageScanner {
   private readonly fileFacts = new Map<string, Map<string, number>>();
   private found: NestedArchive[] = [];
   private readonly capture = { left: NESTED_CAPTURE_TOTAL };
+  private readonly judging = { left: JUDGED_TOTAL };
 
   /**
    * A sink for one file's bytes, in order; call end() after its last chunk. `depth` is how many archives deep the
@@ -61,7 +62,7 @@ export class PackageScanner {
    */
   file(path: string, depth = 0): FileSink {
     const keeper: ArchiveKeeper = { capture: this.capture, found: (archive) => this.found.push({ ...archive, depth }) };
-    const scanner = new FileScanner(path, this.sink, this.urls, keeper);
+    const scanner = new FileScanner(path, this.sink, this.urls, keeper, this.judging);
     this.fileFacts.set(path, scanner.facts);
     return scanner;
   }
