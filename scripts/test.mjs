@@ -3,10 +3,13 @@
 // when TEST_DATABASE_URL is set; under CI it must be set, so PostgreSQL is never skipped silently.
 //
 // Two tiers. The first (`npm test`) is everything a change to the server, the packages or the command line is
-// likely to break. The second (`npm run test:second-tier`) is slow and touched by few changes: the browser tests of
-// the console, the fault tests (a stopped database, a full disk, slow clients, shutdowns), several nodes on one
-// database, the packed packages installed on their own, copying a whole registry, and the README's first steps.
-// CI runs both. Naming files (`node scripts/test.mjs e2e/console`) runs the matching files of either tier.
+// likely to break, with the HTTP API suites (test/http/) on SQLite, the embedded default. The second
+// (`npm run test:second-tier`) is slow and touched by few changes: the HTTP API suites again on PostgreSQL, the
+// browser tests of the console, the fault tests (a stopped database, a full disk, slow clients, shutdowns), several
+// nodes on one database, the server's command line as a process, S3 storage, the archive differential tests against
+// real extractors, the packed packages installed on their own, copying a whole registry, and the README's first
+// steps. CI runs both. Naming files (`node scripts/test.mjs e2e/console`) runs the matching files of either tier, on
+// every database.
 //   node scripts/test.mjs [--tier=1|2|all] [PART-OF-A-PATH...]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -34,8 +37,15 @@ const SECOND_TIER = [
   'test/packaging/pack.test.ts',
   'test/migrate-data.test.ts',
   'test/readme.test.ts',
+  'test/cli.test.ts',
+  'test/http/s3-storage.test.ts',
+  'test/packages/differential.test.ts',
+  'test/packages/differential-http.test.ts',
 ];
-const inSecondTier = (file) => SECOND_TIER.some((prefix) => file.split(path.sep).join('/').startsWith(prefix));
+/** The HTTP API suites: the first tier runs them on SQLite, the second on PostgreSQL. */
+const API_SUITES = 'test/http/';
+const posix = (file) => file.split(path.sep).join('/');
+const inSecondTier = (file) => SECOND_TIER.some((prefix) => posix(file).startsWith(prefix));
 
 const args = process.argv.slice(2);
 const tier = args.find((a) => a.startsWith('--tier='))?.slice('--tier='.length) ?? (args.length > 0 ? 'all' : '1');
@@ -44,11 +54,24 @@ if (!['1', '2', 'all'].includes(tier)) {
   process.exit(2);
 }
 const filters = args.filter((a) => !a.startsWith('--tier='));
-const files = findTests('test')
-  .filter((f) => tier === 'all' || (tier === '2') === inSecondTier(f))
+const matching = findTests('test')
   .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))
   .sort();
-if (files.length === 0) {
+const apiSuite = (f) => posix(f).startsWith(API_SUITES) && !inSecondTier(f);
+/** Each run: its files and the databases they use (TEST_BACKENDS, read by test/helpers/backends.ts). */
+const runs =
+  filters.length > 0 || tier === 'all'
+    ? [{ files: matching, backends: undefined }]
+    : tier === '1'
+      ? [
+          { files: matching.filter((f) => !inSecondTier(f) && !apiSuite(f)), backends: undefined },
+          { files: matching.filter(apiSuite), backends: 'sqlite' },
+        ]
+      : [
+          { files: matching.filter(inSecondTier), backends: undefined },
+          { files: matching.filter(apiSuite), backends: 'postgres' },
+        ];
+if (runs.every((run) => run.files.length === 0)) {
   console.error(`No test files match ${filters.join(' ')}`);
   process.exit(1);
 }
@@ -67,20 +90,33 @@ console.log(
 // it; and once a file's tests are done its process exits, even if something it started would keep it alive.
 const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
 
-const result = spawnSync(
-  process.execPath,
-  [
-    // Workspace packages are loaded from their TypeScript sources, as tsx runs them.
-    '--conditions=source',
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
-    `--test-timeout=${timeoutMs}`,
-    '--test-force-exit',
-    '--test-reporter=spec',
-    ...files,
-  ],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
-process.exit(result.status ?? 1);
+let status = 0;
+for (const run of runs) {
+  if (run.files.length === 0) continue;
+  if (run.backends === 'postgres' && !process.env.TEST_DATABASE_URL) {
+    console.log(`# needs TEST_DATABASE_URL: the HTTP API suites on PostgreSQL (${run.files.length} files) are not run here.`);
+    continue;
+  }
+  if (run.backends !== undefined) console.log(`# ${run.files.length} files on ${run.backends}`);
+  const result = spawnSync(
+    process.execPath,
+    [
+      // Workspace packages are loaded from their TypeScript sources, as tsx runs them.
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
+      `--test-timeout=${timeoutMs}`,
+      '--test-force-exit',
+      '--test-reporter=spec',
+      ...run.files,
+    ],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'test', ...(run.backends === undefined ? {} : { TEST_BACKENDS: run.backends }) },
+    },
+  );
+  if (result.status !== 0) status = result.status ?? 1;
+}
+process.exit(status);

@@ -81,9 +81,17 @@ function postgres(url: string): Backend {
   };
 }
 
-/** The backends this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL names one. */
+/**
+ * The backends this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL names one; TEST_BACKENDS (`sqlite`
+ * or `postgres`), set by scripts/test.mjs, narrows a run to one (its two tiers run the HTTP API suites on one each).
+ */
 export function backends(): Backend[] {
   const url = process.env.TEST_DATABASE_URL;
   if (!url && process.env.CI === 'true') throw new Error('CI=true requires TEST_DATABASE_URL: PostgreSQL must not be skipped.');
-  return url ? [sqlite, postgres(url)] : [sqlite];
+  const all = url ? [sqlite, postgres(url)] : [sqlite];
+  const only = process.env.TEST_BACKENDS;
+  if (only === undefined || only === '') return all;
+  if (only !== 'sqlite' && only !== 'postgres') throw new Error(`TEST_BACKENDS must be sqlite or postgres (got ${only})`);
+  if (only === 'postgres' && !url) throw new Error('TEST_BACKENDS=postgres needs TEST_DATABASE_URL');
+  return all.filter((b) => b.name === only);
 }
