@@ -13,6 +13,11 @@ export interface FactRecord {
   patterns: readonly RegExp[];
 }
 
+/*
+ * A gap between two words is read up to the first word's next repeat (`\bxclip\b(?:(?!\bxclip\b)[^\n])*-o\b`, not
+ * `\bxclip\b[^\n]*-o\b`): it matches the same lines, but a line of repeats is read once instead of once per repeat.
+ */
+
 /** Credential stores, by any of their usual file or folder names (globs like `.ss?` included). */
 const CREDENTIAL_PATHS = [
   /(?:^|[^\w])\.s(?:sh|s\?|\?h|s\*|\*h|\[s\]h)(?:[/\\"'\s*]|$)/,
@@ -25,12 +30,12 @@ const CREDENTIAL_PATHS = [
   /\.gnupg\b|\.password-store\b/,
   /\.(?:bash|zsh|python|psql|mysql|node_repl|sh)_history\b|\bconsolehost_history\b/,
   /\.config\/(?:gh\/hosts|gcloud|hub\b|op\b)|application_default_credentials|\.azure\/|accesstokens\.json/,
-  /\.claude\/\.credentials|\.codex\/auth\.json|\.config\/(?:github-copilot|openai)|\.cursor\/.*token/,
+  /\.claude\/\.credentials|\.codex\/auth\.json|\.config\/(?:github-copilot|openai)|\.cursor\/(?:(?!\.cursor\/).)*token/,
   /\blogin data\b|\bcookies\.sqlite\b|(?:default|profile \d+|network)[/\\]cookies\b|\blogins\.json\b|\bkey[34]\.db\b|\blocal state\b|\bweb data\b/,
   /\bwallet\.dat\b|(?:metamask|exodus|electrum|atomic)[/\\]|nkbihfbeogaeaoehlefnkodbefgpgknn|\.ethereum[/\\]keystore/,
   /login\.keychain|\/library\/keychains|dump-keychain|find-(?:generic|internet)-password(?![^\n]*\s-[sal]\s)|\/etc\/shadow\b/,
   // A project's .env read out whole (reading one's own settings from it with `source` or a loader is not).
-  /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b[^\n]*\s|\bzip\b[^\n]*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
+  /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b(?:(?!\btar\b)[^\n])*\s|\bzip\b(?:(?!\bzip\b)[^\n])*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
 ];
 
 /** The environment as a whole: every variable at once, not one named variable. */
@@ -41,7 +46,7 @@ const ENV_BULK = [
   /\[\s*["'](?:printenv|env|set)["']\s*\]/,
   /\b(?:dict|json\.dumps|str|repr|list|sorted|pickle\.dumps|yaml\.dump)\(\s*(?:os\.)?environ\b|\bos\.environ\.(?:copy|items|keys|values)\(|\{\s*\*\*os\.environ\b|\b(?:data|json|params|body|payload)\s*=\s*os\.environ\b|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\.environ\b/,
   /\bos\.getenv\(\s*\)|\bgetenv\(\s*\)/,
-  /\bjson\.stringify\([^;\n]*\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bjson\.dumps\([^;\n]*\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bobject\.(?:entries|keys|values|assign)\([^)]*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
+  /\bjson\.stringify\((?:(?!\bjson\.stringify\()[^;\n])*\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bjson\.dumps\((?:(?!\bjson\.dumps\()[^;\n])*\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bobject\.(?:entries|keys|values|assign)\((?:(?!\bobject\.(?:entries|keys|values|assign)\()[^)])*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
   /\bget-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\bdir\s+env:|getenvironmentvariables\(\s*\)/,
 ];
 
@@ -49,13 +54,13 @@ const ENV_BULK = [
 const NETWORK_SEND = [
   /\b(?:curl|wget|aria2c|httpie|xh)\b/,
   /\b(?:nc|ncat|netcat|socat|telnet|scp|sftp|ftp|tftp)\s/,
-  /\brsync\b[^\n]*\s[\w.@-]+:/,
+  /\brsync\b(?:(?!\brsync\b)[^\n])*\s[\w.@-]+:/,
   /\/dev\/(?:tcp|udp)\//,
   /\brequests\.(?:post|put|patch|get|request|session)\b|\bhttpx\.|\baiohttp\b|\burllib\b|\burlopen\b|\bhttp\.client\b|\bhttplib/,
   /\bsocket\.(?:socket|create_connection)\b|\.sendall\(|\bsmtplib\b|\bftplib\b|\bparamiko\b/,
   /\bfetch\(|\baxios\b|\bhttps?\.(?:request|get)\(|\bxmlhttprequest\b|\bsendbeacon\b|\bnew websocket\b|\bnet\.(?:connect|createconnection|socket)\b|\bgot\(|\bundici\b|\bneedle\b|\bsuperagent\b/,
   /\binvoke-(?:webrequest|restmethod)\b|(?:^|[\s(|;])(?:iwr|irm)\s|\bnet\.webclient\b|\bwebclient\b|\bupload(?:string|file|data)\b|\btcpclient\b|\bhttpclient\b/,
-  /\b(?:nslookup|dig|host)\s+[^\n]*\$/,
+  /\b(?:nslookup|dig|host)\s(?:\s*\n)?(?:(?!\b(?:nslookup|dig|host)\s)[^\n])*\$/,
   /\bgh\s+gist\s+create\b|\baws\s+s3\s+cp\b|\bgsutil\s+cp\b|\brclone\s+copy\b/,
   /discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services/,
 ];
@@ -69,7 +74,7 @@ const NETWORK_FETCH = [
 /** Running text as code. */
 const DYNAMIC_EXEC = [
   /(?:^|[^\w.])(?:exec|eval|compile)\s*\(/,
-  /\bnew function\s*\(|(?:^|[^\w.])function\s*\(\s*["'`]?[^)]*\)\s*\(/,
+  /\bnew function\s*\(|(?:^|[^\w.])function\s*\((?:(?!(?:^|[^\w.])function\s*\()[^)])*\)\s*\(/,
   /\bvm\.run(?:inthiscontext|innewcontext|incontext)\b|\bvm\.script\b/,
   /\binvoke-expression\b|(?:^|[\s(|;])iex\b|\[scriptblock\]::create/,
   /(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b|\|\s*(?:python[0-9.]*|node|perl|ruby|pwsh|powershell)\s*(?:-\s*)?(?:$|[;&|)\n])|\bsource\s+<\(/,
@@ -81,7 +86,7 @@ const DYNAMIC_EXEC = [
 const DECODED = [
   /\bb(?:64|32|16|85)decode\b|\ba85decode\b|\bdecodebytes\b|\bbase64\s+(?:-d|--decode|-D)\b|\batob\(|\bfrombase64string\b/,
   /\bbytes\.fromhex\b|\bunhexlify\b|\bcodecs\.decode\b|\bzlib\.decompress\b|\bmarshal\.loads\b|\bxxd\s+-r\b/,
-  /\bbuffer\.from\([^)]*,\s*["'](?:base64|hex)["']|\.decode\(\s*["'](?:base64|hex|rot13)/,
+  /\bbuffer\.from\((?:(?!\bbuffer\.from\()[^)])*,\s*["'](?:base64|hex)["']|\.decode\(\s*["'](?:base64|hex|rot13)/,
   /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
 ];
 
@@ -95,7 +100,7 @@ const SOCKET = [
   /<&\s*(?:[3-9]|\d{2,3})\b/,
   /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b/,
   /\bsocat\s/,
-  /\bsocket\.socket\((?![^)]*af_unix)|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
+  /\bsocket\.socket\((?![^)]*?(?:af_unix|\bsocket\.socket\())|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
 ];
 
 /** A shell or interpreter handed a connection, or told to run what arrives. */
@@ -103,7 +108,7 @@ const SHELL_EXEC = [
   /\b(?:ba|z|da|k)?sh\s+-i\b|\/bin\/(?:ba|z|da)?sh\b|\bcmd(?:\.exe)?\b|\bpowershell\b|\bpwsh\b/,
   /\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z|da)?sh\b|\bexec:["']?(?:\/bin\/)?(?:ba|z|da)?sh|\bexec\s+\d*<>/,
   /\bpty\.spawn\b|\bsubprocess\.(?:call|popen|run)\b|\bchild_process\b|\bspawn\(|\bexecsync\b|\binvoke-expression\b|(?:^|[\s(|;])iex\b/,
-  /\beval\s*[("'$`]|\bwhile\s+read\b[^\n]*;\s*do[^\n]*\$/,
+  /\beval\s*[("'$`]|\bwhile\s+read\b(?:(?!\bwhile\s+read\b)[^\n])*;(?:[^\S\n]*do(?:(?!;[^\S\n]*do)[^\n])*|\s*\n[^\S\n]*do[^\n]*)\$/,
   /0>&1|>&\s*\/dev\/tcp|<&\s*\d|mkfifo/,
 ];
 
@@ -113,35 +118,36 @@ const KEYBOARD_HOOK = [
 ];
 
 const CLIPBOARD_READ = [
-  /\bpyperclip\.paste\b|\bclipboardy\.read|\bpbpaste\b|\bxclip\b[^\n]*-o\b|\bxsel\b[^\n]*(?:-o|--output)\b|\bwl-paste\b/,
+  /\bpyperclip\.paste\b|\bclipboardy\.read|\bpbpaste\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-o\b|\bxsel\b(?:(?!\bxsel\b)[^\n])*(?:-o|--output)\b|\bwl-paste\b/,
   /\bget-clipboard\b|\bclipboard\.readtext\b|\bgetclipboarddata\b|\bclipboard_get\b|\bclipboard\.gettext\b|\bwin32clipboard\b/,
 ];
 
 const CLIPBOARD_WRITE = [
-  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b[^\n]*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b/,
+  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b/,
 ];
 
 /** A crypto wallet address, or a pattern for one. */
-const WALLET = [/0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8,}|\[13\]\[a-km-z|\bwallet\b|\b(?:btc|eth|xmr|usdt)_?addr/];
+const WALLET = [/0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8}|\[13\]\[a-km-z|\bwallet\b|\b(?:btc|eth|xmr|usdt)_?addr/];
 
 /** Home or the root, as a whole: a delete of one of these takes everything. */
 const DELETE_ALL = [
-  /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-z]*r[a-z]*|--recursive)\b[^\n;|&]*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
-  /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{[^}]*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
-  /\bremove-item\b[^\n]*-recurse[^\n]*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
-  /\bfind\s+["']?(?:~|\/)["']?\s[^\n]*(?:-delete\b|-exec\s+rm\b)/,
+  /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b(?![a-z-]*(?:\s+-[a-z-]*)*?\s+(?:-[a-qs-z]*r[a-z]*|--recursive)\b)(?:(?!(?:^|\n|[;&|({][^\S\n]*|\$\([^\S\n]*|\b(?:then|do|else|sudo|exec|xargs|command|eval)[^\S\n]+|["'`][^\S\n]*)rm[^\S\n]+(?:-[a-z-]*[^\S\n]+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b)[^\n;|&])*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
+  /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{(?:(?!\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{)[^}])*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
+  /\bremove-item\b(?:(?!\bremove-item\b)[^\n])*-recurse(?:(?!-recurse)[^\n])*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
+  /\bfind\s+["']?(?:~|\/)["']?\s(?:(?!\bfind\s+["']?(?:~|\/)["']?\s)[^\n])*(?:-delete\b|-exec\s+rm\b)/,
   /\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|random|urandom)\s+of=\/dev\/[sh]d/,
 ];
 
 /** Writing where a program starts by itself: shell start-up files, cron, launch agents, services, SSH's keys. */
 const STARTUP_WRITE = [
-  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\(|\bopen\([^)]*["']a["'])[^\n]*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b|config\.fish\b/,
-  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b[^\n]*(?:,\s*["']a["']|appendfile|>>)/,
+  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b|config\.fish\b/,
+  /\bopen\((?:(?!\bopen\()[^)])*["']a["'](?:(?!["']a["'])[^)\n])*(?:\)(?:(?!\bopen\((?:(?!\bopen\(|\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b)[^)])*["']a["'])[^\n])*)?\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b/,
+  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b(?:(?!\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b)[^\n])*(?:,\s*["']a["']|appendfile|>>)/,
   /\|\s*crontab\b|\bcrontab\s+(?!-l\b|-e\b)[^\s|;]+|\/etc\/cron|\/var\/spool\/cron/,
-  /\b(?:cp|mv|install|ln|tee|cat\s*>|write|copy|copyfile|writefile(?:sync)?|open)\b[^\n]*\blaunch(?:agents|daemons)\b|>\s*["']?[^\s"']*launch(?:agents|daemons)\/|\blaunchctl\s+(?:load|bootstrap)\b/,
-  /\bsystemctl\s+(?:--user\s+)?enable\b|(?:>\s*|\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b[^\n]*)["']?[^\s"']*(?:\.config\/systemd\/user|\/etc\/systemd\/system)/,
+  /\b(?:cp|mv|install|ln|tee|cat\s*>|write|copy|copyfile|writefile(?:sync)?|open)\b(?:(?!\b(?:cp|mv|install|ln|tee|cat\s*>|write|copy|copyfile|writefile(?:sync)?|open)\b)[^\n])*\blaunch(?:agents|daemons)\b|>\s*["']?[^\s"'>]*launch(?:agents|daemons)\/|\blaunchctl\s+(?:load|bootstrap)\b/,
+  /\bsystemctl\s+(?:--user\s+)?enable\b|>\s*["']?[^\s"'>]*(?:\.config\/systemd\/user|\/etc\/systemd\/system)|\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b(?:(?!\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b)[^\n])*(?:\.config\/systemd\/user|\/etc\/systemd\/system)/,
   /authorized_keys/,
-  /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|(?:>>?\s*|add-content\s+(?:-path\s+)?|out-file\s+[^\n]*)\$profile\b/,
+  /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|(?:>>?\s*|add-content\s+(?:-path\s+)?|out-file\s(?:\s*\n)?(?:(?!out-file\s)[^\n])*)\$profile\b/,
 ];
 
 export const FACT_RECORDS: readonly FactRecord[] = [
@@ -184,7 +190,7 @@ const PUBLIC_KEY =
  * Each record's patterns as one expression with `^` and `$` matching at every line, run over statements joined by line
  * ends: one pass per record over a piece's text instead of one per pattern (a fifth less time over public skills' code).
  */
-const ACROSS_LINES = new Map<FactRecord, RegExp>(
+export const ACROSS_LINES = new Map<FactRecord, RegExp>(
   FACT_RECORDS.map((record) => [record, new RegExp(record.patterns.map((p) => `(?:${p.source})`).join('|'), 'm')]),
 );
 

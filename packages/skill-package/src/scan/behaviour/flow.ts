@@ -29,20 +29,20 @@ const HOME_SPELLINGS: readonly RegExp[] = [
   /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
 ];
 
-const FALLS_BACK_TO_HOME = /[\w.[\]"']+\s*(?:\bor\b|\|\||\?\?)\s*~(?![\w/])/g;
+const FALLS_BACK_TO_HOME = /(?<![\w.[\]"'])[\w.[\]"']+\s*(?:\bor\b|\|\||\?\?)\s*~(?![\w/])/g;
 
 /** `"a" + "b"`, `'a' 'b'` (Python), `"a""b"` (a shell): one literal. */
-const CONCAT = /(["'])([^"'\n]{0,200})\1\s*\+?\s*(["'])([^"'\n]{0,200})\3/g;
+const CONCAT = /(["'])([^"'\n]{0,200})\1\s*(?:\+\s*)?(["'])([^"'\n]{0,200})\3/g;
 /** A word broken by empty quotes, which a shell drops (`c""url`). */
 const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
 
 /** `NAME=value` (a shell), `name = "value"` (Python, JavaScript with const/let/var), one literal or `~`. */
 const ASSIGNMENT =
-  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*;?\s*$/;
+  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*(?:;\s*)?$/;
 /** An assignment of any value: the names data flows into. */
 const ANY_ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=|\+=)(?!=)/;
 /** The name a statement assigns: `x = …`, `with … as f:`, `… as f` (a Python alias). */
-const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*:?\\s*$`);
+export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*(?::\\s*)?$`);
 function assignedName(text: string): string | undefined {
   const m = ASSIGNED.exec(text);
   return m?.[1] ?? m?.[2];
@@ -51,7 +51,7 @@ function assignedName(text: string): string | undefined {
 /** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */
 const WRITTEN_FILES = [
   /(?:^|[^<>&\d])>{1,2}\s*["']?([~/.$\w][^\s"'|;&)]*)/g,
-  /\b(?:tar|zip|7z)\b[^\n|;]*?\s(?:-?[a-z]*f\s+|-r\s+)?["']?([~/.\w$][^\s"';|]*\.(?:tgz|tar\.gz|tar|zip|7z|gz|b64|txt|dat|bin|log))\b/g,
+  /\b(?:tar|zip|7z)\b(?:(?!\b(?:tar|zip|7z)\b)[^\n|;])*?\s(?:-?[a-z]*f\s+|-r\s+)?["']?([~/.\w$][^\s"';|]*\.(?:tgz|tar\.gz|tar|zip|7z|gz|b64|txt|dat|bin|log))\b/g,
   /\s(?:-o|--output|-outfile)\s+["']?([~/.\w$][^\s"';|]*)/g,
   /\bopen\(\s*["']([^"']+)["']\s*,\s*["'][wa]/g,
 ];
@@ -111,7 +111,7 @@ function logicalLines(text: string): { text: string; offset: number }[] {
 
 /** Names a script gives a value (`x=…`, `local x`, `read x`, `for x in`, `declare x`): never read as unset. */
 const DECLARES =
-  /\b(?:local|declare|typeset|readonly|export|read(?:\s+-[a-z]+)*)\s+((?:[a-z_][a-z0-9_]*\s*)+)|\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/g;
+  /\b(?:local|declare|typeset|readonly|export|read(?:\s+-(?!read\b)[a-z]+)*)\s+((?:[a-z_][a-z0-9_]*\s*)+)|\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/g;
 
 /** The literal each variable assigned exactly once holds, and every name given a value at all. */
 function literals(lines: readonly string[]): { values: Map<string, string>; assigned: Set<string> } {
@@ -136,7 +136,38 @@ function literals(lines: readonly string[]): { values: Map<string, string>; assi
   return { values, assigned };
 }
 
-const SHELL_VARIABLE = /\$\{([a-z_][a-z0-9_]*)(?::?-([^}]*))?\}|\$([a-z_][a-z0-9_]*)/g;
+/** `${name}`, `${name:-fallback}` (`${name-fallback}`) or `$name`, up to where a fallback would begin. */
+const SHELL_VARIABLE = /\$(?:\{([a-z_][a-z0-9_]*)(:?-|\})|([a-z_][a-z0-9_]*))/g;
+
+/**
+ * `line` with each `${name}`, `${name:-fallback}` and `$name` replaced, as `line.replace(/\$\{(name)(?::?-([^}]*))?\}|
+ * \$(name)/g, …)` would: read in code, since that expression reads to the end of the line for each `${x-` left open.
+ */
+export function replaceVariables(line: string, by: (whole: string, braced?: string, fallback?: string, bare?: string) => string): string {
+  let out = '';
+  let from = 0;
+  // No `}` at or after this place: a fallback opened there or later is never closed.
+  let unclosedFrom = Infinity;
+  const pattern = new RegExp(SHELL_VARIABLE.source, 'g');
+  for (let m = pattern.exec(line); m !== null; m = pattern.exec(line)) {
+    let end = m.index + m[0].length;
+    let fallback: string | undefined;
+    if (m[2] !== undefined && m[2] !== '}') {
+      const close = end >= unclosedFrom ? -1 : line.indexOf('}', end);
+      if (close < 0) {
+        unclosedFrom = Math.min(unclosedFrom, end);
+        pattern.lastIndex = m.index + 1;
+        continue;
+      }
+      fallback = line.slice(end, close);
+      end = close + 1;
+    }
+    out += line.slice(from, m.index) + by(line.slice(m.index, end), m[1], fallback, m[3]);
+    from = end;
+    pattern.lastIndex = end;
+  }
+  return out + line.slice(from);
+}
 /** Variables the environment sets: never read as empty when the script leaves them unset. */
 const ENVIRONMENT_SET = new Set([
   'path',
@@ -171,7 +202,7 @@ function aliases(lines: readonly string[]): Map<string, string> {
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
 function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean, modules: Map<string, string>): string {
   for (const [alias, module] of modules) if (line.includes(alias)) line = line.replace(cached(`(?<![\\w.])${alias}(?=\\s*[.(])`), module);
-  let out = line.replace(SHELL_VARIABLE, (whole, braced?: string, fallback?: string, bare?: string) => {
+  let out = replaceVariables(line, (whole, braced, fallback, bare) => {
     const name = (braced ?? bare)!;
     const value = values.get(name);
     if (value !== undefined) return value;

@@ -63,7 +63,7 @@ const RUNS_WHAT_ARRIVES =
   /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(/;
 /** What a download answered, kept (`x=$(curl …)`, `t = requests.get(…).text`): not a command that names a download. */
 const FETCHED_OUTPUT =
-  /=\s*\$\([^)]*\b(?:curl|wget)\b|=\s*`[^`]*\b(?:curl|wget)\b|=\s*(?:await\s+)?\(?\s*(?:await\s+)?(?:fetch|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|invoke-restmethod|invoke-webrequest|irm|iwr)\b|\b(?:iex|invoke-expression)\s*\(\s*(?:invoke-restmethod|invoke-webrequest|irm|iwr|\(?new-object\s+net\.webclient)/;
+  /=\s*\$\((?:(?!=\s*\$\()[^)])*\b(?:curl|wget)\b|=\s*`[^`]*\b(?:curl|wget)\b|=\s*(?:await\s+)?(?:\(\s*)?(?:await\s+)?(?:fetch|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|invoke-restmethod|invoke-webrequest|irm|iwr)\b|\b(?:iex|invoke-expression)\s*\(\s*(?:invoke-restmethod|invoke-webrequest|irm|iwr|\(?new-object\s+net\.webclient)/;
 /** Files that are start-up items by where they sit. */
 const STARTUP_ITEM =
   /(?:^|\/)(?:launchagents|launchdaemons)\/[^/]+\.plist$|(?:^|\/)systemd\/[^/]+\.(?:service|timer)$|\.config\/autostart\/[^/]+\.desktop$|(?:^|\/)cron(?:\.d|tab)?\/[^/]+$/i;
@@ -123,38 +123,188 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
   }
 }
 
-/** How an instruction may begin: a purpose, a condition, a step (`To authenticate,`, `When done,`, `Then`). */
-const LEAD_IN =
-  '(?:(?:to [^,]{1,80},|(?:when|if|once|after|before) [^,]{1,80},|after that,?|afterwards,?|at the end,?|first,?|then,?|next,?|finally,?|also,?|always|now,?|please|quietly|silently|discreetly)\\s+)*';
+/*
+ * The prose expressions below read a sentence in steps, in code: as single expressions their lead-ins (`after that`
+ * is a lead-in and the start of one), verbs and gaps could be read in many ways, and cost exponential time.
+ */
+/**
+ * How an instruction may begin: a purpose, a condition, a step (`To authenticate,`, `When done,`, `Then`), any number
+ * of them, each with the spaces after it.
+ */
+const LEAD_INS: readonly RegExp[] = [
+  /to [^,]{1,80},\s+/y,
+  /(?:when|if|once|after|before) [^,]{1,80},\s+/y,
+  /(?:after that|afterwards|at the end|first|then|next|finally|also|now),?\s+/y,
+  /(?:always|please|quietly|silently|discreetly)\s+/y,
+];
 /** Whom an instruction binds: the reader (`you must`, `the assistant should`), or nobody named (the imperative). */
 const OBLIGATION =
   '(?:you|the assistant|the agent|the model|claude|assistant|agent) (?:must|should|needs? to|has to|have to|will|is to)\\s+';
 const IMPERATIVE_VERB =
   'send|post|upload|transmit|submit|forward|pipe|share|report|attach|include|paste|exfiltrate|sync|mirror|push|deliver|relay|collect|gather|read|grab|take|capture|dump|run|execute|cat|get|fetch|copy|add|put|open|print|load|zip|archive|compress|encode|export|save|write|email|mail|call|invoke|use|append|bundle|package|base64';
-/** A sentence that starts with an instruction. */
-const INSTRUCTION = new RegExp(`^[-*\\d.)\\s]*${LEAD_IN}(?:${OBLIGATION})?(?:${IMPERATIVE_VERB})\\b`);
-/** The verbs of sending. */
-const SEND_VERB =
-  /\b(?:post|send|upload|transmit|submit|forward|pipe|share|report|attach|include|paste|exfiltrate|sync|mirror|push|deliver|beam|relay|copy [^.]{0,80}\b(?:into|to)\b)/;
+/** What starts a sentence before its lead-ins: list marks, numbers, spaces. */
+const MARKS = /[-*\d.)\s]*/y;
+/** The instruction itself, after its lead-ins. */
+const INSTRUCTED = new RegExp(`(?:${OBLIGATION})?(?:${IMPERATIVE_VERB})\\b`, 'y');
+/** The verbs of sending but `copy … to`, whose words may stand apart. */
+const SEND_WORD =
+  /\b(?:post|send|upload|transmit|submit|forward|pipe|share|report|attach|include|paste|exfiltrate|sync|mirror|push|deliver|beam|relay)/y;
+const COPY = /\bcopy /y;
+const INTO = /\b(?:into|to)\b/y;
 /** A paragraph's sentences: a dot inside a word (`.env`, a host name) ends none. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
 const PROSE_SOURCE =
   /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
 const DESTINATION =
   /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
+const SOURCE_AT = new RegExp(PROSE_SOURCE.source, 'y');
+/** Each way a secret may be named, alone: two may start at one place and end at two. */
+const SOURCE_WAYS = waysOf(PROSE_SOURCE.source).map((way) => new RegExp(way, 'y'));
+const DESTINATION_AT = new RegExp(DESTINATION.source, 'y');
+const TOWARD = /\b(?:to|into|at|via|on)\b/y;
+const TOWARD_SENT = /\b(?:to|into|at|via)\b/y;
+const AND_THEN = /\b(?:and|then)\s+/y;
+/** Quoted text is someone else's words (a watch list, an example), not an instruction. */
+const QUOTES: Record<string, string> = { '"': '"', '“': '”', '`': '`' };
+/** An instruction (not a description) to set earlier instructions aside, after where a sentence or an item starts. */
+const SET_ASIDE =
+  /(?:ignore|disregard|forget|override|set aside|discard|drop)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:\w+\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\b|(?:what|whatever|anything|everything)\s+(?:the\s+)?(?:operator|user|system|developer|human|you were told)\b)/y;
+const ITEM_START = /[.!?:;*-]\s+/g;
+/** The expressions built from parts, for the ReDoS check (test/packages/scan/redos.test.ts), which reads literals only. */
+export const BUILT_EXPRESSIONS: readonly RegExp[] = [INSTRUCTED, SOURCE_AT, DESTINATION_AT, ...SOURCE_WAYS];
+
+/** The top-level alternatives of an expression's source. */
+function waysOf(source: string): string[] {
+  const ways: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      ways.push(source.slice(from, i));
+      from = i + 1;
+    }
+  }
+  return [...ways, source.slice(from)];
+}
+
+/** Whether `pattern` (sticky) matches at `at`; where it ends is then its lastIndex. */
+function at(pattern: RegExp, text: string, index: number): boolean {
+  pattern.lastIndex = index;
+  return pattern.test(text);
+}
+
+/** Every place a run of lead-ins from one of `starts` can end (the starts included). */
+function afterLeadIns(text: string, starts: readonly number[]): Set<number> {
+  const reached = new Set(starts);
+  const pending = [...starts];
+  while (pending.length > 0) {
+    const from = pending.pop()!;
+    for (const lead of LEAD_INS)
+      if (at(lead, text, from) && !reached.has(lead.lastIndex)) {
+        reached.add(lead.lastIndex);
+        pending.push(lead.lastIndex);
+      }
+  }
+  return reached;
+}
+
+/** A sentence that starts with an instruction. */
+export function instructs(sentence: string): boolean {
+  at(MARKS, sentence, 0);
+  for (const from of afterLeadIns(sentence, [MARKS.lastIndex])) if (at(INSTRUCTED, sentence, from)) return true;
+  return false;
+}
+
+/** Marks of where `patterns` (sticky) end when they start at a marked place of `starts`, or anywhere. */
+function endsOf(text: string, patterns: readonly RegExp[], starts: Uint8Array | null, filter?: RegExp): Uint8Array {
+  const ends = new Uint8Array(text.length + 1);
+  for (let i = 0; i <= text.length; i++) {
+    if (starts !== null ? starts[i] === 0 : filter !== undefined && !at(filter, text, i)) continue;
+    for (const pattern of patterns) if (at(pattern, text, i)) ends[pattern.lastIndex] = 1;
+  }
+  return ends;
+}
+
+/** Where a verb of sending ends that starts at a marked place of `starts`, or anywhere. */
+function sendVerbEnds(text: string, starts: Uint8Array | null): Uint8Array {
+  const ends = endsOf(text, [SEND_WORD], starts);
+  for (let i = 0; i + 5 <= text.length; i++) {
+    if ((starts !== null && starts[i] === 0) || !at(COPY, text, i)) continue;
+    // `copy [^.]{0,80}\b(?:into|to)\b`
+    for (let j = i + 5; j <= Math.min(text.length, i + 85) && (j === i + 5 || text[j - 1] !== '.'); j++)
+      if (at(INTO, text, j)) ends[INTO.lastIndex] = 1;
+  }
+  return ends;
+}
+
+/** The places at most `span` characters after a marked one with none of `stops` between. */
+function within(text: string, marks: Uint8Array, span: number, stops: string): Uint8Array {
+  const out = new Uint8Array(text.length + 1);
+  let last = -1;
+  let stop = -1;
+  for (let i = 0; i <= text.length; i++) {
+    if (i > 0 && stops.includes(text[i - 1]!)) stop = i - 1;
+    if (marks[i] === 1) last = i;
+    if (last >= 0 && stop < last && i - last <= span) out[i] = 1;
+  }
+  return out;
+}
+
+function anyAt(text: string, pattern: RegExp, marks: Uint8Array): boolean {
+  for (let i = 0; i <= text.length; i++) if (marks[i] === 1 && at(pattern, text, i)) return true;
+  return false;
+}
+
 /**
  * Something secret sent somewhere: the verb, its object and its destination in that order ("POST the output of printenv
  * to https://…"), or the object gathered and then sent ("collect ~/.aws/credentials and submit it to …").
  */
-const SEND_CLAUSE = new RegExp(
-  `${SEND_VERB.source}[^.!?]{0,160}?(?:${PROSE_SOURCE.source})[^!?]{0,200}?\\b(?:to|into|at|via|on)\\b[^!?]{0,80}?(?:${DESTINATION.source})|(?:${PROSE_SOURCE.source})[^.!?]{0,120}?\\b(?:and|then)\\s+${SEND_VERB.source}[^!?]{0,60}?\\b(?:to|into|at|via)\\b[^!?]{0,80}?(?:${DESTINATION.source})`,
-);
-/** Quoted text is someone else's words (a watch list, an example), not an instruction. */
-const QUOTED = /"[^"]*"|“[^”]*”|`[^`]*`/g;
+export function sendsSecret(sentence: string): boolean {
+  const sources = (starts: Uint8Array | null): Uint8Array => endsOf(sentence, SOURCE_WAYS, starts, SOURCE_AT);
+  // verb [^.!?]{0,160}? source [^!?]{0,200}? to|into|at|via|on [^!?]{0,80}? destination
+  const named = sources(within(sentence, sendVerbEnds(sentence, null), 160, '.!?'));
+  const toward = endsOf(sentence, [TOWARD], within(sentence, named, 200, '!?'));
+  if (anyAt(sentence, DESTINATION_AT, within(sentence, toward, 80, '!?'))) return true;
+  // source [^.!?]{0,120}? and|then verb [^!?]{0,60}? to|into|at|via [^!?]{0,80}? destination
+  const joined = endsOf(sentence, [AND_THEN], within(sentence, sources(null), 120, '.!?'));
+  const sent = endsOf(sentence, [TOWARD_SENT], within(sentence, sendVerbEnds(sentence, joined), 60, '!?'));
+  return anyAt(sentence, DESTINATION_AT, within(sentence, sent, 80, '!?'));
+}
+
+/** The text with each quotation (`"…"`, `“…”`, `` `…` ``) as a space; an opening mark never closed stays. */
+export function unquoted(text: string): string {
+  let out = '';
+  let from = 0;
+  const unclosed = new Set<string>();
+  for (let i = 0; i < text.length; i++) {
+    const close = QUOTES[text[i]!];
+    if (close === undefined || unclosed.has(close)) continue;
+    const end = text.indexOf(close, i + 1);
+    // No closing mark after this one: none after any later one either.
+    if (end < 0) unclosed.add(close);
+    else {
+      out += `${text.slice(from, i)} `;
+      from = end + 1;
+      i = end;
+    }
+  }
+  return out + text.slice(from);
+}
+
 /** An instruction (not a description) to set earlier instructions aside. */
-const OVERRIDE = new RegExp(
-  `(?:^|[.!?:;]\\s+|\\d\\.\\s+|[-*]\\s+)${LEAD_IN}(?:ignore|disregard|forget|override|set aside|discard|drop)\\s+(?:(?:all|any|the|your|every|of)\\s+)*(?:\\w+\\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\\s+(?:\\w+\\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\\b|(?:what|whatever|anything|everything)\\s+(?:the\\s+)?(?:operator|user|system|developer|human|you were told)\\b)`,
-);
+export function overrides(text: string): boolean {
+  const starts = [0];
+  for (const m of text.matchAll(ITEM_START)) starts.push(m.index + m[0].length);
+  for (const from of afterLeadIns(text, starts)) if (at(SET_ASIDE, text, from)) return true;
+  return false;
+}
 const PARAGRAPH_CHARS = 4096;
 
 /** Judges one paragraph of prose read by an agent. */
@@ -165,11 +315,11 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
     .toLowerCase()
     .replace(/[*_]{1,2}/g, '');
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
-  const unquoted = text.replace(QUOTED, ' ');
+  const withoutQuotes = unquoted(text);
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
   const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);
   for (const sentence of sends ? text.split(SENTENCE_END) : []) {
-    if (INSTRUCTION.test(sentence) && SEND_CLAUSE.test(sentence)) {
+    if (instructs(sentence) && sendsSecret(sentence)) {
       report(
         excerptHit(
           'behaviour.instructed-exfiltration',
@@ -184,9 +334,9 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   }
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
   if (
-    /ignore|disregard|forget|override|set aside|discard|drop/.test(unquoted) &&
-    OVERRIDE.test(unquoted) &&
-    !unit.lines.some((line) => OVERRIDE.test(line.toLowerCase().replace(QUOTED, ' ')))
+    /ignore|disregard|forget|override|set aside|discard|drop/.test(withoutQuotes) &&
+    overrides(withoutQuotes) &&
+    !unit.lines.some((line) => overrides(unquoted(line.toLowerCase())))
   )
     report(
       excerptHit(

@@ -72,8 +72,10 @@ function notebookUnits(text: string): Units | null {
     if (cell.cell_type === 'markdown') units.prose.push(...paragraphs(source, index + 1));
     if (cell.cell_type !== 'code') return;
     const magic = /^\s*%%(?:bash|sh|script\s+(?:ba)?sh)\b/.test(source);
-    const bang = /^\s*!/m.test(source);
-    const code = source.replace(/^(\s*)!/gm, '$1').replace(/^\s*%%\w+.*$/m, '');
+    const bang = /^[^\S\n\r\u2028\u2029]*!/m.test(source);
+    const code = source
+      .replace(/^([^\S\n\r\u2028\u2029]*)!/gm, '$1')
+      .replace(/(?:(?<![\s\S])|(?<=\S[^\S\n\r\u2028\u2029]*[\n\r\u2028\u2029]))\s*%%\w+.*$/m, '');
     units.code.push({ line: index + 1, code, shell: magic || bang, documented: false });
   });
   return units;
