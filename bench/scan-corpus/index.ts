@@ -3,11 +3,13 @@
 // Everything is generated from fixed seeds: two loads give the same samples, byte for byte.
 import { agentManipulationSamples } from './malicious/agent-manipulation.js';
 import { behaviourSamples } from './malicious/behaviour.js';
+import { behaviourVariantSamples } from './malicious/behaviour-variants.js';
 import { dangerousCommandSamples } from './malicious/dangerous-command.js';
 import { executableSamples } from './malicious/executable.js';
 import { hiddenContentSamples } from './malicious/hidden-content.js';
 import { secretSamples } from './malicious/secret.js';
 import { behaviourLookalikeSamples } from './benign/behaviour-lookalikes.js';
+import { behaviourVariantLookalikeSamples } from './benign/behaviour-variants.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { everydaySamples } from './benign/everyday.js';
@@ -30,6 +32,7 @@ export function loadCorpus(): Sample[] {
     ...secretSamples(),
     ...executableSamples(),
     ...behaviourSamples(),
+    ...behaviourVariantSamples(),
     ...docsSamples(),
     ...securitySamples(),
     ...scriptSamples(),
@@ -40,5 +43,6 @@ export function loadCorpus(): Sample[] {
     ...lookalikeSamples(),
     ...everydaySamples(),
     ...behaviourLookalikeSamples(),
+    ...behaviourVariantLookalikeSamples(),
   ];
 }

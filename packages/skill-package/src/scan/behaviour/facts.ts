@@ -60,7 +60,7 @@ const NETWORK_SEND = [
   /\bsocket\.(?:socket|create_connection)\b|\.sendall\(|\bsmtplib\b|\bftplib\b|\bparamiko\b/,
   /\bfetch\(|\baxios\b|\bhttps?\.(?:request|get)\(|\bxmlhttprequest\b|\bsendbeacon\b|\bnew websocket\b|\bnet\.(?:connect|createconnection|socket)\b|\bgot\(|\bundici\b|\bneedle\b|\bsuperagent\b/,
   /\binvoke-(?:webrequest|restmethod)\b|(?:^|[\s(|;])(?:iwr|irm)\s|\bnet\.webclient\b|\bwebclient\b|\bupload(?:string|file|data)\b|\btcpclient\b|\bhttpclient\b/,
-  /\b(?:nslookup|dig|host)\s(?:\s*\n)?(?:(?!\b(?:nslookup|dig|host)\s)[^\n])*\$/,
+  /(?<![\w-])(?:nslookup|dig|host)\s(?:\s*\n)?(?:(?!\b(?:nslookup|dig|host)\s)[^\n])*\$|\bresolve-dnsname\b/,
   /\bgh\s+gist\s+create\b|\baws\s+s3\s+cp\b|\bgsutil\s+cp\b|\brclone\s+copy\b/,
   /discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services/,
 ];
@@ -134,6 +134,8 @@ const DELETE_ALL = [
   /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b(?![a-z-]*(?:\s+-[a-z-]*)*?\s+(?:-[a-qs-z]*r[a-z]*|--recursive)\b)(?:(?!(?:^|\n|[;&|({][^\S\n]*|\$\([^\S\n]*|\b(?:then|do|else|sudo|exec|xargs|command|eval)[^\S\n]+|["'`][^\S\n]*)rm[^\S\n]+(?:-[a-z-]*[^\S\n]+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b)[^\n;|&])*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
   /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{(?:(?!\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{)[^}])*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
   /\bremove-item\b(?:(?!\bremove-item\b)[^\n])*-recurse(?:(?!-recurse)[^\n])*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
+  /\bremove-item\s+(?:-(?:literal)?path\s+)?["']?~[/\\]?["']?\s(?:(?!\bremove-item\b)[^\n])*-recurse\b/,
+  /\b(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|removeall|rmtree|rmdirsync|rmsync|rimraf)\(\s*["'`]?(?:~|\/)["'`]?\s*[,)]/,
   /\bfind\s+["']?(?:~|\/)["']?\s(?:(?!\bfind\s+["']?(?:~|\/)["']?\s)[^\n])*(?:-delete\b|-exec\s+rm\b)/,
   /\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|random|urandom)\s+of=\/dev\/[sh]d/,
 ];

@@ -7,6 +7,8 @@
  */
 import { printedMessage, withoutQuotedPatterns } from '../signature.js';
 import { factsOf, recordsFor } from './facts.js';
+import { functionSpans } from './functions.js';
+import { ENVIRONMENT_SET, joinedPaths, trimmed, unsetValues } from './values.js';
 
 /** Longest piece of code read as statements (a skill's largest script is far smaller). */
 export const FLOW_TEXT_CAP = 256 * 1024;
@@ -43,9 +45,18 @@ const ASSIGNMENT =
 const ANY_ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=|\+=)(?!=)/;
 /** The name a statement assigns: `x = …`, `with … as f:`, `… as f` (a Python alias). */
 export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*(?::\\s*)?$`);
+/**
+ * What else fills a name: an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
+ * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `while read -r x`).
+ */
+const FILLED =
+  /^\s*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})\s*=(?!=)|^\s*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(|\bfor(?:each)?\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?\$?([a-z_][a-z0-9_]*)\s+(?:in|of)\b|\bwhile\s+(?:ifs=\S*\s+)?read\s+(?:-[a-z]+\s+)*([a-z_][a-z0-9_]*)/;
 function assignedName(text: string): string | undefined {
   const m = ASSIGNED.exec(text);
-  return m?.[1] ?? m?.[2];
+  const name = m?.[1] ?? m?.[2];
+  if (name !== undefined) return name;
+  const f = FILLED.exec(text);
+  return f === null ? undefined : (f[1] ?? f[2] ?? f[3] ?? f[4]);
 }
 
 /** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */
@@ -67,6 +78,7 @@ function fold(text: string): string {
       out = next;
     }
   if (/home|userprofile|expanduser/.test(out)) for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
+  out = joinedPaths(unsetValues(out));
   // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) can be home.
   return out.includes('~') ? out.replace(FALLS_BACK_TO_HOME, '~') : out;
 }
@@ -136,14 +148,20 @@ function literals(lines: readonly string[]): { values: Map<string, string>; assi
   return { values, assigned };
 }
 
-/** `${name}`, `${name:-fallback}` (`${name-fallback}`) or `$name`, up to where a fallback would begin. */
-const SHELL_VARIABLE = /\$(?:\{([a-z_][a-z0-9_]*)(:?-|\})|([a-z_][a-z0-9_]*))/g;
+/**
+ * `${name}`, `${name:-fallback}` (`${name-fallback}`), `${name%pattern}` (and `%%`, `#`, `##`), a positional `${1:-x}`
+ * or `$name`, up to where a fallback or a pattern would begin.
+ */
+const SHELL_VARIABLE = /\$(?:\{([a-z_][a-z0-9_]*|\d)(:?-|%%?|##?|\})|([a-z_][a-z0-9_]*))/g;
 
 /**
  * `line` with each `${name}`, `${name:-fallback}` and `$name` replaced, as `line.replace(/\$\{(name)(?::?-([^}]*))?\}|
  * \$(name)/g, …)` would: read in code, since that expression reads to the end of the line for each `${x-` left open.
  */
-export function replaceVariables(line: string, by: (whole: string, braced?: string, fallback?: string, bare?: string) => string): string {
+export function replaceVariables(
+  line: string,
+  by: (whole: string, braced?: string, fallback?: string, bare?: string, operator?: string) => string,
+): string {
   let out = '';
   let from = 0;
   // No `}` at or after this place: a fallback opened there or later is never closed.
@@ -162,27 +180,15 @@ export function replaceVariables(line: string, by: (whole: string, braced?: stri
       fallback = line.slice(end, close);
       end = close + 1;
     }
-    out += line.slice(from, m.index) + by(line.slice(m.index, end), m[1], fallback, m[3]);
+    const operator = m[2]?.startsWith('%') || m[2]?.startsWith('#') ? m[2] : undefined;
+    out +=
+      line.slice(from, m.index) +
+      by(line.slice(m.index, end), m[1], operator === undefined ? fallback : undefined, m[3], operator && `${operator}${fallback ?? ''}`);
     from = end;
     pattern.lastIndex = end;
   }
   return out + line.slice(from);
 }
-/** Variables the environment sets: never read as empty when the script leaves them unset. */
-const ENVIRONMENT_SET = new Set([
-  'path',
-  'pwd',
-  'user',
-  'shell',
-  'tmpdir',
-  'term',
-  'lang',
-  'oldpwd',
-  'hostname',
-  'ifs',
-  'random',
-  'lineno',
-]);
 
 /** `import socket as s`, `from subprocess import Popen as P`, `cp = require('child_process')`, `m = __import__('os')`: the alias → the module. */
 const ALIAS =
@@ -202,14 +208,23 @@ function aliases(lines: readonly string[]): Map<string, string> {
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
 function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean, modules: Map<string, string>): string {
   for (const [alias, module] of modules) if (line.includes(alias)) line = line.replace(cached(`(?<![\\w.])${alias}(?=\\s*[.(])`), module);
-  let out = replaceVariables(line, (whole, braced, fallback, bare) => {
+  let out = replaceVariables(line, (whole, braced, fallback, bare, trim) => {
     const name = (braced ?? bare)!;
     const value = values.get(name);
+    if (trim !== undefined) {
+      // `${W%/*}` of a known value is that value trimmed; of an unset variable, empty.
+      const operator = trim.startsWith('%%') || trim.startsWith('##') ? trim.slice(0, 2) : trim.slice(0, 1);
+      const known = value ?? (shell && !ENVIRONMENT_SET.has(name) && !assigned.has(name) ? '' : undefined);
+      return known === undefined ? whole : trimmed(known, operator as '%' | '%%' | '#' | '##', trim.slice(operator.length));
+    }
     if (value !== undefined) return value;
     if (fallback !== undefined) return fallback;
     // An unset variable of a script is empty when it runs: `"$D/"*` deletes `/*`.
     return shell && !ENVIRONMENT_SET.has(name) && /^[a-z]/.test(name) && !assigned.has(name) ? '' : whole;
   });
+  // A value that names other variables (`ROOT="${1:-/}"`) is read once more.
+  if (out !== line && out.includes('$'))
+    out = replaceVariables(out, (whole, braced, fallback, bare) => values.get((braced ?? bare)!) ?? fallback ?? whole);
   if (!shell)
     for (const [name, value] of values)
       if (name.length >= 2 && out.includes(name)) out = out.replace(cached(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`), `"${value}"`);
@@ -267,7 +282,8 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     // Comments and the interpreter line run nothing; a message printed whole (a usage text over lines) is shown.
     if (line.trim() === '' || COMMENT.test(line) || printedOnly(raw)) continue;
     const resolved = resolve(line, values, assigned, shell, modules);
-    const joined = resolved === line ? line : `${line}\n${fold(resolved)}`;
+    // Indentation runs nothing (a Makefile recipe's tab, a block's spaces): statements start at their first word.
+    const joined = (resolved === line ? line : `${line}\n${fold(resolved)}`).trimStart();
     statements.push({ line: firstLine + offset, raw, text: joined, facts: new Set() });
   }
   const records = recordsFor(statements.map((s) => s.text));
@@ -279,6 +295,9 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     const assigned = assignedName(s.text);
     if (assigned !== undefined && s.facts.has('network-send')) handles.push(assigned);
   }
+  descriptorSockets(statements);
+  deletesFromHome(statements);
+  callsTakeBodies(statements, kept.toLowerCase().split('\n'), firstLine);
   const facts = new Set<string>();
   for (const s of statements) for (const f of s.facts) facts.add(f);
 
@@ -322,6 +341,63 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     return statements.find((s) => first.has(s) && second.has(s) && (loose || s.facts.has(a) || s.facts.has(b))) ?? null;
   }
   return { statements, facts, joins, meets };
+}
+
+/** `exec 3<>/dev/tcp/host/port`: the descriptor a shell opened onto a connection. */
+const DESCRIPTOR_SOCKET = /\bexec\s+(\d{1,2})\s*<?>\s*["']?\/dev\/(?:tcp|udp)\//;
+
+/** What is written to (or read from) a descriptor opened onto a connection is sent (or arrives) over it. */
+function descriptorSockets(statements: readonly Statement[]): void {
+  const sockets: string[] = [];
+  for (const s of statements) {
+    const opened = DESCRIPTOR_SOCKET.exec(s.text);
+    if (opened !== null) sockets.push(opened[1]!);
+    else if (sockets.some((fd) => s.text.includes('&') && cached(`[<>]&\\s*["']?${fd}(?!\\d)`).test(s.text))) {
+      s.facts.add('network-send');
+      s.facts.add('socket');
+    }
+  }
+}
+
+const CHANGES_FOLDER = /(?:^|[;&|(]\s*)cd\b([^;&|\n]{0,200})/;
+const RECURSIVE_RM = /\brm(?:\s[^\n;&|]{0,200}?)?\s-[a-z]{0,8}r|\brm\s[^\n;&|]{0,200}?--recursive\b/;
+const EVERYTHING_HERE = /\s(?:--\s+)?["']?(?:\*|\.\/\*|\.\/?|\.\[[^\]\n]{0,10}\]\*)["']?(?=\s|$|;)/;
+const FIND_HERE_DELETE = /\bfind\s+\.\/?\s[^\n]{0,200}(?:-delete\b|-exec\s+rm\b)/;
+
+/** A recursive delete of everything in the folder a script moved to, when that folder is home or the root. */
+function deletesFromHome(statements: readonly Statement[]): void {
+  let inHome = false;
+  for (const s of statements) {
+    const cd = CHANGES_FOLDER.exec(s.text.split('\n').at(-1)!);
+    if (cd !== null) {
+      const target = cd[1]!
+        .trim()
+        .replace(/["']/g, '')
+        .replace(/^--\s*/, '');
+      inHome = target === '' || target === '~' || target === '~/' || target === '/';
+    }
+    if (inHome && ((RECURSIVE_RM.test(s.text) && EVERYTHING_HERE.test(s.text)) || FIND_HERE_DELETE.test(s.text))) s.facts.add('delete-all');
+  }
+}
+
+/**
+ * A call to a function the piece defines does what its body does: its arguments reach the body's sinks and its
+ * value holds what the body read. The body's facts are added to each statement outside it that calls it.
+ */
+function callsTakeBodies(statements: readonly Statement[], rawLines: readonly string[], firstLine: number): void {
+  for (const span of functionSpans(rawLines)) {
+    if (span.name === 'module.exports') continue;
+    const body = new Set<string>();
+    const inside = (s: Statement) => s.line - firstLine >= span.first && s.line - firstLine <= span.last;
+    for (const s of statements) if (inside(s)) for (const f of s.facts) body.add(f);
+    if (body.size === 0) continue;
+    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);
+    for (const s of statements) {
+      if (inside(s) || !s.text.includes(span.name)) continue;
+      call.lastIndex = 0;
+      if (call.test(s.text)) for (const f of body) s.facts.add(f);
+    }
+  }
 }
 
 const NAME_PATTERNS = new Map<string, RegExp>();

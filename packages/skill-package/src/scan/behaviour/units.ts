@@ -148,6 +148,23 @@ function markdownUnits(file: string): Units {
   return units;
 }
 
+const MAKEFILE = /(?:^|\/)(?:gnu)?makefile$|\.mk$/i;
+const MAKE_DEFINITION = /^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]{0,63})\s*(?::{1,3}=|\?=|\+=|!=|=)/gm;
+const MAKE_REFERENCE = /\$[({]([A-Za-z_][\w.-]{0,63})[)}]/g;
+/** Variables make or the environment always sets. */
+const MAKE_SET = new Set(['MAKE', 'CURDIR', 'SHELL', 'HOME', 'PWD', 'PATH', 'USER', 'MAKEFLAGS', 'TMPDIR', 'CC', 'CXX', 'RM', 'AR']);
+
+/**
+ * A Makefile as the shell lines make runs: `$(shell cmd)` is a command substitution, run when the file is read, and a
+ * variable the file never defines is empty (`rm -rf $(OUT_DIR)/*` with only `OUTDIR` defined removes `/*`).
+ */
+function makefileCode(text: string): string {
+  const defined = new Set([...text.matchAll(MAKE_DEFINITION)].map((m) => m[1]!));
+  return text
+    .replace(/\$\(shell\s/g, '$(')
+    .replace(MAKE_REFERENCE, (whole, name: string) => (defined.has(name) || MAKE_SET.has(name) ? whole : ''));
+}
+
 /** The pieces of one file, by its kind (`script`, `markdown` or other text). */
 export function unitsOf(path: string, kind: 'script' | 'markdown' | 'text', text: string): Units {
   if (NOTEBOOK.test(path)) return notebookUnits(text) ?? { code: [], prose: [] };
@@ -155,7 +172,7 @@ export function unitsOf(path: string, kind: 'script' | 'markdown' | 'text', text
   if (kind !== 'script') return { code: [], prose: [] };
   if (PACKAGE_JSON.test(path)) return packageScripts(text) ?? { code: [], prose: [] };
   // JSON and YAML configurations hold their commands in strings: their escaped quotes are read as quotes.
-  const code = /\.json$/i.test(path) ? text.replace(/\\"/g, '"') : text;
+  const code = /\.json$/i.test(path) ? text.replace(/\\"/g, '"') : MAKEFILE.test(path) ? makefileCode(text) : text;
   const autoRun = AUTO_RUN.test(path) || (TASKS.test(path) && /"runon"\s*:\s*"folderopen"/i.test(text));
   return { code: [{ line: 1, code, shell: SHELL_FILE.test(path) || SHELL_SHEBANG.test(text), documented: false, autoRun }], prose: [] };
 }
