@@ -36,6 +36,9 @@ const CREDENTIAL_PATHS = [
   /login\.keychain|\/library\/keychains|dump-keychain|find-(?:generic|internet)-password(?![^\n]*\s-[sal]\s)|\/etc\/shadow\b/,
   // A project's .env read out whole (reading one's own settings from it with `source` or a loader is not).
   /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b(?:(?!\btar\b)[^\n])*\s|\bzip\b(?:(?!\bzip\b)[^\n])*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
+  // Tokens printed by the CLIs that hold them, and data-science hubs' token files.
+  /\bgcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|\baz\s+account\s+get-access-token\b|\bgh\s+auth\s+token\b|\baws\s+(?:configure\s+get\s+aws_secret_access_key|sts\s+get-session-token|ecr\s+get-login-password)\b|\bheroku\s+auth:token\b|\bop\s+read\b/,
+  /\bkaggle\.json\b|huggingface\/token\b|\.huggingface\/token\b|\.config\/gh\/hosts\.ya?ml\b|\.config\/hub\b|\.terraform\.d\/credentials/,
 ];
 
 /** The environment as a whole: every variable at once, not one named variable. */
@@ -48,6 +51,8 @@ const ENV_BULK = [
   /\bos\.getenv\(\s*\)|\bgetenv\(\s*\)/,
   /\bjson\.stringify\((?:(?!\bjson\.stringify\()[^;\n])*\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bjson\.dumps\((?:(?!\bjson\.dumps\()[^;\n])*\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bobject\.(?:entries|keys|values|assign)\((?:(?!\bobject\.(?:entries|keys|values|assign)\()[^)])*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
   /\bget-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\bdir\s+env:|getenvironmentvariables\(\s*\)/,
+  // Perl's %ENV, IPython's %env, Go's os.Environ(), Ruby's ENV as a whole, PowerShell's env: drive, a CI run's secrets.
+  /(?<![\w%])%env\b(?!%)|\bos\.environ\(\)|\benv\.(?:to_a|to_hash|inspect|each|map|keys|values|select|reject)\b|\bget-item\s+env:|\btojson\(\s*secrets\s*\)/,
 ];
 
 /** Sending anything over the network, by any tool or library. */
@@ -63,12 +68,15 @@ const NETWORK_SEND = [
   /(?<![\w-])(?:nslookup|dig|host)\s(?:\s*\n)?(?:(?!\b(?:nslookup|dig|host)\s)[^\n])*\$|\bresolve-dnsname\b/,
   /\bgh\s+gist\s+create\b|\baws\s+s3\s+cp\b|\bgsutil\s+cp\b|\brclone\s+copy\b/,
   /discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services/,
+  // Other languages' clients: Go, Ruby, Perl, PHP, Python's asyncio, Node's tls, openssl, gawk's network files.
+  /\bhttp\.(?:post|postform|newrequest)\(|\bnet::http\b|\bpost_form\b|\blwp::|\bhttp::tiny\b|\bio::socket::inet\b|\bfsockopen\(|\bcurl_exec\(|\bfile_get_contents\(\s*["']https?:|\basyncio\.open_connection\b|\btls\.connect\(|\bs_client\s|\/inet\/(?:tcp|udp)\/|\btcpsocket\.(?:new|open)\b|\bsmtp\.(?:start|new)\b|\bsend-mailmessage\b/,
 ];
 
 /** Fetching from the network (what runs when it is executed). */
 const NETWORK_FETCH = [
   /\b(?:curl|wget)\b/,
   /\burlopen\b|\brequests\.get\b|\bhttpx\.get\b|\bfetch\(|\bhttps?\.get\(|\binvoke-(?:webrequest|restmethod)\b|(?:^|[\s(|;])(?:iwr|irm)\s|\bdownload(?:string|file|data)\b/,
+  /\bnet::http\.get\b|\bopen-uri\b|\bhttp\.get\(|\burl\.openstream\(/,
 ];
 
 /** Running text as code. */
@@ -80,6 +88,7 @@ const DYNAMIC_EXEC = [
   /(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b|\|\s*(?:python[0-9.]*|node|perl|ruby|pwsh|powershell)\s*(?:-\s*)?(?:$|[;&|)\n])|\bsource\s+<\(/,
   /\bgetattr\(\s*(?:builtins|__builtins__)\b|\b__import__\(|\bglobals\(\)\s*\[|\bimportlib\.import_module\(/,
   /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
+  /\beval\s+(?:pack|unpack|decode_base64|uncompress|qx)\b|\bassert\(\s*base64_decode\b/,
 ];
 
 /** Decoding a hidden payload. */
@@ -88,6 +97,7 @@ const DECODED = [
   /\bbytes\.fromhex\b|\bunhexlify\b|\bcodecs\.decode\b|\bzlib\.decompress\b|\bmarshal\.loads\b|\bxxd\s+-r\b/,
   /\bbuffer\.from\((?:(?!\bbuffer\.from\()[^)])*,\s*["'](?:base64|hex)["']|\.decode\(\s*["'](?:base64|hex|rot13)/,
   /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
+  /\bpack\(\s*["']h\*|\bdecode_base64\(|\bbase64_decode\(|\bgzinflate\(|\bstr_rot13\(/,
 ];
 
 /** Running a program or a shell command. */
@@ -101,6 +111,7 @@ const SOCKET = [
   /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b/,
   /\bsocat\s/,
   /\bsocket\.socket\((?![^)]*?(?:af_unix|\bsocket\.socket\())|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
+  /\bio::socket::inet\b|\bfsockopen\(|\basyncio\.open_connection\b|\btls\.connect\(|\bs_client\s|\/inet\/(?:tcp|udp)\/|\btcpsocket\.(?:new|open)\b/,
 ];
 
 /** A shell or interpreter handed a connection, or told to run what arrives. */
@@ -110,11 +121,13 @@ const SHELL_EXEC = [
   /\bpty\.spawn\b|\bsubprocess\.(?:call|popen|run)\b|\bchild_process\b|\bspawn\(|\bexecsync\b|\binvoke-expression\b|(?:^|[\s(|;])iex\b/,
   /\beval\s*[("'$`]|\bwhile\s+read\b(?:(?!\bwhile\s+read\b)[^\n])*;(?:[^\S\n]*do(?:(?!;[^\S\n]*do)[^\n])*|\s*\n[^\S\n]*do[^\n]*)\$/,
   /0>&1|>&\s*\/dev\/tcp|<&\s*\d|mkfifo/,
+  /\bio\.popen\b|\bproc_open\(|\bshell_exec\(|\bpassthru\(|\bcreate_subprocess_(?:shell|exec)\b|\|&?\s*getline\b|(?<![\w.])(?:exec|system|popen)\(/,
 ];
 
 const KEYBOARD_HOOK = [
   /\bpynput\b|\bkeyboard\.(?:on_press|on_release|hook|read_key|record|add_hotkey)\b|\bgetasynckeystate\b|\bsetwindowshookex/,
   /\bxinput\s+(?:test|--test)\b|\biohook\b|\buiohook\b|\bevdev\b|\bcgeventtapcreate\b|\bkeylogger\b|\bglobal-keyboard-listener\b/,
+  /\bnode-global-key-listener\b|\bgetkeystate\b|\brdev::listen\b/,
 ];
 
 const CLIPBOARD_READ = [
@@ -127,7 +140,10 @@ const CLIPBOARD_WRITE = [
 ];
 
 /** A crypto wallet address, or a pattern for one. */
-const WALLET = [/0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8}|\[13\]\[a-km-z|\bwallet\b|\b(?:btc|eth|xmr|usdt)_?addr/];
+const WALLET = [
+  /0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8}|\[13\]\[a-km-z|\bwallet\b|\b(?:btc|eth|xmr|usdt)_?addr/,
+  /\b(?:bitcoin|ethereum|solana|tron|trx|monero|litecoin|dogecoin|usdt|crypto)\b|\bbase58\b|\[1-9a-hj-np-za-km-z\]/,
+];
 
 /** Home or the root, as a whole: a delete of one of these takes everything. */
 const DELETE_ALL = [
@@ -150,6 +166,7 @@ const STARTUP_WRITE = [
   /\bsystemctl\s+(?:--user\s+)?enable\b|>\s*["']?[^\s"'>]*(?:\.config\/systemd\/user|\/etc\/systemd\/system)|\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b(?:(?!\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b)[^\n])*(?:\.config\/systemd\/user|\/etc\/systemd\/system)/,
   /authorized_keys/,
   /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|(?:>>?\s*|add-content\s+(?:-path\s+)?|out-file\s(?:\s*\n)?(?:(?!out-file\s)[^\n])*)\$profile\b/,
+  /\.config\/fish\/(?:conf\.d|config\.fish|functions)\b|\bcore\.hookspath\b/,
 ];
 
 export const FACT_RECORDS: readonly FactRecord[] = [

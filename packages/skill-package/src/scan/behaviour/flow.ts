@@ -46,17 +46,18 @@ const ANY_ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\
 /** The name a statement assigns: `x = …`, `with … as f:`, `… as f` (a Python alias). */
 export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*(?::\\s*)?$`);
 /**
- * What else fills a name: an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
+ * What else fills a name: a tuple's first name (`reader, writer = …`), a walrus (`while line := …`), a workflow's
+ * `env:` entry set from an expression (`TOKEN: ${{ secrets.X }}`), an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
  * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `while read -r x`).
  */
 const FILLED =
-  /^\s*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})\s*=(?!=)|^\s*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(|\bfor(?:each)?\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?\$?([a-z_][a-z0-9_]*)\s+(?:in|of)\b|\bwhile\s+(?:ifs=\S*\s+)?read\s+(?:-[a-z]+\s+)*([a-z_][a-z0-9_]*)/;
+  /^\s*([a-z_][a-z0-9_]*)\s*,\s*[a-z_][a-z0-9_]*\s*=(?!=)|\b([a-z_][a-z0-9_]*)\s*:=|^\s*-?\s*([a-z_][a-z0-9_]*)\s*:\s+\$\{\{|^\s*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})\s*=(?!=)|^\s*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(|\bfor(?:each)?\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?\$?([a-z_][a-z0-9_]*)\s+(?:in|of)\b|\bwhile\s+(?:ifs=\S*\s+)?read\s+(?:-[a-z]+\s+)*([a-z_][a-z0-9_]*)/;
 function assignedName(text: string): string | undefined {
   const m = ASSIGNED.exec(text);
   const name = m?.[1] ?? m?.[2];
   if (name !== undefined) return name;
   const f = FILLED.exec(text);
-  return f === null ? undefined : (f[1] ?? f[2] ?? f[3] ?? f[4]);
+  return f === null ? undefined : f.slice(1).find(Boolean);
 }
 
 /** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */

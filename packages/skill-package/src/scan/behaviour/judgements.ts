@@ -10,6 +10,7 @@ import type { Context } from '../severity.js';
 import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
 import { flowOf, type Statement } from './flow.js';
+import { instructsSending } from './instructions.js';
 import type { CodeUnit, ProseUnit } from './units.js';
 
 export interface BehaviourMatcher {
@@ -25,7 +26,13 @@ export interface BehaviourMatcher {
 
 export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
   { rule: 'behaviour.environment-sent', join: [['environment', 'network-send']] },
-  { rule: 'behaviour.credentials-sent', join: [['credential-store', 'network-send']] },
+  {
+    rule: 'behaviour.credentials-sent',
+    join: [
+      ['credential-store', 'network-send'],
+      ['ci-secret', 'encoded-send'],
+    ],
+  },
   { rule: 'behaviour.remote-shell', meet: [['socket', 'shell-exec']] },
   { rule: 'behaviour.input-captured', all: [['keyboard'], ['network-send']], join: [['clipboard-read', 'network-send']] },
   { rule: 'behaviour.clipboard-swapped', all: [['clipboard-read'], ['clipboard-write'], ['wallet']] },
@@ -50,6 +57,8 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
       ['assembled-name', 'dynamic-exec'],
       ['assembled-name', 'process-exec'],
     ],
+    // A download's answer run as code in the statement that fetched it (`https.get(…, r => … eval(d))`).
+    meet: [['network-fetch', 'code-exec']],
   },
 ];
 
@@ -60,7 +69,7 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
 const CODE_EXEC = /(?:^|[^\w.])(?:exec|eval|compile)\s*\(|\bnew function\s*\(|\bvm\.run|\[scriptblock\]::create/;
 /** A download handed to a shell or an interpreter as it arrives. */
 const RUNS_WHAT_ARRIVES =
-  /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(/;
+  /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby|source)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(/;
 /** What a download answered, kept (`x=$(curl …)`, `t = requests.get(…).text`): not a command that names a download. */
 const FETCHED_OUTPUT =
   /=\s*\$\((?:(?!=\s*\$\()[^)])*\b(?:curl|wget)\b|=\s*`[^`]*\b(?:curl|wget)\b|=\s*(?:await\s+)?(?:\(\s*)?(?:await\s+)?(?:fetch|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|invoke-restmethod|invoke-webrequest|irm|iwr)\b|\b(?:iex|invoke-expression)\s*\(\s*(?:invoke-restmethod|invoke-webrequest|irm|iwr|\(?new-object\s+net\.webclient)/;
@@ -70,7 +79,13 @@ const STARTUP_ITEM =
 const SHELL_CODE_EXEC = /\binvoke-expression\b|(?:^|[\s(|;])iex\b|(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b/;
 /** A builtin, a module or a global named by a string built at run time (concatenated, decoded), as written. */
 const ASSEMBLED_NAME =
-  /\b(?:getattr\(\s*(?:builtins|__builtins__)\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["'])/;
+  /\b(?:getattr\(\s*(?:builtins|__builtins__)\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["']|[a-z_]\w*\(\s*\d|\[\s*["'][^"'\n]{0,3}["']\s*,)/;
+/** A secret of a CI run (`${{ secrets.NAME }}`), which a step may use but not send away disguised. */
+const CI_SECRET = /\$\{\{\s*secrets\.\w/;
+/** Encoding on the way out: what log masking and reviewers would have recognised no longer looks like itself. */
+const ENCODER = /\b(?:base64|base32|xxd|gzip|rev|od)\b|\bopenssl\s+enc\b/;
+/** `run = globalThis[…]`: the name a built-up builtin is kept in. */
+const KEPT_IN = /^\s*(?:(?:const|let|var)\s+)?\$?([a-z_][a-z0-9_]*)\s*=(?!=)/;
 
 function excerptHit(rule: string, severity: Hit['severity'], statement: Statement, context: Context, message: string): Hit {
   const text = statement.text.split('\n')[0]!.slice(0, 400);
@@ -100,6 +115,15 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
   if (unit.autoRun === true) for (const s of flow.statements) s.facts.add('auto-run');
   for (const s of flow.statements) for (const f of s.facts) flow.facts.add(f);
   for (const s of flow.statements) if (ASSEMBLED_NAME.test(s.raw)) s.facts.add('assembled-name');
+  // A builtin named at run time and kept in a name runs what that name is called with.
+  const runners = flow.statements.filter((s) => s.facts.has('assembled-name')).map((s) => KEPT_IN.exec(s.raw)?.[1]);
+  for (const name of runners)
+    if (name !== undefined)
+      for (const s of flow.statements) if (s.text.includes(`${name}(`) && !KEPT_IN.test(s.raw)) s.facts.add('dynamic-exec');
+  for (const s of flow.statements) {
+    if (CI_SECRET.test(s.text)) s.facts.add('ci-secret');
+    if (s.facts.has('network-send') && ENCODER.test(s.text)) s.facts.add('encoded-send');
+  }
   for (const matcher of BEHAVIOUR_MATCHERS) {
     const severity = weightsOf(matcher.rule)[context];
     for (const pair of matcher.join ?? []) {
@@ -318,8 +342,10 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   const withoutQuotes = unquoted(text);
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
   const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);
+  let reported = false;
   for (const sentence of sends ? text.split(SENTENCE_END) : []) {
     if (instructs(sentence) && sendsSecret(sentence)) {
+      reported = true;
       report(
         excerptHit(
           'behaviour.instructed-exfiltration',
@@ -332,6 +358,17 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
       break;
     }
   }
+  // Steps spread over sentences or list items, which only the paragraph together says.
+  if (!reported && instructsSending(text))
+    report(
+      excerptHit(
+        'behaviour.instructed-exfiltration',
+        weightsOf('behaviour.instructed-exfiltration').prose,
+        statement,
+        'prose',
+        'This paragraph tells the agent, over several sentences or steps, to send credentials or the environment to a remote address.',
+      ),
+    );
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
   if (
     /ignore|disregard|forget|override|set aside|discard|drop/.test(withoutQuotes) &&
