@@ -6,7 +6,7 @@ const SCRIPT =
   /\.(?:sh|bash|zsh|ksh|fish|command|py|pyw|js|mjs|cjs|jsx|ts|mts|cts|tsx|ps1|psm1|psd1|bat|cmd|vbs|rb|pl|pm|php|lua|applescript|scpt|r|jl|tcl|awk|swift|go|rs|java|kt|cs|c|cc|cpp|h)$/i;
 /** Files whose commands run although they are not scripts by extension (package hooks, build and container files). */
 const RUN_BY_TOOLS =
-  /(?:^|\/)(?:package\.json|makefile|gnumakefile|dockerfile|containerfile|justfile|taskfile\.ya?ml|\.bashrc|\.zshrc|\.profile|[^/]*\.service|setup\.cfg|pyproject\.toml)$|(?:^|\/)(?:\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.pre-commit-config\.ya?ml|lefthook\.ya?ml|\.husky\/[^/]+|hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.vscode\/tasks\.json|\.devcontainer\/devcontainer\.json)$/i;
+  /(?:^|\/)(?:package\.json|composer\.json|makefile|gnumakefile|dockerfile|containerfile|justfile|taskfile\.ya?ml|\.bashrc|\.zshrc|\.profile|[^/]*\.service|setup\.cfg|pyproject\.toml)$|(?:^|\/)(?:\.github\/workflows\/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.pre-commit-config\.ya?ml|lefthook\.ya?ml|\.husky\/[^/]+|hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.vscode\/tasks\.json|\.devcontainer\/devcontainer\.json)$/i;
 /** Configuration written as JSON, which has no comments. */
 const JSON_FILE = /\.json$/i;
 

@@ -35,6 +35,7 @@ import type { Context } from './severity.js';
 import { ShellVariables } from './shell-variables.js';
 import { FLOW_TEXT_CAP } from './behaviour/flow.js';
 import { judgeCode, judgeProse } from './behaviour/judgements.js';
+import type { ModuleLinks } from './behaviour/modules.js';
 import { unitsOf } from './behaviour/units.js';
 
 /**
@@ -253,6 +254,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
     private readonly keeper: ArchiveKeeper,
     /** What is left of the package's JUDGED_TOTAL. */
     private readonly judging: { left: number } = { left: JUDGED_TOTAL },
+    /** What the package's files export that sends, and pass to each other (behaviour/modules.ts). */
+    private readonly links?: ModuleLinks,
   ) {}
 
   report(hit: Hit): void {
@@ -391,7 +394,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     const units = unitsOf(this.path, this.kind, text);
     const before = this.wholeLine - 1;
     const report = (hit: Hit) => this.report(hit);
-    for (const unit of units.code) judgeCode(before === 0 ? unit : { ...unit, line: unit.line + before }, this, report);
+    for (const unit of units.code) judgeCode(before === 0 ? unit : { ...unit, line: unit.line + before }, this, report, this.links);
     for (const unit of units.prose) judgeProse(before === 0 ? unit : { ...unit, line: unit.line + before }, report);
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.wholeLine++;
   }

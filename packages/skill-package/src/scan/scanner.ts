@@ -4,6 +4,7 @@
  * holds at most a few KiB of head and one capped line; findings are capped (findings.ts); URL and domain lists
  * are capped (rules-url.ts).
  */
+import { joinLinks, type ModuleLinks } from './behaviour/modules.js';
 import { RULES_VERSION } from './catalogue.js';
 import { combine } from './combine.js';
 import { FileScanner, JUDGED_TOTAL, NESTED_CAPTURE_TOTAL, type ArchiveKeeper, type FoundArchive } from './file-scanner.js';
@@ -55,6 +56,7 @@ export class PackageScanner {
   private found: NestedArchive[] = [];
   private readonly capture = { left: NESTED_CAPTURE_TOTAL };
   private readonly judging = { left: JUDGED_TOTAL };
+  private readonly links: ModuleLinks = { senders: new Set(), passed: [] };
 
   /**
    * A sink for one file's bytes, in order; call end() after its last chunk. `depth` is how many archives deep the
@@ -62,7 +64,7 @@ export class PackageScanner {
    */
   file(path: string, depth = 0): FileSink {
     const keeper: ArchiveKeeper = { capture: this.capture, found: (archive) => this.found.push({ ...archive, depth }) };
-    const scanner = new FileScanner(path, this.sink, this.urls, keeper, this.judging);
+    const scanner = new FileScanner(path, this.sink, this.urls, keeper, this.judging, this.links);
     this.fileFacts.set(path, scanner.facts);
     return scanner;
   }
@@ -96,6 +98,7 @@ export class PackageScanner {
   finish(skillMd: SkillMdInfo | null): ScanReport {
     for (const archive of this.takeArchives()) this.settleArchive(archive, { unopened: 'this scan opens no archives' });
     if (skillMd !== null) checkFrontMatter(this.sink, skillMd.path, skillMd.frontMatter, skillMd.problem);
+    for (const { file, hit } of joinLinks(this.links, new Set(this.fileFacts.keys()), 'critical')) this.sink.add(file, hit);
     combine(this.sink, this.fileFacts);
     const findings = [...this.sink.findings].sort(compareFindings);
     return {

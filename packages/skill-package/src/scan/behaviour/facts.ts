@@ -43,7 +43,7 @@ const CREDENTIAL_PATHS = [
 
 /** The environment as a whole: every variable at once, not one named variable. */
 const ENV_BULK = [
-  /\/proc\/(?:self|\d+|\$\$|\*)\/environ\b/,
+  /\/proc\/(?:self|\d+|\$\$|\*|\$\{?[a-z_]\w{0,30}\}?)\/environ\b/,
   /\bexport\s+-p\b|\bdeclare\s+-[a-z]*x\b|\btypeset\s+-x\b/,
   /(?:^|[|;&`(]|\$\()\s*(?:printenv|env|set)\s*(?:[|>)`;&]|$)|["']\s*(?:printenv|env|set)\s*[|>]/,
   /\[\s*["'](?:printenv|env|set)["']\s*\]/,
@@ -52,7 +52,7 @@ const ENV_BULK = [
   /\bjson\.stringify\((?:(?!\bjson\.stringify\()[^;\n])*\bprocess\.env\b(?!\s*(?:\.|\[|\?\.))|\bjson\.dumps\((?:(?!\bjson\.dumps\()[^;\n])*\bos\.environ\b(?!\s*(?:\[|\.get\b))|\bobject\.(?:entries|keys|values|assign)\((?:(?!\bobject\.(?:entries|keys|values|assign)\()[^)])*process\.env\b|\burlsearchparams\(\s*process\.env\b|\b(?:body|data|json|params|payload)\s*[:=]\s*process\.env\b|\bin\s+process\.env\b|\benv\.to_h\b/,
   /\bget-childitem\s+env:|\bgci\s+env:|\bls\s+env:|\bdir\s+env:|getenvironmentvariables\(\s*\)/,
   // Perl's %ENV, IPython's %env, Go's os.Environ(), Ruby's ENV as a whole, PowerShell's env: drive, a CI run's secrets.
-  /(?<![\w%])%env\b(?!%)|\bos\.environ\(\)|\benv\.(?:to_a|to_hash|inspect|each|map|keys|values|select|reject)\b|\bget-item\s+env:|\btojson\(\s*secrets\s*\)/,
+  /\{\s*\.\.\.process\.env\s*[,}]|(?<![\w%])%env\b(?!%)|\bos\.environ\(\)|\benv\.(?:to_a|to_hash|inspect|each|map|keys|values|select|reject)\b|\bget-item\s+env:|\btojson\(\s*secrets\s*\)/,
 ];
 
 /** Sending anything over the network, by any tool or library. */
@@ -76,7 +76,7 @@ const NETWORK_SEND = [
 const NETWORK_FETCH = [
   /\b(?:curl|wget)\b/,
   /\burlopen\b|\brequests\.get\b|\bhttpx\.get\b|\bfetch\(|\bhttps?\.get\(|\binvoke-(?:webrequest|restmethod)\b|(?:^|[\s(|;])(?:iwr|irm)\s|\bdownload(?:string|file|data)\b/,
-  /\bnet::http\.get\b|\bopen-uri\b|\bhttp\.get\(|\burl\.openstream\(/,
+  /\bnet::http\.get\b|\bopen-uri\b|\bhttp\.get\(|\burl\.openstream\(|\brequire\(\s*["'](?:node:)?https?["']\s*\)\.(?:get|request)\(/,
 ];
 
 /** Running text as code. */
@@ -116,7 +116,7 @@ const SOCKET = [
 
 /** A shell or interpreter handed a connection, or told to run what arrives. */
 const SHELL_EXEC = [
-  /\b(?:ba|z|da|k)?sh\s+-i\b|\/bin\/(?:ba|z|da)?sh\b|\bcmd(?:\.exe)?\b|\bpowershell\b|\bpwsh\b/,
+  /\b(?:ba|z|da|k)?sh\s+-i\b|\/bin\/(?:ba|z|da)?sh\b|\bcmd\.exe\b|\bcmd\s+\/[ck]\b|\bpowershell\b|\bpwsh\b/,
   /\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z|da)?sh\b|\bexec:["']?(?:\/bin\/)?(?:ba|z|da)?sh|\bexec\s+\d*<>/,
   /\bpty\.spawn\b|\bsubprocess\.(?:call|popen|run)\b|\bchild_process\b|\bspawn\(|\bexecsync\b|\binvoke-expression\b|(?:^|[\s(|;])iex\b/,
   /\beval\s*[("'$`]|\bwhile\s+read\b(?:(?!\bwhile\s+read\b)[^\n])*;(?:[^\S\n]*do(?:(?!;[^\S\n]*do)[^\n])*|\s*\n[^\S\n]*do[^\n]*)\$/,
@@ -147,7 +147,7 @@ const WALLET = [
 
 /** Home or the root, as a whole: a delete of one of these takes everything. */
 const DELETE_ALL = [
-  /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b(?![a-z-]*(?:\s+-[a-z-]*)*?\s+(?:-[a-qs-z]*r[a-z]*|--recursive)\b)(?:(?!(?:^|\n|[;&|({][^\S\n]*|\$\([^\S\n]*|\b(?:then|do|else|sudo|exec|xargs|command|eval)[^\S\n]+|["'`][^\S\n]*)rm[^\S\n]+(?:-[a-z-]*[^\S\n]+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b)[^\n;|&])*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\|)/,
+  /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|(?:-c[ \t]+|\b(?:eval|exec|execsync|system|popen|spawn|call|run|check_output|check_call|shell_exec)(?:\([ \t]*|[ \t]+))["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b(?![a-z-]*(?:\s+-[a-z-]*)*?\s+(?:-[a-qs-z]*r[a-z]*|--recursive)\b)(?:(?!(?:^|\n|[;&|({][^\S\n]*|\$\([^\S\n]*|\b(?:then|do|else|sudo|exec|xargs|command|eval)[^\S\n]+|["'`][^\S\n]*)rm[^\S\n]+(?:-[a-z-]*[^\S\n]+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b)[^\n;|&])*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\||\)|,)/,
   /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{(?:(?!\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{)[^}])*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
   /\bremove-item\b(?:(?!\bremove-item\b)[^\n])*-recurse(?:(?!-recurse)[^\n])*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
   /\bremove-item\s+(?:-(?:literal)?path\s+)?["']?~[/\\]?["']?\s(?:(?!\bremove-item\b)[^\n])*-recurse\b/,

@@ -6,7 +6,7 @@
  * when it names a variable or a file an earlier statement filled from the source (data flows through names).
  */
 import { printedMessage, withoutQuotedPatterns } from '../signature.js';
-import { factsOf, recordsFor } from './facts.js';
+import { FACT_RECORDS, factsOf, recordsFor } from './facts.js';
 import { functionSpans } from './functions.js';
 import { ENVIRONMENT_SET, joinedPaths, trimmed, unsetValues } from './values.js';
 
@@ -50,14 +50,24 @@ export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-
  * `env:` entry set from an expression (`TOKEN: ${{ secrets.X }}`), an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
  * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `while read -r x`).
  */
-const FILLED =
-  /^\s*([a-z_][a-z0-9_]*)\s*,\s*[a-z_][a-z0-9_]*\s*=(?!=)|\b([a-z_][a-z0-9_]*)\s*:=|^\s*-?\s*([a-z_][a-z0-9_]*)\s*:\s+\$\{\{|^\s*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})\s*=(?!=)|^\s*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(|\bfor(?:each)?\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?\$?([a-z_][a-z0-9_]*)\s+(?:in|of)\b|\bwhile\s+(?:ifs=\S*\s+)?read\s+(?:-[a-z]+\s+)*([a-z_][a-z0-9_]*)/;
+const FILLED: readonly RegExp[] = [
+  /^[ \t]*([a-z_][a-z0-9_]*)[ \t]*,[ \t]*[a-z_][a-z0-9_]*[ \t]*=(?!=)/,
+  /\b([a-z_][a-z0-9_]*)[ \t]*:=/,
+  /^[ \t]*(?:-[ \t]+)?([a-z_][a-z0-9_]*):[ \t]+\$\{\{/,
+  /^[ \t]*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})[ \t]*=(?!=)/,
+  /^[ \t]*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(/,
+  /\bfor(?:each)?[ \t]*\(?[ \t]*(?:(?:const|let|var|my)[ \t]+)?\$?([a-z_][a-z0-9_]*)[ \t]+(?:in|of)\b/,
+  /\bwhile[ \t]+(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
+];
 function assignedName(text: string): string | undefined {
   const m = ASSIGNED.exec(text);
   const name = m?.[1] ?? m?.[2];
   if (name !== undefined) return name;
-  const f = FILLED.exec(text);
-  return f === null ? undefined : f.slice(1).find(Boolean);
+  for (const pattern of FILLED) {
+    const f = pattern.exec(text);
+    if (f !== null) return f.at(-1);
+  }
+  return undefined;
 }
 
 /** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */
@@ -72,6 +82,8 @@ const WRITTEN_FILES = [
 // at every position of every line was a tenth of reading public skills' code.
 function fold(text: string): string {
   let out = text.includes('""') || text.includes("''") ? text.replace(EMPTY_QUOTES, '') : text;
+  // Text written out with escaped line ends (`printf '…\ncurl … | source' > file`) holds the commands on its lines.
+  if (out.includes('\\n')) out = out.replace(/\\n/g, ' ');
   if (out.includes('"') || out.includes("'"))
     for (let i = 0; i < 8; i++) {
       const next = out.replace(CONCAT, (_m, q: string, a: string, _q2: string, b: string) => `${q}${a}${b}${q}`);
@@ -361,9 +373,11 @@ function descriptorSockets(statements: readonly Statement[]): void {
 }
 
 const CHANGES_FOLDER = /(?:^|[;&|(]\s*)cd\b([^;&|\n]{0,200})/;
-const RECURSIVE_RM = /\brm(?:\s[^\n;&|]{0,200}?)?\s-[a-z]{0,8}r|\brm\s[^\n;&|]{0,200}?--recursive\b/;
+const RM = /\brm\s/;
+const RECURSIVE = /\s-[a-qs-z]{0,8}r|\s--recursive\b/;
 const EVERYTHING_HERE = /\s(?:--\s+)?["']?(?:\*|\.\/\*|\.\/?|\.\[[^\]\n]{0,10}\]\*)["']?(?=\s|$|;)/;
-const FIND_HERE_DELETE = /\bfind\s+\.\/?\s[^\n]{0,200}(?:-delete\b|-exec\s+rm\b)/;
+const FIND_HERE = /\bfind\s+\.\/?\s/;
+const FIND_DELETES = /\s-delete\b|\s-exec\s+rm\b/;
 
 /** A recursive delete of everything in the folder a script moved to, when that folder is home or the root. */
 function deletesFromHome(statements: readonly Statement[]): void {
@@ -377,9 +391,20 @@ function deletesFromHome(statements: readonly Statement[]): void {
         .replace(/^--\s*/, '');
       inHome = target === '' || target === '~' || target === '~/' || target === '/';
     }
-    if (inHome && ((RECURSIVE_RM.test(s.text) && EVERYTHING_HERE.test(s.text)) || FIND_HERE_DELETE.test(s.text))) s.facts.add('delete-all');
+    const rm = RM.test(s.text) && RECURSIVE.test(s.text) && EVERYTHING_HERE.test(s.text);
+    if (inHome && (rm || (FIND_HERE.test(s.text) && FIND_DELETES.test(s.text)))) s.facts.add('delete-all');
   }
 }
+
+/**
+ * How a body's fact reaches its callers: sinks take what the call hands in; sources come out. Traits (a connection, a
+ * shell) stay in the body: results gathered from a port check and a program run are not a remote shell.
+ */
+const FLOWS_AS = new Map<string, 'in' | 'out'>(
+  FACT_RECORDS.flatMap((record): [string, 'in' | 'out'][] =>
+    record.kind === 'sink' ? [[record.name, 'in']] : record.kind === 'source' ? [[record.name, 'out']] : [],
+  ),
+);
 
 /**
  * A call to a function the piece defines does what its body does: its arguments reach the body's sinks and its
@@ -392,11 +417,20 @@ function callsTakeBodies(statements: readonly Statement[], rawLines: readonly st
     const inside = (s: Statement) => s.line - firstLine >= span.first && s.line - firstLine <= span.last;
     for (const s of statements) if (inside(s)) for (const f of s.facts) body.add(f);
     if (body.size === 0) continue;
+    const bareCall = cached(`^\\s*(?:await\\s+)?${span.name}\\s*\\([^()]*\\)\\s*;?\\s*$`);
     const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);
     for (const s of statements) {
       if (inside(s) || !s.text.includes(span.name)) continue;
       call.lastIndex = 0;
-      if (call.test(s.text)) for (const f of body) s.facts.add(f);
+      if (!call.test(s.text)) continue;
+      // What it is handed reaches the body's sinks; what it returns, where the value is used (assigned, passed on),
+      // holds what the body read. A bare call takes no sources.
+      bareCall.lastIndex = 0;
+      const used = !bareCall.test(s.text.split('\n')[0]!);
+      for (const f of body) {
+        const role = FLOWS_AS.get(f);
+        if (role === 'in' || (used && role === 'out')) s.facts.add(f);
+      }
     }
   }
 }

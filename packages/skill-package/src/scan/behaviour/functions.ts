@@ -16,12 +16,13 @@ export interface FunctionSpan {
 
 const BODY_LINES = 400;
 
-const PYTHON_OR_RUBY = /^(\s*)(?:async\s+)?def\s+(?:self\.)?([a-z_]\w{0,63})\b[^\n]*?(:?)\s*$/;
-const JS_FUNCTION = /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([a-z_$][\w$]{0,63})\s*\(/;
+const PYTHON_OR_RUBY = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(?:self\.)?([a-z_]\w{0,63})\b/;
+const JS_FUNCTION =
+  /^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:async[ \t]+)?function(?:[ \t]*\*[ \t]*|[ \t]+)([a-z_$][\w$]{0,63})[ \t]*\(/;
 const JS_ASSIGNED =
   /^\s*(?:export\s+)?(?:const|let|var)\s+([a-z_$][\w$]{0,63})\s*=\s*(?:async\s+)?(?:function\b|\([^()]{0,200}\)\s*=>|[a-z_$][\w$]{0,63}\s*=>)/;
 const JS_EXPORTED = /^\s*(?:module\.)?exports(?:\.([a-z_$][\w$]{0,63}))?\s*=\s*(?:async\s+)?(?:function\b\s*([a-z_$][\w$]{0,63})?|\()/;
-const SHELL_FUNCTION = /^\s*(?:function\s+([a-z_][\w-]{0,63})\s*(?:\(\s*\))?|([a-z_][\w-]{0,63})\s*\(\s*\))\s*\{?\s*$/;
+const SHELL_FUNCTION = /^[ \t]*(?:function[ \t]+([a-z_][\w-]{0,63})|([a-z_][\w-]{0,63})[ \t]*\(\))[ \t]*(?:\(\)[ \t]*)?(?:\{[ \t]*)?$/;
 const OTHER = /^\s*(?:func\s+(?:\([^()]{0,100}\)\s*)?([a-z_]\w{0,63})\s*\(|sub\s+([a-z_]\w{0,63})\b)/;
 
 function indentOf(line: string): number {
@@ -67,7 +68,8 @@ export function functionSpans(lines: readonly string[]): FunctionSpan[] {
     if (!/def|function|=>|\(\s*\)|func|sub|exports/.test(line)) continue;
     const py = PYTHON_OR_RUBY.exec(line);
     if (py !== null) {
-      spans.push({ name: py[2]!, first: i, last: indentEnd(lines, i, py[1]!.length, py[3] !== ':'), command: false });
+      // Python's `def` line ends with a colon; Ruby's body runs to its `end`.
+      spans.push({ name: py[2]!, first: i, last: indentEnd(lines, i, py[1]!.length, !line.trimEnd().endsWith(':')), command: false });
       continue;
     }
     const js = JS_FUNCTION.exec(line) ?? JS_ASSIGNED.exec(line);

@@ -11,6 +11,7 @@ import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
 import { flowOf, type Statement } from './flow.js';
 import { instructsSending } from './instructions.js';
+import { noteLinks, type ModuleLinks } from './modules.js';
 import type { CodeUnit, ProseUnit } from './units.js';
 
 export interface BehaviourMatcher {
@@ -58,7 +59,7 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
       ['assembled-name', 'process-exec'],
     ],
     // A download's answer run as code in the statement that fetched it (`https.get(…, r => … eval(d))`).
-    meet: [['network-fetch', 'code-exec']],
+    all: [['fetch-evaluated']],
   },
 ];
 
@@ -98,7 +99,7 @@ function describe(matcher: BehaviourMatcher, via: readonly [string, string] | nu
 }
 
 /** Judges one piece of code, reporting each behaviour it shows once. */
-export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }, report: (hit: Hit) => void): void {
+export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }, report: (hit: Hit) => void, links?: ModuleLinks): void {
   const context: Context = unit.documented ? 'code' : 'script';
   const startupItem = STARTUP_ITEM.test(file.path);
   const flow = flowOf(unit.code, unit.line, unit.shell, (line) => signatureShaped(line, file.path, file.kind, context));
@@ -109,6 +110,7 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
     if (SHELL_CODE_EXEC.test(s.text) && !s.facts.has('network-fetch')) s.facts.add('shell-code-exec');
     if (s.facts.has('network-fetch') && RUNS_WHAT_ARRIVES.test(s.text)) s.facts.add('runs-download');
     if (FETCHED_OUTPUT.test(s.text)) s.facts.add('fetched-output');
+    if (s.facts.has('network-fetch') && s.facts.has('code-exec')) s.facts.add('fetch-evaluated');
     // A file that is itself a start-up item (a launch agent, a service, an autostart entry) is written where it runs.
     if (startupItem) s.facts.add('startup-write');
   }
@@ -124,6 +126,7 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
     if (CI_SECRET.test(s.text)) s.facts.add('ci-secret');
     if (s.facts.has('network-send') && ENCODER.test(s.text)) s.facts.add('encoded-send');
   }
+  if (links !== undefined && !unit.documented) noteLinks(file.path, flow.statements, /\.py$/i.test(file.path), links);
   for (const matcher of BEHAVIOUR_MATCHERS) {
     const severity = weightsOf(matcher.rule)[context];
     for (const pair of matcher.join ?? []) {

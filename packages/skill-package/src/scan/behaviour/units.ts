@@ -37,13 +37,15 @@ const SHELL_FILE =
 const SHELL_SHEBANG = /^#!.*\b(?:sh|bash|zsh|ksh|dash)\b/;
 const NOTEBOOK = /\.ipynb$/i;
 /** Scripts a package manager runs on install, on its own. */
-const LIFECYCLE = /^(?:pre|post)?(?:install|prepare|preinstall|postinstall|prepublish|uninstall)$/;
+const LIFECYCLE =
+  /^(?:pre|post)?(?:install|prepare|preinstall|postinstall|prepublish|uninstall)$|^(?:pre|post)-(?:install|update|autoload-dump|create-project|root-package-install)-cmd$/;
 /** Configurations whose commands a tool runs on its own: agents' hooks, git hooks, a container's set-up. */
 const AUTO_RUN =
   /(?:^|\/)(?:hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.husky\/[^/]+|\.devcontainer\/devcontainer\.json|\.pre-commit-config\.ya?ml|lefthook\.ya?ml)$/i;
 /** An editor's tasks that run when the folder opens. */
 const TASKS = /(?:^|\/)\.vscode\/tasks\.json$/i;
-const PACKAGE_JSON = /(?:^|\/)package\.json$/i;
+/** npm's and Composer's manifests, whose `scripts` run commands (Composer's as a list per event). */
+const PACKAGE_JSON = /(?:^|\/)(?:package|composer)\.json$/i;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
 const SHELL_FENCE = /^(?:|sh|bash|zsh|shell|console|terminal|ksh|fish)$/;
 
@@ -86,8 +88,12 @@ function packageScripts(text: string): Units | null {
     const parsed = JSON.parse(text) as { scripts?: unknown };
     const scripts = parsed.scripts;
     if (typeof scripts !== 'object' || scripts === null) return { code: [], prose: [] };
-    const code = Object.entries(scripts)
-      .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    const code = Object.entries(scripts as Record<string, unknown>)
+      .map(([name, s]): [string, string] => [
+        name,
+        Array.isArray(s) ? s.filter((c) => typeof c === 'string').join('\n') : typeof s === 'string' ? s : '',
+      ])
+      .filter(([, s]) => s !== '')
       .map(([name, s]) => ({ line: 1, code: s, shell: true, documented: false, autoRun: LIFECYCLE.test(name) }));
     return { code, prose: [] };
   } catch {
@@ -149,7 +155,7 @@ function markdownUnits(file: string): Units {
 }
 
 const MAKEFILE = /(?:^|\/)(?:gnu)?makefile$|\.mk$/i;
-const MAKE_DEFINITION = /^\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]{0,63})\s*(?::{1,3}=|\?=|\+=|!=|=)/gm;
+const MAKE_DEFINITION = /^[ \t]*(?:export[ \t]+|override[ \t]+)?([A-Za-z_][\w.-]{0,63})[ \t]*(?::{1,3}=|\?=|\+=|!=|=)/gm;
 const MAKE_REFERENCE = /\$[({]([A-Za-z_][\w.-]{0,63})[)}]/g;
 /** Variables make or the environment always sets. */
 const MAKE_SET = new Set(['MAKE', 'CURDIR', 'SHELL', 'HOME', 'PWD', 'PATH', 'USER', 'MAKEFLAGS', 'TMPDIR', 'CC', 'CXX', 'RM', 'AR']);

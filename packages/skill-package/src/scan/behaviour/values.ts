@@ -57,7 +57,7 @@ const INTERPOLATED = /#\{\s*env\[\s*["'](\w{1,64})["']\s*\]\s*\}|\$env:(\w{1,64}
 /** Home joined with nothing, or with `.`: home. */
 const HOME_JOINED = [
   /~\s*\/\s*(?:""|'')/g,
-  /\b(?:path\.(?:resolve|join)|os\.path\.(?:join|abspath|realpath|expanduser)|file\.(?:expand_path|join))\(\s*["']?~\/?["']?\s*(?:,\s*(?:""|''|["']\.\/?["']))?\s*\)/g,
+  /\b(?:path\.(?:resolve|join)|os\.path\.(?:join|abspath|realpath|expanduser)|file\.(?:expand_path|join))\( ?["']?~\/?["']?(?: ?, ?(?:""|''|["']\.\/?["']))? ?\)/g,
   /["']~[/\\]?(?:""|'')?["']/g,
   /~[/\\](?:""|'')/g,
 ];
