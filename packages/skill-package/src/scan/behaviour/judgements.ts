@@ -103,6 +103,7 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
   const context: Context = unit.documented ? 'code' : 'script';
   const startupItem = STARTUP_ITEM.test(file.path);
   const flow = flowOf(unit.code, unit.line, unit.shell, (line) => signatureShaped(line, file.path, file.kind, context));
+  if (unit.lines !== undefined) for (const s of flow.statements) s.line = unit.lines[s.line - unit.line] ?? s.line;
   for (const s of flow.statements) {
     if (CODE_EXEC.test(s.text)) s.facts.add('code-exec');
     // A download run by a shell or `iex` in one command is weighed by its host (command rules); held in a name first
@@ -181,7 +182,7 @@ const INTO = /\b(?:into|to)\b/y;
 /** A paragraph's sentences: a dot inside a word (`.env`, a host name) ends none. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
 const PROSE_SOURCE =
-  /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
+  /\.npmrc\b|\.pypirc\b|\.pgpass\b|\.git-credentials\b|\.docker\/config\.json\b|\.kube\/config\b|\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
 const DESTINATION =
   /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
 const SOURCE_AT = new RegExp(PROSE_SOURCE.source, 'y');

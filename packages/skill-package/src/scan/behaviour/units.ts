@@ -18,6 +18,8 @@ export interface CodeUnit {
    * manager's install script, a git hook.
    */
   autoRun?: boolean;
+  /** The line each of the piece's lines stands for in the file (a notebook's cells joined: the cell's number). */
+  lines?: readonly number[];
 }
 
 export interface ProseUnit {
@@ -69,6 +71,9 @@ function notebookUnits(text: string): Units | null {
     return null;
   }
   const units: Units = { code: [], prose: [] };
+  const kernel: string[] = [];
+  const cellOf: number[] = [];
+  let shell = false;
   cells.forEach((cell, index) => {
     const source = cellText(cell.source);
     if (cell.cell_type === 'markdown') units.prose.push(...paragraphs(source, index + 1));
@@ -78,8 +83,16 @@ function notebookUnits(text: string): Units | null {
     const code = source
       .replace(/^([^\S\n\r\u2028\u2029]*)!/gm, '$1')
       .replace(/(?:(?<![\s\S])|(?<=\S[^\S\n\r\u2028\u2029]*[\n\r\u2028\u2029]))\s*%%\w+.*$/m, '');
-    units.code.push({ line: index + 1, code, shell: magic || bang, documented: false });
+    if (magic) units.code.push({ line: index + 1, code, shell: true, documented: false });
+    else {
+      kernel.push(code);
+      for (const _ of code.split('\n')) cellOf.push(index + 1);
+      shell ||= bang;
+    }
   });
+  // A notebook's Python cells run in one kernel, in order: one program, whose names carry from cell to cell. Its
+  // findings name the cell (the line a notebook's finding reports).
+  if (kernel.length > 0) units.code.push({ line: 1, code: kernel.join('\n'), shell, documented: false, lines: cellOf });
   return units;
 }
 
@@ -121,6 +134,28 @@ function paragraphs(text: string, first: number): ProseUnit[] {
   return out;
 }
 
+const DESCRIPTION = /^description:[ \t]*(.*)$/m;
+
+/**
+ * The front matter's `description`, which agents read when they choose a skill: a paragraph of prose (its folded or
+ * quoted continuation lines included).
+ */
+function describedIn(frontMatter: string): ProseUnit[] {
+  const m = DESCRIPTION.exec(frontMatter);
+  if (m === null) return [];
+  const before = frontMatter.slice(0, m.index).split('\n').length;
+  const lines = [m[1]!.replace(/^[>|][-+]?\s*$/, '')];
+  for (const next of frontMatter.slice(m.index + m[0].length + 1).split(/\r?\n/)) {
+    if (!/^[ \t]+\S/.test(next)) break;
+    lines.push(next.trim());
+  }
+  const text = lines
+    .join(' ')
+    .trim()
+    .replace(/^["']|["']$/g, '');
+  return text === '' ? [] : [{ line: before, text, lines: [text] }];
+}
+
 /** Front matter at the top of a Markdown file: read as fields (skill-md.ts), not as prose. */
 const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
 
@@ -150,7 +185,7 @@ function markdownUnits(file: string): Units {
   });
   const open = fence as { shell: boolean; line: number; lines: string[] } | null;
   if (open !== null) units.code.push({ line: open.line, code: open.lines.join('\n'), shell: open.shell, documented: true });
-  units.prose = paragraphs(prose.join('\n'), 1);
+  units.prose = [...describedIn(frontMatter), ...paragraphs(prose.join('\n'), 1)];
   return units;
 }
 
