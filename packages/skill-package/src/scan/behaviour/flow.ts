@@ -50,9 +50,10 @@ export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-
  * `env:` entry set from an expression (`TOKEN: ${{ secrets.X }}`), an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
  * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `while read -r x`).
  */
+const WALRUS = /\b([a-z_][a-z0-9_]*)[ \t]*:=/;
 const FILLED: readonly RegExp[] = [
   /^[ \t]*([a-z_][a-z0-9_]*)[ \t]*,[ \t]*[a-z_][a-z0-9_]*[ \t]*=(?!=)/,
-  /\b([a-z_][a-z0-9_]*)[ \t]*:=/,
+  WALRUS,
   /^[ \t]*(?:-[ \t]+)?([a-z_][a-z0-9_]*):[ \t]+\$\{\{/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})[ \t]*=(?!=)/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(/,
@@ -64,6 +65,8 @@ function assignedName(text: string): string | undefined {
   const name = m?.[1] ?? m?.[2];
   if (name !== undefined) return name;
   for (const pattern of FILLED) {
+    // The walrus is the one form not anchored at the start: tried only where one is written.
+    if (pattern === WALRUS && !text.includes(':=')) continue;
     const f = pattern.exec(text);
     if (f !== null) return f.at(-1);
   }
@@ -315,6 +318,11 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   for (const s of statements) for (const f of s.facts) facts.add(f);
 
   const carried = new Map<string, { names: Set<string>; holding: Set<Statement> }>();
+  const assignedNames = new Map<Statement, string | undefined>();
+  const assignedOf = (s: Statement): string | undefined => {
+    if (!assignedNames.has(s)) assignedNames.set(s, assignedName(s.text));
+    return assignedNames.get(s);
+  };
 
   /**
    * Names (variables, files) that hold data from statements with `fact`, and the statements that hold it: a statement
@@ -326,11 +334,12 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     const names = new Set<string>();
     const holding = new Set<Statement>();
     for (const s of statements) {
-      const assigned = assignedName(s.text);
-      if (!s.facts.has(fact) && ![...names].some((name) => mentions(s.text, name))) {
+      if (!s.facts.has(fact) && (names.size === 0 || ![...names].some((name) => mentions(s.text, name)))) {
+        const assigned = names.size === 0 ? undefined : assignedOf(s);
         if (assigned !== undefined) names.delete(assigned);
         continue;
       }
+      const assigned = assignedOf(s);
       holding.add(s);
       if (assigned !== undefined) names.add(assigned);
       for (const pattern of WRITTEN_FILES)
@@ -411,16 +420,32 @@ const FLOWS_AS = new Map<string, 'in' | 'out'>(
  * value holds what the body read. The body's facts are added to each statement outside it that calls it.
  */
 function callsTakeBodies(statements: readonly Statement[], rawLines: readonly string[], firstLine: number): void {
-  for (const span of functionSpans(rawLines)) {
-    if (span.name === 'module.exports') continue;
+  const spans = functionSpans(rawLines).filter((span) => span.name !== 'module.exports');
+  if (spans.length === 0) return;
+  // With many functions, each statement's words are looked up by name: a piece with thousands of functions and
+  // statements is then read once, not once per function (indexing every word costs more for a few functions).
+  const byWord = spans.length > 16 ? new Map<string, Statement[]>() : null;
+  if (byWord !== null)
+    for (const s of statements)
+      for (const word of new Set(s.text.match(WORD) ?? [])) {
+        const list = byWord.get(word);
+        if (list === undefined) byWord.set(word, [s]);
+        else list.push(s);
+      }
+  const offsets = statements.map((s) => s.line - firstLine);
+  for (const span of spans) {
+    const callers = byWord === null ? statements.filter((s) => s.text.includes(span.name)) : byWord.get(span.name);
+    if (callers === undefined || callers.length === 0) continue;
     const body = new Set<string>();
-    const inside = (s: Statement) => s.line - firstLine >= span.first && s.line - firstLine <= span.last;
-    for (const s of statements) if (inside(s)) for (const f of s.facts) body.add(f);
+    // Statements are in line order: the body's are a run of them.
+    for (let i = firstAtOrAfter(offsets, span.first); i < statements.length && offsets[i]! <= span.last; i++)
+      for (const f of statements[i]!.facts) body.add(f);
     if (body.size === 0) continue;
     const bareCall = cached(`^\\s*(?:await\\s+)?${span.name}\\s*\\([^()]*\\)\\s*;?\\s*$`);
     const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);
-    for (const s of statements) {
-      if (inside(s) || !s.text.includes(span.name)) continue;
+    for (const s of callers) {
+      const offset = s.line - firstLine;
+      if (offset >= span.first && offset <= span.last) continue;
       call.lastIndex = 0;
       if (!call.test(s.text)) continue;
       // What it is handed reaches the body's sinks; what it returns, where the value is used (assigned, passed on),
@@ -433,6 +458,20 @@ function callsTakeBodies(statements: readonly Statement[], rawLines: readonly st
       }
     }
   }
+}
+
+const WORD = /[a-z_$][\w$-]{0,63}/g;
+
+/** The index of the first offset at or after `at` in ascending `offsets`. */
+function firstAtOrAfter(offsets: readonly number[], at: number): number {
+  let low = 0;
+  let high = offsets.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (offsets[mid]! < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 const NAME_PATTERNS = new Map<string, RegExp>();

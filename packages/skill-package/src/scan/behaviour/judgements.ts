@@ -334,6 +334,7 @@ export function overrides(text: string): boolean {
   return false;
 }
 const PARAGRAPH_CHARS = 4096;
+const OVERRIDE_WORD = /ignore|disregard|forget|override|set aside|discard|drop/;
 
 /** Judges one paragraph of prose read by an agent. */
 export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
@@ -343,7 +344,6 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
     .toLowerCase()
     .replace(/[*_]{1,2}/g, '');
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
-  const withoutQuotes = unquoted(text);
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
   const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);
   let reported = false;
@@ -374,11 +374,9 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
       ),
     );
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
-  if (
-    /ignore|disregard|forget|override|set aside|discard|drop/.test(withoutQuotes) &&
-    overrides(withoutQuotes) &&
-    !unit.lines.some((line) => overrides(unquoted(line.toLowerCase())))
-  )
+  // Quotes are taken out only where a verb of setting aside is written at all (most paragraphs have none).
+  const withoutQuotes = OVERRIDE_WORD.test(text) ? unquoted(text) : '';
+  if (OVERRIDE_WORD.test(withoutQuotes) && overrides(withoutQuotes) && !unit.lines.some((line) => overrides(unquoted(line.toLowerCase()))))
     report(
       excerptHit(
         'agent.override-instructions',
