@@ -65,7 +65,7 @@ describe('scanner regular expressions', () => {
   it('are all free of catastrophic backtracking (recheck)', { timeout: 900_000 }, async () => {
     // Built from parts: the command tokens, escapes, rule alternations, each fact record's patterns as one expression, a
     // statement's assigned name, and the pieces the prose judgement reads sentences with.
-    const built = [PIPE_TOKENS, ESCAPED, ...alternations(), ...ACROSS_LINES.values(), ASSIGNED, ...BUILT_EXPRESSIONS];
+    const built = [PIPE_TOKENS, ESCAPED, ...alternations(), ...[...ACROSS_LINES.values()].flat(), ASSIGNED, ...BUILT_EXPRESSIONS];
     assert.ok(built.length >= 30, `only ${built.length} built expressions found`);
     const all = [...literals(), ...built.map((r) => ({ file: 'built', source: r.source, flags: r.flags }))];
     assert.ok(all.length > 300, `only ${all.length} expressions found`);

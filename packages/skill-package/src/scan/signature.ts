@@ -16,9 +16,9 @@ const TABLE_ROW = /^\s*\|.*\|\s*$/;
 /** Data files named for what detectors hold (iocs.txt, patterns/…, signatures.json, rules/…, policies/…). */
 const SIGNATURE_NAME = /^(?:iocs?|signatures?|patterns?|indicators?|blocklists?|denylists?|rules?|policies|policy)(?:[._-]|$)/i;
 const DATA_FILE = /\.(?:txt|json|ya?ml|csv|tsv|list)$/i;
-/** A line that is a regular expression: a literal, a raw string, or a compile call. */
+/** A line that is a regular expression: a literal, a raw string, or a compile call; not a command run by its path. */
 const REGEX_LINE =
-  /^\s*(?:[-*]\s+)?(?:r["']|\/(?![/*\s])[^\n]*\/[dgimsuvy]{0,7}[ \t]*[,;)\]]?[ \t]*(?:\/\/[^\n]*)?$|re\.compile\s*\(|new\s+RegExp\s*\(|RegExp\s*\()/;
+  /^\s*(?:[-*]\s+)?(?:r["']|\/(?![/*\s]|(?:usr|bin|sbin|opt|etc|tmp|dev|home|root|var|proc|lib|snap)\/)|re\.compile\s*\(|new\s+RegExp\s*\(|RegExp\s*\()/;
 /** A key that holds a pattern (`"pattern":`, `regex =`, `signatures:`). */
 const PATTERN_KEY =
   /(?:^|[\s{,"'])(?:patterns?|regexp?|regexes|signatures?|indicators?|iocs?|denied|deny|blocked?|blocklist|denylist)["']?\s*[:=]/i;

@@ -57,7 +57,7 @@ const FILLED: readonly RegExp[] = [
   /^[ \t]*(?:-[ \t]+)?([a-z_][a-z0-9_]*):[ \t]+\$\{\{/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})[ \t]*=(?!=)/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(/,
-  /\bfor(?:each)?[ \t]*\(?[ \t]*(?:(?:const|let|var|my)[ \t]+)?\$?([a-z_][a-z0-9_]*)[ \t]+(?:in|of)\b/,
+  /\bfor(?:each)?(?:[ \t]*\([ \t]*|[ \t]+)(?:(?:const|let|var|my)[ \t]+)?\$?([a-z_][a-z0-9_]*)[ \t]+(?:in|of)\b/,
   /\bwhile[ \t]+(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
 ];
 function assignedName(text: string): string | undefined {
@@ -223,7 +223,12 @@ function aliases(lines: readonly string[]): Map<string, string> {
 
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
 function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean, modules: Map<string, string>): string {
-  for (const [alias, module] of modules) if (line.includes(alias)) line = line.replace(cached(`(?<![\\w.])${alias}(?=\\s*[.(])`), module);
+  // The line's words are looked up in the aliases and values: a piece may hold hundreds of each.
+  const words = modules.size > 0 || (!shell && values.size > 0) ? new Set(line.match(WORDS) ?? []) : EMPTY;
+  for (const alias of words) {
+    const module = modules.get(alias);
+    if (module !== undefined) line = line.replace(cached(`(?<![\\w.])${alias}(?=\\s*[.(])`), module);
+  }
   let out = replaceVariables(line, (whole, braced, fallback, bare, trim) => {
     const name = (braced ?? bare)!;
     const value = values.get(name);
@@ -242,8 +247,11 @@ function resolve(line: string, values: Map<string, string>, assigned: Set<string
   if (out !== line && out.includes('$'))
     out = replaceVariables(out, (whole, braced, fallback, bare) => values.get((braced ?? bare)!) ?? fallback ?? whole);
   if (!shell)
-    for (const [name, value] of values)
-      if (name.length >= 2 && out.includes(name)) out = out.replace(cached(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`), `"${value}"`);
+    for (const name of words) {
+      const value = values.get(name);
+      if (value !== undefined && name.length >= 2 && out.includes(name))
+        out = out.replace(cached(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`), `"${value}"`);
+    }
   return out;
 }
 
@@ -305,11 +313,17 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   const records = recordsFor(statements.map((s) => s.text));
   for (const s of statements) s.facts = factsOf(s.text, records);
   // A name a connection or a request was made into sends what it is handed (`conn.request(…)`, `req.write(body)`).
-  const handles: string[] = [];
+  const handles = new Set<string>();
   for (const s of statements) {
-    if (handles.some((name) => s.text.includes(name) && cached(`(?<![\\w.])${name}\\s*[.(]`).test(s.text))) s.facts.add('network-send');
+    // Looked up by the statement's words: a piece may hold hundreds of requests made into names.
+    if (handles.size > 0)
+      for (const word of new Set(s.text.match(WORDS) ?? []))
+        if (handles.has(word) && cached(`(?<![\\w.])${word}\\s*[.(]`).test(s.text)) {
+          s.facts.add('network-send');
+          break;
+        }
     const assigned = assignedName(s.text);
-    if (assigned !== undefined && s.facts.has('network-send')) handles.push(assigned);
+    if (assigned !== undefined && s.facts.has('network-send')) handles.add(assigned);
   }
   descriptorSockets(statements);
   deletesFromHome(statements);
@@ -318,6 +332,21 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   for (const s of statements) for (const f of s.facts) facts.add(f);
 
   const carried = new Map<string, { names: Set<string>; holding: Set<Statement> }>();
+  const wordsIn = new Map<Statement, Set<string>>();
+  /**
+   * Whether the statement names one of `names`: a variable's name as one of its words (looked up, so that a piece with
+   * hundreds of names held is not read once per name), a file's path by its text.
+   */
+  const namesAny = (s: Statement, names: ReadonlySet<string>, paths: ReadonlySet<string>): boolean => {
+    let words = wordsIn.get(s);
+    if (words === undefined) {
+      words = new Set(s.text.match(WORDS) ?? []);
+      wordsIn.set(s, words);
+    }
+    for (const word of words) if (names.has(word)) return true;
+    for (const path of paths) if (s.text.includes(path)) return true;
+    return false;
+  };
   const assignedNames = new Map<Statement, string | undefined>();
   const assignedOf = (s: Statement): string | undefined => {
     if (!assignedNames.has(s)) assignedNames.set(s, assignedName(s.text));
@@ -332,20 +361,29 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     const known = carried.get(fact);
     if (known !== undefined) return known;
     const names = new Set<string>();
+    // Names that are not one word (a file's path): looked for by their text.
+    const paths = new Set<string>();
     const holding = new Set<Statement>();
+    const hold = (name: string) => {
+      names.add(name);
+      if (!WORD_NAME.test(name)) paths.add(name);
+    };
     for (const s of statements) {
-      if (!s.facts.has(fact) && (names.size === 0 || ![...names].some((name) => mentions(s.text, name)))) {
+      if (!s.facts.has(fact) && (names.size === 0 || !namesAny(s, names, paths))) {
         const assigned = names.size === 0 ? undefined : assignedOf(s);
-        if (assigned !== undefined) names.delete(assigned);
+        if (assigned !== undefined) {
+          names.delete(assigned);
+          paths.delete(assigned);
+        }
         continue;
       }
       const assigned = assignedOf(s);
       holding.add(s);
-      if (assigned !== undefined) names.add(assigned);
+      if (assigned !== undefined) hold(assigned);
       for (const pattern of WRITTEN_FILES)
-        for (const m of s.text.matchAll(pattern)) if (m[1]!.length >= 3 || m[1]!.startsWith('$')) names.add(m[1]!);
+        for (const m of s.text.matchAll(pattern)) if (m[1]!.length >= 3 || m[1]!.startsWith('$')) hold(m[1]!);
       const forName = /\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/.exec(s.text);
-      if (forName !== null) names.add(forName[1]!);
+      if (forName !== null) hold(forName[1]!);
     }
     const result = { names, holding };
     carried.set(fact, result);
@@ -474,6 +512,11 @@ function firstAtOrAfter(offsets: readonly number[], at: number): number {
   return low;
 }
 
+/** A statement's words, as `mentions` reads a name: runs of word characters. */
+const WORDS = /\w+/g;
+const WORD_NAME = /^\w+$/;
+const EMPTY: ReadonlySet<string> = new Set();
+
 const NAME_PATTERNS = new Map<string, RegExp>();
 
 /** A global pattern for a name, made once: names repeat across statements and files. */
@@ -486,18 +529,4 @@ function cached(source: string): RegExp {
   }
   pattern.lastIndex = 0;
   return pattern;
-}
-
-function mentions(text: string, name: string): boolean {
-  if (!text.includes(name)) return false;
-  if (/^\w+$/.test(name)) {
-    let pattern = NAME_PATTERNS.get(name);
-    if (pattern === undefined) {
-      pattern = new RegExp(`(?<![\\w])\\$?\\{?${name}(?![\\w])`);
-      if (NAME_PATTERNS.size > 10_000) NAME_PATTERNS.clear();
-      NAME_PATTERNS.set(name, pattern);
-    }
-    return pattern.test(text);
-  }
-  return text.includes(name);
 }

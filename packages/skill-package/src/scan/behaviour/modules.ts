@@ -25,7 +25,7 @@ export interface ModuleLinks {
 const IMPORT =
   /^\s*(?:(?:const|let|var)\s+(?:([\w$]+)|\{([^}\n]{1,200})\})\s*=\s*require\(\s*["'](\.{1,2}\/[^"'\n]{1,200})["']\s*\)|import\s+(?:([\w$]+)|\{([^}\n]{1,200})\})\s+from\s+["'](\.{1,2}\/[^"'\n]{1,200})["']|from\s+(\.{1,2}[\w.]{0,100})\s+import\s+([\w, ]{1,200}))/;
 /** What a module makes available to others. */
-const EXPORTS = /\bmodule\.exports\b|\bexports\.[\w$]+\s*=|^\s*export\s+(?:default\s+|async\s+|function\b|const\b)/m;
+const EXPORTS = /\bmodule\.exports\b|\bexports\.[\w$]+[ \t]*=|^[ \t]*export[ \t]+(?:default|async|function|const)\b/m;
 
 /** The names a piece imports from the package's own modules, each with the module's path as written. */
 function imports(statements: readonly Statement[]): Map<string, string> {
@@ -34,12 +34,8 @@ function imports(statements: readonly Statement[]): Map<string, string> {
     const m = IMPORT.exec(s.raw);
     if (m === null) continue;
     const module = m[3] ?? m[6] ?? m[7]!;
-    const names = (m[1] ?? m[4] ?? m[2] ?? m[5] ?? m[8]!).split(',').map((n) =>
-      n
-        .trim()
-        .split(/\s+as\s+|\s*:\s*/)
-        .at(-1)!,
-    );
+    // `{ a as b }`, `{ a: b }`, `a as b`: the name it is known by here, the last.
+    const names = (m[1] ?? m[4] ?? m[2] ?? m[5] ?? m[8]!).split(',').map((n) => n.split(' as ').at(-1)!.split(':').at(-1)!.trim());
     for (const name of names) if (/^[\w$]+$/.test(name)) out.set(name, module);
   }
   return out;
