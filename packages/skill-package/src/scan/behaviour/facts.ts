@@ -38,6 +38,8 @@ const CREDENTIAL_PATHS = [
   /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b(?:(?!\btar\b)[^\n])*\s|\bzip\b(?:(?!\bzip\b)[^\n])*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
   // Tokens printed by the CLIs that hold them, and data-science hubs' token files.
   /\bgcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|\baz\s+account\s+get-access-token\b|\bgh\s+auth\s+token\b|\baws\s+(?:configure\s+get\s+aws_secret_access_key|sts\s+get-session-token|ecr\s+get-login-password)\b|\bheroku\s+auth:token\b|\bop\s+read\b/,
+  // A brace glob naming a credential folder: `.{aws,azure,kube}`.
+  /\.\{(?:aws|ssh|kube|azure|gnupg|docker|gcloud)[,}]|,(?:aws|ssh|kube|azure|gnupg|docker|gcloud)[,}]/,
   /\bkaggle\.json\b|huggingface\/token\b|\.huggingface\/token\b|\.config\/gh\/hosts\.ya?ml\b|\.config\/hub\b|\.terraform\.d\/credentials/,
 ];
 
@@ -166,7 +168,7 @@ const STARTUP_WRITE = [
   /\bsystemctl\s+(?:--user\s+)?enable\b|>\s*["']?[^\s"'>]*(?:\.config\/systemd\/user|\/etc\/systemd\/system)|\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b(?:(?!\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b)[^\n])*(?:\.config\/systemd\/user|\/etc\/systemd\/system)/,
   /authorized_keys/,
   /\.config\/autostart|currentversion\\\\?run\b|\bschtasks\s+\/create\b|\bregister-scheduledtask\b|(?:>>?\s*|add-content\s+(?:-path\s+)?|out-file\s(?:\s*\n)?(?:(?!out-file\s)[^\n])*)\$profile\b/,
-  /\.config\/fish\/(?:conf\.d|config\.fish|functions)\b|\bcore\.hookspath\b/,
+  /\.config\/fish\/(?:conf\.d|config\.fish|functions)\b|\bcore\.hookspath\b|\/hooks\/(?:pre|post)-(?:commit|checkout|merge|push|rebase|receive|applypatch)\b/,
 ];
 
 export const FACT_RECORDS: readonly FactRecord[] = [

@@ -29,6 +29,8 @@ const HOME_SPELLINGS: readonly RegExp[] = [
   /os\.environ\[\s*["']home["']\s*\]|os\.environ\.get\(\s*["']home["']\s*\)|os\.getenv\(\s*["']home["']\s*\)/g,
   /process\.env\.home\b|process\.env\[\s*["']home["']\s*\]/g,
   /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
+  // Ruby's and Go's.
+  /\bdir\.home\b|\benv\[\s*["']home["']\s*\]|\bos\.userhomedir\(\)/g,
 ];
 
 const FALLS_BACK_TO_HOME = /(?<![\w.[\]"'])[\w.[\]"']+\s*(?:\bor\b|\|\||\?\?)\s*~(?![\w/])/g;
@@ -93,7 +95,7 @@ function fold(text: string): string {
       if (next === out) break;
       out = next;
     }
-  if (/home|userprofile|expanduser/.test(out)) for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
+  if (/home|userprofile|expanduser|homedir/.test(out)) for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
   out = joinedPaths(unsetValues(out));
   // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) can be home.
   return out.includes('~') ? out.replace(FALLS_BACK_TO_HOME, '~') : out;
@@ -107,6 +109,9 @@ function windowed(line: { text: string; offset: number }): { text: string; offse
   return out;
 }
 
+/** `<<EOF`, `<<-'EOF'`, `<< "EOF"`: a here-document and the word that ends it. */
+const HEREDOC = /<<-?[ \t]*["']?([a-z_][a-z0-9_]{0,30})["']?/;
+
 /** Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open. */
 function logicalLines(text: string): { text: string; offset: number }[] {
   const out: { text: string; offset: number }[] = [];
@@ -118,6 +123,18 @@ function logicalLines(text: string): { text: string; offset: number }[] {
   for (let i = 0; i < raws.length; i++) {
     const raw = raws[i]!;
     if (current === '') offset = i;
+    // A here-document is what its command writes or reads: its lines (at most STATEMENT_LINES) join the statement.
+    const here = raw.includes('<<') ? HEREDOC.exec(raw) : null;
+    if (here !== null && depth === 0) {
+      const lines = [raw];
+      let j = i + 1;
+      for (; j < raws.length && raws[j]!.trim() !== here[1] && lines.length < STATEMENT_LINES; j++) lines.push(raws[j]!.trim());
+      out.push({ text: (current === '' ? '' : `${current} `) + lines.join(' ⏎ '), offset });
+      current = '';
+      gathered = 0;
+      i = j;
+      continue;
+    }
     const line = raw.endsWith('\\') ? raw.slice(0, -1) : raw;
     current = current === '' ? line : `${current} ${line.trim()}`;
     gathered++;
