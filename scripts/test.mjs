@@ -58,23 +58,21 @@ const matching = findTests('test')
   .filter((f) => filters.length === 0 || filters.some((needle) => f.includes(needle)))
   .sort();
 const apiSuite = (f) => posix(f).startsWith(API_SUITES) && !inSecondTier(f);
-/** Each run: its files and the databases they use (TEST_BACKENDS, read by test/helpers/backends.ts). */
-const runs =
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+// One run per tier, its files two at a time; TEST_API_BACKENDS (test/helpers/backends.ts) says which database the
+// HTTP API suites use in it.
+const run =
   filters.length > 0 || tier === 'all'
-    ? [{ files: matching, backends: undefined }]
+    ? { files: matching, apiBackends: undefined }
     : tier === '1'
-      ? [
-          { files: matching.filter((f) => !inSecondTier(f) && !apiSuite(f)), backends: undefined },
-          { files: matching.filter(apiSuite), backends: 'sqlite' },
-        ]
-      : [
-          { files: matching.filter(inSecondTier), backends: undefined },
-          { files: matching.filter(apiSuite), backends: 'postgres' },
-        ];
-if (runs.every((run) => run.files.length === 0)) {
+      ? { files: matching.filter((f) => !inSecondTier(f)), apiBackends: 'sqlite' }
+      : { files: matching.filter((f) => inSecondTier(f) || (postgres && apiSuite(f))), apiBackends: 'postgres' };
+if (run.files.length === 0) {
   console.error(`No test files match ${filters.join(' ')}`);
   process.exit(1);
 }
+if (tier === '2' && filters.length === 0 && !postgres)
+  console.log('# needs TEST_DATABASE_URL: the HTTP API suites on PostgreSQL (the second tier runs them) are not run here.');
 // Tests run the built server, command line and console (the README's `npm start`, the CLI from dist/, the browser
 // tests): the parts whose sources changed are built first, and nothing when the build is current.
 const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
@@ -90,33 +88,23 @@ console.log(
 // it; and once a file's tests are done its process exits, even if something it started would keep it alive.
 const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
 
-let status = 0;
-for (const run of runs) {
-  if (run.files.length === 0) continue;
-  if (run.backends === 'postgres' && !process.env.TEST_DATABASE_URL) {
-    console.log(`# needs TEST_DATABASE_URL: the HTTP API suites on PostgreSQL (${run.files.length} files) are not run here.`);
-    continue;
-  }
-  if (run.backends !== undefined) console.log(`# ${run.files.length} files on ${run.backends}`);
-  const result = spawnSync(
-    process.execPath,
-    [
-      // Workspace packages are loaded from their TypeScript sources, as tsx runs them.
-      '--conditions=source',
-      '--import',
-      'tsx',
-      '--test',
-      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
-      `--test-timeout=${timeoutMs}`,
-      '--test-force-exit',
-      '--test-reporter=spec',
-      ...run.files,
-    ],
-    {
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'test', ...(run.backends === undefined ? {} : { TEST_BACKENDS: run.backends }) },
-    },
-  );
-  if (result.status !== 0) status = result.status ?? 1;
-}
-process.exit(status);
+const result = spawnSync(
+  process.execPath,
+  [
+    // Workspace packages are loaded from their TypeScript sources, as tsx runs them.
+    '--conditions=source',
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
+    `--test-timeout=${timeoutMs}`,
+    '--test-force-exit',
+    '--test-reporter=spec',
+    ...run.files,
+  ],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test', ...(run.apiBackends === undefined ? {} : { TEST_API_BACKENDS: run.apiBackends }) },
+  },
+);
+process.exit(result.status ?? 1);

@@ -81,17 +81,22 @@ function postgres(url: string): Backend {
   };
 }
 
-/**
- * The backends this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL names one; TEST_BACKENDS (`sqlite`
- * or `postgres`), set by scripts/test.mjs, narrows a run to one (its two tiers run the HTTP API suites on one each).
- */
+/** The backends this run covers: SQLite always, PostgreSQL when TEST_DATABASE_URL names one. */
 export function backends(): Backend[] {
   const url = process.env.TEST_DATABASE_URL;
   if (!url && process.env.CI === 'true') throw new Error('CI=true requires TEST_DATABASE_URL: PostgreSQL must not be skipped.');
-  const all = url ? [sqlite, postgres(url)] : [sqlite];
-  const only = process.env.TEST_BACKENDS;
-  if (only === undefined || only === '') return all;
-  if (only !== 'sqlite' && only !== 'postgres') throw new Error(`TEST_BACKENDS must be sqlite or postgres (got ${only})`);
-  if (only === 'postgres' && !url) throw new Error('TEST_BACKENDS=postgres needs TEST_DATABASE_URL');
-  return all.filter((b) => b.name === only);
+  return url ? [sqlite, postgres(url)] : [sqlite];
+}
+
+/**
+ * The backends the HTTP API suites (test/http/) run on: those of backends(), narrowed by TEST_API_BACKENDS (`sqlite` or
+ * `postgres`), which scripts/test.mjs sets: its first tier runs the suites on SQLite, its second on PostgreSQL.
+ */
+export function apiBackends(): Backend[] {
+  const only = process.env.TEST_API_BACKENDS;
+  if (only === undefined || only === '') return backends();
+  if (only !== 'sqlite' && only !== 'postgres') throw new Error(`TEST_API_BACKENDS must be sqlite or postgres (got ${only})`);
+  const chosen = backends().filter((b) => b.name === only);
+  if (chosen.length === 0) throw new Error('TEST_API_BACKENDS=postgres needs TEST_DATABASE_URL');
+  return chosen;
 }

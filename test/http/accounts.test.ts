@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { accountService } from '../../src/domain/accounts/accounts.js';
 import { createRuntime } from '../../src/server.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   call,
@@ -114,7 +114,7 @@ function expect401(res: LightMyRequestResponse): Record<string, unknown> {
   return body;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`accounts: register [${backend.name}]`, () => {
     let t: TestApp;
     before(async () => {

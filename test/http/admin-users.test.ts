@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   call,
@@ -72,7 +72,7 @@ function tag(): string {
   return `t${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`admin users [${backend.name}]`, () => {
     let t: TestApp;
     let admin: Session;

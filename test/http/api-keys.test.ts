@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { AUTH_CACHE_TTL_MS } from '../../src/domain/accounts/authenticate.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { flushBackgroundWrites } from '../helpers/background.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
@@ -62,7 +62,7 @@ function expect401(res: LightMyRequestResponse): Record<string, unknown> {
   return body;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`api keys [${backend.name}]`, () => {
     let t: TestApp;
     before(async () => {

@@ -10,7 +10,7 @@ import type { ApiKeysRepository, SessionsRepository } from '../../src/db/reposit
 import { AUTH_CACHE_TTL_MS, authenticator } from '../../src/domain/accounts/authenticate.js';
 import { newSessionToken, sha256Hex } from '../../src/domain/accounts/secrets.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { createKey, registerUser } from '../helpers/client.js';
 
 function manualClock(start = Date.now()) {
@@ -70,7 +70,7 @@ function watched(t: TestApp) {
   };
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`the authentication cache [${backend.name}]`, () => {
     let t: TestApp;
     before(async () => {

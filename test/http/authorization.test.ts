@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -950,7 +950,7 @@ function parseCell(cell: Cell): { status: number; code: string | undefined } {
   return { status: Number(status), code };
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`authorisation table [${backend.name}]`, () => {
     let t: TestApp;
     let fx: Fixtures;

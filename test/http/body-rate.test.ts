@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { call, createKey, createSkill, expectStatus, json, registerUser, type SkillBody, type TestUser } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
 import { eventually } from '../helpers/process.js';
@@ -79,7 +79,7 @@ function chunksOf(body: Buffer, size: number): Buffer[] {
   return out;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`minimum body rate [${backend.name}]`, { timeout: 60_000 }, () => {
     let t: TestApp;
     let port: number;

@@ -6,7 +6,7 @@ import { REFUSAL_WINDOW_MS } from '../../src/domain/logs/refusals.js';
 import { LOGGED_PATH_MAX, LOGGED_USER_AGENT_MAX } from '../../src/domain/logs/stored-entry.js';
 import { newId } from '../../src/lib/ids.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { call, createKey, registerUser } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
 
@@ -39,7 +39,7 @@ function assertBoundedRow(row: CallLogRow): void {
   assert.ok((row.user_agent ?? '').length <= LOGGED_USER_AGENT_MAX, `user agent of ${(row.user_agent ?? '').length} characters`);
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`call-log flood [${backend.name}]`, () => {
     describe('over HTTP, with rate limits', () => {
       let t: TestApp;

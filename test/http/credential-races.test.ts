@@ -10,7 +10,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { MAX_ACTIVE_KEYS } from '../../src/domain/accounts/api-keys.js';
 import { sha256Hex } from '../../src/domain/accounts/secrets.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   call,
@@ -56,7 +56,7 @@ function holdNextLookup(repository: { findByHash(hash: string): Promise<unknown>
 
 const me = (t: TestApp, auth: Auth) => call(t, 'GET', '/v1/me', auth);
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`credential changes during a lookup [${backend.name}]`, () => {
     let t: TestApp;
     let admin: { cookie: string };

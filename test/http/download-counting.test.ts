@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { inFlightOf } from '../../src/http/in-flight.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -117,7 +117,7 @@ const STORES = [
   { name: 'S3', env: (prefix: string): Record<string, string> => s3.envFor(s3.bucket, prefix) },
 ];
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   for (const store of STORES) {
     describe(`download counting [${backend.name}, ${store.name}]`, () => {
       let t: TestApp;

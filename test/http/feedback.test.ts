@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Feedback } from '../../src/domain/feedback/feedback.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
   adminSession,
@@ -30,7 +30,7 @@ interface FeedbackListBody {
   summary: { count: number; average_rating: number | null };
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`feedback [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

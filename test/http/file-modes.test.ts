@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { removeDir, tempDir } from '../cli-commands/harness.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -47,7 +47,7 @@ function archiveOf(tool: ArchiveTool): Promise<Buffer> {
   return bytes;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`executable files over HTTP [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { adminSession, call, expectProblem, expectStatus, giveVersion, json, registerUser } from '../helpers/client.js';
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`foundation [${backend.name}]`, () => {
     let t: TestApp;
     before(async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { NESTING_MAX } from '@skill-registry/rules/limits';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   authHeaders,
   call,
@@ -53,7 +53,7 @@ function fieldsOf(body: Record<string, unknown>): string[] {
   return ((body.errors as { field: string }[] | undefined) ?? []).map((e) => e.field);
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`nesting depth [${backend.name}]`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
   adminSession,
@@ -47,7 +47,7 @@ function queryString(params: Params): string {
 const slugs = (env: Envelope) => env.items.map((s) => s.slug);
 const sortedSlugs = (env: Envelope) => slugs(env).sort();
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`listing and search [${backend.name}]`, () => {
     let t: TestApp;
     let admin: { cookie: string };

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { v7 as uuidv7 } from 'uuid';
 import type { CallLog } from '../../src/domain/logs/call-logs.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser, type TestUser } from '../helpers/client.js';
 
@@ -16,7 +16,7 @@ interface LogList {
   total: number;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`call logs [${backend.name}]`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { authHeaders, createKey, createSkill, expectProblem, registerUser } from '../helpers/client.js';
 
 const FILE_HEAD = 'Content-Disposition: form-data; name="file"; filename="p.zip"\r\nContent-Type: application/zip\r\n\r\n';
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`multipart uploads [${backend.name}]`, () => {
     let t: TestApp;
     let key: { key: string };

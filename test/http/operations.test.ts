@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { authHeaders, createKey, createSkill, expectProblem, json, registerUser } from '../helpers/client.js';
 
 const TOKEN = 'metrics-token-0123456789';
@@ -11,7 +11,7 @@ function metrics(t: TestApp, remoteAddress: string, headers: Record<string, stri
   return t.request({ method: 'GET', url: '/metrics', remoteAddress, headers });
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`/metrics access [${backend.name}]`, () => {
     const apps: TestApp[] = [];
     const start = async (env: Record<string, string>) => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { authHeaders, createSkill, expectProblem, expectStatus, json, registerUser, uniqueName, type TestUser } from '../helpers/client.js';
 import { yazlZip } from '../packages/helpers.js';
 import { buildZip } from '../packages/zip-builder.js';
@@ -18,7 +18,7 @@ interface FieldError {
   fix?: { line: number; original: string; corrected: string; front_matter: string; changes: unknown[] };
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`refused packages list every problem [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

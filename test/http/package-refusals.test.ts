@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -101,7 +101,7 @@ function expectRefusal(res: LightMyRequestResponse, row: Row): FieldError[] {
   return errors;
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`package refusals over HTTP [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

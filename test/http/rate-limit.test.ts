@@ -5,7 +5,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { REDIS_KEY_PREFIX } from '../../src/http/plugins/rate-limit.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
-import { backends, type Backend } from '../helpers/backends.js';
+import { apiBackends, type Backend } from '../helpers/backends.js';
 import { authHeaders, expectProblem, json, sessionFrom, uniqueName, type Auth } from '../helpers/client.js';
 
 /** The Redis the shared-store tests run against; they fail (never skip) when it does not answer. */
@@ -282,7 +282,7 @@ after(async () => {
   await sharedRedis.quit();
 });
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   limitSuite(backend, 'memory');
   limitSuite(backend, 'redis');
 

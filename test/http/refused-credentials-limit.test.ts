@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { expectProblem, registerUser } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
 
@@ -15,7 +15,7 @@ import { ifSet } from '../helpers/hooks.js';
 const READS = 5;
 const WRITES = 4;
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`rate limits for refused credentials [${backend.name}]`, () => {
     let t: TestApp;
     before(async () => {

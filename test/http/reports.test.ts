@@ -6,7 +6,7 @@ import type { Report, ReportFiled, ReportQueue, ReportsResolved } from '@skill-r
 import { createRuntime, type Runtime } from '../../src/server.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -70,7 +70,7 @@ async function auditOf(t: TestApp, skillId: string) {
     .execute();
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`reports [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

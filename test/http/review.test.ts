@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -65,7 +65,7 @@ async function upload(t: TestApp, auth: Auth, skill: string, version: string, ar
   return json(expectStatus(res, 201));
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`review of drafts [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

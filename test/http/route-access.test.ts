@@ -10,7 +10,7 @@ import { installConsole } from '../../src/http/routes/console.js';
 import { installOpenApi } from '../../src/http/plugins/openapi.js';
 import { ACCESS_LEVELS, isAccess, requireDeclaredAccess } from '../../src/http/plugins/route-access.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { ifSet } from '../helpers/hooks.js';
 
 interface SeenRoute {
@@ -47,7 +47,7 @@ function undeclared(routes: readonly SeenRoute[]): string[] {
   return routes.filter((route) => !isAccess(route.options.config?.auth)).map(describeRoute);
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`every route of the app declares its access (${backend.name})`, () => {
     let t: TestApp;
     let routes: SeenRoute[];

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { authHeaders, call, createSkill, expectProblem, json, registerUser } from '../helpers/client.js';
 
-const backend = backends()[0]!;
+const backend = apiBackends()[0]!;
 
 async function validate(t: TestApp, archive: Buffer): Promise<Record<string, unknown>> {
   const body = multipart({}, { content: archive, filename: 'package.tar.gz' });

@@ -11,7 +11,7 @@ import { RESCAN_MAX_ATTEMPTS, rescanJobs } from '../../src/domain/versions/resca
 import { jobRunner, type QueuedJobKind } from '../../src/jobs/runner.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { manualClock, type ManualClock } from '../helpers/clock.js';
 import {
   adminSession,
@@ -115,7 +115,7 @@ async function uploaded(t: TestApp, auth: Auth, skill: string, version: string, 
   return json<VersionBody>(expectStatus(await upload(t, auth, skill, version, archive), 201));
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`scans and quarantine [${backend.name}]`, () => {
     let t: TestApp;
     let owner: TestUser;

@@ -4,7 +4,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { generateSkills } from '../../bench/lib/generate.js';
 import { SEARCH_TEXT_MAX, SEARCH_WORDS_MAX, TAG_FILTERS_MAX, searchWords } from '../../src/domain/skills/search-terms.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { call, expectProblem, expectStatus, registerUser } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
 
@@ -18,7 +18,7 @@ const N = 4_000;
 
 const oneLetterWords = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join(' ');
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`search bounds over ${N.toLocaleString('en')} skills [${backend.name}]`, { timeout: 240_000 }, () => {
     let t: TestApp;
     let captured: CompiledQuery[] | null = null;

@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createRuntime, type Runtime } from '../../src/server.js';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { adminSession, call, createSkill, expectStatus, json, registerUser, setStatus, type TestUser } from '../helpers/client.js';
 
 /** A word no other skill holds. */
 const word = () => `q${randomBytes(8).toString('hex').replace(/\d/g, 'x')}`;
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`search on a node that was not told of a change [${backend.name}]`, () => {
     let t: TestApp;
     let other: Runtime;

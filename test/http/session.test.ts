@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser } from '../helpers/client.js';
 
 interface SessionBody {
@@ -20,7 +20,7 @@ function cleared(res: LightMyRequestResponse): boolean {
   return headers.some((h) => h.startsWith('session_token=;') || /^session_token=(;|$)/.test(h));
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`GET /v1/auth/session [${backend.name}]`, () => {
     let t: TestApp;
     before(async () => {

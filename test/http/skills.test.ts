@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
   adminSession,
@@ -18,7 +18,7 @@ import {
   type TestUser,
 } from '../helpers/client.js';
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`skills [${backend.name}]`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -4,7 +4,7 @@ import { parse as parseDisposition } from 'content-disposition';
 import { filenameFrom } from '../../packages/client/src/api/versions.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -58,7 +58,7 @@ describe('the client reads the file name the server sends', () => {
   });
 });
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`small hardening [${backend.name}]`, () => {
     let t: TestApp;
     let alice: TestUser;

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { downloadCounter } from '../../src/domain/versions/download-counter.js';
 import { blobFiles, startApp, type TestApp } from '../helpers/app.js';
 import { multipart, skillMd, tarGz, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
+import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
   authHeaders,
@@ -60,7 +60,7 @@ function upload(
   });
 }
 
-for (const backend of backends()) {
+for (const backend of apiBackends()) {
   describe(`versions and packages [${backend.name}]`, () => {
     let t: TestApp;
     let alice: TestUser;
