@@ -95,3 +95,27 @@ export function chunk(text: string, width: number): string[] {
   for (let i = 0; i < text.length; i += width) out.push(text.slice(i, i + width));
   return out;
 }
+
+/** A value as pretty-printed JSON, as editors save configuration. */
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** Text as UTF-16 bytes, little- or big-endian, with or without a byte-order mark. */
+export function utf16(text: string, endian: 'le' | 'be', bom: boolean): Uint8Array {
+  const le = Buffer.from(`${bom ? '\ufeff' : ''}${text}`, 'utf16le');
+  if (endian === 'le') return new Uint8Array(le);
+  const out = new Uint8Array(le.length);
+  for (let i = 0; i + 1 < le.length; i += 2) {
+    out[i] = le[i + 1]!;
+    out[i + 1] = le[i]!;
+  }
+  return out;
+}
+
+/** `bytes` spliced into `text` right after the first occurrence of `after` (a NUL a shell skips, a control byte). */
+export function splice(text: string, after: string, bytes: readonly number[]): Uint8Array {
+  const at = text.indexOf(after) + after.length;
+  if (at < after.length) throw new Error(`no ${after} in text`);
+  return new Uint8Array(Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(bytes), Buffer.from(text.slice(at))]));
+}

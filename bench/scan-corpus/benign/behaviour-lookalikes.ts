@@ -5,7 +5,7 @@
 // config lister, security training prose, a template engine's new Function, an image base64-encoded for an upload,
 // editor and agent hooks that build or format, and environment output printed or written locally for debugging.
 import { rng, type Rng } from '../prng.js';
-import { frontMatter, pad2, type Sample, type SampleFile } from '../sample.js';
+import { frontMatter, json, pad2, type Sample, type SampleFile } from '../sample.js';
 import { notebook } from '../notebook.js';
 import { benignSample, bullets, codeBlock, numbered, slug } from './common.js';
 
@@ -39,10 +39,6 @@ const VENDOR_INSTALLS = [
   { what: 'Deno', cmd: 'curl -fsSL https://deno.land/install.sh | sh' },
   { what: 'Homebrew', cmd: '/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"' },
 ];
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
 
 const KINDS: Kind[] = [
   {

@@ -5,7 +5,7 @@
 // user names, hotkeys and clipboard writers, deletion of the tool's own cache, services that run a local binary, and
 // code loaded from the package's own files.
 import { rng, type Rng } from '../prng.js';
-import { frontMatter, pad2, type Sample, type SampleFile } from '../sample.js';
+import { frontMatter, json, pad2, utf16, type Sample, type SampleFile } from '../sample.js';
 import { notebook } from '../notebook.js';
 import { benignSample, bullets, codeBlock, numbered, slug } from './common.js';
 
@@ -23,15 +23,6 @@ const TOOLS = [
   { tool: 'quillbase', host: 'api.quillbase.io', key: 'QUILLBASE_API_KEY' },
   { tool: 'parcelpost', host: 'api.parcelpost.app', key: 'PARCELPOST_KEY' },
 ];
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-/** Text as UTF-16LE bytes, with or without a byte-order mark, the way Windows tools save it. */
-function utf16le(text: string, bom: boolean): Uint8Array {
-  return new Uint8Array(Buffer.from(`${bom ? '\ufeff' : ''}${text}`, 'utf16le'));
-}
 
 const ENV_EXFIL: Kind[] = [
   {
@@ -174,8 +165,9 @@ const UNREADABLE: Kind[] = [
     files: () => [
       {
         path: 'scripts/Get-FreeSpace.ps1',
-        content: utf16le(
+        content: utf16(
           `Get-PSDrive -PSProvider FileSystem |\r\n  Select-Object Name, @{n='FreeGB';e={[math]::Round($_.Free / 1GB, 1)}}, @{n='UsedGB';e={[math]::Round($_.Used / 1GB, 1)}} |\r\n  Format-Table -AutoSize\r\n`,
+          'le',
           true,
         ),
       },
@@ -191,8 +183,9 @@ const UNREADABLE: Kind[] = [
     files: () => [
       {
         path: 'config/preferences.reg',
-        content: utf16le(
+        content: utf16(
           `Windows Registry Editor Version 5.00\r\n\r\n[HKEY_CURRENT_USER\\Software\\Quillbase\\Editor]\r\n"TabSize"=dword:00000002\r\n"WordWrap"=dword:00000001\r\n"Theme"="solarized-light"\r\n`,
+          'le',
           true,
         ),
       },
@@ -206,7 +199,7 @@ const UNREADABLE: Kind[] = [
     body: () =>
       `# Unicode text exports\n\nExcel's "Unicode Text" is UTF-16 with tabs. \`python3 scripts/read_utf16.py data/sample.txt\` reads it.\n`,
     files: () => [
-      { path: 'data/sample.txt', content: utf16le('Name\tCity\tAmount\r\nZoë\tMünchen\t12,50\r\nJosé\tSão Paulo\t7,00\r\n', true) },
+      { path: 'data/sample.txt', content: utf16('Name\tCity\tAmount\r\nZoë\tMünchen\t12,50\r\nJosé\tSão Paulo\t7,00\r\n', 'le', true) },
       {
         path: 'scripts/read_utf16.py',
         content: `import csv\nimport sys\n\nwith open(sys.argv[1], encoding="utf-16", newline="") as fh:\n    for row in csv.reader(fh, delimiter="\\t"):\n        print(row)\n`,

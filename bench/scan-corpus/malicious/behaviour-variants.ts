@@ -4,13 +4,12 @@
 // temp files and second files of one package; and long, ordinary scripts in which the harmful lines are a few.
 import { deflateSync } from 'node:zlib';
 import type { RuleFamily } from '@skill-registry/skill-package/scan/types';
-import { rng, type Rng } from '../prng.js';
-import { b64, pad2, type Sample } from '../sample.js';
+import type { Rng } from '../prng.js';
+import { b64, json, splice, utf16, type Sample } from '../sample.js';
 import { notebook } from '../notebook.js';
-import { maliciousSample, type MaliciousSpec } from './common.js';
+import { behaviourTableSamples, type BehaviourVariant } from './common.js';
 
-type Spec = Omit<MaliciousSpec, 'id'>;
-type Variant = (r: Rng) => Spec;
+type Variant = BehaviourVariant;
 
 const CMD: RuleFamily[] = ['dangerous-command'];
 const PROSE: RuleFamily[] = ['agent-manipulation'];
@@ -60,25 +59,6 @@ function parts(url: string): { host: string; hostname: string; port: number; pat
   const u = new URL(url);
   const secure = u.protocol === 'https:';
   return { host: u.host, hostname: u.hostname, port: Number(u.port || (secure ? 443 : 80)), path: u.pathname, secure };
-}
-
-/** Text as UTF-16 bytes, little- or big-endian, with or without a byte-order mark. */
-function utf16(text: string, endian: 'le' | 'be', bom: boolean): Uint8Array {
-  const le = Buffer.from(`${bom ? '\ufeff' : ''}${text}`, 'utf16le');
-  if (endian === 'le') return new Uint8Array(le);
-  const out = new Uint8Array(le.length);
-  for (let i = 0; i + 1 < le.length; i += 2) {
-    out[i] = le[i + 1]!;
-    out[i + 1] = le[i]!;
-  }
-  return out;
-}
-
-/** `bytes` spliced into `text` right after the first occurrence of `after`. */
-function splice(text: string, after: string, bytes: number[]): Uint8Array {
-  const at = text.indexOf(after) + after.length;
-  if (at < after.length) throw new Error(`no ${after} in text`);
-  return new Uint8Array(Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from(bytes), Buffer.from(text.slice(at))]));
 }
 
 /** A toolchain check of the kind many skills ship, with `extra` placed among its ordinary lines. */
@@ -842,10 +822,6 @@ const NOTEBOOK: Variant[] = [
     ],
   }),
 ];
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
 
 const EXEC_BY_CONFIG: Variant[] = [
   (r) => ({
@@ -1739,12 +1715,5 @@ const BEHAVIOURS: [string, Variant[]][] = [
 ];
 
 export function behaviourVariantSamples(): Sample[] {
-  const r = rng('malicious/behaviour-variants');
-  const out: Sample[] = [];
-  for (const [behaviour, variants] of BEHAVIOURS) {
-    variants.forEach((variant, i) => {
-      out.push({ ...maliciousSample(r, { ...variant(r), id: `mal-beh-v2-${behaviour}-${pad2(i + 1)}` }), behaviour });
-    });
-  }
-  return out;
+  return behaviourTableSamples('malicious/behaviour-variants', 'mal-beh-v2', BEHAVIOURS);
 }

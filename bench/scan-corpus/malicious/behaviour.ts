@@ -4,14 +4,13 @@
 // several disguises: other tools and languages (sh, Python, Node, PowerShell), encodings, names assembled from
 // pieces, and steps split across lines or across files of one package.
 import type { RuleFamily } from '@skill-registry/skill-package/scan/types';
-import { rng, type Rng } from '../prng.js';
-import { b64, pad2, type Sample } from '../sample.js';
-import { badHost, badUrl, exfilUrl, maliciousSample, type MaliciousSpec } from './common.js';
+import type { Rng } from '../prng.js';
+import { b64, splice, utf16, type Sample } from '../sample.js';
+import { badHost, badUrl, behaviourTableSamples, exfilUrl, type BehaviourVariant } from './common.js';
 import { notebook } from '../notebook.js';
 import { concealInstruction, overrideInstruction } from './payloads.js';
 
-type Spec = Omit<MaliciousSpec, 'id'>;
-type Variant = (r: Rng) => Spec;
+type Variant = BehaviourVariant;
 
 const CMD: RuleFamily[] = ['dangerous-command'];
 const PROSE: RuleFamily[] = ['agent-manipulation'];
@@ -51,23 +50,6 @@ function hostPath(url: string): { host: string; hostname: string; port: string; 
   const u = new URL(url);
   const secure = u.protocol === 'https:';
   return { host: u.host, hostname: u.hostname, port: u.port || (secure ? '443' : '80'), path: `${u.pathname}${u.search}`, secure };
-}
-
-/** Text as UTF-16 bytes, little- or big-endian, with or without a byte-order mark. */
-function utf16(text: string, endian: 'le' | 'be', bom: boolean): Uint8Array {
-  const le = Buffer.from(`${bom ? '\ufeff' : ''}${text}`, 'utf16le');
-  const out = new Uint8Array(le.length);
-  for (let i = 0; i + 1 < le.length; i += 2) {
-    out[i] = endian === 'le' ? le[i]! : le[i + 1]!;
-    out[i + 1] = endian === 'le' ? le[i + 1]! : le[i]!;
-  }
-  return out;
-}
-
-/** Text with a NUL byte in a comment after the first line, which sh skips over and runs the rest. */
-function withNul(text: string, after: string): Uint8Array {
-  const at = text.indexOf(after) + after.length;
-  return new Uint8Array(Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0]), Buffer.from(text.slice(at))]));
 }
 
 const ENV_EXFIL: Variant[] = [
@@ -322,7 +304,7 @@ const UNREADABLE: Variant[] = [
     return {
       families: CMD,
       note: 'A shell script with a NUL byte in a comment (sh still runs it) posting env to a request catcher',
-      files: [{ path: r.pick(SH_NAMES), content: withNul(text, '# build cache helper') }],
+      files: [{ path: r.pick(SH_NAMES), content: splice(text, '# build cache helper', [0]) }],
     };
   },
   (r) => {
@@ -330,7 +312,7 @@ const UNREADABLE: Variant[] = [
     return {
       families: CMD,
       note: 'A /bin/sh script with a NUL byte after the second line tarring ~/.ssh and ~/.aws to curl -T -',
-      files: [{ path: r.pick(SH_NAMES), content: withNul(text, '# layout v2') }],
+      files: [{ path: r.pick(SH_NAMES), content: splice(text, '# layout v2', [0]) }],
     };
   },
   (r) => ({
@@ -1112,12 +1094,5 @@ const BEHAVIOURS: [string, Variant[]][] = [
 ];
 
 export function behaviourSamples(): Sample[] {
-  const r = rng('malicious/behaviour');
-  const out: Sample[] = [];
-  for (const [behaviour, variants] of BEHAVIOURS) {
-    variants.forEach((variant, i) => {
-      out.push({ ...maliciousSample(r, { ...variant(r), id: `mal-beh-${behaviour}-${pad2(i + 1)}` }), behaviour });
-    });
-  }
-  return out;
+  return behaviourTableSamples('malicious/behaviour', 'mal-beh', BEHAVIOURS);
 }

@@ -1,9 +1,9 @@
 // What every malicious family module shares: hosts an attacker would use, and the assembly of a plausible skill
 // around a payload.
 import type { RuleFamily } from '@skill-registry/skill-package/scan/types';
-import type { Rng } from '../prng.js';
+import { rng, type Rng } from '../prng.js';
 import { topicSkillMd, variantName, type SkillOptions } from '../render.js';
-import { packageFiles, type Sample, type SampleFile } from '../sample.js';
+import { packageFiles, pad2, type Sample, type SampleFile } from '../sample.js';
 import { TOPICS, type Topic } from '../topics.js';
 
 /** Hosts no install guide would name: documentation-range addresses, throwaway tunnels, odd top-level domains. */
@@ -79,4 +79,21 @@ export function topicBySlug(slug: string): Topic {
   const topic = TOPICS.find((t) => t.slug === slug);
   if (!topic) throw new Error(`no topic ${slug}`);
   return topic;
+}
+
+/** One behaviour's variants, each a spec without its id. */
+export type BehaviourVariant = (r: Rng) => Omit<MaliciousSpec, 'id'>;
+
+/**
+ * The samples of a table of behaviours, drawn from the seed `seed` in the table's order, with ids
+ * `<prefix>-<behaviour>-NN`.
+ */
+export function behaviourTableSamples(seed: string, prefix: string, table: readonly [string, BehaviourVariant[]][]): Sample[] {
+  const r = rng(seed);
+  const out: Sample[] = [];
+  for (const [behaviour, variants] of table)
+    variants.forEach((variant, i) => {
+      out.push({ ...maliciousSample(r, { ...variant(r), id: `${prefix}-${behaviour}-${pad2(i + 1)}` }), behaviour });
+    });
+  return out;
 }

@@ -346,31 +346,18 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
   const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);
-  let reported = false;
-  for (const sentence of sends ? text.split(SENTENCE_END) : []) {
-    if (instructs(sentence) && sendsSecret(sentence)) {
-      reported = true;
-      report(
-        excerptHit(
-          'behaviour.instructed-exfiltration',
-          weightsOf('behaviour.instructed-exfiltration').prose,
-          statement,
-          'prose',
-          'This text tells the agent to send credentials or the environment to a remote address.',
-        ),
-      );
-      break;
-    }
-  }
-  // Steps spread over sentences or list items, which only the paragraph together says.
-  if (!reported && instructsSending(text))
+  // One sentence that says it all, or steps spread over sentences or list items that only the paragraph says together.
+  const instructed = sends && text.split(SENTENCE_END).some((sentence) => instructs(sentence) && sendsSecret(sentence));
+  if (instructed || instructsSending(text))
     report(
       excerptHit(
         'behaviour.instructed-exfiltration',
         weightsOf('behaviour.instructed-exfiltration').prose,
         statement,
         'prose',
-        'This paragraph tells the agent, over several sentences or steps, to send credentials or the environment to a remote address.',
+        instructed
+          ? 'This text tells the agent to send credentials or the environment to a remote address.'
+          : 'This paragraph tells the agent, over several sentences or steps, to send credentials or the environment to a remote address.',
       ),
     );
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
