@@ -1,6 +1,7 @@
 import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TAGS_MAX } from './limits.js';
 import { SLUG_MAX, slugProblem } from '@skill-registry/skill-package/rules';
 import { badRequest, validationFailed, type FieldError } from './errors.js';
+import { checkDisplayText, displayTextProblem } from './display-text.js';
 
 // The limits are stated by the API's schemas and the slug rule is shared with the command line; both live in
 // workspace packages so the registry, its client and its command line read them from one place.
@@ -25,6 +26,12 @@ export function normaliseTags(tags: readonly string[], field = 'tags'): string[]
   const seen = new Set<string>();
   tags.forEach((raw, index) => {
     const tag = raw.trim().toLowerCase();
+    // Checked before the tag rule so the answer names the hidden character rather than only the pattern.
+    const hidden = displayTextProblem(raw);
+    if (hidden !== null) {
+      errors.push({ field: `${field}[${index}]`, message: hidden });
+      return;
+    }
     if (!TAG_PATTERN.test(tag)) {
       errors.push({
         field: `${field}[${index}]`,
@@ -39,7 +46,9 @@ export function normaliseTags(tags: readonly string[], field = 'tags'): string[]
   return [...seen];
 }
 
+/** A display name, trimmed; refused when it holds characters that hide or reorder text (see display-text). */
 export function checkName(name: string): string {
+  checkDisplayText('name', name);
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > NAME_MAX) {
     throw validationFailed([{ field: 'name', message: `must be 1 to ${NAME_MAX} characters (not counting surrounding spaces)` }]);

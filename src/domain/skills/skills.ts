@@ -17,6 +17,7 @@ import {
 } from '@skill-registry/rules/skill-fields';
 import { parseTagFilter, searchWords } from './search-terms.js';
 import { checkSource, type SourceType } from '@skill-registry/rules/source';
+import { checkDisplayText } from '@skill-registry/rules/display-text';
 import type { SkillStatus } from './statuses.js';
 import { checkTransition } from './transitions.js';
 import { publicCache } from './public-cache.js';
@@ -117,8 +118,10 @@ export interface ListQuery {
   pageSize: number;
 }
 
+/** A description or category: trimmed, within `max`, and display text (a description may hold line breaks and tabs). */
 function optionalText(value: string | null | undefined, field: string, max: number): string | null | undefined {
   if (value === undefined || value === null) return value;
+  checkDisplayText(field, value, { multiline: field === 'description' });
   const trimmed = value.trim();
   if (trimmed.length > max) throw validationFailed([{ field, message: `must be at most ${max} characters` }]);
   return trimmed;
