@@ -41,6 +41,10 @@ const SECOND_TIER = [
   'test/http/s3-storage.test.ts',
   'test/packages/differential.test.ts',
   'test/packages/differential-http.test.ts',
+  // The command line's longest end-to-end runs (a process per command); its other files stay in the first tier.
+  'test/cli-commands/account.test.ts',
+  'test/cli-commands/scan-verdicts.test.ts',
+  'test/cli-commands/publish-install.test.ts',
 ];
 /** The HTTP API suites: the first tier runs them on SQLite, the second on PostgreSQL. */
 const API_SUITES = 'test/http/';
