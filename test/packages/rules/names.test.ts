@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RESERVED_NAMES, reservedWord } from '@skill-registry/rules/names/reserved';
+import { letterForm, skeleton, visibleForm } from '@skill-registry/rules/names/skeleton';
+import {
+  POPULAR_DOWNLOADS,
+  judgeName,
+  looksLikeTag,
+  nameIndex,
+  oneEditApart,
+  type ExistingName,
+} from '@skill-registry/rules/names/similarity';
+
+const popular = (name: string, ownerId = 'alice'): ExistingName => ({ name, ownerId, downloads: POPULAR_DOWNLOADS, published: true });
+const quiet = (name: string, ownerId = 'alice'): ExistingName => ({ name, ownerId, downloads: POPULAR_DOWNLOADS - 1, published: true });
+
+describe('name skeletons', () => {
+  it('fold case, separators, look-alike digits and letter pairs', () => {
+    for (const variant of ['pdf-tools', 'PDF_TOOLS', 'pdf.tools', 'pdftools', 'pdf-t00ls', 'pdf-too1s', 'pdf-tooIs', 'pdf--tools'])
+      assert.equal(skeleton(variant), skeleton('pdf-tools'), variant);
+    assert.equal(skeleton('modern'), skeleton('rnodern'));
+    assert.equal(skeleton('s3cur3-5h3ll'), skeleton('secure-shell'));
+    assert.equal(skeleton('w4tch'), skeleton('vvatch'));
+  });
+
+  it('fold Cyrillic, Greek, fullwidth, accented and invisible characters to what they look like', () => {
+    assert.equal(visibleForm('pdf-tооls'), 'pdf-tools'); // Cyrillic о
+    assert.equal(visibleForm('раураl'), 'paypal'); // Cyrillic р, а, у
+    assert.equal(visibleForm('ｐｄｆ'), 'pdf');
+    assert.equal(visibleForm('pdf-tööls'), 'pdf-tools');
+    assert.equal(visibleForm('pdf\u200b-tools'), 'pdf-tools');
+    assert.equal(skeleton('PDF‐TΟΟLS'), skeleton('pdf-tools')); // a Unicode hyphen and Greek capital omicrons
+  });
+
+  it('keep names that differ by a digit or a real letter apart', () => {
+    assert.notEqual(skeleton('pdf-16'), skeleton('pdf-18'));
+    assert.notEqual(skeleton('user1x2'), skeleton('user1x3'));
+    assert.notEqual(skeleton('pdf-tools'), skeleton('pdf-tool'));
+    assert.notEqual(skeleton('docx'), skeleton('docs'));
+    assert.equal(letterForm('brand-guidelines'), 'brandguldellnes');
+  });
+});
+
+describe('reserved words', () => {
+  it('are refused as they are and as look-alikes', () => {
+    for (const word of ['admin', 'Adm1n', 'a-d-m-i-n', 'аdmin', 'with-package', 'withpackage', 'healthz', 'v1', 'me', 'new', 'official'])
+      assert.notEqual(reservedWord(word), null, word);
+    assert.equal(reservedWord('Adm1n'), 'admin');
+  });
+
+  it('leave other names alone', () => {
+    for (const word of ['administration-tools', 'admins-guide', 'pdf', 'meet', 'newsletter', 'apis'])
+      assert.equal(reservedWord(word), null, word);
+  });
+
+  it('hold the words every registry path starts with', () => {
+    for (const word of [
+      'api',
+      'v1',
+      'latest',
+      'me',
+      'with-package',
+      'www',
+      'root',
+      'login',
+      'skills',
+      'users',
+      'orgs',
+      'search',
+      'metrics',
+      'readyz',
+    ])
+      assert.ok(RESERVED_NAMES.includes(word), word);
+  });
+
+  it('are reported as name_reserved naming the word', () => {
+    const refusal = judgeName('Adm1n', nameIndex([]), null);
+    assert.equal(refusal?.code, 'name_reserved');
+    assert.equal(refusal.resembles, 'admin');
+    assert.match(refusal.why, /"admin"/);
+  });
+});
+
+describe('look-alike names', () => {
+  const index = nameIndex([
+    popular('pdf-tools'),
+    quiet('quiet-notes'),
+    popular('mine', 'bob'),
+    { ...popular('draft-helper'), published: false },
+  ]);
+
+  it('refuse a name with the same skeleton as any other holder’s name, popular or not', () => {
+    for (const variant of ['pdf_tools', 'PDF-T00LS', 'pdf-tооls', 'quiet_n0tes']) {
+      const refusal = judgeName(variant, index, 'mallory');
+      assert.equal(refusal?.code, 'name_too_similar', variant);
+      assert.ok(refusal.resembles === 'pdf-tools' || refusal.resembles === 'quiet-notes');
+      assert.match(refusal.why, /looks the same/);
+    }
+    assert.equal(judgeName('draft_helper', index, 'mallory')?.resembles, 'draft-helper');
+  });
+
+  it('refuse one typo of a popular name only', () => {
+    for (const typo of ['pdf-tols', 'pdf-toools', 'pdf-tpols', 'pdf-otols', 'pdf-tool']) {
+      const refusal = judgeName(typo, index, 'mallory');
+      assert.equal(refusal?.resembles, 'pdf-tools', typo);
+      assert.match(refusal.why, /one typo/);
+    }
+    assert.equal(judgeName('quiet-note', index, 'mallory'), null, 'a name with few downloads is not guarded against typos');
+    assert.equal(judgeName('draft-helpers', index, 'mallory'), null, 'nor is an unpublished one');
+    assert.equal(judgeName('pdf-toolbox', index, 'mallory'), null, 'two edits are another name');
+  });
+
+  it('refuse a popular name with a claim word or a tag before or after it', () => {
+    for (const variant of [
+      'pdf-tools-official',
+      'pdf-tools-pro',
+      'pdf-tools-v2',
+      'pdf-tools-x7k2',
+      'official-pdf-tools',
+      'pdftoolsai',
+      'real-pdf-tools',
+      'pdf-tools-2024',
+      'pdf-tools-kaze',
+    ]) {
+      const refusal = judgeName(variant, index, 'mallory');
+      assert.equal(refusal?.resembles, 'pdf-tools', variant);
+    }
+    assert.match(judgeName('pdf-tools-official', index, 'mallory')!.why, /"official" added/);
+    for (const free of ['pdf-tools-for-invoices', 'pdf-toolshed', 'pdf-tools-extractor', 'quiet-notes-pro'])
+      assert.equal(judgeName(free, index, 'mallory'), null, free);
+  });
+
+  it('never hold a holder’s own names against it', () => {
+    for (const own of ['pdf-tools-pro', 'pdf_tools', 'pdf-tool', 'official-pdf-tools'])
+      assert.equal(judgeName(own, index, 'alice'), null, own);
+    assert.equal(judgeName('mine-v2', index, 'alice')?.resembles, 'mine');
+    assert.equal(judgeName('mine-v2', index, 'bob'), null);
+  });
+
+  it('leave a name identical to a held one to the caller’s own taken answer', () => {
+    assert.equal(judgeName('pdf-tools', index, 'mallory'), null);
+  });
+
+  it('read tags and edits as documented', () => {
+    for (const tag of ['v2', 'x7k2', '2024', 'xkq', 'js']) assert.ok(looksLikeTag(tag), tag);
+    for (const word of ['hooks', 'native', 'a', 'extractor']) assert.ok(!looksLikeTag(word), word);
+    assert.ok(oneEditApart('abcde', 'abde'));
+    assert.ok(oneEditApart('abcde', 'abdce'));
+    assert.ok(oneEditApart('abcde', 'abxde'));
+    assert.ok(!oneEditApart('abcde', 'abcde'));
+    assert.ok(!oneEditApart('abcde', 'badce'));
+    assert.ok(!oneEditApart('abcde', 'abc'));
+  });
+});
