@@ -92,6 +92,14 @@ export interface AdminAuditTable {
   created_at: Timestamp;
 }
 
+/** A name an administrator allowed past the look-alike rules, and why (migration 0013). */
+export interface NameAllowancesTable {
+  name: string;
+  reason: string;
+  granted_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface VersionsTable {
   id: string;
   skill_id: string;
@@ -267,6 +275,7 @@ export interface Database {
   skill_reports: SkillReportsTable;
   job_leases: JobLeasesTable;
   queued_jobs: QueuedJobsTable;
+  name_allowances: NameAllowancesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -34,6 +34,7 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'scan_jobs', key: ['id'], timestamps: ['started_at', 'finished_at'] },
   { name: 'scan_job_items', key: ['job_id', 'version_id'], timestamps: [] },
   { name: 'queued_jobs', key: ['id'], timestamps: ['run_at', 'created_at'] },
+  { name: 'name_allowances', key: ['name'], timestamps: ['created_at'] },
 ];
 
 /**

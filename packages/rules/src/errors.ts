@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   log_not_found: { status: 404, meaning: "No call-log entry by this request id among the caller's." },
   scan_not_found: { status: 404, meaning: 'The version has no scan report.' },
   scan_job_not_found: { status: 404, meaning: 'No rescan job by this id.' },
+  name_allowance_not_found: { status: 404, meaning: 'No administrator allowance for this name.' },
   // 406
   not_acceptable: { status: 406, meaning: 'A multipart upload whose parts the registry cannot read.' },
   // 408
@@ -70,6 +71,12 @@ export const ERROR_CODES = {
   last_admin: { status: 409, meaning: 'The last enabled administrator cannot be demoted or disabled.' },
   too_many_keys: { status: 409, meaning: 'The account has the most live API keys it may hold.' },
   scan_job_running: { status: 409, meaning: 'A rescan job is already running.' },
+  name_too_similar: {
+    status: 409,
+    meaning:
+      'A new skill slug or handle looks like one someone else holds (or a popular one with a typo or word added); the detail names it.',
+  },
+  name_reserved: { status: 409, meaning: 'A new skill slug or handle is, or looks like, a word the registry keeps for itself.' },
   // 410
   operation_disabled: { status: 410, meaning: 'The operation is no longer offered; the detail names what replaces it.' },
   // 413

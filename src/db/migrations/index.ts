@@ -12,6 +12,7 @@ import { skillDeclines } from './0009_skill_declines.js';
 import { fileModes } from './0010_file_modes.js';
 import { jobs } from './0011_jobs.js';
 import { rescanQueue } from './0012_rescan_queue.js';
+import { nameAllowances } from './0013_name_allowances.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -31,6 +32,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0010_file_modes': fileModes(),
     '0011_jobs': jobs(dialect),
     '0012_rescan_queue': rescanQueue(dialect),
+    '0013_name_allowances': nameAllowances(dialect),
   };
 }
 
