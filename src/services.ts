@@ -24,6 +24,9 @@ import { reportService } from './domain/reports/reports.js';
 import { callLogService } from './domain/logs/call-logs.js';
 import { callLogRecorder } from './domain/logs/recorder.js';
 import { workerScans } from './scan-threads/worker-scans.js';
+import { namesRepository } from './db/repositories/names.js';
+import { nameAllowancesRepository } from './db/repositories/name-allowances.js';
+import { nameService } from './domain/names/names.js';
 
 /**
  * The composition root: repositories over one database handle, and the domain services built on them.
@@ -44,9 +47,11 @@ export function createServices(
   const scans = scansRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
   const skillChanges = skillChangesRepository(database.db, database.dialect);
+  const names = nameService({ names: namesRepository(database.db), allowances: nameAllowancesRepository(database.db) });
   const skillServiceInstance = skillService({
     skills,
     skillChanges,
+    checkNewName: names.checkNewName,
     announce: (id) => bus.publish({ kind: 'skills', id }),
     onSearchError: log ?? (() => undefined),
   });
@@ -98,7 +103,9 @@ export function createServices(
     recorder,
     repositories: { users, sessions, apiKeys, skills, skillChanges, versions, scans, callLogs },
     bus,
-    accounts: accountService({ users, sessions, config, invalidation }),
+    accounts: accountService({ users, sessions, config, invalidation, checkNewName: names.checkNewName }),
+    /** Look-alike and reserved names, and the administrators' allowances of names. */
+    names,
     apiKeys: apiKeyService({ apiKeys, invalidation }),
     authenticate,
     skills: skillServiceInstance,

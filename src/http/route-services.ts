@@ -7,6 +7,7 @@ import type { ReportService } from '../domain/reports/reports.js';
 import type { SkillService } from '../domain/skills/skills.js';
 import type { VersionService } from '../domain/versions/versions.js';
 import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
+import type { NameService } from '../domain/names/names.js';
 
 /** A dependency the readiness check asks whether it answers. */
 export interface Pingable {
@@ -27,6 +28,7 @@ export interface RouteServices {
   feedback: FeedbackService;
   reports: ReportService;
   logs: CallLogService;
+  names: NameService;
   database: Pingable;
   blobs: Pingable;
 }

@@ -7,6 +7,7 @@ import type * as accounts from '@skill-registry/api-schemas/accounts';
 import type * as common from '@skill-registry/api-schemas/common';
 import type * as feedback from '@skill-registry/api-schemas/feedback';
 import type * as logs from '@skill-registry/api-schemas/logs';
+import type * as names from '@skill-registry/api-schemas/names';
 import type * as reports from '@skill-registry/api-schemas/reports';
 import type * as review from '@skill-registry/api-schemas/review';
 import type * as scans from '@skill-registry/api-schemas/scans';
@@ -116,6 +117,11 @@ export type SkillReportsQuery = Wire<typeof reports.SkillReportsQuery>;
 export type ResolveReportsBody = Wire<typeof reports.ResolveReportsBody>;
 export type ReviewQueueQuery = Wire<typeof review.ReviewQueueQuery>;
 export type DeclineBody = Wire<typeof review.DeclineBody>;
+/** `POST /v1/admin/name-allowances`: a slug or handle to allow past the look-alike rules, and why. */
+export type NameAllowanceBody = Wire<typeof names.NameAllowanceBody>;
+export type NameAllowance = Wire<typeof names.NameAllowance>;
+/** `GET /v1/admin/name-allowances`: allowed names, the newest first. */
+export type NameAllowanceList = Page<typeof names.NameAllowance>;
 export type RescanBody = Wire<typeof scans.RescanBody>;
 export type LogsQuery = Wire<typeof logs.LogsQuery>;
 export type StatsQuery = Wire<typeof versions.StatsQuery>;

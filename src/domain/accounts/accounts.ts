@@ -32,6 +32,8 @@ export function accountService(deps: {
   /** REGISTRATION: whether visitors may make accounts. */
   config: { registration: 'open' | 'closed' };
   invalidation: CredentialInvalidation;
+  /** Refuses a new username that is reserved or looks like another account's handle (src/domain/names). */
+  checkNewName?: (kind: 'handle', name: string, ownerId: null) => Promise<void>;
 }) {
   const { users, sessions, config, invalidation } = deps;
 
@@ -39,10 +41,11 @@ export function accountService(deps: {
    * `weakPasswordsAllowed`: only for the bootstrap administrator, whose password the operator sets in ADMIN_PASSWORD;
    * refusing it there would stop a registry that ran before the rule from starting.
    */
-  async function create(input: NewAccount, role: Role, weakPasswordsAllowed = false): Promise<User> {
+  async function create(input: NewAccount, role: Role, weakPasswordsAllowed = false, nameChecked = false): Promise<User> {
     const account = checkNewAccount(input);
     const weak = weakPasswordsAllowed ? null : weakPasswordProblem(account.password, account);
     if (weak !== null) throw validationFailed([{ field: 'password', message: weak }]);
+    if (nameChecked) await deps.checkNewName?.('handle', account.username, null);
     if (await users.findByUsername(account.username)) throw usernameTaken(account.username);
     if (await users.emailTaken(account.email)) throw emailTaken();
     const now = nowIso();
@@ -68,13 +71,13 @@ export function accountService(deps: {
       if (config.registration === 'closed') {
         throw forbidden('registration_closed', 'Registration is closed on this registry; ask an administrator for an account.');
       }
-      return create(input, 'user');
+      return create(input, 'user', false, true);
     },
 
     /** Admin creation of an account (the only way in while registration is closed). */
     async createUser(actor: Actor, input: NewAccount & { role?: Role }): Promise<User> {
       requireAdminSession(actor);
-      return create(input, input.role ?? 'user');
+      return create(input, input.role ?? 'user', false, true);
     },
 
     /** Creation of an account by the operator's command line, which acts with the database's own rights. */

@@ -142,6 +142,8 @@ export function skillService(deps: {
   announce?: (id: string) => void;
   /** Where a failure to bring the search index up to date is reported. */
   onSearchError?: (error: unknown) => void;
+  /** Refuses a new slug that is reserved or looks like another owner's (src/domain/names). */
+  checkNewName?: (kind: 'skill', name: string, ownerId: string) => Promise<void>;
 }) {
   const { skills } = deps;
   const search = skillSearch(skills, deps.skillChanges);
@@ -222,6 +224,7 @@ export function skillService(deps: {
     const category = optionalText(input.category, 'category', CATEGORY_MAX) || null;
     const tags = normaliseTags(input.tags ?? []);
     const source = checkSource({ source_type: input.source_type ?? null, source_url: input.source_url ?? null });
+    await deps.checkNewName?.('skill', slug, actor.user.id);
     if (await skills.slugTaken(slug)) throw slugTaken(slug);
     const now = nowIso();
     return {

@@ -5,6 +5,9 @@ import type {
   AdminListUsersQuery,
   AdminUpdateUserBody,
   FeaturedBody,
+  NameAllowance,
+  NameAllowanceBody,
+  NameAllowanceList,
   ReportList,
   ReportQueue,
   ReportQueueQuery,
@@ -89,5 +92,20 @@ export class AdminApi {
   /** `GET /v1/admin/scans/:jobId`: a rescan job's progress. */
   rescanJob(jobId: string): Promise<ScanJob> {
     return this.transport.json('GET', `/v1/admin/scans/${segment(jobId)}`);
+  }
+
+  /** `POST /v1/admin/name-allowances`: lets a reserved or look-alike slug or handle be created, with the reason recorded. */
+  allowName(body: NameAllowanceBody): Promise<NameAllowance> {
+    return this.transport.json('POST', '/v1/admin/name-allowances', { json: body });
+  }
+
+  /** `GET /v1/admin/name-allowances`: the allowed names, the newest first. */
+  nameAllowances(query: PageParams = {}): Promise<NameAllowanceList> {
+    return this.transport.json('GET', '/v1/admin/name-allowances', { query });
+  }
+
+  /** `DELETE /v1/admin/name-allowances/:name`: withdraws an allowance. */
+  withdrawNameAllowance(name: string): Promise<void> {
+    return this.transport.empty('DELETE', `/v1/admin/name-allowances/${segment(name)}`);
   }
 }

@@ -153,9 +153,13 @@ function heldByOthers(entries: readonly ExistingName[] | undefined, name: string
  * Why `name` may not be taken by `ownerId` (null: a new account, which holds nothing yet), or null when it may.
  * In order: a reserved word or its look-alike; the same skeleton as a name held by someone else; then, against
  * published names with POPULAR_DOWNLOADS or more held by others, one edit away, or such a name with a claim word or
- * a tag added before or after it. A name identical to an existing one is left to the caller's own "taken" answer.
+ * a tag added before or after it. A name identical to a held one (reserved or not) is left to the caller's own "taken"
+ * answer.
  */
 export function judgeName(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  const key = skeleton(name);
+  // Someone holds this very name (an administrator's `admin`): the caller answers that it is taken.
+  if (index.bySkeleton.get(key)?.some((entry) => entry.name === name)) return null;
   const reserved = reservedWord(name);
   if (reserved !== null) {
     return {
@@ -167,7 +171,6 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
           : `"${name}" reads as "${reserved}", which is reserved for the registry itself.`,
     };
   }
-  const key = skeleton(name);
   const same = heldByOthers(index.bySkeleton.get(key), name, ownerId);
   if (same) {
     return {
