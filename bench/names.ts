@@ -1,0 +1,295 @@
+// The look-alike name rules (packages/rules/src/names) on real skill names: every SKILL.md under the directories
+// given (its front matter's `name`, else its folder's name), made a slug as the registry would.
+//
+//   npm run bench:names -- <directory>… [--show N]
+//
+// (a) The 200 most frequent names are the "most downloaded" (downloads by frequency); the look-alikes an attacker
+//     would try for each (digits for letters, separators and case, Cyrillic letters, one-typo names, claim words and
+//     tags before or after) must all be refused. (b) Every real name, checked as a new name of a new owner against
+//     all the others: the share refused, with examples to judge. (c) Held out: look-alikes of kinds the rules were not
+//     written against (other added words, mixed scripts, accents, invisible characters, letter-only tags).
+//     (d) The time a check takes against 100,000 names.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
+import { skeleton } from '@skill-registry/rules/names/skeleton';
+import {
+  CLAIM_WORDS,
+  MIN_EDIT_LENGTH,
+  POPULAR_DOWNLOADS,
+  judgeName,
+  nameIndex,
+  type ExistingName,
+} from '@skill-registry/rules/names/similarity';
+
+const POPULAR_COUNT = 200;
+
+function skillNames(directory: string, found: string[]): void {
+  let entries;
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory() && entry.name !== '.git' && entry.name !== 'node_modules') skillNames(full, found);
+    else if (entry.isFile() && entry.name === 'SKILL.md') found.push(nameOf(full));
+  }
+}
+
+function nameOf(file: string): string {
+  const folder = path.basename(path.dirname(file));
+  try {
+    const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(file, 'utf8'));
+    const data: unknown = front ? parseYaml(front[1]!) : null;
+    const name = (data as { name?: unknown } | null)?.name;
+    return typeof name === 'string' && name.trim() !== '' ? name : folder;
+  } catch {
+    return folder;
+  }
+}
+
+/** A seeded random source, so every run tries the same variants. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const DIGIT_FOR: Record<string, string> = { o: '0', l: '1', i: '1', e: '3', a: '4', s: '5', t: '7', b: '8', g: '9', z: '2' };
+const CYRILLIC_FOR: Record<string, string> = { a: 'а', c: 'с', e: 'е', i: 'і', j: 'ј', o: 'о', p: 'р', s: 'ѕ', x: 'х', y: 'у' };
+const GREEK_FOR: Record<string, string> = { a: 'α', i: 'ι', k: 'κ', n: 'η', o: 'ο', p: 'ρ', t: 'τ', u: 'υ', v: 'ν', x: 'χ' };
+const FULLWIDTH = (c: string) => (/[a-z0-9]/.test(c) ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c);
+
+/** Replaces the first (or every) letter that `table` has a look-alike for. */
+function swap(name: string, table: Record<string, string>, every: boolean): string {
+  let done = false;
+  return [...name]
+    .map((c) => {
+      if ((done && !every) || table[c] === undefined) return c;
+      done = true;
+      return table[c];
+    })
+    .join('');
+}
+
+function randomTag(next: () => number, length: number, letters = ALPHABET): string {
+  let tag = '';
+  for (let i = 0; i < length; i += 1) tag += letters[Math.floor(next() * letters.length)]!;
+  return tag;
+}
+
+/** One typo of each kind: a letter left out, doubled, changed, or two neighbours swapped. */
+function typos(name: string, next: () => number): string[] {
+  const at = (max: number) => Math.floor(next() * max);
+  const out: string[] = [];
+  const letters = [...name].map((c, i) => [c, i] as const).filter(([c]) => c !== '-');
+  const [, del] = letters[at(letters.length)]!;
+  out.push(name.slice(0, del) + name.slice(del + 1));
+  const ins = at(name.length + 1);
+  out.push(name.slice(0, ins) + 'abcdefghijklmnopqrstuvwxyz'[at(26)]! + name.slice(ins));
+  const [old, sub] = letters[at(letters.length)]!;
+  const replacement = 'abcdefghijklmnopqrstuvwxyz'.replace(old, '')[at(25)]!;
+  out.push(name.slice(0, sub) + replacement + name.slice(sub + 1));
+  const pairs = [...name]
+    .map((_, i) => i)
+    .filter((i) => i + 1 < name.length && name[i] !== name[i + 1] && name[i] !== '-' && name[i + 1] !== '-');
+  if (pairs.length > 0) {
+    const i = pairs[at(pairs.length)]!;
+    out.push(name.slice(0, i) + name[i + 1]! + name[i]! + name.slice(i + 2));
+  }
+  return out;
+}
+
+/** The look-alikes the rules were written against. */
+function tunedAttacks(name: string, next: () => number): Record<string, string[]> {
+  return {
+    'digits for letters': [swap(name, DIGIT_FOR, false), swap(name, DIGIT_FOR, true)],
+    'separators and case': [
+      name.replaceAll('-', '_'),
+      name.replaceAll('-', '.'),
+      name.replaceAll('-', ''),
+      name.toUpperCase(),
+      name.replace(/^./, (c) => c.toUpperCase()),
+    ],
+    'Cyrillic letters': [swap(name, CYRILLIC_FOR, false), swap(name, CYRILLIC_FOR, true)],
+    'one typo': name.replaceAll('-', '').length >= MIN_EDIT_LENGTH ? typos(name, next) : [],
+    'claim word added': ['official', 'pro', 'v2', 'app', 'tool', 'cli', 'ai', 'dev', 'new', 'real', 'secure']
+      .flatMap((w) => [`${name}-${w}`])
+      .concat(['official', 'real', 'new'].map((w) => `${w}-${name}`)),
+    'tag added': [`${name}-${randomTag(next, 4)}`, `${name}-${randomTag(next, 2, '0123456789')}`, `${randomTag(next, 4)}-${name}`],
+  };
+}
+
+/** Look-alikes of other kinds, never looked at while the rules were tuned. */
+function heldOutAttacks(name: string, next: () => number): Record<string, string[]> {
+  const mixed = [...name]
+    .map((c, i) => (i % 3 === 0 ? (GREEK_FOR[c] ?? c) : i % 3 === 1 ? (CYRILLIC_FOR[c] ?? DIGIT_FOR[c] ?? c) : FULLWIDTH(c)))
+    .join('');
+  return {
+    'mixed scripts and widths': [mixed, swap(name, GREEK_FOR, true), [...name].map(FULLWIDTH).join('')],
+    'accents and invisible characters': [
+      name.replace(/[aeiou]/, (v) => `${v}\u0301`),
+      name.replace('-', '\u200b-'),
+      name.replace(/[ou]/, (v) => (v === 'o' ? 'ö' : 'ü')),
+    ],
+    'other added words': ['enhanced', 'next', 'gold', 'turbo', 'ultimate', 'hd', 'xl', '2025', 'x']
+      .map((w) => `${name}-${w}`)
+      .concat(['the', 'my', 'get'].map((w) => `${w}-${name}`)),
+    'letter-only tags': [
+      `${name}-${randomTag(next, 3, 'abcdefghijklmnopqrstuvwxyz')}`,
+      `${name}-${randomTag(next, 5, 'abcdefghijklmnopqrstuvwxyz')}`,
+    ],
+    'separator noise': [name.replaceAll('-', '--'), `${name}-`, name.replace(/(.)/, '$1-')],
+  };
+}
+
+interface Tally {
+  tried: number;
+  refused: number;
+  missed: string[];
+}
+
+function tallyAttacks(
+  popular: readonly string[],
+  make: (name: string, next: () => number) => Record<string, string[]>,
+  refused: (variant: string) => boolean,
+  seed: number,
+): Map<string, Tally> {
+  const next = random(seed);
+  const tallies = new Map<string, Tally>();
+  for (const name of popular) {
+    for (const [kind, variants] of Object.entries(make(name, next))) {
+      const tally = tallies.get(kind) ?? { tried: 0, refused: 0, missed: [] };
+      tallies.set(kind, tally);
+      for (const variant of variants) {
+        if (variant === name) continue;
+        tally.tried += 1;
+        if (refused(variant)) tally.refused += 1;
+        else tally.missed.push(`${variant} (of ${name})`);
+      }
+    }
+  }
+  return tallies;
+}
+
+function printTallies(title: string, tallies: Map<string, Tally>, show: number): void {
+  console.log(`\n${title}`);
+  console.log('| look-alike | tried | refused | share |');
+  console.log('| --- | ---: | ---: | ---: |');
+  let tried = 0;
+  let refused = 0;
+  for (const [kind, tally] of tallies) {
+    tried += tally.tried;
+    refused += tally.refused;
+    console.log(`| ${kind} | ${tally.tried} | ${tally.refused} | ${((100 * tally.refused) / Math.max(1, tally.tried)).toFixed(1)}% |`);
+  }
+  console.log(`| all | ${tried} | ${refused} | ${((100 * refused) / Math.max(1, tried)).toFixed(1)}% |`);
+  for (const [kind, tally] of tallies) {
+    if (tally.missed.length > 0) console.log(`  missed (${kind}): ${tally.missed.slice(0, show).join(', ')}`);
+  }
+}
+
+function timeLargeIndex(): void {
+  const next = random(7);
+  const existing: ExistingName[] = [];
+  for (let i = 0; i < 100_000; i += 1) {
+    const words = 1 + Math.floor(next() * 3);
+    const name = Array.from({ length: words }, () => randomTag(next, 3 + Math.floor(next() * 6), 'abcdefghijklmnopqrstuvwxyz')).join('-');
+    existing.push({
+      name,
+      ownerId: `o${i % 5000}`,
+      downloads: next() < 0.1 ? 100 + Math.floor(next() * 10_000) : Math.floor(next() * 100),
+      published: next() < 0.8,
+    });
+  }
+  const started = performance.now();
+  const index = nameIndex(existing);
+  const built = performance.now();
+  const probes = 1000;
+  for (let i = 0; i < probes; i += 1) judgeName(`${existing[i]!.name}-${randomTag(next, 3)}`, index, 'newcomer');
+  const judged = performance.now();
+  console.log(`\n(d) 100,000 names: index ${(built - started).toFixed(0)} ms, then ${((judged - built) / probes).toFixed(3)} ms a check`);
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const showAt = args.indexOf('--show');
+  const show = showAt >= 0 ? Number(args.splice(showAt, 2)[1]) : 12;
+  if (args.length === 0) {
+    console.error('usage: npm run bench:names -- <directory>… [--show N]');
+    process.exit(2);
+  }
+  const raw: string[] = [];
+  for (const directory of args) skillNames(directory, raw);
+  const frequency = new Map<string, number>();
+  for (const name of raw) {
+    const slug = slugFromName(name);
+    if (slugProblem(slug) === null) frequency.set(slug, (frequency.get(slug) ?? 0) + 1);
+  }
+  const ranked = [...frequency].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const popular = ranked.slice(0, POPULAR_COUNT).map(([name]) => name);
+  const existing: ExistingName[] = ranked.map(([name, count], rank) => ({
+    name,
+    ownerId: `owner-${rank}`,
+    downloads: rank < POPULAR_COUNT ? POPULAR_DOWNLOADS * count + (POPULAR_COUNT - rank) : Math.min(count, POPULAR_DOWNLOADS - 1),
+    published: true,
+  }));
+  const started = performance.now();
+  const index = nameIndex(existing);
+  const known = new Set(frequency.keys());
+  // A variant that is itself an existing name is refused as taken; otherwise by the rules.
+  const refused = (variant: string) => known.has(variant) || judgeName(variant, index, 'attacker') !== null;
+  console.log(
+    `${raw.length} SKILL.md files, ${frequency.size} distinct names; the ${POPULAR_COUNT} most frequent have ${POPULAR_DOWNLOADS}+ downloads`,
+  );
+  console.log(`(claim words: ${CLAIM_WORDS.length}; one-edit rule from ${MIN_EDIT_LENGTH} characters)`);
+
+  printTallies(
+    '(a) look-alikes of the most downloaded names (tuned kinds): all must be refused',
+    tallyAttacks(popular, tunedAttacks, refused, 1),
+    show,
+  );
+  printTallies('(c) held out: look-alikes of other kinds', tallyAttacks(popular, heldOutAttacks, refused, 2), show);
+
+  const refusals: string[] = [];
+  const reasons = new Map<string, number>();
+  for (const [name] of ranked) {
+    // The name as new: its own entry is set aside (a name someone holds would be answered as taken).
+    const key = skeleton(name);
+    const bucket = index.bySkeleton.get(key) as ExistingName[];
+    const at = bucket.findIndex((entry) => entry.name === name);
+    const [own] = bucket.splice(at, 1);
+    const verdict = judgeName(name, index, 'newcomer');
+    bucket.splice(at, 0, own!);
+    if (verdict === null) continue;
+    const kind =
+      verdict.code === 'name_reserved'
+        ? 'reserved'
+        : verdict.why.includes('typo')
+          ? 'one edit'
+          : verdict.why.includes('added')
+            ? 'word or tag added'
+            : 'same skeleton';
+    reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
+    refusals.push(`${name} ~ ${verdict.resembles ?? ''} (${kind})`);
+  }
+  const elapsed = performance.now() - started;
+  console.log(
+    `\n(b) real names checked as new names of another owner: ${refusals.length} of ${ranked.length} refused (${((100 * refusals.length) / ranked.length).toFixed(2)}%, must be under 1%)`,
+  );
+  console.log(`  by rule: ${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  for (const line of refusals.slice(0, show * 3)) console.log(`  ${line}`);
+  console.log(`  (${ranked.length} checks and the index in ${elapsed.toFixed(0)} ms)`);
+  timeLargeIndex();
+}
+
+main();
