@@ -55,10 +55,8 @@ export function nameService(deps: { names: NamesRepository; allowances: NameAllo
       const refusal = judgeName(name, index, ownerId);
       if (refusal === null) return;
       const what = kind === 'skill' ? 'slug' : 'name';
-      throw conflict(
-        refusal.code,
-        `${refusal.why} Choose another ${what}, or ask an administrator to allow "${name}" if it is yours to use.`,
-      );
+      const detail = `${refusal.why} Choose another ${what}, or ask an administrator to allow "${name}" if it is yours to use.`;
+      throw refusal.code === 'name_reserved' ? conflict('name_reserved', detail) : conflict('name_too_similar', detail);
     },
 
     async listAllowances(actor: Actor, page: { page: number; pageSize: number }): Promise<{ items: NameAllowance[]; total: number }> {
