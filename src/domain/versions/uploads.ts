@@ -12,6 +12,7 @@ import type { AuthenticatedActor } from '../actor.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { slugTaken, type SkillInput, type SkillService } from '../skills/skills.js';
 import { checkChangelog, checkVersion, parseMetadata } from './rules.js';
+import { withoutRefusedCharacters } from '@skill-registry/rules/display-text';
 import { omittedOf, scanOf, scanWrite, skillSummary, summaryColumns, type ScanReportView } from './scan-views.js';
 import { toVersion, type Version } from './views.js';
 
@@ -64,10 +65,32 @@ function versionExists(slug: string, version: string): AppError {
   return conflict('version_exists', `Version ${version} of skill '${slug}' already exists; versions are immutable.`);
 }
 
-/** The description a package's SKILL.md offers, if any. */
-function skillMdDescription(inspection: Inspection): string | null {
+/** The description a package's SKILL.md offers, if any, as display text: without characters that hide or reorder text. */
+function skillMdDescription(inspection: Inspection): { text: string; removed: string[] } | null {
   const description = inspection.skillMd?.description;
-  return typeof description === 'string' && description !== '' ? description.slice(0, SKILL_MD_DESCRIPTION_MAX) : null;
+  if (typeof description !== 'string') return null;
+  const cleaned = withoutRefusedCharacters(description, { multiline: true });
+  // Cut in UTF-16 units as the description limit counts, never between the two halves of a character.
+  const text = cleaned.text.slice(0, SKILL_MD_DESCRIPTION_MAX).replace(/[\uD800-\uDBFF]$/, '');
+  return text === '' ? null : { text, removed: cleaned.removed };
+}
+
+/**
+ * The description a SKILL.md gives a skill that has none (null when it has one, or the SKILL.md offers none). A
+ * description that held characters refused in display text is kept without them, and the version says so.
+ */
+function filledDescription(current: string, inspection: Inspection): string | null {
+  const description = current === '' ? skillMdDescription(inspection) : null;
+  if (description === null) return null;
+  if (description.removed.length > 0) {
+    inspection.warnings.push({
+      code: 'skill_md_description_characters',
+      message:
+        `SKILL.md description holds characters that hide or reorder text (${description.removed.join(', ')}); ` +
+        "the skill's description was stored without them.",
+    });
+  }
+  return description.text;
 }
 
 /** The scan as the validation of a package answers it: the scan report's fields, without a time or an explanation. */
@@ -212,8 +235,8 @@ export function versionUploads(deps: {
         if (await versions.exists(skill.id, version)) throw versionExists(skill.slug, version);
         const inspection = await inspect(staged);
         await staged.commit();
+        const description = filledDescription(skill.description, inspection);
         const row = versionRow(skill.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
-        const description = skillMdDescription(inspection);
         const outcome = await versions.insert(
           row,
           inspection.files,
@@ -226,7 +249,7 @@ export function versionUploads(deps: {
             declined_at: null,
             decline_reason: null,
             // A SKILL.md description fills a skill that has none yet.
-            ...(skill.description === '' && description !== null ? { description } : {}),
+            ...(description !== null ? { description } : {}),
           }),
           () => stillStored(staged),
         );
@@ -249,13 +272,13 @@ export function versionUploads(deps: {
         const metadata = parseMetadata(fields.metadata);
         const inspection = await inspect(staged);
         await staged.commit();
+        const description = filledDescription(prepared.row.description, inspection);
         const row = versionRow(prepared.row.id, { version, changelog, metadata }, staged, inspection, actor.user.id);
-        const description = skillMdDescription(inspection);
         const report = scanOf(inspection);
         const skillRow = {
           ...prepared.row,
           ...skillSummary([{ version, verdict: report.verdict }]),
-          ...(prepared.row.description === '' && description !== null ? { description } : {}),
+          ...(description !== null ? { description } : {}),
         };
         const outcome = await versions.insertWithSkill(
           skillRow,
