@@ -8,6 +8,7 @@ import { accountService } from './domain/accounts/accounts.js';
 import { apiKeyService } from './domain/accounts/api-keys.js';
 import { authenticator } from './domain/accounts/authenticate.js';
 import { skillService } from './domain/skills/skills.js';
+import { skillNameHistory } from './domain/skills/name-history.js';
 import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
 import { versionService } from './domain/versions/versions.js';
@@ -42,7 +43,7 @@ export function createServices(
   const users = usersRepository(database.db, database.dialect);
   const sessions = sessionsRepository(database.db);
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
-  const skills = skillsRepository(database.db);
+  const skills = skillsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db, database.dialect);
   const scans = scansRepository(database.db, database.dialect);
   const authenticate = authenticator({ sessions, apiKeys });
@@ -109,6 +110,7 @@ export function createServices(
     apiKeys: apiKeyService({ apiKeys, invalidation }),
     authenticate,
     skills: skillServiceInstance,
+    skillNames: skillNameHistory({ skills: skillServiceInstance, repository: skills }),
     feedback: feedbackService({ feedback: feedbackRepository(database.db), versions, skills: skillServiceInstance }),
     reports: reportService({
       reports: reportsRepository(database.db),

@@ -5,6 +5,7 @@ import type { FeedbackService } from '../domain/feedback/feedback.js';
 import type { CallLogService } from '../domain/logs/call-logs.js';
 import type { ReportService } from '../domain/reports/reports.js';
 import type { SkillService } from '../domain/skills/skills.js';
+import type { SkillNameHistory } from '../domain/skills/name-history.js';
 import type { VersionService } from '../domain/versions/versions.js';
 import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
 import type { NameService } from '../domain/names/names.js';
@@ -23,6 +24,7 @@ export interface RouteServices {
   apiKeys: ApiKeyService;
   authenticate: Authenticator;
   skills: SkillService;
+  skillNames: SkillNameHistory;
   versions: VersionService;
   rescans: RescanJobs;
   feedback: FeedbackService;

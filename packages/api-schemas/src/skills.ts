@@ -178,3 +178,24 @@ export const FeaturedBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const SkillNameHistory = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'A display name the skill had.' }),
+        until: Type.String({ format: 'date-time', description: 'When it was renamed from this name.' }),
+        changed_by: Type.Optional(
+          Type.Object(
+            { id: Type.String(), username: Type.String() },
+            {
+              description: 'Who renamed it: shown to the owner and administrators, and to everyone else only when the owner did.',
+            },
+          ),
+        ),
+      }),
+      { description: 'The earlier names, newest first (at most 100).' },
+    ),
+  },
+  { title: 'SkillNameHistory' },
+);

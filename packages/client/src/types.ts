@@ -48,6 +48,8 @@ export type LoginResult = Wire<typeof accounts.LoginResult>;
 export type ApiKey = Wire<typeof accounts.ApiKey>;
 export type ApiKeyCreated = Wire<typeof accounts.ApiKeyCreated>;
 export type Skill = Wire<typeof skills.Skill>;
+/** `GET /v1/skills/:skillId/names`: the skill's earlier display names, newest first. */
+export type SkillNameHistory = Wire<typeof skills.SkillNameHistory>;
 export type SkillStatus = Wire<typeof skills.SkillStatus>;
 export type SourceType = Wire<typeof skills.SourceType>;
 export type Version = Wire<typeof versions.Version>;

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { AdminAuditTable, Database, NewSkill, SkillStatus, SkillUpdate } from '../schema.js';
+import type { DialectName } from '../dialect.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { SCAN_SUMMARY_COLUMNS, type ScanSummaryColumns } from './versions.js';
 
@@ -29,7 +30,18 @@ const SKILL_COLUMNS = [
   's.decline_reason',
 ] as const;
 
-export function skillsRepository(db: Kysely<Database>) {
+/** The audit row of a rename, less the name replaced: that is read when the change is written. */
+export type RenameAudit = Omit<Insertable<AdminAuditTable>, 'from_value' | 'to_value'> & { to_value: string };
+
+/** A skill's earlier display name: what it was, until when, and who changed it. */
+export interface SkillNameChangeRow {
+  name: string;
+  until: Date | string;
+  actor_id: string | null;
+  actor_username: string | null;
+}
+
+export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
   const withOwner = (executor: Kysely<Database>) => executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id');
 
   async function replaceTags(trx: Transaction<Database>, skillId: string, tags: readonly string[]): Promise<void> {
@@ -92,11 +104,50 @@ export function skillsRepository(db: Kysely<Database>) {
       }
     },
 
-    async update(id: string, changes: SkillUpdate, tags?: readonly string[]): Promise<void> {
+    /**
+     * Applies an owner's change and its tags in one transaction. With `rename`, a change of name is kept in the
+     * audit trail: the name replaced is read under the row's lock (PostgreSQL `FOR UPDATE`; SQLite transactions
+     * already run one at a time), so two renames at once each record the name they really replaced; nothing is
+     * recorded when the name stays as it was.
+     */
+    async update(id: string, changes: SkillUpdate, tags?: readonly string[], rename?: RenameAudit): Promise<void> {
       await db.transaction().execute(async (trx) => {
+        let previous: string | undefined;
+        if (rename !== undefined) {
+          let query = trx.selectFrom('skills').select('name').where('id', '=', id);
+          if (dialect === 'postgres') query = query.forUpdate();
+          previous = (await query.executeTakeFirst())?.name;
+        }
         await trx.updateTable('skills').set(changes).where('id', '=', id).execute();
         if (tags !== undefined) await replaceTags(trx, id, tags);
+        if (rename !== undefined && previous !== undefined && previous !== rename.to_value) {
+          await trx
+            .insertInto('admin_audit')
+            .values({ ...rename, from_value: previous })
+            .execute();
+        }
       });
+    },
+
+    /** The last `limit` names a skill had before its recorded renames, newest first, with who renamed it. */
+    async nameHistory(skillId: string, limit: number): Promise<SkillNameChangeRow[]> {
+      const rows = await db
+        .selectFrom('admin_audit as a')
+        .leftJoin('users as u', 'u.id', 'a.actor_id')
+        .select(['a.from_value', 'a.created_at', 'a.actor_id', 'u.username as actor_username'])
+        .where('a.target_type', '=', 'skill')
+        .where('a.target_id', '=', skillId)
+        .where('a.action', '=', 'skill.name')
+        .orderBy('a.created_at', 'desc')
+        .orderBy('a.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        name: row.from_value ?? '',
+        until: row.created_at,
+        actor_id: row.actor_id,
+        actor_username: row.actor_username,
+      }));
     },
 
     /**

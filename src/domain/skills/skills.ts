@@ -320,7 +320,21 @@ export function skillService(deps: {
         changes.source_url = source.source_url;
       }
       changes.updated_at = nowIso();
-      await skills.update(row.id, changes, tags);
+      // A name people have seen (the skill was published) keeps its history: each rename goes to the audit trail.
+      const rename =
+        changes.name !== undefined && row.status !== 'draft'
+          ? {
+              id: newId(),
+              actor_id: actor.kind === 'anonymous' ? null : actor.user.id,
+              action: 'skill.name',
+              target_type: 'skill',
+              target_id: row.id,
+              to_value: changes.name,
+              reason: null,
+              created_at: changes.updated_at,
+            }
+          : undefined;
+      await skills.update(row.id, changes, tags, rename);
       changed(row.id);
       return reload(row.id);
     },

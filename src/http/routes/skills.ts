@@ -4,7 +4,14 @@ import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
 import { sendFreshJson, sendJson } from '../cached-json.js';
 import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
-import { CreateSkillBody, ListSkillsQuery, SkillList, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
+import {
+  CreateSkillBody,
+  ListSkillsQuery,
+  SkillList,
+  SkillNameHistory,
+  SkillRef,
+  UpdateSkillBody,
+} from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 
@@ -60,6 +67,24 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
       const skill = await services.skills.get(request.actor, request.params.skillId);
       return sendJson(request, reply, skill, () => skill);
     },
+  );
+
+  app.get(
+    '/v1/skills/:skillId/names',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['skills'],
+        summary: "A skill's earlier display names",
+        description:
+          'The names the skill had since it was published, newest first, each with when it was renamed (renames of a draft are ' +
+          'not recorded). Visible to whoever may see the skill, 404 otherwise as for the skill detail. `changed_by` is shown to the ' +
+          'owner and an admin session, and to everyone else only for renames the owner made.',
+        params: SkillRefParams,
+        response: { 200: SkillNameHistory, ...problems(401, 404) },
+      },
+    },
+    async (request) => services.skillNames.list(request.actor, request.params.skillId),
   );
 
   app.post(

@@ -6,6 +6,7 @@ import type {
   ReportFiled,
   Skill,
   SkillList,
+  SkillNameHistory,
   Stats,
   StatsQuery,
   UpdateSkillBody,
@@ -23,6 +24,14 @@ export class SkillsApi {
   /** `GET /v1/skills/:skillId`, by id or slug. */
   get(skill: string): Promise<Skill> {
     return this.transport.json('GET', `/v1/skills/${segment(skill)}`);
+  }
+
+  /**
+   * `GET /v1/skills/:skillId/names`: the display names the skill had since it was published, newest first, with when
+   * each was replaced (and by whom, where the caller may know).
+   */
+  names(skill: string): Promise<SkillNameHistory> {
+    return this.transport.json('GET', `/v1/skills/${segment(skill)}/names`);
   }
 
   /** `POST /v1/skills`: creates a draft skill without a version. */
