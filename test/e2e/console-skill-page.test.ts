@@ -157,7 +157,7 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     owner = await api.user('dana');
     visitor = await api.user('vic');
     await api.skill(owner.cookie, {
-      name: 'Office Documents',
+      name: 'Office Docs',
       slug: 'office-docs',
       description: LONG_DESCRIPTION,
       tags: ['docx', 'office'],
@@ -168,6 +168,8 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     await api.upload(owner.cookie, 'office-docs', '1.0.0', archive);
     await api.upload(owner.cookie, 'office-docs', '1.1.0', archive, { changelog: 'Redlining keeps comments.' });
     await api.setStatus(adminCookie, 'office-docs', 'published');
+    // Renamed once published: the page says what it was called.
+    await api.expect(200, 'PATCH', '/v1/skills/office-docs', { cookie: owner.cookie, json: { name: 'Office Documents' } });
     await api.expect(201, 'POST', '/v1/me/api-keys', {
       cookie: owner.cookie,
       json: { name: 'release-pipeline-key', scopes: ['skill:upload'] },
@@ -208,6 +210,16 @@ describe('web console: the skill page and the call log, desktop and phone', () =
       await finish(session, `skill-page-anonymous-${label}`);
     });
   }
+
+  test('a renamed skill says what it was formerly named', async () => {
+    const session = await openSession(browser, registry, { viewport: DESKTOP });
+    const { page } = session;
+    await page.goto('/skills/office-docs');
+    const former = page.locator('.former-names');
+    await former.waitFor();
+    assert.match(await former.innerText(), /^Formerly named “Office Docs” \(until .+\d{4}, renamed by dana\)$/);
+    await finish(session, 'skill-page-former-names');
+  });
 
   test('the skill page offers the install commands, each with a copy button', async () => {
     const session = await openSession(browser, registry, { viewport: DESKTOP });

@@ -33,6 +33,7 @@ import type {
   ScanJob,
   ScanReport,
   Skill,
+  SkillNameHistory,
   SkillPage,
   SkillQuery,
   SkillStatus,
@@ -69,6 +70,7 @@ export const skills = {
   mine: (query: SkillQuery & { status?: AdminSkillStatus }, signal?: AbortSignal) =>
     request<Page<Skill>>('GET', '/v1/me/skills', { query, signal }),
   get: (skill: string, signal?: AbortSignal) => request<Skill>('GET', skillPath(skill), { signal }),
+  names: (skill: string, signal?: AbortSignal) => request<SkillNameHistory>('GET', `${skillPath(skill)}/names`, { signal }),
   create: (body: CreateSkillInput) => request<Skill>('POST', '/v1/skills', { body }),
   update: (skill: string, body: UpdateSkillInput) => request<Skill>('PATCH', skillPath(skill), { body }),
   remove: (skill: string) => request<undefined>('DELETE', skillPath(skill)),

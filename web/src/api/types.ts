@@ -51,6 +51,7 @@ import type {
   ListSkillsQuery,
   Skill as SkillSchema,
   SkillListItem as SkillListItemSchema,
+  SkillNameHistory as SkillNameHistorySchema,
   SkillStatus as SkillStatusSchema,
   SourceType as SourceTypeSchema,
   StatusBody,
@@ -82,6 +83,8 @@ export type ApiKeyCreated = Static<typeof ApiKeyCreatedSchema>;
 export type ApiKeyInput = Static<typeof CreateApiKeyBody>;
 
 export type Skill = Static<typeof SkillSchema>;
+/** A skill's earlier display names, newest first. */
+export type SkillNameHistory = Static<typeof SkillNameHistorySchema>;
 /** A skill in a list; a search result also says where the words matched. */
 export type SkillResult = Static<typeof SkillListItemSchema>;
 export type Highlights = NonNullable<SkillResult['highlights']>;

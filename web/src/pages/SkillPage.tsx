@@ -1,7 +1,7 @@
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { skills, versions as versionApi } from '../api/endpoints';
-import type { Skill, Version } from '../api/types';
+import type { Skill, SkillNameHistory, Version } from '../api/types';
 import { FeaturedBadge, HiddenBadge, StatusBadge, VerdictBadge } from '../components/Badges';
 import { ClampedText } from '../components/ClampedText';
 import { CopyButton } from '../components/CopyButton';
@@ -49,6 +49,7 @@ export function SkillPage() {
 
   const skillHandle = useResource((signal) => skills.get(slug, signal), [slug, epoch]);
   const versionsHandle = useResource((signal) => versionApi.list(slug, 1, signal), [slug, epoch]);
+  const namesHandle = useResource((signal) => skills.names(slug, signal), [slug, epoch]);
   const skill = skillHandle.resource.data;
   const versionList = versionsHandle.resource.data?.items ?? [];
   const selected = params.get('version') ?? skill?.latest_version ?? versionList[0]?.version ?? null;
@@ -129,6 +130,7 @@ export function SkillPage() {
           )}
           <span className="muted small">{skill.slug}</span>
         </div>
+        <FormerNames history={namesHandle.resource.data} />
       </PageHeader>
 
       {skill.status === 'draft' && (
@@ -315,6 +317,28 @@ function withReport(search: string): string {
   const params = new URLSearchParams(search);
   params.set('report', '1');
   return params.toString();
+}
+
+/** How many earlier names the header lists; the rest would crowd it, and the newest say the most. */
+const FORMER_NAMES_SHOWN = 3;
+
+/** "Formerly named …": a renamed skill says what it was called, so a new name cannot pass it off as another skill. */
+function FormerNames({ history }: { history: SkillNameHistory | undefined }) {
+  if (!history || history.items.length === 0) return null;
+  const shown = history.items.slice(0, FORMER_NAMES_SHOWN);
+  const more = history.items.length - shown.length;
+  return (
+    <p className="small muted former-names">
+      Formerly named{' '}
+      {shown.map((item, index) => (
+        <span key={`${item.until}-${index}`}>
+          {index > 0 && ', '}“<bdi>{item.name}</bdi>” (until {formatDate(item.until)}
+          {item.changed_by ? `, renamed by ${item.changed_by.username}` : ''})
+        </span>
+      ))}
+      {more > 0 && ` and ${more} more`}
+    </p>
+  );
 }
 
 function SkillFacts({ skill }: { skill: Skill }) {
