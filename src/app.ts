@@ -21,6 +21,8 @@ import { feedbackRoutes } from './http/routes/feedback.js';
 import { logRoutes } from './http/routes/logs.js';
 import { reportRoutes } from './http/routes/reports.js';
 import { meRoutes } from './http/routes/me.js';
+import { joinScopedName } from './http/scoped-names.js';
+import { orgRoutes } from './http/routes/orgs.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { versionRoutes } from './http/routes/versions.js';
@@ -54,6 +56,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    rewriteUrl: (request) => joinScopedName(request.url ?? '/'),
     // A request that arrives while the server closes is refused by the onRequest hook below, as problem+json.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -125,6 +128,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(operationRoutes, { ...deps, metrics: { contentType: metrics.contentType, exposition } });
   await app.register(authRoutes, deps);
   await app.register(meRoutes, deps);
+  await app.register(orgRoutes, deps);
   await app.register(skillRoutes, deps);
   await app.register(versionRoutes, deps);
   await app.register(scanRoutes, deps);

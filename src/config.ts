@@ -52,6 +52,8 @@ export interface Config {
    * review; 0 (the default) never hides.
    */
   reportsHideThreshold: number;
+  /** `ORG_INVITATION_DAYS`: how long an invitation to an organisation stays open before it expires. */
+  orgInvitationDays: number;
   /** `SEARCH_SYNC_INTERVAL_MS`: how often the search index reads the change log for what other nodes changed. */
   searchSyncIntervalMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -242,6 +244,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logRetentionDays: integer('LOG_RETENTION_DAYS', 30, 1, 3650),
     reportsHideThreshold: integer('REPORTS_HIDE_THRESHOLD', 0, 0, 1_000_000),
+    orgInvitationDays: integer('ORG_INVITATION_DAYS', 7, 1, 365),
     searchSyncIntervalMs: integer('SEARCH_SYNC_INTERVAL_MS', 500, 100, 86_400_000),
     logLevel: choice('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: boolean('TRUST_PROXY', false),

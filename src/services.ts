@@ -9,6 +9,8 @@ import { apiKeyService } from './domain/accounts/api-keys.js';
 import { authenticator } from './domain/accounts/authenticate.js';
 import { skillService } from './domain/skills/skills.js';
 import { skillNameHistory } from './domain/skills/name-history.js';
+import { organisationsRepository } from './db/repositories/organisations.js';
+import { organisationService } from './domain/orgs/organisations.js';
 import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
 import { versionService } from './domain/versions/versions.js';
@@ -44,9 +46,14 @@ export function createServices(
   const sessions = sessionsRepository(database.db);
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
   const skills = skillsRepository(database.db, database.dialect);
+  const organisations = organisationsRepository(database.db, database.dialect);
   const versions = versionsRepository(database.db, database.dialect);
   const scans = scansRepository(database.db, database.dialect);
-  const authenticate = authenticator({ sessions, apiKeys });
+  const authenticate = authenticator({
+    sessions,
+    apiKeys,
+    memberships: async (userId) => new Map((await organisations.membershipsOf(userId)).map((m) => [m.org_id, m.role])),
+  });
   const skillChanges = skillChangesRepository(database.db, database.dialect);
   const names = nameService({ names: namesRepository(database.db), allowances: nameAllowancesRepository(database.db) });
   const skillServiceInstance = skillService({
@@ -55,6 +62,7 @@ export function createServices(
     checkNewName: names.checkNewName,
     announce: (id) => bus.publish({ kind: 'skills', id }),
     onSearchError: log ?? (() => undefined),
+    findOrg: (handle) => organisations.findByHandle(handle),
   });
   // Revocations, sign-outs and account changes reach the other nodes' authentication caches too.
   const invalidation = {
@@ -102,7 +110,7 @@ export function createServices(
     blobs,
     downloads,
     recorder,
-    repositories: { users, sessions, apiKeys, skills, skillChanges, versions, scans, callLogs },
+    repositories: { users, sessions, apiKeys, skills, organisations, skillChanges, versions, scans, callLogs },
     bus,
     accounts: accountService({ users, sessions, config, invalidation, checkNewName: names.checkNewName }),
     /** Look-alike and reserved names, and the administrators' allowances of names. */
@@ -111,6 +119,13 @@ export function createServices(
     authenticate,
     skills: skillServiceInstance,
     skillNames: skillNameHistory({ skills: skillServiceInstance, repository: skills }),
+    orgs: organisationService({
+      orgs: organisations,
+      users,
+      invitationDays: config.orgInvitationDays,
+      // What a member may see and change is read with their credentials: a change of members is forgotten there.
+      membershipChanged: (userId) => invalidation.forgetUser(userId),
+    }),
     feedback: feedbackService({ feedback: feedbackRepository(database.db), versions, skills: skillServiceInstance }),
     reports: reportService({
       reports: reportsRepository(database.db),

@@ -73,6 +73,39 @@ export interface SkillsTable {
   /** When a reviewer last declined the draft, and why (migration 0009); null while nothing is asked of its owner. */
   declined_at: ColumnType<Date | string | null, string | null | undefined, string | null>;
   decline_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The handle of the user or organisation whose scope names the skill (`@scope/slug`); null when unscoped (migration 0014). */
+  scope: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The organisation that owns the skill; null when its user (owner_id) does (migration 0014). */
+  org_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 when only the owning organisation's members see the skill (migration 0014). */
+  private: ColumnType<number, number | undefined, number>;
+}
+
+export type OrgRole = 'owner' | 'admin' | 'publisher';
+
+export interface OrganisationsTable {
+  id: string;
+  handle: string;
+  display_name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrgMembersTable {
+  org_id: string;
+  user_id: string;
+  role: OrgRole;
+  created_at: Timestamp;
+}
+
+export interface OrgInvitationsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  role: OrgRole;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface SkillTagsTable {
@@ -276,6 +309,9 @@ export interface Database {
   job_leases: JobLeasesTable;
   queued_jobs: QueuedJobsTable;
   name_allowances: NameAllowancesTable;
+  organisations: OrganisationsTable;
+  org_members: OrgMembersTable;
+  org_invitations: OrgInvitationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import { SCOPES } from '@skill-registry/rules/limits';
 import { forbidden, unauthenticated, type AppError } from './errors.js';
+import type { OrgRole } from './orgs/roles.js';
 
 export { SCOPES };
 export type Scope = (typeof SCOPES)[number];
@@ -12,6 +13,8 @@ export interface UserIdentity {
   id: string;
   username: string;
   role: Role;
+  /** The organisations the user belongs to, by id, with the user's role in each (domain/orgs/roles.ts). */
+  orgs?: ReadonlyMap<string, OrgRole>;
 }
 
 /** Who is calling, as established from the request's credentials. */

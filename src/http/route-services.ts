@@ -4,6 +4,7 @@ import type { Authenticator } from '../domain/accounts/authenticate.js';
 import type { FeedbackService } from '../domain/feedback/feedback.js';
 import type { CallLogService } from '../domain/logs/call-logs.js';
 import type { ReportService } from '../domain/reports/reports.js';
+import type { OrganisationService } from '../domain/orgs/organisations.js';
 import type { SkillService } from '../domain/skills/skills.js';
 import type { SkillNameHistory } from '../domain/skills/name-history.js';
 import type { VersionService } from '../domain/versions/versions.js';
@@ -25,6 +26,7 @@ export interface RouteServices {
   authenticate: Authenticator;
   skills: SkillService;
   skillNames: SkillNameHistory;
+  orgs: OrganisationService;
   versions: VersionService;
   rescans: RescanJobs;
   feedback: FeedbackService;

@@ -3,7 +3,7 @@
  * as the walk of the narrowest filter list that every other one also holds.
  */
 import type { Admit } from './matching.js';
-import type { SlotList } from './postings.js';
+import { SlotList } from './postings.js';
 import type { SkillIndex } from './skill-index.js';
 import type { SearchQuery } from './types.js';
 
@@ -29,12 +29,13 @@ export function admission(index: SkillIndex, query: SearchQuery): Admission | nu
     if (statusMask === 0) return null;
   }
   const lists: SlotList[] = [];
-  let ownerId = -1;
-  if (query.ownerId !== undefined) {
-    ownerId = index.owners.find(query.ownerId);
-    const list = index.byOwner.get(ownerId);
-    if (list === undefined) return null;
-    lists.push(list);
+  // The owners asked for, as a mask over their ids when few (a user and the organisations they belong to).
+  let owners: Set<number> | null = null;
+  if (query.ownerIds !== undefined) {
+    owners = new Set(query.ownerIds.map((id) => index.owners.find(id)).filter((id) => id >= 0));
+    const found = [...owners].map((id) => index.byOwner.get(id)).filter((list) => list !== undefined);
+    if (found.length === 0) return null;
+    lists.push(found.length === 1 ? found[0]! : union(found));
   }
   let categoryId = -1;
   if (query.category !== undefined) {
@@ -50,14 +51,14 @@ export function admission(index: SkillIndex, query: SearchQuery): Admission | nu
   }
   const onlyFeatured = query.featured === true;
   const tags = query.tags.map((tag) => index.byTag.get(tag)).filter((list) => list !== undefined);
-  const plain = ownerId < 0 && categoryId < 0 && !onlyFeatured && tags.length === 0;
+  const plain = owners === null && categoryId < 0 && !onlyFeatured && tags.length === 0;
   // The public search filters on status alone: its test is kept to two loads, as it runs for every posting.
   const columns: Admit = plain
     ? (slot) => alive[slot] === 1 && (statusMask & (1 << (status[slot] ?? 0))) !== 0
     : (slot) =>
         alive[slot] === 1 &&
         (statusMask & (1 << (status[slot] ?? 0))) !== 0 &&
-        (ownerId < 0 || owner[slot] === ownerId) &&
+        (owners === null || owners.has(owner[slot] ?? -1)) &&
         (categoryId < 0 || category[slot] === categoryId) &&
         (!onlyFeatured || featured[slot] === 1);
   const test: Admit = tags.length === 0 ? columns : (slot) => columns(slot) && tags.every((list) => list.indexOf(slot) >= 0);
@@ -91,4 +92,14 @@ export function filtered(lists: readonly SlotList[], admit: Admit, pool: Int32Ar
     }
   }
   return count;
+}
+
+/** The slots of several ascending lists, ascending, each once: the skills of a user and of their organisations. */
+function union(lists: readonly SlotList[]): SlotList {
+  const all: number[] = [];
+  for (const list of lists) for (let k = 0; k < list.length; k += 1) all.push(list.slots[k] ?? 0);
+  all.sort((a, b) => a - b);
+  const merged = new SlotList();
+  for (let k = 0; k < all.length; k += 1) if (k === 0 || all[k] !== all[k - 1]) merged.push(all[k]!);
+  return merged;
 }

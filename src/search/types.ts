@@ -22,7 +22,8 @@ export type SearchSort = 'relevance' | 'latest' | 'downloads' | 'featured';
 export interface SearchQuery {
   text: string;
   statuses: readonly string[] | 'all';
-  ownerId?: string | undefined;
+  /** Only the skills of these owners (a user's id, `org:<id>` for an organisation's), when given. */
+  ownerIds?: readonly string[] | undefined;
   category?: string | undefined;
   tags: readonly string[];
   featured?: boolean | undefined;

@@ -39,7 +39,8 @@ type Resolved<P> = P extends Promise<infer R> ? R : never;
 // Response fields are typed as the schema says.
 expectType<Equals<Skill['latest_version'], string | null>>();
 expectType<Equals<Skill['status'], 'draft' | 'published' | 'deprecated'>>();
-expectType<Equals<Skill['owner'], { id: string; username: string }>>();
+expectType<Equals<Skill['owner'], { kind: 'user' | 'organisation'; id: string; handle: string; username: string }>>();
+expectType<Equals<Skill['scope'], string | null>>();
 expectType<Equals<Skill, Static<typeof SkillSchema>>>();
 expectType<Equals<SkillList['items'][number], Skill>>();
 expectType<Equals<Version['archive_format'], 'zip' | 'tar.gz'>>();

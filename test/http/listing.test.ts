@@ -644,14 +644,17 @@ for (const backend of apiBackends()) {
           'description',
           'downloads',
           'featured',
+          'full_name',
           'hidden',
           'highlights',
           'id',
           'latest_version',
           'name',
           'owner',
+          'private',
           'published_at',
           'quarantined',
+          'scope',
           'slug',
           'source_type',
           'source_url',
@@ -670,7 +673,7 @@ for (const backend of apiBackends()) {
         assert.equal(s.featured, false);
         assert.equal(s.source_type, 'github');
         assert.equal(s.source_url, 'https://github.com/acme/pdf-tools');
-        assert.deepEqual(s.owner, { id: owner.id, username: owner.username });
+        assert.deepEqual(s.owner, { kind: 'user', id: owner.id, handle: owner.username, username: owner.username });
         assert.equal(s.downloads, 0);
         // Publishing needs a version; setStatus gave it the smallest package there is.
         assert.equal(s.latest_version, '0.0.1');

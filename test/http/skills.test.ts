@@ -57,7 +57,8 @@ for (const backend of apiBackends()) {
         assert.equal(skill.featured, false);
         assert.equal(skill.source_type, 'github');
         assert.equal(skill.source_url, 'https://github.com/acme/pdf-tools');
-        assert.deepEqual(skill.owner, { id: alice.id, username: alice.username });
+        assert.deepEqual(skill.owner, { kind: 'user', id: alice.id, handle: alice.username, username: alice.username });
+        assert.deepEqual([skill.scope, skill.full_name, skill.private], [null, skill.slug, false]);
         assert.equal(skill.latest_version, null);
         assert.equal(skill.downloads, 0);
         assert.equal(skill.published_at, null);

@@ -22,7 +22,9 @@ const NullableString = (options: { maxLength?: number; description?: string } = 
 export const Skill = Type.Object(
   {
     id: Type.String(),
-    slug: Type.String(),
+    slug: Type.String({ description: 'The slug within its scope: `pdf-tools` of `@acme/pdf-tools`.' }),
+    scope: Nullable(Type.String({ description: 'The handle of the user or organisation whose scope names the skill; null when unscoped.' })),
+    full_name: Type.String({ description: '`pdf-tools`, or `@acme/pdf-tools` in a scope: what `:skillId` accepts besides the id.' }),
     name: Type.String(),
     description: Type.String(),
     category: Nullable(Type.String()),
@@ -31,7 +33,13 @@ export const Skill = Type.Object(
     featured: Type.Boolean(),
     source_type: OneOfOrNull(['original', 'github', 'external'], { description: SOURCE_TYPE_DESCRIPTION }),
     source_url: Nullable(Type.String()),
-    owner: Type.Object({ id: Type.String(), username: Type.String() }),
+    owner: Type.Object({
+      kind: OneOf(['user', 'organisation'], { description: 'A user, or an organisation whose members manage the skill by their roles.' }),
+      id: Type.String(),
+      handle: Type.String({ description: "The owner's username or organisation handle." }),
+      username: Type.String({ description: 'The same as `handle`, for clients that read this name.' }),
+    }),
+    private: Type.Boolean({ description: "An organisation's skill that only its members (and administrators) see." }),
     latest_version: Nullable(Type.String({ description: 'Highest semver version; null without versions.' })),
     downloads: Type.Integer(),
     created_at: Timestamp,
@@ -83,6 +91,14 @@ export const CreateSkillBody = Type.Object(
         description: 'Lower-case words joined by hyphens; derived from the name when omitted. Immutable.',
       }),
     ),
+    scope: Type.Optional(
+      NullableString({
+        maxLength: 100,
+        description:
+          'Name the skill `@scope/slug`: your own username, or an organisation where you have a role (it then owns the skill). Absent or null: unscoped.',
+      }),
+    ),
+    private: Type.Optional(Type.Boolean({ description: "Only for an organisation's skill: seen by its members alone." })),
     ...editableFields,
   },
   { additionalProperties: false },
@@ -92,6 +108,9 @@ export const UpdateSkillBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: NAME_MAX * 2 })),
     slug: Type.Optional(Type.String({ maxLength: 200, description: 'Accepted only when equal to the current slug.' })),
+    private: Type.Optional(
+      Type.Boolean({ description: "An organisation's skill seen by its members alone (owners and admins of the organisation change it)." }),
+    ),
     ...editableFields,
   },
   { additionalProperties: false },
@@ -189,7 +208,8 @@ export const SkillNameHistory = Type.Object(
           Type.Object(
             { id: Type.String(), username: Type.String() },
             {
-              description: 'Who renamed it: shown to the owner and administrators, and to everyone else only when the owner did.',
+              description:
+                'Who renamed it: shown to the owner and administrators, and to everyone else only when the owner did.',
             },
           ),
         ),

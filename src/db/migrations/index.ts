@@ -13,6 +13,7 @@ import { fileModes } from './0010_file_modes.js';
 import { jobs } from './0011_jobs.js';
 import { rescanQueue } from './0012_rescan_queue.js';
 import { nameAllowances } from './0013_name_allowances.js';
+import { organisations } from './0014_organisations.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -33,6 +34,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0011_jobs': jobs(dialect),
     '0012_rescan_queue': rescanQueue(dialect),
     '0013_name_allowances': nameAllowances(dialect),
+    '0014_organisations': organisations(dialect),
   };
 }
 

@@ -28,6 +28,10 @@ const SKILL_COLUMNS = [
   's.quarantined',
   's.declined_at',
   's.decline_reason',
+  's.scope',
+  's.org_id',
+  's.private',
+  'o.handle as org_handle',
 ] as const;
 
 /** The audit row of a rename, less the name replaced: that is read when the change is written. */
@@ -42,7 +46,7 @@ export interface SkillNameChangeRow {
 }
 
 export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
-  const withOwner = (executor: Kysely<Database>) => executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id');
+  const withOwner = (executor: Kysely<Database>) => executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id').leftJoin('organisations as o', 'o.id', 's.org_id');
 
   async function replaceTags(trx: Transaction<Database>, skillId: string, tags: readonly string[]): Promise<void> {
     await trx.deleteFrom('skill_tags').where('skill_id', '=', skillId).execute();

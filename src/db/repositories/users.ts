@@ -46,11 +46,18 @@ export function usersRepository(db: Kysely<Database>, dialect: DialectName) {
       return row !== undefined;
     },
 
-    /** The unique indexes decide between two registrations racing for one name or one email. */
+    /**
+     * The unique indexes decide between two registrations racing for one name or one email. Usernames and
+     * organisations' handles share one namespace: an organisation's handle is taken as a username is.
+     */
     async insert(user: NewUser): Promise<UserInsert> {
       try {
-        await db.insertInto('users').values(user).execute();
-        return 'inserted';
+        return await db.transaction().execute(async (trx) => {
+          const org = await trx.selectFrom('organisations').select('id').where('handle', '=', user.username).executeTakeFirst();
+          if (org !== undefined) return 'username_taken' as const;
+          await trx.insertInto('users').values(user).execute();
+          return 'inserted' as const;
+        });
       } catch (error) {
         if (isUniqueViolation(error, 'username')) return 'username_taken';
         if (isUniqueViolation(error)) return 'email_taken';

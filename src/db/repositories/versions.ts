@@ -198,6 +198,8 @@ export function versionsRepository(db: Kysely<Database>, dialect: DialectName) {
           's.status',
           's.hidden_at',
           's.owner_id',
+          's.org_id',
+          's.private',
           'v.id',
           'v.version',
           'v.size',

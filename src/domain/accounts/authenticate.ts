@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { ApiKeysRepository, SessionsRepository } from '../../db/repositories/credentials.js';
 import { nowIso } from '../../lib/time.js';
 import { SCOPES, SESSION_SCOPES, type Actor, type Scope } from '../actor.js';
+import type { OrgRole } from '../orgs/roles.js';
 import { looksLikeApiKey, sha256Hex } from './secrets.js';
 
 /** How often a key's `last_used_at` is refreshed: often enough to be useful, rarely enough to stay off the hot path. */
@@ -32,10 +33,17 @@ interface Remembered {
 export function authenticator(deps: {
   sessions: SessionsRepository;
   apiKeys: ApiKeysRepository;
+  /**
+   * The organisations a user belongs to, with the user's role in each: read with the credential, and remembered with
+   * it (a change of members forgets the user's entries, as a change of the account does).
+   */
+  memberships?: (userId: string) => Promise<ReadonlyMap<string, OrgRole>>;
   /** The clock remembered entries age by and expiry is judged by; tests move it rather than wait for it. */
   now?: () => number;
 }) {
   const { sessions, apiKeys } = deps;
+  const none: ReadonlyMap<string, OrgRole> = new Map();
+  const memberships = deps.memberships ?? (() => Promise.resolve(none));
   // Read late, so that a test replacing Date moves this clock too.
   const now = deps.now ?? (() => Date.now());
   const perf = { now };
@@ -109,9 +117,10 @@ export function authenticator(deps: {
       if (!row) return { ok: false, reason: 'The session is unknown or has been signed out.' };
       if (expired(row.expires_at, now())) return { ok: false, reason: 'The session has expired; sign in again.' };
       if (row.disabled === 1) return { ok: false, reason: 'The account is disabled.' };
+      const orgs = await memberships(row.user_id);
       const actor = {
         kind: 'session' as const,
-        user: { id: row.user_id, username: row.username, role: row.role },
+        user: { id: row.user_id, username: row.username, role: row.role, orgs },
         sessionId: row.credential_id,
         scopes: SESSION_SCOPES,
       };
@@ -143,9 +152,10 @@ export function authenticator(deps: {
       if (row.disabled === 1) return { ok: false, reason: 'The account is disabled.' };
       touch(row, at);
       const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+      const orgs = await memberships(row.user_id);
       const actor = {
         kind: 'api_key' as const,
-        user: { id: row.user_id, username: row.username, role: row.role },
+        user: { id: row.user_id, username: row.username, role: row.role, orgs },
         apiKeyId: row.credential_id,
         scopes,
       };

@@ -9,18 +9,26 @@ import { searchStatus, withQuarantined } from './quarantine.js';
 
 /**
  * The status the index files a skill under: its own, `published:quarantined` while every version it has is judged
- * malicious, and prefixed `hidden:` while reports hide it pending review. Lists asking for a plain status so leave
- * withheld skills out without another filter.
+ * malicious, prefixed `private:` while only its organisation's members see it, and `hidden:` while reports hide it
+ * pending review. Lists asking for a plain status so leave withheld skills out without another filter.
  */
 function indexedStatus(row: SkillRecordRow): string {
-  const status = searchStatus(row);
+  const status = row.private === 1 ? `private:${searchStatus(row)}` : searchStatus(row);
   return row.hidden_at === null ? status : `hidden:${status}`;
 }
 
-/** The indexed statuses of skills in `statuses`, withheld (hidden or quarantined) or not: what owners and administrators list. */
+/**
+ * The indexed statuses of skills in `statuses`, withheld (hidden, quarantined or private) or not: what owners, members
+ * and administrators list.
+ */
 export function withWithheld(statuses: readonly SkillStatus[] | 'all'): readonly string[] | 'all' {
   const shown = withQuarantined(statuses);
-  return shown === 'all' ? 'all' : shown.flatMap((status) => [status, `hidden:${status}`]);
+  return shown === 'all' ? 'all' : shown.flatMap((status) => [status, `private:${status}`, `hidden:${status}`, `hidden:private:${status}`]);
+}
+
+/** Who a skill belongs to in the index: its user, or `org:<id>` for an organisation's skill. */
+export function indexOwner(row: { owner_id: string; org_id: string | null }): string {
+  return row.org_id === null ? row.owner_id : `org:${row.org_id}`;
 }
 
 function toDocument(row: SkillRecordRow): SearchDocument {
@@ -32,7 +40,7 @@ function toDocument(row: SkillRecordRow): SearchDocument {
     category: row.category,
     tags: JSON.parse(row.tags) as string[],
     status: indexedStatus(row),
-    ownerId: row.owner_id,
+    ownerId: indexOwner(row),
     featured: row.featured === 1,
     downloads: row.downloads,
     updatedAt: Date.parse(toIso(row.updated_at)),

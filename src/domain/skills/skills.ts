@@ -24,12 +24,27 @@ import { publicCache } from './public-cache.js';
 import { checkPublishable } from './quarantine.js';
 import { CLEARED_BY_PUBLISHING, requireInstallableVersion } from './publishing.js';
 import { checkDeclineReason, toReviewQueueItem, type ReviewQueueItem, type ReviewState } from './review.js';
-import { skillSearch, withWithheld } from './skill-search.js';
-import { canManage, canSee } from './visibility.js';
+import { indexOwner, skillSearch, withWithheld } from './skill-search.js';
+import { orgRules } from '../orgs/roles.js';
+import { canManage, canSee, orgRoleFor } from './visibility.js';
+
+/** Who owns a skill: a user, or an organisation whose members manage it by their roles. */
+export interface SkillOwner {
+  kind: 'user' | 'organisation';
+  id: string;
+  /** The owner's handle (a username or an organisation's handle); kept under this name for clients that read it. */
+  username: string;
+  handle: string;
+}
 
 export interface Skill {
   id: string;
+  /** The slug within the skill's scope (`pdf-tools` of `@acme/pdf-tools`). */
   slug: string;
+  /** The handle of the user or organisation whose scope names the skill; null when unscoped. */
+  scope: string | null;
+  /** `pdf-tools`, or `@acme/pdf-tools` in a scope: what `:skillId` accepts besides the id. */
+  full_name: string;
   name: string;
   description: string;
   category: string | null;
@@ -38,7 +53,9 @@ export interface Skill {
   featured: boolean;
   source_type: SourceType | null;
   source_url: string | null;
-  owner: { id: string; username: string };
+  owner: SkillOwner;
+  /** Seen only by the owning organisation's members (and administrators). */
+  private: boolean;
   latest_version: string | null;
   downloads: number;
   created_at: string;
@@ -59,7 +76,9 @@ true satisfies Same<SourceType | null, SkillRecordRow['source_type']>;
 export function toSkill(row: SkillRecordRow): Skill {
   return {
     id: row.id,
-    slug: row.slug,
+    slug: bareSlug(row.slug),
+    scope: row.scope,
+    full_name: row.slug,
     name: row.name,
     description: row.description,
     category: row.category,
@@ -68,7 +87,11 @@ export function toSkill(row: SkillRecordRow): Skill {
     featured: row.featured === 1,
     source_type: row.source_type,
     source_url: row.source_url,
-    owner: { id: row.owner_id, username: row.owner_username },
+    owner:
+      row.org_id === null || row.org_handle === null
+        ? { kind: 'user', id: row.owner_id, username: row.owner_username, handle: row.owner_username }
+        : { kind: 'organisation', id: row.org_id, username: row.org_handle, handle: row.org_handle },
+    private: row.private === 1,
     latest_version: row.latest_version,
     downloads: row.downloads,
     created_at: toIso(row.created_at),
@@ -83,6 +106,10 @@ export function toSkill(row: SkillRecordRow): Skill {
 export interface SkillInput {
   name: string;
   slug?: string;
+  /** A handle the caller may publish in (its own username, or an organisation where it has a role); absent: unscoped. */
+  scope?: string | null;
+  /** Only for an organisation's skill: seen by its members alone. */
+  private?: boolean;
   description?: string | null;
   category?: string | null;
   tags?: string[];
@@ -127,6 +154,15 @@ function optionalText(value: string | null | undefined, field: string, max: numb
   return trimmed;
 }
 
+/** The slug of a skill's whole name: `pdf-tools` of `@acme/pdf-tools`, and of `pdf-tools`. */
+export function bareSlug(fullName: string): string {
+  return fullName.startsWith('@') ? fullName.slice(fullName.indexOf('/') + 1) : fullName;
+}
+
+function privateNeedsOrg(): AppError {
+  return validationFailed([{ field: 'private', message: "only an organisation's skill can be private: create it with an organisation's scope" }]);
+}
+
 export function slugTaken(slug: string): AppError {
   return conflict('slug_taken', `The slug "${slug}" is taken; choose another.`);
 }
@@ -144,6 +180,8 @@ export function skillService(deps: {
   onSearchError?: (error: unknown) => void;
   /** Refuses a new slug that is reserved or looks like another owner's (src/domain/names). */
   checkNewName?: (kind: 'skill', name: string, ownerId: string) => Promise<void>;
+  /** Finds an organisation by handle: the scopes skills may be created in besides the caller's own. */
+  findOrg?: (handle: string) => Promise<{ id: string; handle: string } | undefined>;
 }) {
   const { skills } = deps;
   const search = skillSearch(skills, deps.skillChanges);
@@ -203,6 +241,29 @@ export function skillService(deps: {
     return row;
   }
 
+  /**
+   * Where a new skill is named and who owns it: unscoped and the caller's; in the caller's own scope; or in an
+   * organisation's, owned by it, when the caller holds a role there (an administrator's session may use any).
+   */
+  async function scopeOf(
+    actor: AuthenticatedActor,
+    input: SkillInput,
+  ): Promise<{ scope: string | null; orgId: string | null; private: boolean }> {
+    const scope = input.scope?.trim().toLowerCase().replace(/^@/, '') || null;
+    if (scope === null || scope === actor.user.username) {
+      if (input.private === true) throw privateNeedsOrg();
+      return { scope, orgId: null, private: false };
+    }
+    const org = await deps.findOrg?.(scope);
+    if (org === undefined) {
+      throw forbidden('scope_not_allowed', `You cannot create skills in "@${scope}": it is neither your username nor an organisation you publish for.`);
+    }
+    if (!orgRules.manageSkills(actor.user.orgs?.get(org.id)) && !isAdminSession(actor)) {
+      throw forbidden('scope_not_allowed', `You are not a member of "@${org.handle}"; an owner or admin of it can invite you.`);
+    }
+    return { scope: org.handle, orgId: org.id, private: input.private === true };
+  }
+
   /** Checks a new skill's fields and slug, and returns the row to insert with its tags. */
   async function prepare(
     actor: AuthenticatedActor,
@@ -224,13 +285,19 @@ export function skillService(deps: {
     const category = optionalText(input.category, 'category', CATEGORY_MAX) || null;
     const tags = normaliseTags(input.tags ?? []);
     const source = checkSource({ source_type: input.source_type ?? null, source_url: input.source_url ?? null });
-    await deps.checkNewName?.('skill', slug, actor.user.id);
-    if (await skills.slugTaken(slug)) throw slugTaken(slug);
+    const owner = await scopeOf(actor, input);
+    // A scope is its owner's namespace: only unscoped slugs, which everyone shares, are checked for look-alikes.
+    if (owner.scope === null) await deps.checkNewName?.('skill', slug, actor.user.id);
+    const fullName = owner.scope === null ? slug : `@${owner.scope}/${slug}`;
+    if (await skills.slugTaken(fullName)) throw slugTaken(fullName);
     const now = nowIso();
     return {
       row: {
         id: newId(),
-        slug,
+        slug: fullName,
+        scope: owner.scope,
+        org_id: owner.orgId,
+        private: owner.private ? 1 : 0,
         name,
         description,
         category,
@@ -248,6 +315,27 @@ export function skillService(deps: {
       },
       tags,
     };
+  }
+
+  /** Makes an organisation's skill private or public again: its owners and admins (or an administrator's session). */
+  async function setPrivate(actor: Actor, row: SkillRecordRow, value: boolean, now: string): Promise<void> {
+    if (row.org_id === null) throw privateNeedsOrg();
+    if (!orgRules.administer(orgRoleFor(actor, row)) && !isAdminSession(actor)) {
+      throw forbidden('org_role_required', `Only owners and admins of "@${row.scope ?? ''}" can change who sees "${row.slug}".`);
+    }
+    await skills.updateAudited(row.id, { private: value ? 1 : 0, updated_at: now }, [
+      {
+        id: newId(),
+        actor_id: actor.kind === 'anonymous' ? null : actor.user.id,
+        action: 'skill.private',
+        target_type: 'skill',
+        target_id: row.id,
+        from_value: String(row.private === 1),
+        to_value: String(value),
+        reason: null,
+        created_at: now,
+      },
+    ]);
   }
 
   function reload(id: string): Promise<Skill> {
@@ -299,7 +387,7 @@ export function skillService(deps: {
 
     async update(actor: Actor, ref: string, patch: SkillPatch): Promise<Skill> {
       const row = await manageable(actor, ref);
-      if (patch.slug !== undefined && patch.slug !== row.slug) {
+      if (patch.slug !== undefined && patch.slug !== row.slug && patch.slug !== bareSlug(row.slug)) {
         throw badRequest('slug_immutable', `The slug of a skill cannot change (it is "${row.slug}"); create a new skill instead.`, [
           { field: 'slug', message: 'is immutable' },
         ]);
@@ -320,6 +408,7 @@ export function skillService(deps: {
         changes.source_url = source.source_url;
       }
       changes.updated_at = nowIso();
+      if (patch.private !== undefined && (patch.private ? 1 : 0) !== row.private) await setPrivate(actor, row, patch.private, changes.updated_at);
       // A name people have seen (the skill was published) keeps its history: each rename goes to the audit trail.
       const rename =
         changes.name !== undefined && row.status !== 'draft'
@@ -363,7 +452,15 @@ export function skillService(deps: {
 
     /** The caller's own skills in every state, unless `status` narrows them. */
     async listMine(actor: AuthenticatedActor, query: ListQuery) {
-      return listed(query, withWithheld(query.status === undefined || query.status === 'all' ? 'all' : [query.status]), actor.user.id);
+      const owners = [actor.user.id, ...[...(actor.user.orgs?.keys() ?? [])].map((id) => indexOwner({ owner_id: '', org_id: id }))];
+      return listed(query, withWithheld(query.status === undefined || query.status === 'all' ? 'all' : [query.status]), owners);
+    },
+
+    /** An organisation's skills: every state and private ones for its members and administrators, published for others. */
+    async listOrg(actor: Actor, orgId: string, query: ListQuery) {
+      const member = (actor.kind !== 'anonymous' && actor.user.orgs?.has(orgId) === true) || isAdminSession(actor);
+      const statuses = member ? withWithheld(query.status === undefined || query.status === 'all' ? 'all' : [query.status]) : ['published'];
+      return listed(query, statuses, [indexOwner({ owner_id: '', org_id: orgId })]);
     },
 
     /**
@@ -476,12 +573,12 @@ export function skillService(deps: {
    * Every list and search: the index filters, ranks and pages, and holds the rows it shows (kept in step with
    * the database as docs/api-decisions.md describes: at once on this node, within a second on the others).
    */
-  async function listed(query: ListQuery, statuses: readonly string[] | 'all', ownerId: string | undefined): Promise<SkillList> {
+  async function listed(query: ListQuery, statuses: readonly string[] | 'all', ownerIds: readonly string[] | undefined): Promise<SkillList> {
     const searching = searchWords(query.q).length > 0;
     const answer = await search.search({
       text: searching ? (query.q ?? '') : '',
       statuses,
-      ownerId,
+      ownerIds,
       category: query.category,
       tags: parseTagFilter(query.tags),
       featured: query.featured,

@@ -18,7 +18,7 @@ import { toVersion, type Version } from './views.js';
 
 /** What a download needs: the skill's visibility facts, the version's package facts, and its bytes. */
 export interface Download {
-  skill: { id: string; slug: string; status: SkillStatus; owner_id: string; hidden_at: Date | string | null };
+  skill: { id: string; slug: string; status: SkillStatus; owner_id: string; org_id: string | null; private: number; hidden_at: Date | string | null };
   version: { id: string; version: string; size: number; sha256: string; archive_format: ArchiveFormat; quarantined: boolean };
   source: RandomAccessSource;
 }
@@ -30,7 +30,7 @@ export interface Download {
  */
 function checkDownloadAccess(
   actor: Actor,
-  skill: { slug: string; status: SkillStatus; owner_id: string; hidden_at: Date | string | null },
+  skill: { slug: string; status: SkillStatus; owner_id: string; org_id: string | null; private: number; hidden_at: Date | string | null },
   ref: string,
 ): void {
   if (isPublic(skill) || isAdminSession(actor)) return;
@@ -45,7 +45,7 @@ function checkDownloadAccess(
  * A quarantined (malicious) version's bytes: its skill's owner and an admin session only. Everyone else who may see
  * the version is told why they may not have it (403): the version, its verdict and its findings stay readable.
  */
-function checkQuarantineAccess(actor: Actor, skill: { slug: string; owner_id: string }, version: string): void {
+function checkQuarantineAccess(actor: Actor, skill: { slug: string; owner_id: string; org_id: string | null }, version: string): void {
   if (isOwner(actor, skill) || isAdminSession(actor)) return;
   throw forbidden(
     'version_quarantined',
@@ -107,7 +107,15 @@ export function versionReads(deps: {
         checkDownloadAccess(actor, skill, skillRef);
         throw notFound('version_not_found', `Skill "${skill.slug}" has no version "${versionRef}".`);
       }
-      const skill = { id: row.skill_id, slug: row.slug, status: row.status, owner_id: row.owner_id, hidden_at: row.hidden_at };
+      const skill = {
+        id: row.skill_id,
+        slug: row.slug,
+        status: row.status,
+        owner_id: row.owner_id,
+        org_id: row.org_id,
+        private: row.private,
+        hidden_at: row.hidden_at,
+      };
       checkDownloadAccess(actor, skill, skillRef);
       const quarantined = isQuarantined(row.verdict);
       if (quarantined) checkQuarantineAccess(actor, skill, row.version);

@@ -7,6 +7,7 @@ import { REQUIREMENTS, type Requirement } from '../../domain/actor.js';
 import { security } from '../routes/security.js';
 import { Problem } from '@skill-registry/api-schemas/common';
 import { ApiKey, User } from '@skill-registry/api-schemas/accounts';
+import { Organisation } from '@skill-registry/api-schemas/orgs';
 import { Skill } from '@skill-registry/api-schemas/skills';
 import { Version } from '@skill-registry/api-schemas/versions';
 import { Feedback } from '@skill-registry/api-schemas/feedback';
@@ -25,7 +26,7 @@ const DOCS_HEADERS = pageSecurityHeaders({ imageSources: "'self' data:" });
  * the document is assembled from the very schemas the routes validate and serialise with.
  */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string, version: string): Promise<void> {
-  for (const schema of [Problem, User, ApiKey, Skill, Version, Feedback, Report, CallLog, ScanReport]) app.addSchema(schema);
+  for (const schema of [Problem, User, ApiKey, Organisation, Skill, Version, Feedback, Report, CallLog, ScanReport]) app.addSchema(schema);
   // A route's documented credentials follow from the access it declares, unless its schema names them itself.
   app.addHook('onRoute', (route) => {
     const auth: unknown = route.config?.auth;

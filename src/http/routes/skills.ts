@@ -4,14 +4,7 @@ import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
 import { sendFreshJson, sendJson } from '../cached-json.js';
 import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
-import {
-  CreateSkillBody,
-  ListSkillsQuery,
-  SkillList,
-  SkillNameHistory,
-  SkillRef,
-  UpdateSkillBody,
-} from '@skill-registry/api-schemas/skills';
+import { CreateSkillBody, ListSkillsQuery, SkillList, SkillNameHistory, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 
@@ -101,7 +94,7 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
     },
     async (request, reply) => {
       const skill = await services.skills.create(caller(request), request.body);
-      return reply.code(201).header('location', `/v1/skills/${skill.slug}`).send(skill);
+      return reply.code(201).header('location', `/v1/skills/${skill.full_name}`).send(skill);
     },
   );
 

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { isPublic } from '../../domain/skills/visibility.js';
+import { bareSlug } from '../../domain/skills/skills.js';
 import { ARCHIVE_EXTENSIONS, ARCHIVE_MEDIA_TYPES } from '@skill-registry/skill-package/format';
 import { contentTypeFor } from '@skill-registry/skill-package/inspect';
 import { caller } from '../plugins/auth.js';
@@ -129,7 +130,7 @@ export const versionRoutes: RoutePlugin = async (app, { services, config }) => {
       const etag = `"${version.sha256}"`;
       reply.headers({
         'content-type': ARCHIVE_MEDIA_TYPES[version.archive_format],
-        'content-disposition': attachment(`${skill.slug}-${version.version}.${ARCHIVE_EXTENSIONS[version.archive_format]}`),
+        'content-disposition': attachment(`${bareSlug(skill.slug)}-${version.version}.${ARCHIVE_EXTENSIONS[version.archive_format]}`),
         etag,
         'repr-digest': `sha-256=:${Buffer.from(version.sha256, 'hex').toString('base64')}:`,
         'accept-ranges': 'bytes',
@@ -233,7 +234,7 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
     await refuseWhenLow(freeSpace);
   };
   const versionForm = uploadForm(app, UploadFields);
-  const withPackageForm = uploadForm(app, WithPackageFields, { json: WithPackageJson, emptyIsAbsent: ['slug', 'source_type'] });
+  const withPackageForm = uploadForm(app, WithPackageFields, { json: WithPackageJson, emptyIsAbsent: ['slug', 'scope', 'source_type'] });
   const validateForm = uploadForm(app, ValidateFields);
   app.post(
     '/v1/skills/:skillId/versions',
@@ -295,7 +296,7 @@ function uploadRoutes(app: Parameters<RoutePlugin>[0], services: RouteDeps['serv
       const { version, changelog, metadata, source_type, source_url, ...skill } = upload.fields;
       const input = { ...skill, source_type: source_type ?? null, source_url: source_url ?? null };
       const result = await versions.publishWithSkill(actor, input, { version, changelog, metadata }, file);
-      return reply.code(201).header('location', `/v1/skills/${result.skill.slug}`).send(result);
+      return reply.code(201).header('location', `/v1/skills/${result.skill.full_name}`).send(result);
     },
   );
 
