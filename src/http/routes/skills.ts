@@ -4,7 +4,14 @@ import { AppError } from '../../domain/errors.js';
 import { caller } from '../plugins/auth.js';
 import { sendFreshJson, sendJson } from '../cached-json.js';
 import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
-import { CreateSkillBody, ListSkillsQuery, SkillList, SkillNameHistory, SkillRef, UpdateSkillBody } from '@skill-registry/api-schemas/skills';
+import {
+  CreateSkillBody,
+  ListSkillsQuery,
+  SkillList,
+  SkillNameHistory,
+  SkillRef,
+  UpdateSkillBody,
+} from '@skill-registry/api-schemas/skills';
 import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 
