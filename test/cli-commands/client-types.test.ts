@@ -10,8 +10,11 @@ import type {
   ApiKeyCreated,
   CallLog,
   FeedbackList,
+  Invitation,
   ListSkillsQuery,
   Me,
+  Member,
+  Organisation,
   PackageValidation,
   Problem,
   RegistryClient,
@@ -61,6 +64,16 @@ expectType<Equals<Resolved<ReturnType<RegistryClient['versions']['scan']>>, Scan
 expectType<Equals<Version['scan'], ScanSummary>>();
 expectType<Equals<NonNullable<ScanSummary>['verdict'], 'clean' | 'notice' | 'suspicious' | 'malicious'>>();
 expectType<Equals<ScanReport['findings'][number]['line'], number | null>>();
+// Organisations: their records and the methods answering them.
+expectType<Equals<Organisation['role'], 'owner' | 'admin' | 'publisher' | null>>();
+expectType<Equals<Member['role'], 'owner' | 'admin' | 'publisher'>>();
+expectType<Equals<Invitation['invited_by'], string | null>>();
+expectType<Equals<Skill['full_name'], string>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['orgs']['create']>>, Organisation>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['orgs']['members']>>['items'][number], Member>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['me']['invitations']['list']>>['items'][number], Invitation>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['me']['invitations']['accept']>>, Organisation>>();
+expectType<Equals<Resolved<ReturnType<RegistryClient['me']['orgs']>>['items'][number], Organisation>>();
 // Requests are checked against the request schemas.
 expectType<Equals<UploadFields, { version: string; changelog?: string; metadata?: string }>>();
 expectType<Equals<WithPackageFields['tags'], string[] | undefined>>();
@@ -74,6 +87,10 @@ export function wrongUses(client: RegistryClient, skill: Skill): unknown[] {
   void client.versions.upload('pdf-tools', { changelog: 'no version' }, new Uint8Array());
   // @ts-expect-error ratings are numbers
   void client.feedback.submit({ skill_id: 'pdf-tools', rating: 'five' });
+  // @ts-expect-error roles are owner, admin or publisher
+  void client.orgs.invite('acme', { username: 'bob', role: 'king' });
+  // @ts-expect-error an organisation needs its handle
+  void client.orgs.create({ display_name: 'Acme' });
   return [stars, query];
 }
 

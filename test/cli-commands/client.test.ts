@@ -361,6 +361,106 @@ for (const backend of backends()) {
       await problem(() => admin.admin.rescanJob('no-such-job'), 404, 'scan_job_not_found');
     });
 
+    it('organisations: create, invite, answer, roles, scoped skills by @scope/slug, history, leave and delete', async () => {
+      const handle = uniqueName('org-');
+      const org = await client.orgs.create({ handle, display_name: 'Typed Org' });
+      assert.deepEqual([org.handle, org.display_name, org.role], [handle, 'Typed Org', 'owner']);
+      assert.equal((await createClient({ baseUrl: registry.url }).orgs.get(handle)).role, null);
+      assert.equal((await client.orgs.update(handle, { display_name: 'Typed Org Renamed' })).display_name, 'Typed Org Renamed');
+      await problem(() => client.orgs.create({ handle }), 409, 'handle_taken');
+      await problem(() => client.orgs.get(uniqueName('no-org-')), 404, 'org_not_found');
+
+      const bobUser = await uploader(registry.t);
+      const bob = createClient({ baseUrl: registry.url, apiKey: bobUser.key });
+      const carol = createClient({ baseUrl: registry.url, apiKey: (await uploader(registry.t)).key });
+      const invited = await client.orgs.invite(handle, { username: bobUser.username, role: 'publisher' });
+      assert.deepEqual([invited.organisation, invited.username, invited.role], [handle, bobUser.username, 'publisher']);
+      assert.deepEqual(
+        (await client.orgs.invitations(handle)).items.map((i) => i.id),
+        [invited.id],
+      );
+      assert.deepEqual(
+        (await bob.me.invitations.list()).items.map((i) => i.id),
+        [invited.id],
+      );
+      await problem(() => carol.me.invitations.accept(invited.id), 403, 'not_invitee');
+      assert.equal((await bob.me.invitations.accept(invited.id)).role, 'publisher');
+      await problem(() => bob.me.invitations.accept(invited.id), 404, 'invitation_not_found');
+      assert.deepEqual(
+        (await bob.me.orgs()).items.map((o) => [o.handle, o.role]),
+        [[handle, 'publisher']],
+      );
+      const declined = await client.orgs.invite(handle, { username: (await carol.me.get()).user.username, role: 'admin' });
+      await carol.me.invitations.decline(declined.id);
+      const withdrawn = await client.orgs.invite(handle, { username: (await carol.me.get()).user.username, role: 'admin' });
+      await client.orgs.withdrawInvitation(handle, withdrawn.id);
+      await problem(() => carol.me.invitations.accept(withdrawn.id), 404, 'invitation_not_found');
+      await problem(() => client.orgs.invite(handle, { username: bobUser.username, role: 'admin' }), 409, 'already_member');
+      await problem(() => carol.orgs.members(handle), 403, 'org_role_required');
+
+      assert.equal((await client.orgs.setRole(handle, bobUser.username, { role: 'admin' })).role, 'admin');
+      assert.deepEqual(
+        (await bob.orgs.members(handle)).items.map((m) => [m.username, m.role]).sort(),
+        [
+          [bobUser.username, 'admin'],
+          [owner.username, 'owner'],
+        ].sort(),
+      );
+      await problem(() => client.orgs.setRole(handle, owner.username, { role: 'publisher' }), 409, 'last_owner');
+      await problem(() => client.orgs.removeMember(handle, owner.username), 409, 'last_owner');
+
+      // A skill in the organisation's scope, named @handle/slug; the client encodes the name as one path segment.
+      const sent: string[] = [];
+      const recording = createClient({
+        baseUrl: registry.url,
+        apiKey: bobUser.key,
+        fetch: (input, init) => {
+          sent.push(input instanceof Request ? input.url : input instanceof URL ? input.href : input);
+          return fetch(input, init);
+        },
+      });
+      const slug = uniqueName('scoped-');
+      const fullName = `@${handle}/${slug}`;
+      const created = await recording.versions.createSkill(
+        { name: 'Scoped Skill', slug, scope: handle, version: '1.0.0' },
+        await zip([{ path: 'SKILL.md', content: skillMdText(slug) }]),
+      );
+      assert.deepEqual(
+        [created.skill.scope, created.skill.full_name, created.skill.owner.kind, created.skill.owner.handle],
+        [handle, fullName, 'organisation', handle],
+      );
+      assert.equal((await recording.skills.get(fullName)).id, created.skill.id);
+      assert.ok(sent.at(-1)?.endsWith(`/v1/skills/%40${handle}%2F${slug}`), sent.at(-1));
+      assert.equal(
+        (await client.versions.upload(fullName, { version: '1.1.0' }, await zip([{ path: 'SKILL.md', content: skillMdText(slug) }])))
+          .version,
+        '1.1.0',
+      );
+      assert.deepEqual(
+        (await client.versions.list(fullName)).items.map((v) => v.version),
+        ['1.1.0', '1.0.0'],
+      );
+      assert.equal((await client.skills.create({ name: 'Mine', slug, scope: owner.username })).full_name, `@${owner.username}/${slug}`);
+      await problem(() => carol.skills.create({ name: 'No', slug: uniqueName('no-'), scope: handle }), 403, 'scope_not_allowed');
+      assert.deepEqual(
+        (await client.orgs.skills(handle, { status: 'draft' })).items.map((s) => s.full_name),
+        [fullName],
+      );
+      await problem(() => client.orgs.delete(handle), 409, 'org_owns_skills');
+
+      const history = await client.orgs.history(handle);
+      for (const action of ['org.create', 'org.invite', 'org.invitation.accept', 'org.invitation.decline', 'org.role'])
+        assert.ok(
+          history.items.some((h) => h.action === action),
+          action,
+        );
+      await bob.orgs.removeMember(handle, bobUser.username);
+      await problem(() => bob.orgs.members(handle), 403, 'org_role_required');
+      await client.skills.delete(fullName);
+      await client.orgs.delete(handle);
+      await problem(() => client.orgs.get(handle), 404, 'org_not_found');
+    });
+
     it('an unreachable registry is a ConnectionError; a bare error answer still becomes a ProblemError', async () => {
       const address = await closedAddress();
       const nowhere = createClient({ baseUrl: address });

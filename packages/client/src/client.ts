@@ -4,6 +4,7 @@ import { FeedbackApi } from './api/feedback.js';
 import { LogsApi } from './api/logs.js';
 import { MeApi } from './api/me.js';
 import { OperationsApi } from './api/operations.js';
+import { OrgsApi } from './api/orgs.js';
 import { SkillsApi } from './api/skills.js';
 import { VersionsApi } from './api/versions.js';
 import { Transport, type ClientOptions, type Credentials } from './transport.js';
@@ -17,6 +18,7 @@ export class RegistryClient {
   readonly auth: AuthApi;
   readonly me: MeApi;
   readonly skills: SkillsApi;
+  readonly orgs: OrgsApi;
   readonly versions: VersionsApi;
   readonly feedback: FeedbackApi;
   readonly logs: LogsApi;
@@ -29,6 +31,7 @@ export class RegistryClient {
     this.auth = new AuthApi(this.transport);
     this.me = new MeApi(this.transport);
     this.skills = new SkillsApi(this.transport);
+    this.orgs = new OrgsApi(this.transport);
     this.versions = new VersionsApi(this.transport);
     this.feedback = new FeedbackApi(this.transport);
     this.logs = new LogsApi(this.transport);

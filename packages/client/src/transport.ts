@@ -32,7 +32,10 @@ export interface RequestOptions {
 
 const SESSION_COOKIE = 'session_token';
 
-/** Encodes one path parameter; `*` paths (files inside a package) keep their slashes. */
+/**
+ * Encodes one path parameter; `*` paths (files inside a package) keep their slashes. A scoped skill's name is one
+ * parameter: `@acme/pdf-tools` goes out as `%40acme%2Fpdf-tools`, which the registry reads as the name.
+ */
 export function segment(value: string): string {
   return encodeURIComponent(value);
 }

@@ -8,6 +8,7 @@ import type * as common from '@skill-registry/api-schemas/common';
 import type * as feedback from '@skill-registry/api-schemas/feedback';
 import type * as logs from '@skill-registry/api-schemas/logs';
 import type * as names from '@skill-registry/api-schemas/names';
+import type * as orgs from '@skill-registry/api-schemas/orgs';
 import type * as reports from '@skill-registry/api-schemas/reports';
 import type * as review from '@skill-registry/api-schemas/review';
 import type * as scans from '@skill-registry/api-schemas/scans';
@@ -27,6 +28,7 @@ type Refs = {
   Problem: typeof common.Problem;
   ScanReport: typeof scans.ScanReport;
   Report: typeof reports.Report;
+  Organisation: typeof orgs.Organisation;
 };
 
 /** The JSON a schema describes, with references resolved. */
@@ -73,6 +75,14 @@ export type Stats = Wire<typeof versions.Stats>;
 export type Feedback = Wire<typeof feedback.Feedback>;
 export type FeedbackList = Wire<typeof feedback.FeedbackList>;
 export type CallLog = Wire<typeof logs.CallLog>;
+/** An organisation: its handle names the scope of its skills (`@handle/slug`); `role` is the caller's, or null. */
+export type Organisation = Wire<typeof orgs.Organisation>;
+/** owner, admin or publisher. */
+export type OrgRole = Wire<typeof orgs.OrgRole>;
+export type Member = Wire<typeof orgs.Member>;
+export type Invitation = Wire<typeof orgs.Invitation>;
+/** One change of an organisation's members, roles or invitations. */
+export type OrgHistoryEntry = Wire<typeof orgs.OrgHistoryEntry>;
 
 // Lists
 /** With `q`, `match` says whether every word matched (`full`) or the best partial matches are listed (`partial`). */
@@ -93,6 +103,22 @@ export type ReportList = Wire<typeof reports.ReportList>;
 export interface ApiKeyList {
   items: ApiKey[];
 }
+/** `GET /v1/me/orgs`: not paged. */
+export interface OrganisationList {
+  items: Organisation[];
+}
+/** `GET /v1/orgs/:handle/members`: every member, not paged. */
+export interface MemberList {
+  items: Member[];
+}
+/** `GET /v1/orgs/:handle/invitations` and `GET /v1/me/invitations`: open invitations, newest first, not paged. */
+export interface InvitationList {
+  items: Invitation[];
+}
+/** `GET /v1/orgs/:handle/history`: the latest 200 changes, newest first. */
+export interface OrgHistory {
+  items: OrgHistoryEntry[];
+}
 /** `POST /v1/skills/with-package`: the new draft skill and its first version. */
 export interface SkillWithVersion {
   skill: Skill;
@@ -112,6 +138,10 @@ export type AdminCreateUserBody = Wire<typeof accounts.AdminCreateUserBody>;
 export type AdminUpdateUserBody = Wire<typeof accounts.AdminUpdateUserBody>;
 export type AdminListUsersQuery = PageParams & { q?: string; role?: Role; disabled?: boolean };
 export type FeedbackBody = Wire<typeof feedback.FeedbackBody>;
+export type CreateOrgBody = Wire<typeof orgs.CreateOrgBody>;
+export type UpdateOrgBody = Wire<typeof orgs.UpdateOrgBody>;
+export type InviteBody = Wire<typeof orgs.InviteBody>;
+export type SetRoleBody = Wire<typeof orgs.SetRoleBody>;
 export type FeedbackQuery = Wire<typeof feedback.FeedbackQuery>;
 export type ReportBody = Wire<typeof reports.ReportBody>;
 export type ReportQueueQuery = Wire<typeof reports.ReportQueueQuery>;

@@ -1,5 +1,15 @@
 import { segment, type Transport } from '../transport.js';
-import type { ApiKeyCreated, ApiKeyList, CreateApiKeyBody, ListSkillsQuery, Me, SkillList } from '../types.js';
+import type {
+  ApiKeyCreated,
+  ApiKeyList,
+  CreateApiKeyBody,
+  InvitationList,
+  ListSkillsQuery,
+  Me,
+  Organisation,
+  OrganisationList,
+  SkillList,
+} from '../types.js';
 
 /** `/v1/me/api-keys`: needs a session (an API key cannot mint or revoke keys). */
 export class ApiKeysApi {
@@ -21,12 +31,34 @@ export class ApiKeysApi {
   }
 }
 
+/** `/v1/me/invitations`: invitations to organisations waiting for the caller's answer. */
+export class InvitationsApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /v1/me/invitations`: open invitations to the caller, newest first. */
+  list(): Promise<InvitationList> {
+    return this.transport.json('GET', '/v1/me/invitations');
+  }
+
+  /** `POST /v1/me/invitations/:invitationId/accept`: joins the organisation; answers it with the caller's new role. */
+  accept(invitationId: string): Promise<Organisation> {
+    return this.transport.json('POST', `/v1/me/invitations/${segment(invitationId)}/accept`);
+  }
+
+  /** `POST /v1/me/invitations/:invitationId/decline`. */
+  decline(invitationId: string): Promise<void> {
+    return this.transport.empty('POST', `/v1/me/invitations/${segment(invitationId)}/decline`);
+  }
+}
+
 /** `/v1/me`: the caller. */
 export class MeApi {
   readonly apiKeys: ApiKeysApi;
+  readonly invitations: InvitationsApi;
 
   constructor(private readonly transport: Transport) {
     this.apiKeys = new ApiKeysApi(transport);
+    this.invitations = new InvitationsApi(transport);
   }
 
   /** `GET /v1/me`: who the credentials belong to, and how they authenticate. */
@@ -37,5 +69,10 @@ export class MeApi {
   /** `GET /v1/me/skills`: the caller's own skills, in every state unless `status` narrows them. */
   skills(query: ListSkillsQuery = {}): Promise<SkillList> {
     return this.transport.json('GET', '/v1/me/skills', { query });
+  }
+
+  /** `GET /v1/me/orgs`: the organisations the caller belongs to, each with the caller's role. */
+  orgs(): Promise<OrganisationList> {
+    return this.transport.json('GET', '/v1/me/orgs');
   }
 }

@@ -21,7 +21,7 @@ export class SkillsApi {
     return this.transport.json('GET', '/v1/skills', { query });
   }
 
-  /** `GET /v1/skills/:skillId`, by id or slug. */
+  /** `GET /v1/skills/:skillId`, by id, slug, or `@scope/slug` for a skill in a user's or an organisation's scope. */
   get(skill: string): Promise<Skill> {
     return this.transport.json('GET', `/v1/skills/${segment(skill)}`);
   }
