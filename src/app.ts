@@ -23,6 +23,7 @@ import { reportRoutes } from './http/routes/reports.js';
 import { meRoutes } from './http/routes/me.js';
 import { joinScopedName } from './http/scoped-names.js';
 import { orgRoutes } from './http/routes/orgs.js';
+import { transferRoutes } from './http/routes/transfers.js';
 import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { versionRoutes } from './http/routes/versions.js';
@@ -78,7 +79,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   app.removeContentTypeParser('text/plain');
   installJsonParser(app);
   installValidators(app);
-  installErrorHandling(app);
+  installErrorHandling(app, (request, ref) => services.transfers.whereNow(request.actor, ref));
   const metrics = createMetrics();
   const authenticate = installAuth(app, services, config);
   const calls = callLogger(services.recorder);
@@ -129,6 +130,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(authRoutes, deps);
   await app.register(meRoutes, deps);
   await app.register(orgRoutes, deps);
+  await app.register(transferRoutes, deps);
   await app.register(skillRoutes, deps);
   await app.register(versionRoutes, deps);
   await app.register(scanRoutes, deps);

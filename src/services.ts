@@ -11,6 +11,8 @@ import { skillService } from './domain/skills/skills.js';
 import { skillNameHistory } from './domain/skills/name-history.js';
 import { organisationsRepository } from './db/repositories/organisations.js';
 import { organisationService } from './domain/orgs/organisations.js';
+import { transfersRepository } from './db/repositories/transfers.js';
+import { transferService } from './domain/skills/transfers.js';
 import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
 import { versionService } from './domain/versions/versions.js';
@@ -47,6 +49,7 @@ export function createServices(
   const apiKeys = apiKeysRepository(database.db, database.sqlite);
   const skills = skillsRepository(database.db, database.dialect);
   const organisations = organisationsRepository(database.db, database.dialect);
+  const transfers = transfersRepository(database.db);
   const versions = versionsRepository(database.db, database.dialect);
   const scans = scansRepository(database.db, database.dialect);
   const authenticate = authenticator({
@@ -63,6 +66,7 @@ export function createServices(
     announce: (id) => bus.publish({ kind: 'skills', id }),
     onSearchError: log ?? (() => undefined),
     findOrg: (handle) => organisations.findByHandle(handle),
+    retiredName: async (name) => (await transfers.aliasOf(name)) !== undefined,
   });
   // Revocations, sign-outs and account changes reach the other nodes' authentication caches too.
   const invalidation = {
@@ -119,6 +123,14 @@ export function createServices(
     authenticate,
     skills: skillServiceInstance,
     skillNames: skillNameHistory({ skills: skillServiceInstance, repository: skills }),
+    transfers: transferService({
+      transfers,
+      users,
+      skills: skillServiceInstance,
+      findOrg: (handle) => organisations.findByHandle(handle),
+      offerDays: config.orgInvitationDays,
+      checkNewName: names.checkNewName,
+    }),
     orgs: organisationService({
       orgs: organisations,
       users,

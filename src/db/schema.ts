@@ -83,6 +83,25 @@ export interface SkillsTable {
 
 export type OrgRole = 'owner' | 'admin' | 'publisher';
 
+export interface SkillTransfersTable {
+  id: string;
+  skill_id: string;
+  to_user_id: string | null;
+  to_org_id: string | null;
+  /** The slug the skill takes on arrival; null: it keeps its own. */
+  new_slug: string | null;
+  offered_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface SkillAliasesTable {
+  /** A whole name the skill had (`pdf-tools`, `@acme/pdf-tools`). */
+  name: string;
+  skill_id: string;
+  created_at: Timestamp;
+}
+
 export interface OrganisationsTable {
   id: string;
   handle: string;
@@ -312,6 +331,8 @@ export interface Database {
   organisations: OrganisationsTable;
   org_members: OrgMembersTable;
   org_invitations: OrgInvitationsTable;
+  skill_transfers: SkillTransfersTable;
+  skill_aliases: SkillAliasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

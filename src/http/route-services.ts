@@ -6,6 +6,7 @@ import type { CallLogService } from '../domain/logs/call-logs.js';
 import type { ReportService } from '../domain/reports/reports.js';
 import type { OrganisationService } from '../domain/orgs/organisations.js';
 import type { SkillService } from '../domain/skills/skills.js';
+import type { TransferService } from '../domain/skills/transfers.js';
 import type { SkillNameHistory } from '../domain/skills/name-history.js';
 import type { VersionService } from '../domain/versions/versions.js';
 import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
@@ -27,6 +28,7 @@ export interface RouteServices {
   skills: SkillService;
   skillNames: SkillNameHistory;
   orgs: OrganisationService;
+  transfers: TransferService;
   versions: VersionService;
   rescans: RescanJobs;
   feedback: FeedbackService;

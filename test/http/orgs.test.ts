@@ -428,6 +428,125 @@ for (const backend of apiBackends()) {
       });
     });
 
+    describe('transfers and renames', () => {
+      interface TransferBody {
+        id: string;
+        skill: string;
+        to: string;
+        new_name: string;
+      }
+
+      it('moves a skill to an organisation that accepts it, with its id, versions and downloads; the old name answers 308 with the new one', async () => {
+        const alice = await registerUser(t);
+        const bob = await registerUser(t);
+        const outsider = await registerUser(t);
+        const org = await createOrg(t, bob.session);
+        const slug = uniqueName('moving-');
+        const skill = json<SkillBody>(
+          expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Moving', slug, scope: alice.username }), 201),
+        );
+        const oldName = `@${alice.username}/${slug}`;
+        expectStatus(await upload(t, alice.session, oldName), 201);
+        await setStatus(t, admin, skill.id, 'published');
+        expectStatus(await call(t, 'GET', `/v1/skills/${oldName}/versions/1.0.0/download`), 200);
+
+        expectProblem(await call(t, 'POST', `/v1/skills/${oldName}/transfer`, outsider.session, { to: org.handle }), 403, 'not_owner');
+        expectProblem(
+          await call(t, 'POST', `/v1/skills/${oldName}/transfer`, alice.session, { to: uniqueName('nobody') }),
+          404,
+          'user_not_found',
+        );
+        const offer = json<TransferBody>(
+          expectStatus(await call(t, 'POST', `/v1/skills/${oldName}/transfer`, alice.session, { to: `@${org.handle}` }), 201),
+        );
+        assert.equal(offer.new_name, `@${org.handle}/${slug}`);
+        const received = json<{ items: TransferBody[] }>(expectStatus(await call(t, 'GET', '/v1/me/transfers', bob.session), 200));
+        assert.deepEqual(
+          received.items.map((o) => o.id),
+          [offer.id],
+        );
+        expectProblem(await call(t, 'POST', `/v1/transfers/${offer.id}/accept`, outsider.session), 403, 'not_receiver');
+        expectStatus(await call(t, 'POST', `/v1/transfers/${offer.id}/accept`, bob.session), 204);
+        expectProblem(await call(t, 'POST', `/v1/transfers/${offer.id}/accept`, bob.session), 404, 'transfer_not_found');
+
+        await t.runtime.services.downloads.flush();
+        const moved = json<SkillBody>(expectStatus(await call(t, 'GET', `/v1/skills/@${org.handle}/${slug}`), 200));
+        assert.deepEqual(
+          [moved.id, moved.full_name, moved.owner.kind, moved.downloads],
+          [skill.id, `@${org.handle}/${slug}`, 'organisation', 1],
+        );
+        // The old name says where the skill lives now, for every path below it; a client following redirects still downloads.
+        const redirected = await call(t, 'GET', `/v1/skills/${oldName}/versions/1.0.0/download`);
+        assert.equal(redirected.statusCode, 308);
+        assert.equal(redirected.headers.location, `/v1/skills/@${org.handle}/${slug}/versions/1.0.0/download`);
+        assert.equal(json<{ moved_to: string }>(redirected).moved_to, `@${org.handle}/${slug}`);
+        const encoded = await call(t, 'GET', `/v1/skills/${encodeURIComponent(oldName)}`);
+        assert.equal(encoded.statusCode, 308);
+        assert.equal(encoded.headers.location, `/v1/skills/@${org.handle}/${slug}`);
+        const aliases = json<{ items: { name: string }[] }>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.id}/aliases`), 200));
+        assert.deepEqual(
+          aliases.items.map((a) => a.name),
+          [oldName],
+        );
+        // Alice no longer manages it; the organisation's members do.
+        expectProblem(await call(t, 'PATCH', `/v1/skills/${skill.id}`, alice.session, { description: 'mine?' }), 403, 'not_owner');
+        expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.id}`, bob.session, { description: 'ours' }), 200);
+        // The old name cannot be taken until an administrator releases it.
+        expectProblem(
+          await call(t, 'POST', '/v1/skills', alice.session, { name: 'Again', slug, scope: alice.username }),
+          409,
+          'name_retired',
+        );
+        expectProblem(await call(t, 'DELETE', `/v1/admin/skill-aliases/${encodeURIComponent(oldName)}`, alice.session), 403, 'not_admin');
+        expectStatus(await call(t, 'DELETE', `/v1/admin/skill-aliases/${encodeURIComponent(oldName)}`, admin), 204);
+        expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Again', slug, scope: alice.username }), 201);
+        const audit = await t.runtime.database.db.selectFrom('admin_audit').select('action').where('target_id', '=', skill.id).execute();
+        for (const action of ['skill.transfer.offer', 'skill.transfer', 'skill.alias.release'])
+          assert.ok(
+            audit.some((a) => a.action === action),
+            action,
+          );
+      });
+
+      it('renames a skill in its scope; declines, withdrawals and expiry leave it where it is', async () => {
+        const alice = await registerUser(t);
+        const bob = await registerUser(t);
+        const slug = uniqueName('renamed-');
+        const skill = json<SkillBody>(expectStatus(await call(t, 'POST', '/v1/skills', alice.session, { name: 'Renamed', slug }), 201));
+        const next = uniqueName('renamed-new-');
+        const renamed = json<SkillBody>(
+          expectStatus(await call(t, 'POST', `/v1/skills/${slug}/rename`, alice.session, { slug: next }), 200),
+        );
+        assert.deepEqual([renamed.id, renamed.slug, renamed.full_name], [skill.id, next, next]);
+        const old = await call(t, 'GET', `/v1/skills/${slug}`, alice.session);
+        assert.equal(old.statusCode, 308);
+        assert.equal(old.headers.location, `/v1/skills/${next}`);
+        // The old name of a draft leads nowhere for those who may not see it.
+        expectProblem(await call(t, 'GET', `/v1/skills/${slug}`, bob.session), 404, 'skill_not_found');
+        expectProblem(await call(t, 'POST', `/v1/skills/${next}/rename`, alice.session, { slug: 'Not A Slug' }), 400, 'invalid_slug');
+
+        const offer = json<TransferBody>(
+          expectStatus(await call(t, 'POST', `/v1/skills/${next}/transfer`, alice.session, { to: bob.username }), 201),
+        );
+        expectStatus(await call(t, 'POST', `/v1/transfers/${offer.id}/decline`, bob.session), 204);
+        const again = json<TransferBody>(
+          expectStatus(await call(t, 'POST', `/v1/skills/${next}/transfer`, alice.session, { to: bob.username }), 201),
+        );
+        expectProblem(await call(t, 'DELETE', `/v1/transfers/${again.id}`, bob.session), 404, 'skill_not_found');
+        expectStatus(await call(t, 'DELETE', `/v1/transfers/${again.id}`, alice.session), 204);
+        const late = json<TransferBody>(
+          expectStatus(await call(t, 'POST', `/v1/skills/${next}/transfer`, alice.session, { to: bob.username }), 201),
+        );
+        await t.runtime.database.db
+          .updateTable('skill_transfers')
+          .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+          .where('id', '=', late.id)
+          .execute();
+        expectProblem(await call(t, 'POST', `/v1/transfers/${late.id}/accept`, bob.session), 404, 'transfer_not_found');
+        assert.equal(json<SkillBody>(expectStatus(await call(t, 'GET', `/v1/skills/${skill.id}`, alice.session), 200)).owner.id, alice.id);
+      });
+    });
+
     describe('who may call what', () => {
       it('answers each caller on each organisation endpoint as its rules say', async () => {
         const owner = await registerUser(t);

@@ -81,3 +81,34 @@ export const OrgHistoryEntry = Type.Object({
   to: Type.Union([Type.String(), Type.Null()]),
   at: Type.String({ format: 'date-time' }),
 });
+
+export const Transfer = Type.Object({
+  id: Type.String(),
+  skill: Type.String({ description: "The skill's whole name when offered." }),
+  to: Type.String({ description: 'The handle of the user or organisation it is offered to.' }),
+  new_name: Type.String({ description: 'The whole name the skill takes on arrival.' }),
+  offered_by: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+
+export const OfferTransferBody = Type.Object(
+  {
+    to: Type.String({ minLength: 1, maxLength: 100, description: 'A username or an organisation handle (with or without `@`).' }),
+    slug: Type.Optional(Type.String({ maxLength: 100, description: 'A new slug on arrival; the skill keeps its own when absent.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const RenameBody = Type.Object(
+  { slug: Type.String({ minLength: 1, maxLength: 100, description: 'The new slug, in the same scope.' }) },
+  { additionalProperties: false },
+);
+
+export const TransferParams = Type.Object({ transferId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const AliasParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const SkillAlias = Type.Object({
+  name: Type.String({ description: 'A name the skill had; it still leads to the skill.' }),
+  until: Type.String({ format: 'date-time', description: 'When the skill stopped being named so.' }),
+});

@@ -14,6 +14,7 @@ import { jobs } from './0011_jobs.js';
 import { rescanQueue } from './0012_rescan_queue.js';
 import { nameAllowances } from './0013_name_allowances.js';
 import { organisations } from './0014_organisations.js';
+import { skillTransfers } from './0015_skill_transfers.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -35,6 +36,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0012_rescan_queue': rescanQueue(dialect),
     '0013_name_allowances': nameAllowances(dialect),
     '0014_organisations': organisations(dialect),
+    '0015_skill_transfers': skillTransfers(dialect),
   };
 }
 

@@ -180,6 +180,8 @@ export function skillService(deps: {
   onSearchError?: (error: unknown) => void;
   /** Refuses a new slug that is reserved or looks like another owner's (src/domain/names). */
   checkNewName?: (kind: 'skill', name: string, ownerId: string) => Promise<void>;
+  /** Whether a name is a moved or renamed skill's old name, which still leads there (domain/skills/transfers.ts). */
+  retiredName?: (name: string) => Promise<boolean>;
   /** Finds an organisation by handle: the scopes skills may be created in besides the caller's own. */
   findOrg?: (handle: string) => Promise<{ id: string; handle: string } | undefined>;
 }) {
@@ -290,6 +292,9 @@ export function skillService(deps: {
     if (owner.scope === null) await deps.checkNewName?.('skill', slug, actor.user.id);
     const fullName = owner.scope === null ? slug : `@${owner.scope}/${slug}`;
     if (await skills.slugTaken(fullName)) throw slugTaken(fullName);
+    if ((await deps.retiredName?.(fullName)) === true) {
+      throw conflict('name_retired', `"${fullName}" was the name of a skill that moved or was renamed, and still leads there; choose another, or ask an administrator to release it.`);
+    }
     const now = nowIso();
     return {
       row: {

@@ -85,8 +85,41 @@ function fieldErrors(issues: AjvIssue[], part: string): FieldError[] {
   return out;
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => sendProblem(request, reply, problemOf(error, request)));
+/**
+ * Where a skill named by an old name lives now (its whole name), for the caller; undefined when the name leads nowhere
+ * the caller may see.
+ */
+export type MovedSkill = (request: FastifyRequest, ref: string) => Promise<string | undefined>;
+
+export function installErrorHandling(app: FastifyInstance, moved?: MovedSkill): void {
+  app.setErrorHandler(async (error: FastifyError | AppError | Error, request, reply) => {
+    const problem = problemOf(error, request);
+    const ref = (request.params as { skillId?: unknown } | undefined)?.skillId;
+    if (moved !== undefined && problem.code === 'skill_not_found' && typeof ref === 'string') {
+      const now = await moved(request, ref).catch(() => undefined);
+      if (now !== undefined) return sendMoved(request, reply, ref, now);
+    }
+    return sendProblem(request, reply, problem);
+  });
+}
+
+/**
+ * A skill asked for by a name it had before it moved or was renamed: 308 to the same request under its name now (a
+ * client following redirects keeps working, method and body kept), saying where it went.
+ */
+function sendMoved(request: FastifyRequest, reply: FastifyReply, ref: string, now: string): FastifyReply {
+  const url = request.originalUrl;
+  const encoded = encodeURIComponent(ref);
+  const forms = [`/v1/skills/${ref}`, `/v1/skills/${encoded}`, `/v1/skills/${encoded.replace('%2F', '/')}`];
+  const old = forms.find((form) => url.startsWith(form)) ?? `/v1/skills/${encoded}`;
+  const location = `/v1/skills/${now}${url.slice(old.length)}`;
+  settleUnreadBody(request, reply);
+  return reply
+    .code(308)
+    .header('location', location)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({ moved_to: now, location, detail: `"${ref}" is now "${now}"; ask for it by its new name.` });
 }
 
 /** The problem an error is answered with; a fault of the registry itself is logged. */
