@@ -135,6 +135,7 @@ export function createServices(
       orgs: organisations,
       users,
       invitationDays: config.orgInvitationDays,
+      checkNewHandle: (handle, ownerId) => names.checkNewName('handle', handle, ownerId),
       // What a member may see and change is read with their credentials: a change of members is forgotten there.
       membershipChanged: (userId) => invalidation.forgetUser(userId),
     }),

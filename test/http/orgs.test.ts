@@ -118,6 +118,16 @@ for (const backend of apiBackends()) {
         );
       });
 
+      it('refuses a reserved handle, and one that looks like a handle someone else holds', async () => {
+        const alice = await registerUser(t);
+        expectProblem(await call(t, 'POST', '/v1/orgs', alice.session, { handle: 'support' }), 409, 'name_reserved');
+        const bob = await registerUser(t);
+        // Separators, case and look-alike digits folded: the same handle as bob's to a reader.
+        const lookalike = bob.username.replace(/o/g, '0').replace(/^user/, 'u_ser');
+        const refused = expectProblem(await call(t, 'POST', '/v1/orgs', alice.session, { handle: lookalike }), 409, 'name_too_similar');
+        assert.match(String(refused.detail), new RegExp(bob.username));
+      });
+
       it('answers 404 org_not_found for an unknown organisation', async () => {
         expectProblem(await call(t, 'GET', `/v1/orgs/${handle()}`), 404, 'org_not_found');
       });

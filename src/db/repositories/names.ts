@@ -42,10 +42,18 @@ export function namesRepository(db: Kysely<Database>) {
         .select(['u.id', 'u.username', sql<number | string | null>`sum(s.downloads)`.as('downloads')])
         .groupBy(['u.id', 'u.username'])
         .execute();
-      return rows.map((row) => {
-        const downloads = Number(row.downloads ?? 0);
-        return { name: row.username, owner_id: row.id, downloads, published: row.downloads !== null };
-      });
+      // Organisations' handles share the namespace; each is held by the organisation (`org:<id>`, as the search index
+      // names it), with the downloads of the skills it owns.
+      const orgs = await db
+        .selectFrom('organisations as o')
+        .leftJoin('skills as s', (join) => join.onRef('s.org_id', '=', 'o.id').on('s.status', '=', 'published'))
+        .select(['o.id', 'o.handle', sql<number | string | null>`sum(s.downloads)`.as('downloads')])
+        .groupBy(['o.id', 'o.handle'])
+        .execute();
+      return [
+        ...rows.map((row) => ({ name: row.username, owner_id: row.id, downloads: Number(row.downloads ?? 0), published: row.downloads !== null })),
+        ...orgs.map((row) => ({ name: row.handle, owner_id: `org:${row.id}`, downloads: Number(row.downloads ?? 0), published: row.downloads !== null })),
+      ];
     },
   };
 }
