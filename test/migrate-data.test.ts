@@ -23,6 +23,7 @@ import {
   json,
   registerUser,
   setStatus,
+  uniqueName,
   type Auth,
   type TestUser,
 } from './helpers/client.js';
@@ -100,11 +101,12 @@ function upload(t: TestApp, auth: Auth, skill: string, version: string, archive:
 
 /** What the API answers about everything in a registry, asked as the administrator (and alice for her own keys). */
 async function snapshot(t: TestApp, admin: Auth, alice: Auth) {
-  const skills = json<{ items: { slug: string }[]; total: number }>(
+  const skills = json<{ items: { full_name: string }[]; total: number }>(
     expectStatus(await call(t, 'GET', '/v1/skills?status=all&page_size=100&sort=latest', admin), 200),
   );
   const perSkill: Record<string, unknown> = {};
-  for (const { slug } of skills.items) {
+  // Skills are named by their whole name: a scoped one's slug alone names another skill, or none.
+  for (const { full_name: slug } of skills.items) {
     const versions = json<{ items: { version: string }[] }>(
       expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions?page_size=100`, admin), 200),
     );
@@ -257,6 +259,33 @@ describe('migrate-data', () => {
     expectStatus(
       await call(source, 'POST', `/v1/admin/skills/${deprecated.slug}/reports/resolve`, admin, { resolution: 'dismissed' }),
       200,
+    );
+
+    // An organisation with a member, an open invitation and a private skill; a skill renamed (its old name kept) and one
+    // offered to another owner; a name an administrator allowed.
+    const org = json<{ handle: string }>(
+      expectStatus(await call(source, 'POST', '/v1/orgs', alice.session, { handle: uniqueName('org-') }), 201),
+    );
+    const invited = json<{ id: string }>(
+      expectStatus(
+        await call(source, 'POST', `/v1/orgs/${org.handle}/invitations`, alice.session, { username: bob.username, role: 'publisher' }),
+        201,
+      ),
+    );
+    expectStatus(await call(source, 'POST', `/v1/me/invitations/${invited.id}/accept`, bob.session), 200);
+    expectStatus(
+      await call(source, 'POST', `/v1/orgs/${org.handle}/invitations`, alice.session, { username: carol.username, role: 'admin' }),
+      201,
+    );
+    const privateSkill = await createSkill(source, alice.session, { name: 'Org Secret', scope: org.handle, private: true });
+    expectStatus(
+      await call(source, 'POST', `/v1/skills/${privateSkill.id}/rename`, alice.session, { slug: uniqueName('org-secret-') }),
+      200,
+    );
+    expectStatus(await call(source, 'POST', `/v1/skills/${draft.id}/transfer`, alice.session, { to: org.handle }), 201);
+    expectStatus(
+      await call(source, 'POST', '/v1/admin/name-allowances', admin, { name: uniqueName('allowed-'), reason: 'The owner asked.' }),
+      201,
     );
 
     // Download counts are buffered for up to a second; what the API shows must include them.
