@@ -398,6 +398,8 @@ for (const backend of apiBackends()) {
         }
         const everyone = json<{ items: SkillBody[] }>(await call(t, 'GET', `/v1/skills?q=secret`, publisher.session));
         assert.ok(!everyone.items.some((s) => s.id === skill.id), 'the public list never shows a private skill');
+        const detail = expectStatus(await call(t, 'GET', `/v1/skills/${ref}`, publisher.session), 200);
+        assert.equal(detail.headers['cache-control'], 'private, no-store');
         const download = expectStatus(await call(t, 'GET', `/v1/skills/${ref}/versions/1.0.0/download`, publisher.session), 200);
         assert.match(String(download.headers['cache-control']), /private/);
         assert.match(String(download.headers['content-disposition']), new RegExp(`filename="${skill.slug}-1\\.0\\.0\\.zip"`));

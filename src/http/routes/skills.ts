@@ -65,6 +65,8 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
     },
     async (request, reply) => {
       const skill = await services.skills.get(request.actor, request.params.skillId);
+      // A private skill's answer is for its members alone: no shared cache may keep it.
+      if (skill.private) reply.header('cache-control', 'private, no-store');
       return sendJson(request, reply, skill, () => skill);
     },
   );
