@@ -657,6 +657,150 @@ for (const backend of apiBackends()) {
         }
         assert.deepEqual(actual, expected);
       });
+
+      it("answers each caller on each endpoint of an organisation's private skill as its rules say", async () => {
+        const owner = await registerUser(t);
+        const adminMember = await registerUser(t);
+        const publisher = await registerUser(t);
+        const outsider = await registerUser(t);
+        const org = await createOrg(t, owner.session);
+        await addMember(t, org, owner.session, adminMember, 'admin');
+        await addMember(t, org, owner.session, publisher, 'publisher');
+        const publisherKey = await createKey(t, publisher.session);
+        const readOnlyKey = await createKey(t, publisher.session, []);
+        const skill = json<SkillBody>(
+          expectStatus(
+            await call(t, 'POST', '/v1/skills', owner.session, {
+              name: 'Table',
+              slug: uniqueName('tb-'),
+              scope: org.handle,
+              private: true,
+            }),
+            201,
+          ),
+        );
+        const callers: Record<string, Auth> = {
+          anonymous: null,
+          outsider: outsider.session,
+          publisher: publisher.session,
+          'publisher key': { key: publisherKey.key },
+          'publisher read-only key': { key: readOnlyKey.key },
+          admin: adminMember.session,
+          owner: owner.session,
+          'site admin': admin,
+        };
+        let version = 0;
+        const endpoints: Record<string, (auth: Auth) => Promise<LightMyRequestResponse>> = {
+          'GET skill': (auth) => call(t, 'GET', `/v1/skills/${skill.id}`, auth),
+          'PATCH description': (auth) => call(t, 'PATCH', `/v1/skills/${skill.id}`, auth, { description: 'Changed.' }),
+          'PATCH private': (auth) => call(t, 'PATCH', `/v1/skills/${skill.id}`, auth, { private: true }),
+          'POST version': (auth) => upload(t, auth, skill.id, `1.0.${(version += 1)}`),
+          'GET versions': (auth) => call(t, 'GET', `/v1/skills/${skill.id}/versions`, auth),
+          'GET feedback': (auth) => call(t, 'GET', `/v1/skills/${skill.id}/feedback`, auth),
+          'GET transfer': (auth) => call(t, 'GET', `/v1/skills/${skill.id}/transfer`, auth),
+          'POST transfer': (auth) => call(t, 'POST', `/v1/skills/${skill.id}/transfer`, auth, { to: outsider.username }),
+          'POST rename': (auth) => call(t, 'POST', `/v1/skills/${skill.id}/rename`, auth, { slug: uniqueName('tb-') }),
+        };
+        // PATCH private to the value it has changes nothing, so only the role check answers.
+        const expected: Record<string, Record<string, number>> = {
+          'GET skill': {
+            anonymous: 404,
+            outsider: 404,
+            publisher: 200,
+            'publisher key': 200,
+            'publisher read-only key': 200,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+          'PATCH description': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 200,
+            'publisher key': 200,
+            'publisher read-only key': 403,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+          'PATCH private': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 200,
+            'publisher key': 200,
+            'publisher read-only key': 403,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+          'POST version': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 201,
+            'publisher key': 201,
+            'publisher read-only key': 403,
+            admin: 201,
+            owner: 201,
+            'site admin': 201,
+          },
+          'GET versions': {
+            anonymous: 404,
+            outsider: 404,
+            publisher: 200,
+            'publisher key': 200,
+            'publisher read-only key': 200,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+          'GET feedback': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 200,
+            'publisher key': 200,
+            'publisher read-only key': 200,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+          'GET transfer': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 200,
+            'publisher key': 200,
+            'publisher read-only key': 200,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+          'POST transfer': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 403,
+            'publisher key': 403,
+            'publisher read-only key': 403,
+            admin: 201,
+            owner: 201,
+            'site admin': 201,
+          },
+          'POST rename': {
+            anonymous: 401,
+            outsider: 404,
+            publisher: 403,
+            'publisher key': 403,
+            'publisher read-only key': 403,
+            admin: 200,
+            owner: 200,
+            'site admin': 200,
+          },
+        };
+        const actual: Record<string, Record<string, number>> = {};
+        for (const [endpoint, request] of Object.entries(endpoints)) {
+          actual[endpoint] = {};
+          for (const [who, auth] of Object.entries(callers)) actual[endpoint][who] = (await request(auth)).statusCode;
+        }
+        assert.deepEqual(actual, expected);
+      });
     });
   });
 }
