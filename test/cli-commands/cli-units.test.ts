@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { parseInstant } from '@skill-registry/cli/commands/logs';
 import { parseSpec, skillsDir } from '@skill-registry/cli/commands/install';
+import { scopeAndSlug } from '@skill-registry/cli/commands/publish';
 import { configPath, loadConfig, saveConfig } from '@skill-registry/cli/config-store';
 import { CliError } from '@skill-registry/cli/exit-codes';
 import type { Io } from '@skill-registry/cli/io';
@@ -36,11 +37,26 @@ describe('client command line: building blocks', () => {
     for (const bad of ['1y', 'yesterday', '-1h', '', '2026-13-45']) assert.throws(() => parseInstant('since', bad, now), CliError);
   });
 
-  it('SKILL@VERSION specs and the skills directory', () => {
+  it('SKILL@VERSION and @SCOPE/SKILL@VERSION specs, publish --scope and --slug, and the skills directory', () => {
     assert.deepEqual(parseSpec('pdf-tools'), { skill: 'pdf-tools', version: 'latest' });
     assert.deepEqual(parseSpec('pdf-tools@1.2.0-rc.1'), { skill: 'pdf-tools', version: '1.2.0-rc.1' });
     assert.throws(() => parseSpec('pdf-tools@'), CliError);
     assert.throws(() => parseSpec('@1.0.0'), CliError);
+    assert.deepEqual(parseSpec('@acme/pdf-tools'), { skill: '@acme/pdf-tools', version: 'latest' });
+    assert.deepEqual(parseSpec('@acme/pdf-tools@2.0.0'), { skill: '@acme/pdf-tools', version: '2.0.0' });
+    for (const bad of ['@acme', '@acme/', '@/pdf-tools', '@acme/pdf-tools@', '@acme/a/b', 'acme/pdf-tools'])
+      assert.throws(() => parseSpec(bad), CliError, bad);
+    assert.deepEqual(scopeAndSlug('@Acme', undefined), { scope: 'acme', slug: undefined });
+    assert.deepEqual(scopeAndSlug(undefined, '@acme/pdf-tools'), { scope: 'acme', slug: 'pdf-tools' });
+    assert.deepEqual(scopeAndSlug('acme', '@acme/pdf-tools'), { scope: 'acme', slug: 'pdf-tools' });
+    assert.deepEqual(scopeAndSlug(undefined, 'pdf-tools'), { scope: undefined, slug: 'pdf-tools' });
+    for (const [scope, slug] of [
+      ['acme', '@other/pdf-tools'],
+      ['not a handle', undefined],
+      [undefined, '@/pdf-tools'],
+      [undefined, '@acme'],
+    ])
+      assert.throws(() => scopeAndSlug(scope, slug), CliError, `${scope} ${slug}`);
     const io = fakeIo({ HOME: '/home/someone' }, false);
     assert.equal(skillsDir(io, {}), path.join(root, '.claude', 'skills'));
     assert.equal(skillsDir(io, { global: true }), '/home/someone/.claude/skills');

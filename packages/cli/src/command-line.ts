@@ -10,6 +10,7 @@ import { feedback } from './commands/feedback.js';
 import { install, list, uninstall, update } from './commands/install.js';
 import { keys } from './commands/keys.js';
 import { logs } from './commands/logs.js';
+import { org } from './commands/orgs.js';
 import { publish } from './commands/publish.js';
 import type { Command } from './command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -32,6 +33,7 @@ export const CLIENT_COMMANDS: readonly Command[] = [
   feedback,
   logs,
   keys,
+  org,
 ];
 
 export function findClientCommand(name: string): Command | undefined {

@@ -13,12 +13,12 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RegistryClient, ScanSummary, Version } from '@skill-registry/client';
+import type { RegistryClient, ScanSummary, Skill, Version } from '@skill-registry/client';
 import { ARCHIVE_EXTENSIONS } from '@skill-registry/skill-package/format';
 import { extractPackage } from './extract.js';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
-import { readLock, updateLock, type InstalledSkill, type LockFile } from './lockfile.js';
+import { fullNameOf, readLock, updateLock, type InstalledSkill, type LockFile } from './lockfile.js';
 import { progressBar } from './progress.js';
 import { checkLocalScan, checkRegistryScan, type ScanPolicy } from './scan-policy.js';
 import { localScanView, summaryOf } from './scan-report.js';
@@ -29,7 +29,7 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export interface InstallRequest {
   client: RegistryClient;
   registry: string;
-  /** Slug or id. */
+  /** Slug, `@scope/slug`, or id. */
   skill: string;
   /** A version, or `latest`. */
   version: string;
@@ -50,6 +50,7 @@ export interface InstallRequest {
 }
 
 export interface InstallOutcome {
+  /** The skill's full name: `pdf-tools`, or `@acme/pdf-tools` in a scope (installed into the folder `pdf-tools`). */
   skill: string;
   version: string;
   previous: string | null;
@@ -77,15 +78,36 @@ function sameVersion(installed: InstalledSkill | undefined, version: Version): b
   return installed?.version === version.version && installed.sha256 === version.sha256;
 }
 
+/**
+ * Another skill installed in the folder this one would take: `pdf-tools` from `@acme/pdf-tools` and
+ * `@other/pdf-tools` share the folder name, since a skill's folder is named by its slug alone. The same skill under
+ * a new name (moved to another scope) keeps its id.
+ */
+function otherSkill(lock: LockFile, slug: string, skill: Skill, dir: string): CliError | null {
+  const installed = Object.hasOwn(lock.skills, slug) ? lock.skills[slug] : undefined;
+  if (installed === undefined) return null;
+  const name = fullNameOf(slug, installed);
+  if (name === skill.full_name || (installed.skill_id !== undefined && installed.skill_id === skill.id)) return null;
+  return new CliError(
+    `${path.join(dir, slug)} holds ${name}, and ${skill.full_name} would be installed into the same folder (a skill's folder is named ` +
+      `by its slug). Uninstall ${name} first (skill-registry uninstall ${name}), or install into another --dir.`,
+    EXIT.conflict,
+  );
+}
+
 /** Refuses to replace what the request may not replace; null when installing may go ahead. */
 function conflict(
   lock: LockFile,
   slug: string,
+  skill: Skill,
   folderExists: boolean,
   version: Version,
   dir: string,
   mode: InstallRequest['mode'],
 ): CliError | null {
+  // Not even --force replaces another skill: its lock entry would be lost with its folder.
+  const other = otherSkill(lock, slug, skill, dir);
+  if (other !== null) return other;
   if (mode === 'force' || !folderExists) return null;
   const installed = lock.skills[slug];
   if (installed === undefined) {
@@ -96,7 +118,7 @@ function conflict(
   }
   if (mode === 'install' && !sameVersion(installed, version)) {
     return new CliError(
-      `${slug} ${installed.version} is installed in ${dir}; pass --force to replace it with ${version.version}.`,
+      `${skill.full_name} ${installed.version} is installed in ${dir}; pass --force to replace it with ${version.version}.`,
       EXIT.conflict,
     );
   }
@@ -124,20 +146,24 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
   const { client, dir, io } = request;
   const skill = await client.skills.get(request.skill);
   if (!SLUG.test(skill.slug)) throw new CliError(`The registry answered with an unusable slug ${JSON.stringify(skill.slug)}.`);
+  // The folder is named by the slug alone; the registry is asked by the full name (`@acme/pdf-tools` in a scope).
   const slug = skill.slug;
-  if (request.version === 'latest' && skill.latest_version === null) throw await noLatestVersion(client, slug);
-  const version = await client.versions.get(slug, request.version);
-  const label = `${slug} ${version.version}`;
+  const name = skill.full_name;
+  if (request.version === 'latest' && skill.latest_version === null) throw await noLatestVersion(client, name);
+  const version = await client.versions.get(name, request.version);
+  const label = `${name} ${version.version}`;
   request.onScan?.(label, version.scan, 'registry');
   // Before the installed copy is looked at: a version judged malicious since it was installed is reported too.
-  await checkRegistryScan(client, slug, version, request.scanPolicy);
+  await checkRegistryScan(client, name, version, request.scanPolicy);
   const dest = path.join(dir, slug);
   const lockNow = await readLock(dir);
-  const installed = lockNow.skills[slug];
+  const installed = Object.hasOwn(lockNow.skills, slug) ? lockNow.skills[slug] : undefined;
   const folderExists = await exists(dest);
+  const clash = otherSkill(lockNow, slug, skill, dir);
+  if (clash !== null) throw clash;
   if (request.mode !== 'force' && folderExists && installed !== undefined && sameVersion(installed, version)) {
     return {
-      skill: slug,
+      skill: name,
       version: version.version,
       previous: installed.version,
       action: 'unchanged',
@@ -148,15 +174,15 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
       local_scan: null,
     };
   }
-  const early = conflict(lockNow, slug, folderExists, version, dir, request.mode);
+  const early = conflict(lockNow, slug, skill, folderExists, version, dir, request.mode);
   if (early) throw early;
 
   const work = await mkdtemp(path.join(tmpdir(), 'skill-registry-'));
   try {
     const archive = path.join(work, `${slug}-${version.version}.${ARCHIVE_EXTENSIONS[version.archive_format]}`);
-    const progress = progressBar(io, `Downloading ${slug}@${version.version}`);
+    const progress = progressBar(io, `Downloading ${name}@${version.version}`);
     try {
-      await client.versions.downloadToFile(slug, version.version, archive, {
+      await client.versions.downloadToFile(name, version.version, archive, {
         expectedSha256: version.sha256,
         onProgress: (done, total) => progress.update(done, total),
       });
@@ -188,7 +214,7 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
         // Checked again under the lock: another command may have changed the directory meanwhile.
         const previous = lock.skills[slug]?.version ?? null;
         const present = await exists(dest);
-        const late = conflict(lock, slug, present, version, dir, request.mode);
+        const late = conflict(lock, slug, skill, present, version, dir, request.mode);
         if (late) throw late;
         if (present) {
           const old = path.join(dir, `.${slug}.replaced-${randomBytes(6).toString('hex')}`);
@@ -204,6 +230,8 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
           await rename(staging, dest);
         }
         const entry: InstalledSkill = {
+          full_name: name,
+          skill_id: skill.id,
           version: version.version,
           registry: request.registry,
           sha256: version.sha256,
@@ -214,7 +242,7 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
         };
         lock.skills[slug] = entry;
         return {
-          skill: slug,
+          skill: name,
           version: version.version,
           previous,
           action: present ? 'replaced' : 'installed',

@@ -18,6 +18,13 @@ const MUTEX_WAIT_MS = 15_000;
 const MUTEX_STALE_MS = 120_000;
 
 export interface InstalledSkill {
+  /**
+   * The skill's full name, `pdf-tools` or `@acme/pdf-tools` in a scope (the folder is named by the slug alone);
+   * absent in entries written before scopes, whose full name is their folder's.
+   */
+  full_name?: string;
+  /** The skill's id at the registry, which names it even after it moves to another scope; absent in older entries. */
+  skill_id?: string;
   version: string;
   registry: string;
   sha256: string;
@@ -31,6 +38,17 @@ export interface InstalledSkill {
 export interface LockFile {
   lockfile_version: number;
   skills: Record<string, InstalledSkill>;
+}
+
+/** The full name of the skill installed in folder `key`. */
+export function fullNameOf(key: string, entry: InstalledSkill): string {
+  return entry.full_name ?? key;
+}
+
+/** The folder (the lock file's key) a name given on the command line means: a folder's name, or a full name installed. */
+export function installedFolder(lock: LockFile, name: string): string | undefined {
+  if (Object.hasOwn(lock.skills, name)) return name;
+  return Object.keys(lock.skills).find((key) => lock.skills[key]?.full_name === name);
 }
 
 export async function readLock(dir: string): Promise<LockFile> {

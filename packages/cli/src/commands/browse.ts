@@ -69,7 +69,7 @@ ${COMMON_HELP}`,
         ...table(
           ['SKILL', 'VERSION', 'DOWNLOADS', 'DESCRIPTION'],
           result.items.map((s) => [
-            s.slug + (s.featured ? ' *' : ''),
+            s.full_name + (s.featured ? ' *' : ''),
             s.latest_version ?? '-',
             String(s.downloads),
             oneLine(s.description || s.name),
@@ -107,7 +107,7 @@ export const info: Command = {
   summary: 'show a skill, its latest version and their scan verdicts',
   help: `Usage: skill-registry info SKILL[@VERSION] [--json]
 
-Shows a skill (by slug or id) and its latest version, or the version named and the latest, each with the package
+Shows a skill (by slug, @scope/slug or id) and its latest version, or the version named and the latest, each with the package
 scanner's verdict: clean, notice, suspicious or malicious (quarantined), its findings counted by severity and the
 rules version (\`skill-registry install\` prints the findings themselves when it refuses a version). A draft of
 yours that a reviewer declined shows the reviewer's reason, until you publish a new version of it.
@@ -122,14 +122,14 @@ ${COMMON_HELP}`,
     const target = await resolveTarget(io, values.registry);
     const client = clientFor(target);
     const skill = await client.skills.get(spec.skill);
-    const latest = skill.latest_version === null ? null : await client.versions.get(skill.slug, skill.latest_version);
-    const named = spec.version === 'latest' ? latest : await client.versions.get(skill.slug, spec.version);
+    const latest = skill.latest_version === null ? null : await client.versions.get(skill.full_name, skill.latest_version);
+    const named = spec.version === 'latest' ? latest : await client.versions.get(skill.full_name, spec.version);
     const other = named !== null && named.version !== latest?.version ? named : null;
     out.result({ skill, version: named, latest_version: latest }, () => [
-      `${skill.slug} — ${skill.name}`,
+      `${skill.full_name} — ${skill.name}`,
       ...(skill.description ? [skill.description] : []),
       '',
-      `status: ${skill.status}${skill.featured ? ' (featured)' : ''}   owner: ${skill.owner.username}   downloads: ${skill.downloads}`,
+      `status: ${skill.status}${skill.featured ? ' (featured)' : ''}${skill.private ? ' (private)' : ''}   owner: ${skill.owner.handle}${skill.owner.kind === 'organisation' ? ' (organisation)' : ''}   downloads: ${skill.downloads}`,
       ...declinedLines(skill),
       ...(skill.category !== null || skill.tags.length > 0
         ? [`category: ${skill.category ?? '-'}   tags: ${skill.tags.join(', ') || '-'}`]
@@ -138,7 +138,7 @@ ${COMMON_HELP}`,
       ...(other !== null ? versionLines('version', other) : []),
       ...(latest === null ? ['No latest version (none uploaded yet, or every version is quarantined).'] : versionLines('latest', latest)),
       ...(named !== null && named.scan?.verdict !== 'malicious'
-        ? ['', `Install: skill-registry install ${skill.slug}${other !== null ? `@${other.version}` : ''}`]
+        ? ['', `Install: skill-registry install ${skill.full_name}${other !== null ? `@${other.version}` : ''}`]
         : []),
     ]);
     return EXIT.ok;
@@ -160,7 +160,8 @@ export const versions: Command = {
   summary: "list a skill's versions",
   help: `Usage: skill-registry versions SKILL [--json]
 
-Lists every version of a skill, newest first, with its scan verdict (clean, notice, suspicious, malicious).
+Lists every version of a skill (by slug, @scope/slug or id), newest first, with its scan verdict (clean,
+notice, suspicious, malicious).
 
 ${COMMON_HELP}`,
   async run(args, io) {

@@ -9,7 +9,8 @@ export const feedback: Command = {
   help: `Usage: skill-registry feedback SKILL [--rating N] [--comment TEXT] [--version V] [--json]
        skill-registry feedback SKILL --list [--json]
 
-Leaves a rating (1 to 5), a comment, or both, on a published skill; when logged in, as you. With --list, shows
+Leaves a rating (1 to 5), a comment, or both, on a published skill (SKILL: a slug, @scope/slug or an id);
+when logged in, as you. With --list, shows
 the feedback a skill of yours received (its owner only).
 
   --rating N        1 to 5

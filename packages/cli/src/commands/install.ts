@@ -6,7 +6,7 @@ import { COMMON_HELP, parse, type Command } from '../command.js';
 import { CliError, EXIT, exitCodeFor, usageError } from '../exit-codes.js';
 import { installSkill, type InstallOutcome } from '../installer.js';
 import type { Io } from '../io.js';
-import { LOCK_FILE, readLock, updateLock } from '../lockfile.js';
+import { fullNameOf, installedFolder, LOCK_FILE, readLock, updateLock } from '../lockfile.js';
 import { errorToJson, formatTime, Output, table } from '../output.js';
 import { anonymousClient, clientFor, resolveTarget } from '../registry.js';
 import type { ScanPolicy } from '../scan-policy.js';
@@ -51,11 +51,20 @@ export function skillsDir(io: Io, values: { dir?: string | undefined; global?: b
   return path.join(io.cwd, '.claude', 'skills');
 }
 
-/** `pdf-tools@1.2.0` → skill and version; no `@` means the latest version. */
+/** `@acme/pdf-tools`: one scope and one slug, neither holding `@` or `/`. */
+const SCOPED_NAME = /^@[^@/]+\/[^@/]+$/;
+
+/**
+ * `pdf-tools@1.2.0` or `@acme/pdf-tools@1.2.0` → skill and version; without a version, the latest. A scoped name
+ * starts with `@`, so the version's `@` is the first one after the start.
+ */
 export function parseSpec(spec: string): { skill: string; version: string } {
-  const at = spec.lastIndexOf('@');
-  if (at === 0 || at === spec.length - 1) throw usageError(`${JSON.stringify(spec)} is not SKILL or SKILL@VERSION.`);
-  return at === -1 ? { skill: spec, version: 'latest' } : { skill: spec.slice(0, at), version: spec.slice(at + 1) };
+  const at = spec.indexOf('@', 1);
+  const skill = at === -1 ? spec : spec.slice(0, at);
+  const version = at === -1 ? 'latest' : spec.slice(at + 1);
+  if (skill === '' || version === '' || (skill.startsWith('@') ? !SCOPED_NAME.test(skill) : skill.includes('/')))
+    throw usageError(`${JSON.stringify(spec)} is not SKILL or @SCOPE/SKILL, with @VERSION or without.`);
+  return { skill, version };
 }
 
 function verdictOf(outcome: InstallOutcome): string {
@@ -102,8 +111,11 @@ export const install: Command = {
   help: `Usage: skill-registry install SKILL[@VERSION]... [options]
 
 Downloads each skill's package (the latest version unless @VERSION names one), checks its sha256 and its
-contents with the registry's own rules, and extracts it into DIR/<slug>/. What was installed is recorded in
-DIR/${LOCK_FILE}, for list, update and uninstall.
+contents with the registry's own rules, and extracts it into DIR/<slug>/. SKILL is a slug, or @SCOPE/SLUG for
+a skill in a user's or an organisation's scope, which is installed into DIR/<slug>/ as well (the folder is
+named after the skill's name): a skill whose folder another installed skill already uses is refused (exit 5;
+uninstall the other first, or use another --dir). What was installed is recorded in DIR/${LOCK_FILE}, with
+each skill's full name, for list, update and uninstall.
 
 ${SCAN_POLICY_HELP}
 
@@ -142,7 +154,10 @@ ${COMMON_HELP}`,
 };
 
 interface ListedSkill {
+  /** The folder's name. */
   skill: string;
+  /** The installed skill's full name (`@acme/pdf-tools`); the folder's name for an untracked folder. */
+  full_name: string;
   version: string | null;
   registry: string | null;
   installed_at: string | null;
@@ -160,6 +175,7 @@ async function listed(dir: string): Promise<ListedSkill[]> {
     );
     out.push({
       skill: slug,
+      full_name: fullNameOf(slug, entry),
       version: entry.version,
       registry: entry.registry,
       installed_at: entry.installed_at,
@@ -172,9 +188,10 @@ async function listed(dir: string): Promise<ListedSkill[]> {
     throw error;
   });
   for (const entry of names) {
-    if (entry.isDirectory() && !entry.name.startsWith('.') && lock.skills[entry.name] === undefined) {
+    if (entry.isDirectory() && !entry.name.startsWith('.') && !Object.hasOwn(lock.skills, entry.name)) {
       out.push({
         skill: entry.name,
+        full_name: entry.name,
         version: null,
         registry: null,
         installed_at: null,
@@ -210,7 +227,13 @@ ${COMMON_HELP}`,
             `${dir}:`,
             ...table(
               ['SKILL', 'VERSION', 'STATE', 'INSTALLED', 'REGISTRY'],
-              skills.map((s) => [s.skill, s.version ?? '-', s.state, formatTime(s.installed_at), s.registry ?? '-']),
+              skills.map((s) => [
+                s.full_name === s.skill ? s.skill : `${s.full_name} (${s.skill}/)`,
+                s.version ?? '-',
+                s.state,
+                formatTime(s.installed_at),
+                s.registry ?? '-',
+              ]),
             ),
           ],
     );
@@ -223,8 +246,9 @@ export const update: Command = {
   summary: 'update installed skills to their latest versions',
   help: `Usage: skill-registry update [SKILL...] [--dir DIR | --global] [--json]
 
-Installs the latest version of each installed skill (every skill in DIR/${LOCK_FILE} unless some are named)
-from the registry it was installed from, replacing the installed version.
+Installs the latest version of each installed skill (every skill in DIR/${LOCK_FILE} unless some are named,
+by folder or by full name such as @acme/pdf-tools) from the registry it was installed from, replacing the
+installed version.
 
 ${SCAN_POLICY_HELP}
 
@@ -238,10 +262,14 @@ ${COMMON_HELP}`,
     const out = new Output(io, values.json === true);
     const dir = skillsDir(io, values);
     const lock = await readLock(dir);
-    const names = positionals.length > 0 ? positionals : Object.keys(lock.skills).sort();
-    for (const name of names) {
-      if (lock.skills[name] === undefined) throw new CliError(`${name} is not installed in ${dir}.`, EXIT.notFound);
-    }
+    const names =
+      positionals.length > 0
+        ? positionals.map((name) => {
+            const folder = installedFolder(lock, name);
+            if (folder === undefined) throw new CliError(`${name} is not installed in ${dir}.`, EXIT.notFound);
+            return folder;
+          })
+        : Object.keys(lock.skills).sort();
     if (names.length === 0) {
       out.result({ dir, updated: [] }, () => `No skills installed in ${dir}.`);
       return EXIT.ok;
@@ -255,10 +283,11 @@ ${COMMON_HELP}`,
       const entry = (await readLock(dir)).skills[name]!;
       // The API key goes only to the registry it belongs to.
       const client = target !== null && target.registry === entry.registry ? clientFor(target) : anonymousClient(entry.registry);
+      // By id when known: a skill moved to another scope since is still found.
       const outcome = await installSkill({
         client,
         registry: entry.registry,
-        skill: name,
+        skill: entry.skill_id ?? fullNameOf(name, entry),
         version: 'latest',
         dir,
         mode: 'update',
@@ -269,8 +298,8 @@ ${COMMON_HELP}`,
       if (!out.json) {
         out.result(null, () =>
           outcome.action === 'unchanged'
-            ? `${name} ${outcome.version} is up to date.`
-            : `Updated ${name} ${outcome.previous ?? '-'} → ${outcome.version}.`,
+            ? `${outcome.skill} ${outcome.version} is up to date.`
+            : `Updated ${outcome.skill} ${outcome.previous ?? '-'} → ${outcome.version}.`,
         );
       }
       return outcome;
@@ -285,7 +314,8 @@ export const uninstall: Command = {
   summary: 'remove installed skills',
   help: `Usage: skill-registry uninstall SKILL... [--dir DIR | --global] [--json]
 
-Removes each skill's folder and its entry in DIR/${LOCK_FILE}.
+Removes each skill's folder and its entry in DIR/${LOCK_FILE}. SKILL is the folder's name, or the full name
+installed there (@acme/pdf-tools).
 
 ${DIR_HELP}
 
@@ -295,20 +325,22 @@ ${COMMON_HELP}`,
     if (positionals.length === 0) throw usageError('Name at least one skill: skill-registry uninstall SKILL');
     const out = new Output(io, values.json === true);
     const dir = skillsDir(io, values);
-    const known = (await readLock(dir)).skills;
-    const unknown = positionals.find((name) => known[name] === undefined);
-    if (unknown !== undefined) throw new CliError(`${unknown} is not installed in ${dir} (not in ${LOCK_FILE}).`, EXIT.notFound);
+    const folderOf = (lock: Awaited<ReturnType<typeof readLock>>, name: string): string => {
+      const folder = installedFolder(lock, name);
+      if (folder === undefined) throw new CliError(`${name} is not installed in ${dir} (not in ${LOCK_FILE}).`, EXIT.notFound);
+      return folder;
+    };
+    const known = await readLock(dir);
+    for (const name of positionals) folderOf(known, name);
     const removed = await updateLock(dir, async (lock) => {
-      for (const name of positionals) {
-        if (lock.skills[name] === undefined) throw new CliError(`${name} is not installed in ${dir} (not in ${LOCK_FILE}).`, EXIT.notFound);
-      }
-      for (const name of positionals) {
-        await rm(path.join(dir, name), { recursive: true, force: true });
+      const folders = [...new Set(positionals.map((name) => folderOf(lock, name)))];
+      for (const folder of folders) {
+        await rm(path.join(dir, folder), { recursive: true, force: true });
         // The lock file's skills are a plain JSON object, written back as it is.
         // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
-        delete lock.skills[name];
+        delete lock.skills[folder];
       }
-      return positionals;
+      return folders;
     });
     out.result({ dir, removed }, () => removed.map((name) => `Removed ${name} from ${dir}.`));
     return EXIT.ok;

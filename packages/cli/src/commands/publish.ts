@@ -58,6 +58,33 @@ async function changelogFrom(
   }
 }
 
+/** A handle as the registry allows it: a letter or digit, then letters, digits, `_` and `-`. */
+const HANDLE = /^[a-z0-9][a-z0-9_-]*$/i;
+
+/**
+ * `--scope acme` (or `@acme`) and `--slug pdf-tools`, or `--slug @acme/pdf-tools` alone: the scope (none for an
+ * unscoped skill) and the slug (none: the SKILL.md name).
+ */
+export function scopeAndSlug(
+  scopeFlag: string | undefined,
+  slugFlag: string | undefined,
+): { scope: string | undefined; slug: string | undefined } {
+  let scope = scopeFlag?.replace(/^@/, '');
+  let slug = slugFlag;
+  if (slugFlag?.startsWith('@')) {
+    const at = slugFlag.indexOf('/');
+    const fromSlug = at === -1 ? '' : slugFlag.slice(1, at);
+    if (fromSlug === '') throw usageError(`--slug ${JSON.stringify(slugFlag)} is not SLUG or @SCOPE/SLUG.`);
+    if (scope !== undefined && scope.toLowerCase() !== fromSlug.toLowerCase())
+      throw usageError(`--scope ${scopeFlag} and --slug ${slugFlag} name different scopes; give one.`);
+    scope = fromSlug;
+    slug = slugFlag.slice(at + 1);
+  }
+  if (scope !== undefined && !HANDLE.test(scope))
+    throw usageError(`--scope ${JSON.stringify(scopeFlag ?? scope)} is not a username or organisation handle (letters, digits, _ and -).`);
+  return { scope: scope?.toLowerCase(), slug };
+}
+
 /** The skill as the caller sees it, or null when it does not exist (or is not visible to the caller). */
 async function existingSkill(client: RegistryClient, slug: string): Promise<Skill | null> {
   try {
@@ -120,7 +147,9 @@ download it, and install refuses it).
   --version X           the version (default: metadata.version in SKILL.md)
   --changelog TEXT      what changed in this version
   --changelog-file F    the changelog, read from a file
-  --slug SLUG           the skill's slug (default: the SKILL.md name)
+  --slug SLUG           the skill's slug (default: the SKILL.md name); @SCOPE/SLUG gives the scope too
+  --scope HANDLE        the skill is @HANDLE/SLUG: your username, or an organisation where you are an owner,
+                        admin or publisher (it then owns the skill); created there when it does not exist
   --dry-run             check everything and upload nothing: scan the package here with the registry's scanner
                         and print its verdict and findings by file, then ask POST /v1/packages/validate
   ${FIX_FLAG}    when SKILL.md's front matter is not YAML only because a value needs quoting
@@ -140,6 +169,7 @@ ${COMMON_HELP}`,
       changelog: { type: 'string' },
       'changelog-file': { type: 'string' },
       slug: { type: 'string' },
+      scope: { type: 'string' },
       name: { type: 'string' },
       category: { type: 'string' },
       tags: { type: 'string' },
@@ -168,13 +198,16 @@ ${COMMON_HELP}`,
     for (const warning of skillMd.warnings) out.warn(warning);
     const version = versionFrom(values.version, skillMd.front);
     const changelog = await changelogFrom(values, io);
-    const slug = values.slug ?? String(skillMd.front.name);
+    const { scope, slug: givenSlug } = scopeAndSlug(values.scope, values.slug);
+    const slug = givenSlug ?? String(skillMd.front.name);
     const problem = slugProblem(slug);
     if (problem !== null) {
       throw usageError(
-        `The slug ${JSON.stringify(slug)}${values.slug === undefined ? ' (the SKILL.md name)' : ''} ${problem}; give one with --slug.`,
+        `The slug ${JSON.stringify(slug)}${givenSlug === undefined ? ' (the SKILL.md name)' : ''} ${problem}; give one with --slug.`,
       );
     }
+    // What the registry calls the skill: `@acme/pdf-tools` in a scope.
+    const ref = scope === undefined ? slug : `@${scope}/${slug}`;
     const { files, skipped } = await collectFiles(dir);
     if (!files.some((f) => f.path === 'SKILL.md'))
       throw new CliError(`SKILL.md is excluded by ${IGNORE_FILE}; a package must hold it.`, EXIT.invalidPackage);
@@ -191,6 +224,8 @@ ${COMMON_HELP}`,
       const client = clientFor(target, { authenticated: values['dry-run'] !== true });
       const summary = {
         slug,
+        scope: scope ?? null,
+        full_name: ref,
         version,
         size: packed.size,
         sha256: packed.sha256,
@@ -203,30 +238,30 @@ ${COMMON_HELP}`,
         const localSummary = summaryOf(localScan);
         if (!out.json) {
           out.result(null, () => [
-            `Scan of ${slug} ${version} (on this machine): ${verdictText(localSummary)}`,
+            `Scan of ${ref} ${version} (on this machine): ${verdictText(localSummary)}`,
             ...findingsByFile(localScan).map((line) => `  ${line}`),
           ]);
         }
         const warning = verdictWarning(localSummary, false);
         if (warning !== null) out.warn(warning);
         const validation = await client.versions.validate({ path: archive });
-        const existing = target.apiKey ? await existingSkill(client, slug) : null;
+        const existing = target.apiKey ? await existingSkill(client, ref) : null;
         const action = existing === null ? 'create' : 'upload';
         out.result({ ...summary, action, scan: localScan, validation }, () => [
-          `${slug} ${version}: ${files.length} files, ${formatBytes(packed.size)} zip, sha256 ${packed.sha256}`,
+          `${ref} ${version}: ${files.length} files, ${formatBytes(packed.size)} zip, sha256 ${packed.sha256}`,
           ...files.map((f) => `  ${f.path} (${formatBytes(f.size)})`),
           ...(skipped.length > 0 ? [`skipped: ${skipped.join(', ')}`] : []),
           ...validation.warnings.map((w) => `warning: ${w.message}`),
           validation.valid
-            ? `The registry accepts the package. Without --dry-run this ${action === 'create' ? `creates the skill ${slug}` : `uploads version ${version} of ${slug}`}.`
+            ? `The registry accepts the package. Without --dry-run this ${action === 'create' ? `creates the skill ${ref}` : `uploads version ${version} of ${ref}`}.`
             : 'The registry refuses the package:',
           ...validation.errors.map((e) => `  ${e.field}: ${e.message}${e.entry !== undefined ? ` (${e.entry})` : ''}`),
         ]);
         return validation.valid ? EXIT.ok : EXIT.invalidPackage;
       }
 
-      const existing = await existingSkill(client, slug);
-      const progress = progressBar(io, `Uploading ${slug}@${version}`);
+      const existing = await existingSkill(client, ref);
+      const progress = progressBar(io, `Uploading ${ref}@${version}`);
       let skill: Skill;
       let uploaded: Version;
       try {
@@ -234,14 +269,15 @@ ${COMMON_HELP}`,
         if (existing !== null) {
           const ignored = (['name', 'category', 'tags', 'source-type', 'source-url'] as const).filter((o) => values[o] !== undefined);
           if (ignored.length > 0)
-            out.warn(`${ignored.map((o) => `--${o}`).join(', ')} apply to a new skill; ${slug} exists and keeps its metadata.`);
+            out.warn(`${ignored.map((o) => `--${o}`).join(', ')} apply to a new skill; ${ref} exists and keeps its metadata.`);
           skill = existing;
-          uploaded = await client.versions.upload(slug, { version, changelog }, { path: archive }, options);
+          uploaded = await client.versions.upload(ref, { version, changelog }, { path: archive }, options);
         } else {
           const created = await client.versions.createSkill(
             {
               name: values.name ?? String(skillMd.front.name),
               slug,
+              scope,
               version,
               changelog,
               category: values.category,
@@ -265,9 +301,9 @@ ${COMMON_HELP}`,
         if (!inspection.warnings.some((w) => w.message === warning.message)) out.warn(warning.message);
       const warning = verdictWarning(uploaded.scan, true);
       if (warning !== null) out.warn(warning);
-      const findings = out.json ? null : await uploadedFindings(client, skill.slug, uploaded, localScan);
+      const findings = out.json ? null : await uploadedFindings(client, skill.full_name, uploaded, localScan);
       out.result({ created: existing === null, skill, version: uploaded }, () => [
-        `${existing === null ? 'Created' : 'Published'} ${skill.slug} ${uploaded.version} (${formatBytes(uploaded.size)}, ${uploaded.file_count} files, sha256 ${uploaded.sha256}); status: ${skill.status}.`,
+        `${existing === null ? 'Created' : 'Published'} ${skill.full_name} ${uploaded.version} (${formatBytes(uploaded.size)}, ${uploaded.file_count} files, sha256 ${uploaded.sha256}); status: ${skill.status}.`,
         `Scan: ${verdictText(uploaded.scan)}`,
         ...(findings !== null ? findingsByFile(findings).map((line) => `  ${line}`) : []),
         statusNote(skill, uploaded.scan),
