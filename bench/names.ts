@@ -1,16 +1,25 @@
 // The look-alike name rules (packages/rules/src/names) on real skill names: every SKILL.md under the directories
 // given (its front matter's `name`, else its folder's name), made a slug as the registry would.
 //
-//   npm run bench:names -- <directory>… [--show N]
+//   npm run bench:names -- <directory>… [--show N] [--postgres postgres://…]
 //
 // (a) The 200 most frequent names are the "most downloaded" (downloads by frequency); the look-alikes an attacker
 //     would try for each (digits for letters, separators and case, Cyrillic letters, one-typo names, claim words and
 //     tags before or after) must all be refused. (b) Every real name, checked as a new name of a new owner against
 //     all the others: the share refused, with examples to judge. (c) Held out: look-alikes of kinds the rules were not
 //     written against (other added words, mixed scripts, accents, invisible characters, letter-only tags).
-//     (d) The time a check takes against 100,000 names.
+//     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
+//     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openDatabase } from '../src/db/database.js';
+import { nameAllowancesRepository } from '../src/db/repositories/name-allowances.js';
+import { namesRepository } from '../src/db/repositories/names.js';
+import { nameService } from '../src/domain/names/names.js';
+import { newId } from '../src/lib/ids.js';
+import { benchDatabase } from './lib/seed.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -220,8 +229,73 @@ function timeLargeIndex(): void {
   console.log(`\n(d) 100,000 names: index ${(built - started).toFixed(0)} ms, then ${((judged - built) / probes).toFixed(3)} ms a check`);
 }
 
-function main(): void {
+/** A whole check at creation against 100,000 stored skills of 5,000 owners: read, indexed and judged. */
+async function timeStoredNames(databaseUrl: string | undefined): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-names-'));
+  const database = await benchDatabase(dataDir, databaseUrl);
+  const handle = openDatabase({ ...database.config, statementTimeoutMs: 0 });
+  try {
+    await handle.migrate();
+    const next = random(11);
+    const now = new Date().toISOString();
+    const users = Array.from({ length: 5000 }, (_, i) => ({
+      id: newId(),
+      username: `owner-${i}`,
+      email: `owner-${i}@localhost`,
+      password_hash: '!',
+      role: 'user' as const,
+      disabled: 0,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let i = 0; i < users.length; i += 1000)
+      await handle.db
+        .insertInto('users')
+        .values(users.slice(i, i + 1000))
+        .execute();
+    const skills = Array.from({ length: 100_000 }, (_, i) => ({
+      id: newId(),
+      slug: `${randomTag(next, 3 + Math.floor(next() * 6), 'abcdefghijklmnopqrstuvwxyz')}-${i}`,
+      name: `skill ${i}`,
+      description: '',
+      tags: '[]',
+      status: next() < 0.8 ? ('published' as const) : ('draft' as const),
+      featured: 0,
+      owner_id: users[i % users.length]!.id,
+      downloads: next() < 0.1 ? 100 + Math.floor(next() * 10_000) : Math.floor(next() * 100),
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let i = 0; i < skills.length; i += 2000)
+      await handle.db
+        .insertInto('skills')
+        .values(skills.slice(i, i + 2000))
+        .execute();
+    const names = nameService({ names: namesRepository(handle.db), allowances: nameAllowancesRepository(handle.db) });
+    const times: Record<string, number[]> = { skill: [], handle: [] };
+    for (let i = 0; i < 5; i += 1) {
+      let started = performance.now();
+      await names.checkNewName('skill', `fresh-name-${i}`, users[0]!.id);
+      times.skill!.push(performance.now() - started);
+      started = performance.now();
+      await names.checkNewName('handle', `fresh-handle-${i}`, null);
+      times.handle!.push(performance.now() - started);
+    }
+    const span = (list: number[]) => `${Math.min(...list).toFixed(0)} – ${Math.max(...list).toFixed(0)} ms`;
+    console.log(
+      `\n(e) ${database.label}, 100,000 skills of 5,000 owners: a slug check ${span(times.skill!)}, a handle check ${span(times.handle!)}`,
+    );
+  } finally {
+    await handle.close();
+    await database.dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const postgresAt = args.indexOf('--postgres');
+  const databaseUrl = postgresAt >= 0 ? args.splice(postgresAt, 2)[1] : undefined;
   const showAt = args.indexOf('--show');
   const show = showAt >= 0 ? Number(args.splice(showAt, 2)[1]) : 12;
   if (args.length === 0) {
@@ -290,6 +364,7 @@ function main(): void {
   for (const line of refusals.slice(0, show * 3)) console.log(`  ${line}`);
   console.log(`  (${ranked.length} checks and the index in ${elapsed.toFixed(0)} ms)`);
   timeLargeIndex();
+  await timeStoredNames(databaseUrl);
 }
 
-main();
+await main();

