@@ -8,6 +8,7 @@ import type {
   ApiKeyCreated,
   ApiKeyInput,
   CallLog,
+  CreateOrgInput,
   CreateSkillInput,
   DeclineInput,
   CurrentSession,
@@ -15,9 +16,16 @@ import type {
   FeedbackInput,
   FeedbackPage,
   FileList,
+  Invitation,
+  InviteInput,
   LoginInput,
   LoginResponse,
   LogsQuery,
+  Member,
+  OfferTransferInput,
+  Organisation,
+  OrgHistoryEntry,
+  OrgRole,
   Page,
   RegisterInput,
   ReportFiled,
@@ -33,12 +41,15 @@ import type {
   ScanJob,
   ScanReport,
   Skill,
+  SkillAlias,
   SkillNameHistory,
   SkillPage,
   SkillQuery,
   SkillStatus,
   SkillWithVersion,
   Stats,
+  Transfer,
+  UpdateOrgInput,
   UpdateSkillInput,
   User,
   UserChange,
@@ -76,6 +87,46 @@ export const skills = {
   remove: (skill: string) => request<undefined>('DELETE', skillPath(skill)),
   stats: (skill: string, days: number, signal?: AbortSignal) =>
     request<Stats>('GET', `${skillPath(skill)}/stats`, { query: { days }, signal }),
+  /** A new slug in the same scope; the old name keeps leading to the skill. */
+  rename: (skill: string, slug: string) => request<Skill>('POST', `${skillPath(skill)}/rename`, { body: { slug } }),
+  aliases: (skill: string, signal?: AbortSignal) => request<{ items: SkillAlias[] }>('GET', `${skillPath(skill)}/aliases`, { signal }),
+};
+
+const orgPath = (handle: string) => `/v1/orgs/${enc(handle)}`;
+
+export const orgs = {
+  create: (body: CreateOrgInput) => request<Organisation>('POST', '/v1/orgs', { body }),
+  get: (handle: string, signal?: AbortSignal) => request<Organisation>('GET', orgPath(handle), { signal }),
+  update: (handle: string, body: UpdateOrgInput) => request<Organisation>('PATCH', orgPath(handle), { body }),
+  remove: (handle: string) => request<undefined>('DELETE', orgPath(handle)),
+  /** Published skills; to members every state and the private ones too. */
+  skills: (handle: string, query: SkillQuery & { status?: AdminSkillStatus }, signal?: AbortSignal) =>
+    request<SkillPage>('GET', `${orgPath(handle)}/skills`, { query, signal }),
+  members: (handle: string, signal?: AbortSignal) => request<{ items: Member[] }>('GET', `${orgPath(handle)}/members`, { signal }),
+  setRole: (handle: string, username: string, role: OrgRole) =>
+    request<Member>('PATCH', `${orgPath(handle)}/members/${enc(username)}`, { body: { role } }),
+  /** Removes a member; a member's own username is leaving. */
+  removeMember: (handle: string, username: string) => request<undefined>('DELETE', `${orgPath(handle)}/members/${enc(username)}`),
+  invitations: (handle: string, signal?: AbortSignal) =>
+    request<{ items: Invitation[] }>('GET', `${orgPath(handle)}/invitations`, { signal }),
+  invite: (handle: string, body: InviteInput) => request<Invitation>('POST', `${orgPath(handle)}/invitations`, { body }),
+  withdraw: (handle: string, id: string) => request<undefined>('DELETE', `${orgPath(handle)}/invitations/${enc(id)}`),
+  history: (handle: string, signal?: AbortSignal) => request<{ items: OrgHistoryEntry[] }>('GET', `${orgPath(handle)}/history`, { signal }),
+  mine: (signal?: AbortSignal) => request<{ items: Organisation[] }>('GET', '/v1/me/orgs', { signal }),
+  myInvitations: (signal?: AbortSignal) => request<{ items: Invitation[] }>('GET', '/v1/me/invitations', { signal }),
+  accept: (id: string) => request<Organisation>('POST', `/v1/me/invitations/${enc(id)}/accept`),
+  decline: (id: string) => request<undefined>('POST', `/v1/me/invitations/${enc(id)}/decline`),
+};
+
+export const transfers = {
+  offer: (skill: string, body: OfferTransferInput) => request<Transfer>('POST', `${skillPath(skill)}/transfer`, { body }),
+  /** The skill's open offer, if any (a list of at most one). */
+  ofSkill: (skill: string, signal?: AbortSignal) => request<{ items: Transfer[] }>('GET', `${skillPath(skill)}/transfer`, { signal }),
+  /** Offers to the caller, or to organisations the caller owns or administers. */
+  received: (signal?: AbortSignal) => request<{ items: Transfer[] }>('GET', '/v1/me/transfers', { signal }),
+  accept: (id: string) => request<undefined>('POST', `/v1/transfers/${enc(id)}/accept`),
+  decline: (id: string) => request<undefined>('POST', `/v1/transfers/${enc(id)}/decline`),
+  withdraw: (id: string) => request<undefined>('DELETE', `/v1/transfers/${enc(id)}`),
 };
 
 export const versions = {

@@ -20,6 +20,19 @@ import type { ListEnvelope, Problem as ProblemSchema } from '@skill-registry/api
 import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '@skill-registry/api-schemas/feedback';
 import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '@skill-registry/api-schemas/logs';
 import type {
+  CreateOrgBody,
+  Invitation as InvitationSchema,
+  InviteBody,
+  Member as MemberSchema,
+  OfferTransferBody,
+  OrgHistoryEntry as OrgHistoryEntrySchema,
+  OrgRole as OrgRoleSchema,
+  Organisation as OrganisationSchema,
+  SkillAlias as SkillAliasSchema,
+  Transfer as TransferSchema,
+  UpdateOrgBody,
+} from '@skill-registry/api-schemas/orgs';
+import type {
   Report as ReportSchema,
   ReportBody,
   ReportFiled as ReportFiledSchema,
@@ -147,3 +160,19 @@ export interface SkillWithVersion {
   skill: Skill;
   version: Version;
 }
+
+export type Organisation = Static<typeof OrganisationSchema>;
+export type OrgRole = Static<typeof OrgRoleSchema>;
+export type Member = Static<typeof MemberSchema>;
+export type Invitation = Static<typeof InvitationSchema>;
+export type OrgHistoryEntry = Static<typeof OrgHistoryEntrySchema>;
+export type CreateOrgInput = Static<typeof CreateOrgBody>;
+export type UpdateOrgInput = Static<typeof UpdateOrgBody>;
+export type InviteInput = Static<typeof InviteBody>;
+/** An open offer of a skill to another user or organisation. */
+export type Transfer = Static<typeof TransferSchema>;
+export type OfferTransferInput = Static<typeof OfferTransferBody>;
+/** A name the skill had before it moved or was renamed; it still leads to the skill. */
+export type SkillAlias = Static<typeof SkillAliasSchema>;
+/** Who owns a skill: a user or an organisation. */
+export type SkillOwner = Skill['owner'];
