@@ -16,6 +16,8 @@ const SkillPage = lazy(() => import('./pages/SkillPage').then((m) => ({ default:
 const MySkillsPage = lazy(() => import('./pages/MySkillsPage').then((m) => ({ default: m.MySkillsPage })));
 const NewSkillPage = lazy(() => import('./pages/NewSkillPage').then((m) => ({ default: m.NewSkillPage })));
 const ManageSkillPage = lazy(() => import('./pages/ManageSkillPage').then((m) => ({ default: m.ManageSkillPage })));
+const OrgPage = lazy(() => import('./pages/OrgPage').then((m) => ({ default: m.OrgPage })));
+const MyOrgsPage = lazy(() => import('./pages/MyOrgsPage').then((m) => ({ default: m.MyOrgsPage })));
 const ApiKeysPage = lazy(() => import('./pages/ApiKeysPage').then((m) => ({ default: m.ApiKeysPage })));
 const CallLogsPage = lazy(() => import('./pages/CallLogsPage').then((m) => ({ default: m.CallLogsPage })));
 const ModerationQueuePage = lazy(() => import('./pages/admin/ModerationQueuePage').then((m) => ({ default: m.ModerationQueuePage })));
@@ -41,6 +43,23 @@ export function App() {
                 element={
                   <Page>
                     <SkillPage />
+                  </Page>
+                }
+              />
+              {/* A scoped name, @acme/pdf-tools, is two segments of the path. */}
+              <Route
+                path="skills/:scope/:slug"
+                element={
+                  <Page>
+                    <SkillPage />
+                  </Page>
+                }
+              />
+              <Route
+                path="orgs/:handle"
+                element={
+                  <Page>
+                    <OrgPage />
                   </Page>
                 }
               />
@@ -79,6 +98,26 @@ export function App() {
                   <RequireUser>
                     <Page>
                       <ManageSkillPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="me/skills/:scope/:slug"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <ManageSkillPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="me/orgs"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <MyOrgsPage />
                     </Page>
                   </RequireUser>
                 }

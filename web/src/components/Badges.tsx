@@ -42,3 +42,12 @@ export function VerdictBadge({ scan, prefix = false }: { scan: { verdict: Verdic
 export function HiddenBadge() {
   return <span className="badge badge-hidden">Hidden pending review</span>;
 }
+
+/** An organisation's skill that only its members (and administrators) see. */
+export function PrivateBadge() {
+  return (
+    <span className="badge badge-private" title="Only members of the organisation that owns it see this skill.">
+      Private
+    </span>
+  );
+}

@@ -97,6 +97,7 @@ export function Layout() {
               {user && (
                 <>
                   <NavItem to="/me/skills">My skills</NavItem>
+                  <NavItem to="/me/orgs">Organisations</NavItem>
                   <NavItem to="/me/keys">API keys</NavItem>
                   <NavItem to="/me/logs">Call logs</NavItem>
                 </>

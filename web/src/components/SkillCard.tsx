@@ -1,8 +1,10 @@
 import { Link } from 'react-router-dom';
 import type { Skill, SkillResult } from '../api/types';
 import { formatCompact, formatRelative } from '../lib/format';
-import { FeaturedBadge, HiddenBadge, StatusBadge } from './Badges';
+import { skillHref } from '../lib/names';
+import { FeaturedBadge, HiddenBadge, PrivateBadge, StatusBadge } from './Badges';
 import { Highlighted } from './Highlighted';
+import { SkillOwner } from './SkillOwner';
 
 interface SkillCardProps {
   /** A search result carries the spans its words matched, shown marked. */
@@ -20,18 +22,19 @@ export function SkillCard({ skill, showStatus = false, href, onTag }: SkillCardP
     <article className="card skill-card" aria-labelledby={`skill-${skill.id}`}>
       <div className="skill-card-head">
         <h3 className="skill-card-title" id={`skill-${skill.id}`}>
-          <Link to={href ?? `/skills/${skill.slug}`}>
+          <Link to={href ?? skillHref(skill)}>
             <Highlighted text={skill.name} spans={highlights?.name} />
           </Link>
         </h3>
         <div className="badges">
           {showStatus && <StatusBadge status={skill.status} />}
           {showStatus && 'hidden' in skill && skill.hidden && <HiddenBadge />}
+          {skill.private && <PrivateBadge />}
           {skill.featured && <FeaturedBadge />}
         </div>
       </div>
       <p className="skill-card-slug">
-        {skill.slug} <span aria-hidden="true">·</span> by {skill.owner.username}
+        <code className="full-name">{skill.full_name}</code> <span aria-hidden="true">·</span> by <SkillOwner owner={skill.owner} />
       </p>
       <p className="skill-card-description">
         {skill.description ? (

@@ -1,4 +1,4 @@
-import { useId, useState, type SubmitEvent } from 'react';
+import { useId, useState, type ReactNode, type SubmitEvent } from 'react';
 import { ApiError } from '../api/client';
 import type { Skill, SourceType } from '../api/types';
 import { CATEGORY_MAX, DESCRIPTION_MAX, hasProblems, skillProblems, slugFromName, splitTags, type SkillFields } from '../lib/rules';
@@ -33,6 +33,10 @@ interface SkillFormProps {
   submitLabel: string;
   onSubmit: (fields: SkillFields) => Promise<void>;
   onCancel?: () => void;
+  /** Creating: where the skill is named (the scope choice), shown before the slug. */
+  scopeChoice?: ReactNode;
+  /** Creating: the chosen scope's handle, so the hint shows the whole name; null for an unscoped skill. */
+  scope?: string | null;
 }
 
 /**
@@ -40,7 +44,7 @@ interface SkillFormProps {
  * its problem once it has been changed, or for every field when the form is submitted; problems the
  * server finds anyway (a taken slug) are shown at their field as well.
  */
-export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormProps) {
+export function SkillForm({ skill, submitLabel, onSubmit, onCancel, scopeChoice, scope = null }: SkillFormProps) {
   const id = useId();
   const creating = skill === null;
   const [fields, setFields] = useState<SkillFields>(() => fieldsOf(skill));
@@ -95,6 +99,7 @@ export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormP
         error={problemOf('name')}
         maxLength={200}
       />
+      {creating && scopeChoice}
       {creating ? (
         <TextField
           label="Slug"
@@ -105,8 +110,8 @@ export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormP
           placeholder={derivedSlug || 'pdf-tools'}
           hint={
             fields.slug.trim() === '' && derivedSlug
-              ? `Left empty, it will be “${derivedSlug}”. The slug is part of every URL of the skill and cannot change later.`
-              : 'Lower-case words joined by hyphens. It is part of every URL of the skill and cannot change later.'
+              ? `Left empty, it will be “${derivedSlug}”: the skill is named ${scope ? `@${scope}/` : ''}${derivedSlug}. The name is part of every URL of the skill.`
+              : `Lower-case words joined by hyphens${scope ? `, after @${scope}/` : ''}. It is part of every URL of the skill.`
           }
           spellCheck={false}
           autoCapitalize="off"
@@ -115,7 +120,7 @@ export function SkillForm({ skill, submitLabel, onSubmit, onCancel }: SkillFormP
         <div className="field">
           <span className="label">Slug</span>
           <p>
-            <code>{fields.slug}</code> <span className="muted small">(fixed when the skill was created)</span>
+            <code>{skill.full_name}</code> <span className="muted small">(renamed under “Name and owner”)</span>
           </p>
         </div>
       )}

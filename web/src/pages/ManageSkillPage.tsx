@@ -1,27 +1,33 @@
 import { useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { skills, versions as versionApi } from '../api/endpoints';
+import { orgs, skills, versions as versionApi } from '../api/endpoints';
 import type { Skill, UpdateSkillInput } from '../api/types';
-import { FeaturedBadge, HiddenBadge, StatusBadge } from '../components/Badges';
+import { FeaturedBadge, HiddenBadge, PrivateBadge, StatusBadge } from '../components/Badges';
 import { ConfirmDialog } from '../components/Dialog';
 import { PageHeader } from '../components/Layout';
 import { useNotify } from '../components/Notices';
 import { FeedbackList } from '../components/skill/FeedbackList';
 import { OwnerScans } from '../components/skill/OwnerScans';
 import { SkillForm, fieldsOf, type SkillFields } from '../components/SkillForm';
+import { SkillOwner } from '../components/SkillOwner';
+import { SkillSettings } from '../components/SkillSettings';
 import { ErrorMessage, Loading } from '../components/States';
 import { UploadVersion } from '../components/UploadVersion';
 import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
 import { formatDateTime } from '../lib/format';
+import { manageHref, skillHref, useSkillRef } from '../lib/names';
 import { splitTags } from '../lib/rules';
+import { useSession } from '../session/session';
 
 const TABS = [
   { id: 'upload', label: 'Upload a version' },
   { id: 'security', label: 'Versions and scans' },
   { id: 'details', label: 'Details' },
   { id: 'feedback', label: 'Feedback' },
+  { id: 'settings', label: 'Name and owner' },
   { id: 'delete', label: 'Delete' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -44,7 +50,9 @@ function changes(before: SkillFields, after: SkillFields): UpdateSkillInput {
 
 /** The owner's view of one skill: upload versions, edit metadata, read feedback, delete a draft. */
 export function ManageSkillPage() {
-  const { slug = '' } = useParams();
+  // `pdf-tools` or `@acme/pdf-tools`.
+  const slug = useSkillRef();
+  const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const notify = useNotify();
@@ -56,6 +64,20 @@ export function ManageSkillPage() {
   const skill = resource.data;
   usePageTitle(skill ? `Manage ${skill.name}` : 'Manage skill');
   const tab: TabId = TABS.find((t) => t.id === params.get('tab'))?.id ?? 'upload';
+  const ownerOrg = skill?.owner.kind === 'organisation' ? skill.owner.handle : null;
+  const org = useResource((signal) => (ownerOrg ? orgs.get(ownerOrg, signal) : Promise.resolve(null)), [ownerOrg]).resource.data;
+  // Offering, renaming and privacy are for the owning user, or an owner or admin of the owning organisation.
+  const mayMove = skill
+    ? skill.owner.kind === 'user'
+      ? skill.owner.id === user?.id
+      : org?.role === 'owner' || org?.role === 'admin'
+    : false;
+
+  // Reached by an old name or the id: the address bar shows the skill's name now.
+  const current = resource.status === 'ready' ? resource.data.full_name : undefined;
+  useEffect(() => {
+    if (current !== undefined && current !== slug) navigate(manageHref({ full_name: current }, window.location.search), { replace: true });
+  }, [current, slug]);
 
   if (resource.status === 'error' && !skill) {
     const missing = resource.error instanceof ApiError && resource.error.status === 404;
@@ -77,13 +99,13 @@ export function ManageSkillPage() {
       notify('Nothing changed.', 'info');
       return;
     }
-    const updated = await skills.update(skill!.slug, patch);
+    const updated = await skills.update(skill!.full_name, patch);
     setData(() => updated);
     notify('Details saved.');
   }
 
   async function remove() {
-    await skills.remove(skill!.slug);
+    await skills.remove(skill!.full_name);
     notify(`“${skill!.name}” deleted.`);
     navigate('/me/skills', { replace: true });
   }
@@ -94,17 +116,19 @@ export function ManageSkillPage() {
         title={skill.name}
         subtitle={
           <>
-            <Link to="/me/skills">My skills</Link> <span aria-hidden="true">/</span> {skill.slug}
+            <Link to="/me/skills">My skills</Link> <span aria-hidden="true">/</span> <code className="full-name">{skill.full_name}</code>{' '}
+            <span className="muted">by</span> <SkillOwner owner={skill.owner} />
           </>
         }
         actions={
-          <Link className="button" to={`/skills/${encodeURIComponent(skill.slug)}`}>
+          <Link className="button" to={skillHref(skill)}>
             View skill page
           </Link>
         }
       >
         <div className="badges">
           <StatusBadge status={skill.status} />
+          {skill.private && <PrivateBadge />}
           {skill.hidden && <HiddenBadge />}
           {skill.featured && <FeaturedBadge />}
           <span className="muted small">
@@ -162,7 +186,7 @@ export function ManageSkillPage() {
       <section className="tab-panel card" aria-label={TABS.find((t) => t.id === tab)?.label}>
         {tab === 'upload' && (
           <UploadVersion
-            slug={skill.slug}
+            slug={skill.full_name}
             latest={skill.latest_version}
             onUploaded={() => {
               reload();
@@ -170,9 +194,20 @@ export function ManageSkillPage() {
             }}
           />
         )}
-        {tab === 'security' && <OwnerScans slug={skill.slug} />}
+        {tab === 'security' && <OwnerScans slug={skill.full_name} />}
         {tab === 'details' && <SkillForm key={skill.updated_at} skill={skill} submitLabel="Save details" onSubmit={save} />}
-        {tab === 'feedback' && <FeedbackList slug={skill.slug} />}
+        {tab === 'feedback' && <FeedbackList slug={skill.full_name} />}
+        {tab === 'settings' && (
+          <SkillSettings
+            key={skill.full_name}
+            skill={skill}
+            mayMove={mayMove}
+            onChange={(updated) => {
+              setData(() => updated);
+              if (updated.full_name !== skill.full_name) navigate(manageHref(updated, '?tab=settings'), { replace: true });
+            }}
+          />
+        )}
         {tab === 'delete' && <DeletePanel skill={skill} onDelete={() => setConfirmDelete(true)} />}
       </section>
       <ConfirmDialog
@@ -183,7 +218,7 @@ export function ManageSkillPage() {
         onConfirm={remove}
         onClose={() => setConfirmDelete(false)}
       >
-        <p>The draft, its versions and their packages are removed for good. The slug {skill.slug} becomes free again.</p>
+        <p>The draft, its versions and their packages are removed for good. The name {skill.full_name} becomes free again.</p>
       </ConfirmDialog>
     </>
   );

@@ -4,11 +4,13 @@ import { skills, type AdminSkillStatus } from '../api/endpoints';
 import { PageHeader } from '../components/Layout';
 import { Pagination } from '../components/Pagination';
 import { SkillCard } from '../components/SkillCard';
+import { IncomingOffers } from '../components/IncomingOffers';
 import { EmptyState, ErrorMessage, Loading } from '../components/States';
 import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
 import { pageParam, useSearchParam, useSearchParamText } from '../hooks/useSearchParamText';
 import { plural } from '../lib/format';
+import { manageHref } from '../lib/names';
 
 const PAGE_SIZE = 24;
 const FILTERS: { value: AdminSkillStatus; label: string }[] = [
@@ -45,6 +47,7 @@ export function MySkillsPage() {
           </Link>
         }
       />
+      <IncomingOffers onAccepted={reload} />
       <div className="toolbar">
         <div className="segmented" role="group" aria-label="Status">
           {FILTERS.map((f) => (
@@ -90,7 +93,7 @@ export function MySkillsPage() {
             <ul className="card-grid">
               {data.items.map((skill) => (
                 <li key={skill.id}>
-                  <SkillCard skill={skill} showStatus href={`/me/skills/${encodeURIComponent(skill.slug)}`} />
+                  <SkillCard skill={skill} showStatus href={manageHref(skill)} />
                 </li>
               ))}
             </ul>

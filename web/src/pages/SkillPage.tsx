@@ -1,8 +1,9 @@
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
-import { skills, versions as versionApi } from '../api/endpoints';
+import { orgs, skills, versions as versionApi } from '../api/endpoints';
 import type { Skill, SkillNameHistory, Version } from '../api/types';
-import { FeaturedBadge, HiddenBadge, StatusBadge, VerdictBadge } from '../components/Badges';
+import { FeaturedBadge, HiddenBadge, PrivateBadge, StatusBadge, VerdictBadge } from '../components/Badges';
 import { ClampedText } from '../components/ClampedText';
 import { CopyButton } from '../components/CopyButton';
 import { PageHeader } from '../components/Layout';
@@ -16,12 +17,14 @@ import { ReportSkill } from '../components/skill/ReportSkill';
 import { ScanPanel } from '../components/skill/ScanPanel';
 import { StatsPanel } from '../components/skill/StatsPanel';
 import { VersionsPanel } from '../components/skill/VersionsPanel';
+import { SkillOwner } from '../components/SkillOwner';
 import { SourceLink } from '../components/SourceLink';
 import { EmptyState, ErrorMessage, Loading } from '../components/States';
 import { usePageTitle } from '../hooks/usePageTitle';
 import { useResource } from '../hooks/useResource';
 import { formatBytes, formatDate, formatNumber } from '../lib/format';
 import { installCommands } from '../lib/install';
+import { manageHref, namePath, skillHref, useSkillRef } from '../lib/names';
 import { useSession } from '../session/session';
 
 const TABS = [
@@ -40,7 +43,8 @@ function tabParam(value: string | null): TabId {
 
 /** One skill: what it is, its SKILL.md, files, versions, downloads over time and feedback. */
 export function SkillPage() {
-  const { slug = '' } = useParams();
+  // `pdf-tools` or `@acme/pdf-tools`: every call below names the skill so.
+  const slug = useSkillRef();
   const [params] = useSearchParams();
   const { state: session, user, isAdmin, epoch } = useSession();
   const navigate = useNavigate();
@@ -59,6 +63,19 @@ export function SkillPage() {
     [slug, selected, skill?.id, epoch],
   );
   usePageTitle(skill?.name ?? slug);
+  // An organisation's member manages its skills by their role; the organisation says the caller's.
+  const ownerOrg = skill?.owner.kind === 'organisation' ? skill.owner.handle : null;
+  const orgHandle = useResource(
+    (signal) => (ownerOrg && user ? orgs.get(ownerOrg, signal) : Promise.resolve(null)),
+    [ownerOrg, user?.id, epoch],
+  );
+
+  // A skill asked for by a name it had before (the API followed its 308) or by its id: the address bar shows its name now.
+  // Only a finished load counts: while the next skill loads, the previous one is still shown.
+  const current = skillHandle.resource.status === 'ready' ? skillHandle.resource.data.full_name : undefined;
+  useEffect(() => {
+    if (current !== undefined && current !== slug) navigate(`${skillHref({ full_name: current })}${location.search}`, { replace: true });
+  }, [current, slug]);
 
   /** A link to this page with some query parameters changed. */
   function href(changes: Record<string, string | null>): string {
@@ -68,7 +85,7 @@ export function SkillPage() {
       else next.set(name, value);
     }
     const query = next.toString();
-    return `/skills/${encodeURIComponent(slug)}${query ? `?${query}` : ''}`;
+    return `/skills/${namePath(slug)}${query ? `?${query}` : ''}`;
   }
   const fileHref = (path: string) => href({ tab: 'files', file: path });
   const versionHref = (v: string) => href({ version: v === skill?.latest_version ? null : v, file: null });
@@ -88,7 +105,7 @@ export function SkillPage() {
   }
   if (!skill) return <Loading label="Loading skill…" />;
 
-  const isOwner = user?.id === skill.owner.id;
+  const isOwner = user !== null && (user.id === skill.owner.id || (orgHandle.resource.data?.role ?? null) !== null);
   const canDownload = skill.status === 'published' || isAdmin;
   // A quarantined (malicious) version goes to its owner and administrators only; nobody else is offered it.
   const mayDownload = (v: Version) => canDownload && (v.scan?.verdict !== 'malicious' || isOwner || isAdmin);
@@ -105,11 +122,11 @@ export function SkillPage() {
         actions={
           <>
             {(isOwner || isAdmin) && (
-              <Link className="button" to={`/me/skills/${encodeURIComponent(skill.slug)}`}>
+              <Link className="button" to={manageHref(skill)}>
                 Manage
               </Link>
             )}
-            {user && !isOwner && <ReportSkill slug={skill.slug} name={skill.name} />}
+            {user && !isOwner && <ReportSkill slug={skill.full_name} name={skill.name} />}
             {session.status === 'anonymous' && (
               <p className="small muted sign-in-hint">
                 <Link to={`/signin?next=${encodeURIComponent(`${location.pathname}?${withReport(location.search)}`)}`}>Sign in</Link> to
@@ -121,6 +138,7 @@ export function SkillPage() {
       >
         <div className="badges">
           {skill.status !== 'published' && <StatusBadge status={skill.status} />}
+          {skill.private && <PrivateBadge />}
           {skill.hidden && <HiddenBadge />}
           {skill.featured && <FeaturedBadge />}
           {latest && (
@@ -128,7 +146,9 @@ export function SkillPage() {
               <VerdictBadge scan={latest.scan} prefix />
             </Link>
           )}
-          <span className="muted small">{skill.slug}</span>
+          <span className="small skill-name-line">
+            <code className="full-name">{skill.full_name}</code> <span className="muted">by</span> <SkillOwner owner={skill.owner} />
+          </span>
         </div>
         <FormerNames history={namesHandle.resource.data} />
       </PageHeader>
@@ -201,10 +221,10 @@ export function SkillPage() {
                   <div className="install">
                     {installCommands(
                       origin,
-                      skill.slug,
+                      skill.full_name,
                       version,
                       version.version === skill.latest_version,
-                      versionApi.downloadUrl(skill.slug, version.version),
+                      versionApi.downloadUrl(skill.full_name, version.version),
                     ).map((c) => (
                       <div key={c.id} className="install-command">
                         <p className="small muted">{c.label}:</p>
@@ -251,14 +271,14 @@ export function SkillPage() {
 
   function renderTab() {
     if (!skill) return null;
-    if (tab === 'stats') return <StatsPanel slug={skill.slug} />;
+    if (tab === 'stats') return <StatsPanel slug={skill.full_name} />;
     if (tab === 'feedback') {
       return (
         <>
           {skill.status === 'published' ? (
             <>
               <h2 className="panel-title">Rate this skill</h2>
-              <FeedbackForm slug={skill.slug} versions={versionList} selectedVersion={params.get('version')} />
+              <FeedbackForm slug={skill.full_name} versions={versionList} selectedVersion={params.get('version')} />
             </>
           ) : (
             <p className="muted">Feedback opens once the skill is published.</p>
@@ -266,7 +286,7 @@ export function SkillPage() {
           {(isOwner || isAdmin) && (
             <>
               <h2 className="panel-title">Feedback received</h2>
-              <FeedbackList slug={skill.slug} />
+              <FeedbackList slug={skill.full_name} />
             </>
           )}
         </>
@@ -291,7 +311,7 @@ export function SkillPage() {
           title="No versions yet"
           action={
             isOwner || isAdmin ? (
-              <Link className="button button-primary" to={`/me/skills/${encodeURIComponent(skill.slug)}?tab=upload`}>
+              <Link className="button button-primary" to={manageHref(skill, '?tab=upload')}>
                 Upload a version
               </Link>
             ) : undefined
@@ -302,13 +322,15 @@ export function SkillPage() {
       );
     }
     if (!version) return <EmptyState title={`There is no version ${selected ?? ''}`} />;
-    if (tab === 'security') return <ScanPanel slug={skill.slug} version={version} canDownload={mayDownload(version)} />;
+    if (tab === 'security') return <ScanPanel slug={skill.full_name} version={version} canDownload={mayDownload(version)} />;
     if (filesHandle.resource.status === 'error') return <ErrorMessage error={filesHandle.resource.error} retry={filesHandle.reload} />;
     const files = filesHandle.resource.data;
     if (!files) return <Loading label="Loading files…" />;
     if (tab === 'files')
-      return <FilesPanel slug={skill.slug} version={version.version} files={files} selected={params.get('file')} fileHref={fileHref} />;
-    return <ReadmePanel slug={skill.slug} version={version} files={files} fileHref={fileHref} />;
+      return (
+        <FilesPanel slug={skill.full_name} version={version.version} files={files} selected={params.get('file')} fileHref={fileHref} />
+      );
+    return <ReadmePanel slug={skill.full_name} version={version} files={files} fileHref={fileHref} />;
   }
 }
 
@@ -360,7 +382,9 @@ function SkillFacts({ skill }: { skill: Skill }) {
       </div>
       <div>
         <dt>Owner</dt>
-        <dd>{skill.owner.username}</dd>
+        <dd>
+          <SkillOwner owner={skill.owner} />
+        </dd>
       </div>
       {skill.category && (
         <div>

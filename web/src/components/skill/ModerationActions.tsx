@@ -89,16 +89,16 @@ export function ModerationActions({
         if (overriding && reason === '') {
           throw new Error('Say why you publish it anyway: the reason is kept in the audit trail with your name.');
         }
-        const updated = await admin.setStatus(skill.slug, action.to, reason || undefined, overriding);
+        const updated = await admin.setStatus(skill.full_name, action.to, reason || undefined, overriding);
         notify(`“${updated.name}” is now ${updated.status}.`);
         onChange(updated);
       } else if (action.kind === 'decline') {
         if (reason === '') throw new Error('Tell the owner what to change: the reason is what they read.');
-        const updated = await admin.decline(skill.slug, { reason });
+        const updated = await admin.decline(skill.full_name, { reason });
         notify(`“${updated.name}” was declined; its owner sees your reason.`);
         onChange(updated);
       } else {
-        const updated = await admin.setFeatured(skill.slug, action.to, reason || undefined);
+        const updated = await admin.setFeatured(skill.full_name, action.to, reason || undefined);
         notify(updated.featured ? `“${updated.name}” is featured.` : `“${updated.name}” is no longer featured.`);
         onChange(updated);
       }
@@ -193,7 +193,7 @@ export function ModerationActions({
  * deliberate confirmation it takes.
  */
 function QuarantineWarning({ skill, override, onOverride }: { skill: Skill; override: boolean; onOverride: (on: boolean) => void }) {
-  const { resource } = useResource((signal) => versionApi.list(skill.slug, 1, signal), [skill.slug, skill.updated_at]);
+  const { resource } = useResource((signal) => versionApi.list(skill.full_name, 1, signal), [skill.full_name, skill.updated_at]);
   const quarantined: Version[] = (resource.data?.items ?? []).filter((v) => v.scan?.verdict === 'malicious');
   return (
     <div className="alert alert-error quarantine-warning">

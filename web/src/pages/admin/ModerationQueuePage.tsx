@@ -9,6 +9,7 @@ import { usePageTitle } from '../../hooks/usePageTitle';
 import { useResource } from '../../hooks/useResource';
 import { pageParam, useSearchParam } from '../../hooks/useSearchParamText';
 import { formatDateTime, formatRelative, plural } from '../../lib/format';
+import { skillHref } from '../../lib/names';
 import { AdminNav } from './AdminNav';
 import { DraftVerdict } from './DraftVerdict';
 
@@ -105,17 +106,18 @@ export function ModerationQueuePage() {
  */
 function DraftItem({ item, onChange }: { item: ReviewQueueItem; onChange: (skill: Skill) => void }) {
   const { skill, newest_version: newest } = item;
-  const base = `/skills/${encodeURIComponent(skill.slug)}`;
+  const base = skillHref(skill);
   const version = newest ? `version=${encodeURIComponent(newest.version)}` : '';
   return (
     <li className={`card queue-item${newest?.scan?.verdict === 'malicious' ? ' queue-item-malicious' : ''}`}>
       <div className="queue-main">
-        <DraftVerdict slug={skill.slug} newest={newest} />
+        <DraftVerdict slug={skill.full_name} newest={newest} />
         <h3>
           <Link to={base}>{skill.name}</Link>
         </h3>
         <p className="muted small">
-          {skill.slug} · by {skill.owner.username} ·{' '}
+          {skill.full_name} · by {skill.owner.handle}
+          {skill.private ? ' · private' : ''} ·{' '}
           {newest ? `uploaded ${formatRelative(item.waiting_since)}` : `created ${formatRelative(item.waiting_since)}`}
         </p>
         <p>{skill.description || <span className="muted">No description.</span>}</p>

@@ -1,8 +1,10 @@
 import { Link } from 'react-router-dom';
 import type { Skill } from '../../api/types';
-import { FeaturedBadge, HiddenBadge, StatusBadge } from '../../components/Badges';
+import { FeaturedBadge, HiddenBadge, PrivateBadge, StatusBadge } from '../../components/Badges';
 import { ModerationActions } from '../../components/skill/ModerationActions';
+import { SkillOwner } from '../../components/SkillOwner';
 import { formatDate, formatNumber } from '../../lib/format';
+import { skillHref } from '../../lib/names';
 
 /** Skills with their moderation actions, one row each; a row links to the skill page to review it. */
 export function SkillModerationTable({
@@ -35,13 +37,16 @@ export function SkillModerationTable({
           {skills.map((skill) => (
             <tr key={skill.id}>
               <th scope="row">
-                <Link to={`/skills/${encodeURIComponent(skill.slug)}`}>{skill.name}</Link>
-                <div className="muted small">{skill.slug}</div>
+                <Link to={skillHref(skill)}>{skill.name}</Link>
+                <div className="muted small">{skill.full_name}</div>
               </th>
-              <td>{skill.owner.username}</td>
+              <td>
+                <SkillOwner owner={skill.owner} />
+              </td>
               <td>
                 <div className="badges">
                   <StatusBadge status={skill.status} />
+                  {skill.private && <PrivateBadge />}
                   {skill.hidden && <HiddenBadge />}
                   {skill.featured && <FeaturedBadge />}
                 </div>
@@ -50,7 +55,7 @@ export function SkillModerationTable({
                 {skill.latest_version ? (
                   <span>
                     v{skill.latest_version}{' '}
-                    <Link className="small" to={`/skills/${encodeURIComponent(skill.slug)}?tab=files`}>
+                    <Link className="small" to={skillHref(skill, '?tab=files')}>
                       files
                     </Link>
                   </span>
