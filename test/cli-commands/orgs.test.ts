@@ -187,7 +187,7 @@ describe(`command line: organisations and scoped skills (${backend.name})`, () =
     ]);
     for (const result of results) failed(result, 2);
     assert.match(results[0].stderr, /Say what to do: org list, create/);
-    assert.match(results[2].stderr, /Usage: skill-registry org INVITATION_ID/);
+    assert.match(results[2].stderr, /Usage: skill-registry org accept INVITATION_ID/);
     assert.match(results[3].stderr, /Give the role with --role: owner, admin, publisher\./);
     assert.match(results[4].stderr, /Unknown role "king"; the roles are owner, admin, publisher\./);
   });

@@ -17,8 +17,8 @@ function role(value: string | undefined, where: string): OrgRole {
 const handleOf = (value: string): string => value.replace(/^@/, '');
 
 /** The arguments an action takes, by name; too few or too many is a usage error showing the action's usage. */
-function take(args: string[], names: string[], optional = 0): string[] {
-  const usage = `skill-registry org ${names.map((n, i) => (i >= names.length - optional ? `[${n}]` : n)).join(' ')}`;
+function take(action: string, args: string[], names: string[], optional = 0): string[] {
+  const usage = ['skill-registry org', action, ...names.map((n, i) => (i >= names.length - optional ? `[${n}]` : n))].join(' ');
   if (args.length < names.length - optional || args.length > names.length) throw usageError(`Usage: ${usage}`);
   return args;
 }
@@ -95,7 +95,7 @@ ${COMMON_HELP}`,
 
     switch (action) {
       case 'list': {
-        take(rest, []);
+        take(action, rest, []);
         const result = await authed().me.orgs();
         out.result(result, () =>
           result.items.length === 0
@@ -108,7 +108,7 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'create': {
-        const [handle] = take(rest, ['HANDLE']);
+        const [handle] = take(action, rest, ['HANDLE']);
         const created = await authed().orgs.create({ handle: handleOf(handle!), display_name: values['display-name'] });
         out.result(created, () => [
           `Created organisation ${created.handle}${created.display_name !== created.handle ? ` (${created.display_name})` : ''}; you are its owner.`,
@@ -117,7 +117,7 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'show': {
-        const handle = handleOf(take(rest, ['HANDLE'])[0]!);
+        const handle = handleOf(take(action, rest, ['HANDLE'])[0]!);
         const client = clientFor(target);
         const [organisation, skills] = await Promise.all([client.orgs.get(handle), client.orgs.skills(handle, { page_size: 100 })]);
         out.result({ organisation, skills }, () => [
@@ -142,7 +142,7 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'members': {
-        const handle = handleOf(take(rest, ['HANDLE'])[0]!);
+        const handle = handleOf(take(action, rest, ['HANDLE'])[0]!);
         const result = await authed().orgs.members(handle);
         out.result(result, () =>
           table(
@@ -153,7 +153,7 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'invite': {
-        const [handle, username] = take(rest, ['HANDLE', 'USERNAME']);
+        const [handle, username] = take(action, rest, ['HANDLE', 'USERNAME']);
         const invited = await authed().orgs.invite(handleOf(handle!), { username: username!, role: role(values.role, 'with --role') });
         out.result(invited, () => [
           `Invited ${invited.username} to ${invited.organisation} as ${invited.role}; the invitation expires ${formatTime(invited.expires_at)} UTC.`,
@@ -162,7 +162,7 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'invitations': {
-        const [handle] = take(rest, ['HANDLE'], 1);
+        const [handle] = take(action, rest, ['HANDLE'], 1);
         const client = authed();
         const result = handle === undefined ? await client.me.invitations.list() : await client.orgs.invitations(handleOf(handle));
         out.result(result, () => {
@@ -176,25 +176,25 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'withdraw': {
-        const [handle, id] = take(rest, ['HANDLE', 'INVITATION_ID']);
+        const [handle, id] = take(action, rest, ['HANDLE', 'INVITATION_ID']);
         await authed().orgs.withdrawInvitation(handleOf(handle!), id!);
         out.result({ organisation: handleOf(handle!), withdrawn: id }, () => `Withdrew invitation ${id!}.`);
         return EXIT.ok;
       }
       case 'accept': {
-        const [id] = take(rest, ['INVITATION_ID']);
+        const [id] = take(action, rest, ['INVITATION_ID']);
         const joined = await authed().me.invitations.accept(id!);
         out.result(joined, () => `Joined ${joined.handle} as ${joined.role ?? 'a member'}.`);
         return EXIT.ok;
       }
       case 'decline': {
-        const [id] = take(rest, ['INVITATION_ID']);
+        const [id] = take(action, rest, ['INVITATION_ID']);
         await authed().me.invitations.decline(id!);
         out.result({ declined: id }, () => `Declined invitation ${id!}.`);
         return EXIT.ok;
       }
       case 'role': {
-        const [handle, username, newRole] = take(rest, ['HANDLE', 'USERNAME', 'ROLE']);
+        const [handle, username, newRole] = take(action, rest, ['HANDLE', 'USERNAME', 'ROLE']);
         const member = await authed().orgs.setRole(handleOf(handle!), username!, { role: role(newRole, 'as the third argument') });
         out.result(
           { organisation: handleOf(handle!), ...member },
@@ -203,13 +203,13 @@ ${COMMON_HELP}`,
         return EXIT.ok;
       }
       case 'remove': {
-        const [handle, username] = take(rest, ['HANDLE', 'USERNAME']);
+        const [handle, username] = take(action, rest, ['HANDLE', 'USERNAME']);
         await authed().orgs.removeMember(handleOf(handle!), username!);
         out.result({ organisation: handleOf(handle!), removed: username }, () => `Removed ${username!} from ${handleOf(handle!)}.`);
         return EXIT.ok;
       }
       case 'leave': {
-        const handle = handleOf(take(rest, ['HANDLE'])[0]!);
+        const handle = handleOf(take(action, rest, ['HANDLE'])[0]!);
         const client = authed();
         const username = await myUsername(client);
         await client.orgs.removeMember(handle, username);
