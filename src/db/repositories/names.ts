@@ -45,12 +45,31 @@ export function namesRepository(db: Kysely<Database>) {
         .groupBy('owner_id')
         .execute();
       const downloads = new Map(published.map((row) => [row.owner_id, Number(row.downloads)]));
-      return users.map((user) => ({
-        name: user.username,
-        owner_id: user.id,
-        downloads: downloads.get(user.id) ?? 0,
-        published: downloads.has(user.id),
-      }));
+      // Organisations' handles share the namespace; each is held by the organisation (`org:<id>`, as the search index
+      // names it), with the downloads of the skills it owns.
+      const orgs = await db.selectFrom('organisations').select(['id', 'handle']).execute();
+      const orgPublished = await db
+        .selectFrom('skills')
+        .select(['org_id', sql<number | string>`sum(downloads)`.as('downloads')])
+        .where('status', '=', 'published')
+        .where('org_id', 'is not', null)
+        .groupBy('org_id')
+        .execute();
+      const orgDownloads = new Map(orgPublished.map((row) => [row.org_id, Number(row.downloads)]));
+      return [
+        ...users.map((user) => ({
+          name: user.username,
+          owner_id: user.id,
+          downloads: downloads.get(user.id) ?? 0,
+          published: downloads.has(user.id),
+        })),
+        ...orgs.map((org) => ({
+          name: org.handle,
+          owner_id: `org:${org.id}`,
+          downloads: orgDownloads.get(org.id) ?? 0,
+          published: orgDownloads.has(org.id),
+        })),
+      ];
     },
   };
 }
