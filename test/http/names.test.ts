@@ -98,6 +98,12 @@ for (const backend of apiBackends()) {
         expectProblem(await create(mallory.session, taken), 409, 'slug_taken');
       });
 
+      it('compares unscoped slugs only: a skill in a scope does not hold its slug against others', async () => {
+        const base = `${letters()}-scoped`;
+        await createSkill(t, alice.session, { slug: base, scope: alice.username });
+        expectStatus(await create(mallory.session, base.replace('-', '')), 201);
+      });
+
       it('stores nothing when it refuses', async () => {
         const base = `${letters()}-store`;
         await createSkill(t, alice.session, { slug: base });

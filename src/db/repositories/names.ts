@@ -16,13 +16,9 @@ export interface HeldName {
  */
 export function namesRepository(db: Kysely<Database>) {
   return {
-    /** Every unscoped slug (one without a scope's `/`) with its owner, whether it is published, and its downloads. */
+    /** Every unscoped slug (a scoped one is its scope's own) with its owner, whether it is published, and its downloads. */
     async skillSlugs(): Promise<HeldName[]> {
-      const rows = await db
-        .selectFrom('skills')
-        .select(['slug', 'owner_id', 'status', 'downloads'])
-        .where('slug', 'not like', '%/%')
-        .execute();
+      const rows = await db.selectFrom('skills').select(['slug', 'owner_id', 'status', 'downloads']).where('scope', 'is', null).execute();
       return rows.map((row) => ({
         name: row.slug,
         owner_id: row.owner_id,
