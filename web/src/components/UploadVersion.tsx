@@ -22,6 +22,7 @@ import { ScanFindings } from './skill/ScanFindings';
 import { ErrorMessage, FieldErrorList } from './States';
 import { useResource } from '../hooks/useResource';
 import { countsText } from '../lib/scan';
+import { namePath } from '../lib/names';
 
 interface ChosenFile {
   file: File;
@@ -182,10 +183,8 @@ export function UploadVersion({ slug, latest, onUploaded }: UploadVersionProps) 
           <p className="alert-title">Version {uploaded.version} uploaded</p>
           <p>
             {plural(uploaded.file_count, 'file')}, {formatBytes(uploaded.size)} {uploaded.archive_format}.{' '}
-            <Link to={`/skills/${encodeURIComponent(slug)}?version=${encodeURIComponent(uploaded.version)}`}>See its SKILL.md</Link> ·{' '}
-            <Link to={`/skills/${encodeURIComponent(slug)}?version=${encodeURIComponent(uploaded.version)}&tab=files`}>
-              Browse its files
-            </Link>
+            <Link to={`/skills/${namePath(slug)}?version=${encodeURIComponent(uploaded.version)}`}>See its SKILL.md</Link> ·{' '}
+            <Link to={`/skills/${namePath(slug)}?version=${encodeURIComponent(uploaded.version)}&tab=files`}>Browse its files</Link>
           </p>
           <UploadedScan slug={slug} version={uploaded} />
           {uploaded.warnings.length > 0 && (

@@ -12,6 +12,7 @@ import { FormDialog } from '../Dialog';
 import { TextArea } from '../Field';
 import { useNotify } from '../Notices';
 import { EmptyState, ErrorMessage, Loading } from '../States';
+import { namePath } from '../../lib/names';
 
 /**
  * The owner's view of the scanner: each version's verdict, a link to its findings, and a rescan with an
@@ -64,7 +65,7 @@ export function OwnerScans({ slug }: { slug: string }) {
                   <div className="moderation-actions">
                     <Link
                       className="button button-small"
-                      to={`/skills/${encodeURIComponent(slug)}?tab=security&version=${encodeURIComponent(v.version)}`}
+                      to={`/skills/${namePath(slug)}?tab=security&version=${encodeURIComponent(v.version)}`}
                     >
                       Findings<span className="visually-hidden"> of version {v.version}</span>
                     </Link>

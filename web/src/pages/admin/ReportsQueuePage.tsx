@@ -105,7 +105,8 @@ function QueueItem({ item, selected, onOpen }: { item: ReportQueueItem; selected
     <li className={selected ? 'card queue-item selected' : 'card queue-item'}>
       <div className="queue-main">
         <h3>
-          <Link to={`/skills/${encodeURIComponent(skill.slug)}`}>{skill.name}</Link>
+          {/* By id: the queue's skill carries no scope, and the skill page moves to the skill's whole name. */}
+          <Link to={`/skills/${encodeURIComponent(skill.id)}`}>{skill.name}</Link>
         </h3>
         <div className="badges">
           <StatusBadge status={skill.status} />

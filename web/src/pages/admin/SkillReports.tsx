@@ -9,6 +9,7 @@ import { useAction } from '../../hooks/useAction';
 import { useResource } from '../../hooks/useResource';
 import { formatDateTime, plural } from '../../lib/format';
 import { REASON_LABEL, RESOLUTION_LABEL } from '../../lib/reports';
+import { namePath } from '../../lib/names';
 
 /** The status changes an administrator may make while acting on reports (the registry's transition table). */
 const ACTION_STATUS: Record<SkillStatus, { to: SkillStatus; label: string }[]> = {
@@ -46,7 +47,7 @@ export function SkillReports({ slug, name, status, state, onClose, onResolved }:
           {state === 'open' ? 'Open' : 'Resolved'} reports of “{name}”
         </h2>
         <div className="moderation-actions">
-          <Link className="button" to={`/skills/${encodeURIComponent(slug)}?tab=security`}>
+          <Link className="button" to={`/skills/${namePath(slug)}?tab=security`}>
             Review the skill
           </Link>
           {state === 'open' && data && data.items.length > 0 && (
