@@ -116,6 +116,10 @@ describe('web console: organisations', () => {
     await member.page.getByRole('button', { name: 'Upload version' }).click();
     await member.page.getByText('Version 1.0.0 uploaded', { exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(member.page, 'console-orgs-private-skill-uploaded');
+    await member.page.getByRole('link', { name: 'See its SKILL.md' }).click();
+    await member.page.waitForURL('**/skills/@acme/pdf-tools?version=1.0.0');
+    await member.page.getByRole('heading', { name: 'PDF Tools', level: 1 }).waitFor();
+    await member.page.locator('.markdown').getByRole('heading', { name: 'Quick start' }).waitFor();
     await finish(member, 'console-orgs-member');
 
     // An administrator publishes it; members see it with its scoped name, owner and the Private badge.
