@@ -103,6 +103,7 @@ describe('web console: organisations', () => {
     await member.page.getByLabel('Name', { exact: true }).fill('PDF Tools');
     await member.page.getByText(/the skill is named @acme\/pdf-tools/).waitFor();
     await member.page.getByLabel('Description').fill('Extract text and tables from PDF files.');
+    await screenshot(member.page, 'console-orgs-new-scoped-skill');
     await member.page.getByRole('button', { name: 'Create draft' }).click();
     await member.page.waitForURL('**/me/skills/@acme/pdf-tools?tab=upload');
     await member.page.getByRole('heading', { name: 'PDF Tools', level: 1 }).waitFor();
