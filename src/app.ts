@@ -14,6 +14,7 @@ import { installOpenApi } from './http/plugins/openapi.js';
 import { installRateLimits } from './http/plugins/rate-limit.js';
 import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
+import { agentSkillRoutes } from './http/routes/agent-skills.js';
 import { nameAllowanceRoutes } from './http/routes/name-allowances.js';
 import { authRoutes } from './http/routes/auth.js';
 import { installConsole } from './http/routes/console.js';
@@ -139,6 +140,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(logRoutes, deps);
   await app.register(adminRoutes, deps);
   await app.register(nameAllowanceRoutes, deps);
+  await app.register(agentSkillRoutes, deps);
   // Last: the console answers only what no API route does.
   installNotFound(app, await installConsole(app, config));
 

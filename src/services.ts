@@ -16,6 +16,7 @@ import { transferService } from './domain/skills/transfers.js';
 import { versionsRepository } from './db/repositories/versions.js';
 import { downloadCounter } from './domain/versions/download-counter.js';
 import { versionService } from './domain/versions/versions.js';
+import { agentArchives } from './domain/versions/agent-archive.js';
 import { scansRepository } from './db/repositories/scans.js';
 import { rescanJobs } from './domain/versions/rescan-jobs.js';
 import { CURRENT_RULES_VERSION } from './domain/versions/scan-views.js';
@@ -147,6 +148,8 @@ export function createServices(
     }),
     logs: callLogService({ logs: callLogs, recorder, retentionDays: config.logRetentionDays }),
     versions: versionServiceInstance,
+    /** What the `skills` command is offered of a skill: Agent Skills discovery (docs/api-decisions.md). */
+    agentSkills: agentArchives({ skillService: skillServiceInstance, versions, blobs }),
     /** Rescans of every version, worked through by the job runners of every node sharing the database. */
     rescans,
     /** The threads packages are scanned on (null: this one), ended when the registry stops. */

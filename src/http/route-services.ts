@@ -9,6 +9,7 @@ import type { SkillService } from '../domain/skills/skills.js';
 import type { TransferService } from '../domain/skills/transfers.js';
 import type { SkillNameHistory } from '../domain/skills/name-history.js';
 import type { VersionService } from '../domain/versions/versions.js';
+import type { AgentArchives } from '../domain/versions/agent-archive.js';
 import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
 import type { NameService } from '../domain/names/names.js';
 
@@ -30,6 +31,7 @@ export interface RouteServices {
   orgs: OrganisationService;
   transfers: TransferService;
   versions: VersionService;
+  agentSkills: AgentArchives;
   rescans: RescanJobs;
   feedback: FeedbackService;
   reports: ReportService;

@@ -63,7 +63,8 @@ for (const backend of apiBackends()) {
       for (const route of routes)
         assert.ok(t.app.hasRoute({ method: route.method, url: route.url }), `${describeRoute(route)} is not in the router`);
       // And the other way round: the router holds no route that was added without passing the onRoute hooks.
-      const inRouter = [...t.app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z]+(?:, [A-Z]+)*)\)$/gm)].reduce(
+      // The tree as stored (commonPrefix): the flattened form prints two wildcard routes below parameters as one line.
+      const inRouter = [...t.app.printRoutes({ commonPrefix: true }).matchAll(/\(([A-Z]+(?:, [A-Z]+)*)\)$/gm)].reduce(
         (count, match) => count + match[1]!.split(', ').length,
         0,
       );

@@ -36,9 +36,15 @@ export const ERROR_CODES = {
   not_admin: { status: 403, meaning: 'Only an administrator may do this.' },
   not_owner: { status: 403, meaning: 'The caller may see this but not change it.' },
   org_role_required: { status: 403, meaning: "The caller's role in the organisation does not allow this (owner, admin, publisher)." },
-  scope_not_allowed: { status: 403, meaning: 'The caller may not create skills in this scope (its own username, or an organisation where it publishes).' },
+  scope_not_allowed: {
+    status: 403,
+    meaning: 'The caller may not create skills in this scope (its own username, or an organisation where it publishes).',
+  },
   not_invitee: { status: 403, meaning: 'Only the person invited may accept or decline an invitation.' },
-  not_receiver: { status: 403, meaning: 'Only the user a skill is offered to, or an owner or admin of the organisation, may answer the offer.' },
+  not_receiver: {
+    status: 403,
+    meaning: 'Only the user a skill is offered to, or an owner or admin of the organisation, may answer the offer.',
+  },
   own_skill: { status: 403, meaning: 'A user cannot report their own skill.' },
   not_published: { status: 403, meaning: "The version's skill is not published; its package is its owner's only." },
   version_quarantined: { status: 403, meaning: "A quarantined version's package and files are for its owner and administrators." },
@@ -75,7 +81,7 @@ export const ERROR_CODES = {
   already_owner: { status: 409, meaning: 'The skill already belongs to the receiver of the offer.' },
   name_retired: {
     status: 409,
-    meaning: 'The name was a skill\'s before it moved or was renamed, and still leads there; an administrator can release it.',
+    meaning: "The name was a skill's before it moved or was renamed, and still leads there; an administrator can release it.",
   },
   email_taken: { status: 409, meaning: 'Another account has this email address.' },
   version_exists: { status: 409, meaning: 'The skill already has this version; versions are immutable.' },
@@ -109,6 +115,11 @@ export const ERROR_CODES = {
   // 422
   invalid_archive: { status: 422, meaning: 'The package is not an archive the registry accepts; `errors` names each entry at fault.' },
   invalid_skill_md: { status: 422, meaning: "The package's SKILL.md is missing or invalid; `errors` says what to change." },
+  archive_too_large: {
+    status: 422,
+    meaning:
+      'The package holds more than an archive rebuilt with SKILL.md at its root may (1,000 files, 50 MiB unpacked); download the stored package.',
+  },
   // 429
   rate_limited: { status: 429, meaning: 'Too many requests in the window; Retry-After says when to try again.' },
   too_many_uploads: { status: 429, meaning: 'The client already has as many uploads in flight as it may.' },
