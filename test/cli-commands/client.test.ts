@@ -118,8 +118,17 @@ for (const backend of backends()) {
       const invalid = await problem(() => client.skills.create({ name: 'x', slug: 'Not A Slug' }), 400, 'invalid_slug');
       assert.equal(invalid.errors[0]?.field, 'slug');
       await problem(() => client.skills.create({ name: 'Again', slug }), 409, 'slug_taken');
-      await client.skills.delete(slug);
-      await problem(() => client.skills.get(slug), 404, 'skill_not_found');
+      // A rename keeps the skill reachable by its old name: the client follows the registry's 308 to the new one.
+      const renamed = uniqueName('typed-new-');
+      assert.equal((await client.skills.rename(slug, renamed)).slug, renamed);
+      assert.equal((await client.skills.get(slug)).id, skill.id);
+      assert.equal((await client.skills.update(slug, { category: 'moved' })).category, 'moved');
+      assert.deepEqual(
+        (await client.skills.aliases(renamed)).items.map((a) => a.name),
+        [slug],
+      );
+      await client.skills.delete(renamed);
+      await problem(() => client.skills.get(renamed), 404, 'skill_not_found');
     });
 
     it('versions: streamed uploads with progress, validation, downloads, files and stats', async () => {

@@ -98,24 +98,48 @@ export class Transport {
     }
     Object.assign(headers, options.headers);
     const url = this.url(path, options.query);
-    // Redirects are not followed: a registry that moved is reported with its new address, so credentials are
-    // never replayed to another origin and a streamed body is never half-sent twice.
+    // Redirects are not followed by fetch: a registry that moved is reported with its new address, so credentials are
+    // never replayed to another origin and a streamed body is never half-sent twice (moved skills: see below).
     const init: RequestInit & { duplex?: 'half' } = { method, headers, redirect: 'manual' };
     if (body !== undefined) init.body = body;
     if (body instanceof ReadableStream) init.duplex = 'half';
     if (options.signal) init.signal = options.signal;
-    let response: Response;
+    let response = await this.fetchOnce(url, init, options.signal);
+    // A skill that moved or was renamed answers its old name with 308 to its new one, on this same registry: followed
+    // (a few times at most) when nothing would be sent twice but the request itself, so lock files and links keep working.
+    for (let hops = 0; response.status === 308 && hops < 3 && !(body instanceof ReadableStream); hops += 1) {
+      const next = this.sameRegistry(response.headers.get('location'), url);
+      if (next === null) break;
+      await response.body?.cancel();
+      response = await this.fetchOnce(next, init, options.signal);
+    }
+    if (response.ok || options.accept?.includes(response.status)) return response;
+    throw await problemFrom(response);
+  }
+
+  private async fetchOnce(url: URL, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
     try {
-      response = await this.fetchImpl(url, init);
+      return await this.fetchImpl(url, init);
     } catch (error) {
-      if (options.signal?.aborted) throw error;
+      if (signal?.aborted) throw error;
       // fetch reports a failing request body as its own failure: the body's error is the one to report.
       const local = causeOfType(error, UploadSourceError);
       if (local) throw local;
       throw new ConnectionError(this.address, error);
     }
-    if (response.ok || options.accept?.includes(response.status)) return response;
-    throw await problemFrom(response);
+  }
+
+  /** A redirect's target when it is a skill's path on this registry (same origin, under its API); null otherwise. */
+  private sameRegistry(location: string | null, from: URL): URL | null {
+    if (location === null) return null;
+    let target: URL;
+    try {
+      target = new URL(location, from);
+    } catch {
+      return null;
+    }
+    const skills = new URL('v1/skills/', this.baseUrl);
+    return target.origin === this.baseUrl.origin && target.pathname.startsWith(skills.pathname) ? target : null;
   }
 
   /** Sends a request and parses its JSON answer. */

@@ -83,6 +83,9 @@ export type Member = Wire<typeof orgs.Member>;
 export type Invitation = Wire<typeof orgs.Invitation>;
 /** One change of an organisation's members, roles or invitations. */
 export type OrgHistoryEntry = Wire<typeof orgs.OrgHistoryEntry>;
+export type Transfer = Wire<typeof orgs.Transfer>;
+export type SkillAlias = Wire<typeof orgs.SkillAlias>;
+export type OfferTransferBody = Wire<typeof orgs.OfferTransferBody>;
 
 // Lists
 /** With `q`, `match` says whether every word matched (`full`) or the best partial matches are listed (`partial`). */
@@ -118,6 +121,14 @@ export interface InvitationList {
 /** `GET /v1/orgs/:handle/history`: the latest 200 changes, newest first. */
 export interface OrgHistory {
   items: OrgHistoryEntry[];
+}
+/** `GET /v1/me/transfers` and `GET /v1/skills/:skillId/transfer`: open offers, newest first, not paged. */
+export interface TransferList {
+  items: Transfer[];
+}
+/** `GET /v1/skills/:skillId/aliases`: the names a skill had, newest first. */
+export interface SkillAliasList {
+  items: SkillAlias[];
 }
 /** `POST /v1/skills/with-package`: the new draft skill and its first version. */
 export interface SkillWithVersion {

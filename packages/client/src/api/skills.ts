@@ -4,8 +4,12 @@ import type {
   ListSkillsQuery,
   ReportBody,
   ReportFiled,
+  OfferTransferBody,
   Skill,
+  SkillAliasList,
   SkillList,
+  Transfer,
+  TransferList,
   SkillNameHistory,
   Stats,
   StatsQuery,
@@ -32,6 +36,49 @@ export class SkillsApi {
    */
   names(skill: string): Promise<SkillNameHistory> {
     return this.transport.json('GET', `/v1/skills/${segment(skill)}/names`);
+  }
+
+  /**
+   * `POST /v1/skills/:skillId/transfer`: offers the skill to a user or an organisation (`to`), optionally with a new
+   * slug; the receiver accepts with `acceptTransfer`. A request by a skill's old name is followed to its new one.
+   */
+  offerTransfer(skill: string, body: OfferTransferBody): Promise<Transfer> {
+    return this.transport.json('POST', `/v1/skills/${segment(skill)}/transfer`, { json: body });
+  }
+
+  /** `GET /v1/skills/:skillId/transfer`: the skill's open offer, for whoever manages it. */
+  transfer(skill: string): Promise<TransferList> {
+    return this.transport.json('GET', `/v1/skills/${segment(skill)}/transfer`);
+  }
+
+  /** `GET /v1/me/transfers`: offers the caller may answer. */
+  receivedTransfers(): Promise<TransferList> {
+    return this.transport.json('GET', '/v1/me/transfers');
+  }
+
+  /** `POST /v1/transfers/:id/accept`: the skill moves to the caller (or its organisation) at once. */
+  acceptTransfer(id: string): Promise<void> {
+    return this.transport.empty('POST', `/v1/transfers/${segment(id)}/accept`);
+  }
+
+  /** `POST /v1/transfers/:id/decline`. */
+  declineTransfer(id: string): Promise<void> {
+    return this.transport.empty('POST', `/v1/transfers/${segment(id)}/decline`);
+  }
+
+  /** `DELETE /v1/transfers/:id`: the offering side takes an offer back. */
+  withdrawTransfer(id: string): Promise<void> {
+    return this.transport.empty('DELETE', `/v1/transfers/${segment(id)}`);
+  }
+
+  /** `POST /v1/skills/:skillId/rename`: a new slug in the same scope; the old name keeps leading to the skill. */
+  rename(skill: string, slug: string): Promise<Skill> {
+    return this.transport.json('POST', `/v1/skills/${segment(skill)}/rename`, { json: { slug } });
+  }
+
+  /** `GET /v1/skills/:skillId/aliases`: the names the skill had before it moved or was renamed. */
+  aliases(skill: string): Promise<SkillAliasList> {
+    return this.transport.json('GET', `/v1/skills/${segment(skill)}/aliases`);
   }
 
   /** `POST /v1/skills`: creates a draft skill without a version. */
