@@ -273,4 +273,33 @@ describe(`command line: organisations and scoped skills (${backend.name})`, () =
     assert.match(ok(page).stdout, new RegExp(`@${acme}/${slug}\\s+published\\s+1\\.1\\.0`));
     assert.equal(json<{ total: number }>(await call(registry.t, 'GET', `/v1/orgs/${acme}/skills`)).total, 1);
   });
+  it('offers a skill to an organisation, which accepts; renames it; old names keep working for info', async () => {
+    const handle = uniqueName('org-');
+    ok(await as(bob, ['org', 'create', handle]));
+    const slug = uniqueName('given-');
+    const created = json<{ id: string }>(
+      expectStatus(await call(registry.t, 'POST', '/v1/skills', { key: alice.key }, { name: 'Given', slug, scope: alice.username }), 201),
+    );
+    const offered = parsed<{ id: string; new_name: string }>(
+      ok(await as(alice, ['transfer', 'offer', `@${alice.username}/${slug}`, `@${handle}`, '--json'])),
+    );
+    assert.equal(offered.new_name, `@${handle}/${slug}`);
+    const [listed, refused, badLine] = await Promise.all([
+      as(bob, ['transfer', 'list']),
+      as(carol, ['transfer', 'accept', offered.id, '--json']),
+      as(bob, ['transfer', 'rename', slug]),
+    ]);
+    assert.match(ok(listed).stdout, new RegExp(`${offered.id}\\s+@${alice.username}/${slug}\\s+${handle}\\s+@${handle}/${slug}`));
+    failed(refused, 3, 'not_receiver');
+    failed(badLine, 2);
+    assert.match(ok(await as(bob, ['transfer', 'accept', offered.id])).stdout, new RegExp(`is now @${handle}/${slug}`));
+    const renamed = parsed<{ full_name: string }>(ok(await as(bob, ['transfer', 'rename', `@${handle}/${slug}`, `${slug}-kit`, '--json'])));
+    assert.equal(renamed.full_name, `@${handle}/${slug}-kit`);
+    // Both old names still find the skill (the client follows the registry's 308).
+    const [byFirst, bySecond] = await Promise.all([
+      as(bob, ['info', `@${alice.username}/${slug}`, '--json']),
+      as(bob, ['info', `@${handle}/${slug}`, '--json']),
+    ]);
+    for (const result of [byFirst, bySecond]) assert.equal(parsed<{ skill: { id: string } }>(ok(result)).skill.id, created.id);
+  });
 });

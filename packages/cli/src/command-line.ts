@@ -11,6 +11,7 @@ import { install, list, uninstall, update } from './commands/install.js';
 import { keys } from './commands/keys.js';
 import { logs } from './commands/logs.js';
 import { org } from './commands/orgs.js';
+import { transfer } from './commands/transfers.js';
 import { publish } from './commands/publish.js';
 import type { Command } from './command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -34,6 +35,7 @@ export const CLIENT_COMMANDS: readonly Command[] = [
   logs,
   keys,
   org,
+  transfer,
 ];
 
 export function findClientCommand(name: string): Command | undefined {
