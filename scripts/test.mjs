@@ -45,6 +45,7 @@ const SECOND_TIER = [
   'test/cli-commands/account.test.ts',
   'test/cli-commands/scan-verdicts.test.ts',
   'test/cli-commands/publish-install.test.ts',
+  'test/cli-commands/orgs.test.ts',
   'test/clients/skills-cli.test.ts',
 ];
 /** The HTTP API suites: the first tier runs them on SQLite, the second on PostgreSQL. */
