@@ -5,7 +5,7 @@ import { contentTypeFor } from '@skill-registry/skill-package/inspect';
 import { problems } from '@skill-registry/api-schemas/common';
 import { VersionParams } from '@skill-registry/api-schemas/versions';
 import { ANONYMOUS } from '../../domain/actor.js';
-import { notFound } from '../../domain/errors.js';
+import { AppError, notFound } from '../../domain/errors.js';
 import { bareSlug } from '../../domain/skills/skills.js';
 import { isPublic } from '../../domain/skills/visibility.js';
 import type { AgentOffer } from '../../domain/versions/agent-archive.js';
@@ -204,7 +204,11 @@ export const agentSkillRoutes: RoutePlugin = async (app, { services, config }) =
       const featured = await skills.list(ANONYMOUS, { featured: true, sort: 'featured', page: 1, pageSize: ROOT_INDEX_LIMIT });
       const entries: Awaited<ReturnType<typeof entryOf>>[] = [];
       for (const skill of featured.items) {
-        const offer = await agentSkills.offer(skill.full_name).catch(() => null);
+        // A skill that stopped being public since the search saw it is left out; any other failure is the request's.
+        const offer = await agentSkills.offer(skill.full_name).catch((error: unknown) => {
+          if (error instanceof AppError && error.status === 404) return null;
+          throw error;
+        });
         // One install folder per name: a scoped skill whose slug an earlier one has is left out.
         if (offer !== null && !entries.some((e) => e.name === offer.name)) entries.push(await entryOf(offer));
       }
