@@ -28,8 +28,9 @@ export const CLIENT_MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
 export const CLIENT_MAX_FILES = 1000;
 /** Longest description an index entry may carry. */
 export const MAX_DESCRIPTION_CHARS = 1024;
-/** The names the `skills` command installs under: its install folder. */
-const CLIENT_NAME = /^[a-z0-9](?:[a-z0-9]|-(?!-)){0,63}$/;
+/** The names the `skills` command installs under (its install folder): at most 64 of these, no `--`, no `-` at either end. */
+const CLIENT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const CLIENT_NAME_MAX = 64;
 
 /**
  * The built archives' one timestamp: 1980-01-01 00:00, the earliest a zip can hold. yazl writes DOS times from a
@@ -234,7 +235,7 @@ export function agentArchives(deps: {
     if (skill.status !== 'published' || skill.private || skill.hidden)
       throw notFound('skill_not_found', `No skill "${ref}" is visible to you.`);
     const name = bareSlug(skill.full_name);
-    if (skill.latest_version === null || !CLIENT_NAME.test(name)) return null;
+    if (skill.latest_version === null || name.length > CLIENT_NAME_MAX || !CLIENT_NAME.test(name)) return null;
     const version = await versions.find(skill.id, skill.latest_version);
     if (!version || isQuarantined(version.scan_verdict) || !withinClientLimits(version)) return null;
     const description = describe(skill, version);

@@ -77,8 +77,6 @@ export function pageSkillRef(scope: string | undefined, slug: string): string {
   return head + (at > 0 ? last.slice(0, at) : last);
 }
 
-const INDEX_CACHE = 'public, max-age=60';
-
 export const agentSkillRoutes: RoutePlugin = async (app, { services, config }) => {
   const { agentSkills, versions, skills } = services;
 
@@ -119,7 +117,6 @@ export const agentSkillRoutes: RoutePlugin = async (app, { services, config }) =
       .headers({
         'content-type': type,
         'content-length': file.size,
-        'cache-control': INDEX_CACHE,
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; sandbox",
         'content-disposition': type.startsWith('text/') ? 'inline' : attachment(file.path.split('/').pop() ?? 'file'),
@@ -153,7 +150,8 @@ export const agentSkillRoutes: RoutePlugin = async (app, { services, config }) =
     params,
     response: problems(404),
   });
-  const send = (reply: FastifyReply, body: object) => reply.header('cache-control', INDEX_CACHE).send(body);
+  // No Cache-Control, as the API's public reads: a version quarantined or a skill hidden leaves the index at once.
+  const send = (reply: FastifyReply, body: object) => reply.send(body);
 
   app.get(
     '/skills/:slug/.well-known/agent-skills/index.json',
