@@ -63,7 +63,7 @@ export function createServices(
   const skillServiceInstance = skillService({
     skills,
     skillChanges,
-    checkNewName: names.checkNewName,
+    checkNewName: (kind, name, ownerId) => names.checkNewName(kind, name, ownerId),
     announce: (id) => bus.publish({ kind: 'skills', id }),
     onSearchError: log ?? (() => undefined),
     findOrg: (handle) => organisations.findByHandle(handle),
@@ -117,7 +117,13 @@ export function createServices(
     recorder,
     repositories: { users, sessions, apiKeys, skills, organisations, skillChanges, versions, scans, callLogs },
     bus,
-    accounts: accountService({ users, sessions, config, invalidation, checkNewName: names.checkNewName }),
+    accounts: accountService({
+      users,
+      sessions,
+      config,
+      invalidation,
+      checkNewName: (kind, name, ownerId) => names.checkNewName(kind, name, ownerId),
+    }),
     /** Look-alike and reserved names, and the administrators' allowances of names. */
     names,
     apiKeys: apiKeyService({ apiKeys, invalidation }),
@@ -130,7 +136,7 @@ export function createServices(
       skills: skillServiceInstance,
       findOrg: (handle) => organisations.findByHandle(handle),
       offerDays: config.orgInvitationDays,
-      checkNewName: names.checkNewName,
+      checkNewName: (kind, name, ownerId) => names.checkNewName(kind, name, ownerId),
     }),
     orgs: organisationService({
       orgs: organisations,

@@ -103,7 +103,10 @@ describe('search engine', () => {
     assert.deepEqual(names('release'), ['Changelog Writer']);
     assert.deepEqual(names('release', { statuses: 'all', ownerIds: ['owner-2'] }), ['Release Publisher']);
     // Several owners (a user and the organisations they belong to): the skills of any of them.
-    assert.deepEqual(names('release', { statuses: 'all', ownerIds: ['owner-1', 'owner-2'] }).sort(), ['Changelog Writer', 'Release Publisher']);
+    assert.deepEqual(names('release', { statuses: 'all', ownerIds: ['owner-1', 'owner-2'] }).sort(), [
+      'Changelog Writer',
+      'Release Publisher',
+    ]);
     assert.deepEqual(names('release', { statuses: 'all', ownerIds: ['nobody'] }), []);
     assert.deepEqual(names('pdf', { category: 'documents' }), ['PdfTools']);
     assert.deepEqual(names('release', { tags: ['docs'] }), ['Changelog Writer']);

@@ -23,7 +23,9 @@ export const Skill = Type.Object(
   {
     id: Type.String(),
     slug: Type.String({ description: 'The slug within its scope: `pdf-tools` of `@acme/pdf-tools`.' }),
-    scope: Nullable(Type.String({ description: 'The handle of the user or organisation whose scope names the skill; null when unscoped.' })),
+    scope: Nullable(
+      Type.String({ description: 'The handle of the user or organisation whose scope names the skill; null when unscoped.' }),
+    ),
     full_name: Type.String({ description: '`pdf-tools`, or `@acme/pdf-tools` in a scope: what `:skillId` accepts besides the id.' }),
     name: Type.String(),
     description: Type.String(),
@@ -208,8 +210,7 @@ export const SkillNameHistory = Type.Object(
           Type.Object(
             { id: Type.String(), username: Type.String() },
             {
-              description:
-                'Who renamed it: shown to the owner and administrators, and to everyone else only when the owner did.',
+              description: 'Who renamed it: shown to the owner and administrators, and to everyone else only when the owner did.',
             },
           ),
         ),

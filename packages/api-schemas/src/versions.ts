@@ -100,7 +100,10 @@ export const WithPackageFields = Type.Object(
     name: skillFields.name,
     slug: skillFields.slug,
     scope: Type.Optional(
-      Type.String({ maxLength: 100, description: 'Name the skill `@scope/slug`: your username, or an organisation where you have a role.' }),
+      Type.String({
+        maxLength: 100,
+        description: 'Name the skill `@scope/slug`: your username, or an organisation where you have a role.',
+      }),
     ),
     description: Type.Optional(Type.String({ maxLength: DESCRIPTION_MAX })),
     category: Type.Optional(Type.String({ maxLength: CATEGORY_MAX })),

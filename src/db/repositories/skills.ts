@@ -46,7 +46,8 @@ export interface SkillNameChangeRow {
 }
 
 export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
-  const withOwner = (executor: Kysely<Database>) => executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id').leftJoin('organisations as o', 'o.id', 's.org_id');
+  const withOwner = (executor: Kysely<Database>) =>
+    executor.selectFrom('skills as s').innerJoin('users as u', 'u.id', 's.owner_id').leftJoin('organisations as o', 'o.id', 's.org_id');
 
   async function replaceTags(trx: Transaction<Database>, skillId: string, tags: readonly string[]): Promise<void> {
     await trx.deleteFrom('skill_tags').where('skill_id', '=', skillId).execute();

@@ -231,8 +231,7 @@ export function organisationService(deps: {
     async withdraw(actor: AuthenticatedActor, handle: string, id: string): Promise<void> {
       const row = await load(handle);
       const invitation = await orgs.findInvitation(id);
-      if (invitation?.org_id !== row.id)
-        throw notFound('invitation_not_found', `No open invitation ${id} in "${row.handle}".`);
+      if (invitation?.org_id !== row.id) throw notFound('invitation_not_found', `No open invitation ${id} in "${row.handle}".`);
       await requireRole(actor, row, (mine) => orgRules.manageMember(mine, invitation.role), 'Withdrawing an invitation');
       if (!(await orgs.withdraw(id, audit(actor, row.id, 'org.invitation.withdraw', invitation.username, invitation.role))))
         throw notFound('invitation_not_found', `No open invitation ${id} in "${row.handle}".`);

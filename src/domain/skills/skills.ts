@@ -160,7 +160,9 @@ export function bareSlug(fullName: string): string {
 }
 
 function privateNeedsOrg(): AppError {
-  return validationFailed([{ field: 'private', message: "only an organisation's skill can be private: create it with an organisation's scope" }]);
+  return validationFailed([
+    { field: 'private', message: "only an organisation's skill can be private: create it with an organisation's scope" },
+  ]);
 }
 
 export function slugTaken(slug: string): AppError {
@@ -258,7 +260,10 @@ export function skillService(deps: {
     }
     const org = await deps.findOrg?.(scope);
     if (org === undefined) {
-      throw forbidden('scope_not_allowed', `You cannot create skills in "@${scope}": it is neither your username nor an organisation you publish for.`);
+      throw forbidden(
+        'scope_not_allowed',
+        `You cannot create skills in "@${scope}": it is neither your username nor an organisation you publish for.`,
+      );
     }
     if (!orgRules.manageSkills(actor.user.orgs?.get(org.id)) && !isAdminSession(actor)) {
       throw forbidden('scope_not_allowed', `You are not a member of "@${org.handle}"; an owner or admin of it can invite you.`);
@@ -293,7 +298,10 @@ export function skillService(deps: {
     const fullName = owner.scope === null ? slug : `@${owner.scope}/${slug}`;
     if (await skills.slugTaken(fullName)) throw slugTaken(fullName);
     if ((await deps.retiredName?.(fullName)) === true) {
-      throw conflict('name_retired', `"${fullName}" was the name of a skill that moved or was renamed, and still leads there; choose another, or ask an administrator to release it.`);
+      throw conflict(
+        'name_retired',
+        `"${fullName}" was the name of a skill that moved or was renamed, and still leads there; choose another, or ask an administrator to release it.`,
+      );
     }
     const now = nowIso();
     return {
@@ -413,7 +421,8 @@ export function skillService(deps: {
         changes.source_url = source.source_url;
       }
       changes.updated_at = nowIso();
-      if (patch.private !== undefined && (patch.private ? 1 : 0) !== row.private) await setPrivate(actor, row, patch.private, changes.updated_at);
+      if (patch.private !== undefined && (patch.private ? 1 : 0) !== row.private)
+        await setPrivate(actor, row, patch.private, changes.updated_at);
       // A name people have seen (the skill was published) keeps its history: each rename goes to the audit trail.
       const rename =
         changes.name !== undefined && row.status !== 'draft'
@@ -578,7 +587,11 @@ export function skillService(deps: {
    * Every list and search: the index filters, ranks and pages, and holds the rows it shows (kept in step with
    * the database as docs/api-decisions.md describes: at once on this node, within a second on the others).
    */
-  async function listed(query: ListQuery, statuses: readonly string[] | 'all', ownerIds: readonly string[] | undefined): Promise<SkillList> {
+  async function listed(
+    query: ListQuery,
+    statuses: readonly string[] | 'all',
+    ownerIds: readonly string[] | undefined,
+  ): Promise<SkillList> {
     const searching = searchWords(query.q).length > 0;
     const answer = await search.search({
       text: searching ? (query.q ?? '') : '',

@@ -18,7 +18,15 @@ import { toVersion, type Version } from './views.js';
 
 /** What a download needs: the skill's visibility facts, the version's package facts, and its bytes. */
 export interface Download {
-  skill: { id: string; slug: string; status: SkillStatus; owner_id: string; org_id: string | null; private: number; hidden_at: Date | string | null };
+  skill: {
+    id: string;
+    slug: string;
+    status: SkillStatus;
+    owner_id: string;
+    org_id: string | null;
+    private: number;
+    hidden_at: Date | string | null;
+  };
   version: { id: string; version: string; size: number; sha256: string; archive_format: ArchiveFormat; quarantined: boolean };
   source: RandomAccessSource;
 }
