@@ -78,8 +78,10 @@ async function exec(
   }
 }
 
-// Packing builds each workspace (its prepack script); installing takes the third-party dependencies from npm's
-// cache when it has them. A slow machine or a cold cache still ends here, with a named failure.
+// The workspaces are packed as they are built (scripts/test.mjs builds them before any test runs): their prepack
+// scripts, which build again, are not run, since rewriting dist/ while other test files run the command line from it
+// would hand those a half-written module. Installing takes the third-party dependencies from npm's cache when it has
+// them. A slow machine or a cold cache still ends here, with a named failure.
 describe('the client and the command line, packed and installed without the server', { timeout: 240_000 }, () => {
   let work: string;
   let prefix: string;
@@ -96,7 +98,7 @@ describe('the client and the command line, packed and installed without the serv
     mkdirSync(home);
     const packed = await exec(
       'npm',
-      ['pack', ...WORKSPACES.flatMap((w) => ['-w', `packages/${w}`]), '--pack-destination', work, '--json', '--silent'],
+      ['pack', ...WORKSPACES.flatMap((w) => ['-w', `packages/${w}`]), '--ignore-scripts', '--pack-destination', work, '--json', '--silent'],
       { cwd: root },
     );
     const tarballs = (JSON.parse(packed.stdout) as { filename: string }[]).map((p) => path.join(work, p.filename));
