@@ -49,6 +49,19 @@ async function addMember(t: TestApp, org: Org, by: Auth, user: TestUser, role: s
   expectStatus(await call(t, 'POST', `/v1/me/invitations/${invitation.id}/accept`, user.session), 200);
 }
 
+/** Each endpoint's status for each caller, in the order given: what a caller × endpoint table is compared with. */
+async function answers(
+  endpoints: Record<string, (auth: Auth) => Promise<LightMyRequestResponse>>,
+  callers: Record<string, Auth>,
+): Promise<Record<string, Record<string, number>>> {
+  const actual: Record<string, Record<string, number>> = {};
+  for (const [endpoint, request] of Object.entries(endpoints)) {
+    actual[endpoint] = {};
+    for (const [who, auth] of Object.entries(callers)) actual[endpoint][who] = (await request(auth)).statusCode;
+  }
+  return actual;
+}
+
 async function upload(t: TestApp, auth: Auth, skill: string, version = '1.0.0'): Promise<LightMyRequestResponse> {
   const body = multipart({ version }, { content: await zip([{ path: 'SKILL.md', content: skillMd('scoped', 'A scoped skill.') }]) });
   return t.request({
@@ -650,12 +663,7 @@ for (const backend of apiBackends()) {
             'site admin': 201,
           },
         };
-        const actual: Record<string, Record<string, number>> = {};
-        for (const [endpoint, request] of Object.entries(endpoints)) {
-          actual[endpoint] = {};
-          for (const [who, auth] of Object.entries(callers)) actual[endpoint][who] = (await request(auth)).statusCode;
-        }
-        assert.deepEqual(actual, expected);
+        assert.deepEqual(await answers(endpoints, callers), expected);
       });
 
       it("answers each caller on each endpoint of an organisation's private skill as its rules say", async () => {
@@ -794,12 +802,7 @@ for (const backend of apiBackends()) {
             'site admin': 200,
           },
         };
-        const actual: Record<string, Record<string, number>> = {};
-        for (const [endpoint, request] of Object.entries(endpoints)) {
-          actual[endpoint] = {};
-          for (const [who, auth] of Object.entries(callers)) actual[endpoint][who] = (await request(auth)).statusCode;
-        }
-        assert.deepEqual(actual, expected);
+        assert.deepEqual(await answers(endpoints, callers), expected);
       });
     });
   });

@@ -114,3 +114,8 @@ export const NullableTimestamp = Nullable(Type.String({ format: 'date-time' }));
 export const SkillRefParams = Type.Object({
   skillId: Type.String({ minLength: 1, maxLength: 200, description: 'The skill id or its slug.' }),
 });
+
+/** A list answered whole, not paged: `{ items: [...] }`. */
+export function ItemList<T extends TSchema>(item: T) {
+  return Type.Object({ items: Type.Array(item) });
+}

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { caller } from '../plugins/auth.js';
-import { problems } from '@skill-registry/api-schemas/common';
+import { ItemList as items, problems } from '@skill-registry/api-schemas/common';
 import {
   CreateOrgBody,
   Invitation,
@@ -19,7 +19,6 @@ import type { RoutePlugin } from '../types.js';
 import { listQuery } from './skill-query.js';
 
 const OrganisationRef = Type.Ref('Organisation');
-const items = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ items: Type.Array(item) });
 
 /**
  * Organisations, their members and invitations. Reading an organisation is public; its members, invitations and

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
 import { caller } from '../plugins/auth.js';
-import { problems, SkillRefParams } from '@skill-registry/api-schemas/common';
+import { ItemList as items, problems, SkillRefParams } from '@skill-registry/api-schemas/common';
 import { AliasParams, OfferTransferBody, RenameBody, SkillAlias, Transfer, TransferParams } from '@skill-registry/api-schemas/orgs';
 import type { RoutePlugin } from '../types.js';
 
 const SkillRef = Type.Ref('Skill');
-const items = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ items: Type.Array(item) });
 
 /**
  * Moving skills between owners and renaming them. The old name keeps leading to the skill: a request naming it is
