@@ -58,19 +58,18 @@ export function transferService(deps: {
     return row;
   }
 
-  function newName(row: SkillRecordRow, scope: string | null, slug: string | null): string {
-    const bare = slug ?? bareSlug(row.slug);
-    return row.scope === null ? bare : `@${scope ?? row.scope}/${bare}`;
+  /** The whole name a skill (by its whole name now) takes in `scope` under `slug`: a scoped one moves scope, an unscoped one stays so. */
+  function newName(fullName: string, scope: string | null, slug: string | null): string {
+    const bare = slug ?? bareSlug(fullName);
+    return fullName.startsWith('@') ? `@${scope ?? fullName.slice(1, fullName.indexOf('/'))}/${bare}` : bare;
   }
 
-  function view(row: TransferRow, skill: SkillRecordRow | undefined): Transfer {
-    const scoped = skill?.scope !== null && skill?.scope !== undefined;
-    const bare = row.new_slug ?? bareSlug(row.skill_name);
+  function view(row: TransferRow): Transfer {
     return {
       id: row.id,
       skill: row.skill_name,
       to: row.to_handle,
-      new_name: scoped ? `@${row.to_handle}/${bare}` : bare,
+      new_name: newName(row.skill_name, row.to_handle, row.new_slug),
       offered_by: row.offered_by_username,
       created_at: toIso(row.created_at),
       expires_at: toIso(row.expires_at),
@@ -112,21 +111,21 @@ export function transferService(deps: {
         created_at: now,
         expires_at: addDays(now, deps.offerDays),
       };
-      await transfers.offer(offer, audit(actor, row.id, 'skill.transfer.offer', row.slug, newName(row, handle, slug)));
-      return view((await transfers.find(offer.id))!, row);
+      await transfers.offer(offer, audit(actor, row.id, 'skill.transfer.offer', row.slug, newName(row.slug, handle, slug)));
+      return view((await transfers.find(offer.id))!);
     },
 
     /** Open offers the caller may answer: to them, or to organisations they own or administer. */
     async received(actor: AuthenticatedActor): Promise<Transfer[]> {
       const orgIds = [...(actor.user.orgs ?? new Map<string, OrgRole>())].filter(([, role]) => orgRules.administer(role)).map(([id]) => id);
       const rows = await transfers.open({ userId: actor.user.id, orgIds }, nowIso());
-      return Promise.all(rows.map(async (r) => view(r, await skills.find(r.skill_id))));
+      return rows.map(view);
     },
 
     /** The open offer of a skill, for whoever manages it. */
     async ofSkill(actor: Actor, ref: string): Promise<Transfer[]> {
       const row = await skills.manageable(actor, ref);
-      return (await transfers.open({ skillId: row.id }, nowIso())).map((r) => view(r, row));
+      return (await transfers.open({ skillId: row.id }, nowIso())).map(view);
     },
 
     async accept(actor: AuthenticatedActor, id: string): Promise<void> {
@@ -135,7 +134,7 @@ export function transferService(deps: {
         throw forbidden('not_receiver', `Transfer ${id} is offered to ${offer.to_handle}; its owners and admins answer it.`);
       const row = await skills.find(offer.skill_id);
       if (row === undefined) throw notFound('transfer_not_found', `No open transfer offer ${id}.`);
-      const name = newName(row, offer.to_handle, offer.new_slug);
+      const name = newName(row.slug, offer.to_handle, offer.new_slug);
       if (row.scope === null && name !== row.slug) await deps.checkNewName?.('skill', name, offer.to_org_id ?? actor.user.id);
       const arrival: Arrival = {
         slug: name,
@@ -180,7 +179,7 @@ export function transferService(deps: {
     async rename(actor: AuthenticatedActor, ref: string, input: { slug: string }) {
       const row = await ownedSkill(actor, ref);
       const slug = checkSlug(input.slug);
-      const name = newName(row, null, slug);
+      const name = newName(row.slug, null, slug);
       if (name === row.slug) return skills.get(actor, row.id);
       if (row.scope === null) await deps.checkNewName?.('skill', name, row.org_id ?? row.owner_id);
       if ((await skills.find(name)) !== undefined) throw conflict('slug_taken', `The name "${name}" is taken; choose another.`);
