@@ -163,26 +163,34 @@ function heldOutAttacks(name: string, next: () => number): Record<string, string
 
 interface Tally {
   tried: number;
+  /** Refused by the look-alike rules (or taken). */
   refused: number;
+  /** Refused before the rules look: not a slug the registry accepts at all (upper case, other scripts, `--`). */
+  malformed: number;
   missed: string[];
 }
+
+/** Why a variant cannot be taken: not a valid slug, refused by the rules (or taken), or null when it can. */
+type Refusal = 'format' | 'rules' | null;
 
 function tallyAttacks(
   popular: readonly string[],
   make: (name: string, next: () => number) => Record<string, string[]>,
-  refused: (variant: string) => boolean,
+  refused: (variant: string) => Refusal,
   seed: number,
 ): Map<string, Tally> {
   const next = random(seed);
   const tallies = new Map<string, Tally>();
   for (const name of popular) {
     for (const [kind, variants] of Object.entries(make(name, next))) {
-      const tally = tallies.get(kind) ?? { tried: 0, refused: 0, missed: [] };
+      const tally = tallies.get(kind) ?? { tried: 0, refused: 0, malformed: 0, missed: [] };
       tallies.set(kind, tally);
       for (const variant of variants) {
         if (variant === name) continue;
         tally.tried += 1;
-        if (refused(variant)) tally.refused += 1;
+        const why = refused(variant);
+        if (why === 'rules') tally.refused += 1;
+        else if (why === 'format') tally.malformed += 1;
         else tally.missed.push(`${variant} (of ${name})`);
       }
     }
@@ -192,16 +200,20 @@ function tallyAttacks(
 
 function printTallies(title: string, tallies: Map<string, Tally>, show: number): void {
   console.log(`\n${title}`);
-  console.log('| look-alike | tried | refused | share |');
-  console.log('| --- | ---: | ---: | ---: |');
+  console.log('| look-alike | tried | not a valid slug | refused by the rules | refused in all |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  const share = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
   let tried = 0;
   let refused = 0;
+  let malformed = 0;
   for (const [kind, tally] of tallies) {
     tried += tally.tried;
     refused += tally.refused;
-    console.log(`| ${kind} | ${tally.tried} | ${tally.refused} | ${((100 * tally.refused) / Math.max(1, tally.tried)).toFixed(1)}% |`);
+    malformed += tally.malformed;
+    const all = tally.refused + tally.malformed;
+    console.log(`| ${kind} | ${tally.tried} | ${tally.malformed} | ${share(tally.refused, tally.tried - tally.malformed)} | ${share(all, tally.tried)} |`);
   }
-  console.log(`| all | ${tried} | ${refused} | ${((100 * refused) / Math.max(1, tried)).toFixed(1)}% |`);
+  console.log(`| all | ${tried} | ${malformed} | ${share(refused, tried - malformed)} | ${share(refused + malformed, tried)} |`);
   for (const [kind, tally] of tallies) {
     if (tally.missed.length > 0) console.log(`  missed (${kind}): ${tally.missed.slice(0, show).join(', ')}`);
   }
@@ -320,8 +332,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const index = nameIndex(existing);
   const known = new Set(frequency.keys());
-  // A variant that is itself an existing name is refused as taken; otherwise by the rules.
-  const refused = (variant: string) => known.has(variant) || judgeName(variant, index, 'attacker') !== null;
+  // A variant the slug rule refuses cannot be created at all; one that is itself an existing name is refused as taken;
+  // otherwise the look-alike rules judge it.
+  const refused = (variant: string): Refusal =>
+    slugProblem(variant) !== null ? 'format' : known.has(variant) || judgeName(variant, index, 'attacker') !== null ? 'rules' : null;
   console.log(
     `${raw.length} SKILL.md files, ${frequency.size} distinct names; the ${POPULAR_COUNT} most frequent have ${POPULAR_DOWNLOADS}+ downloads`,
   );

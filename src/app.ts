@@ -29,6 +29,7 @@ import { operationRoutes } from './http/routes/operations.js';
 import { skillRoutes } from './http/routes/skills.js';
 import { versionRoutes } from './http/routes/versions.js';
 import { scanRoutes } from './http/routes/scans.js';
+import { changeRoutes } from './http/routes/changes.js';
 import { newId } from './lib/ids.js';
 import type { Services } from './services.js';
 import { VERSION } from './version.js';
@@ -141,6 +142,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(adminRoutes, deps);
   await app.register(nameAllowanceRoutes, deps);
   await app.register(agentSkillRoutes, deps);
+  await app.register(changeRoutes, deps);
   // Last: the console answers only what no API route does.
   installNotFound(app, await installConsole(app, config));
 

@@ -33,6 +33,8 @@ import { workerScans } from './scan-threads/worker-scans.js';
 import { namesRepository } from './db/repositories/names.js';
 import { nameAllowancesRepository } from './db/repositories/name-allowances.js';
 import { nameService } from './domain/names/names.js';
+import { changesRepository } from './db/repositories/changes.js';
+import { changeService } from './domain/changes/changes.js';
 
 /**
  * The composition root: repositories over one database handle, and the domain services built on them.
@@ -126,6 +128,8 @@ export function createServices(
     }),
     /** Look-alike and reserved names, and the administrators' allowances of names. */
     names,
+    /** The change feed (GET /v1/changes), written by the database's triggers (migration 0017). */
+    changes: changeService({ changes: changesRepository(database.db) }),
     apiKeys: apiKeyService({ apiKeys, invalidation }),
     authenticate,
     skills: skillServiceInstance,

@@ -308,7 +308,78 @@ export interface CallLogsTable {
   created_at: Timestamp;
 }
 
+/** One change of what the registry shows, written by triggers (migration 0017); the change feed and webhooks read it. */
+export interface ChangeFeedTable {
+  seq: Generated<number>;
+  type: string;
+  occurred_at: Timestamp;
+  skill_id: string;
+  skill_name: string;
+  owner_id: string;
+  org_id: string | null;
+  prev_owner_id: string | null;
+  prev_org_id: string | null;
+  version: string | null;
+  was_public: Flag;
+  is_public: Flag;
+}
+
+/** A subscription of a URL to the changes of a user's, an organisation's or (an administrator's) every skill (0017). */
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  org_id: string | null;
+  all_skills: Flag;
+  url: string;
+  secret: string;
+  /** JSON array of entry types; empty: every type. */
+  events: string;
+  active: Flag;
+  failures: ColumnType<number, number | undefined, number>;
+  disabled_reason: string | null;
+  disabled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** The request body as sent, JSON. */
+  payload: string;
+  state: WebhookDeliveryState;
+  attempts: ColumnType<number, number | undefined, number>;
+  redelivery_of: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+  attempted_at: Timestamp;
+}
+
+/** How far the feed has been turned into deliveries (one row, `feed`). */
+export interface WebhookDispatchTable {
+  name: string;
+  seq: number;
+}
+
 export interface Database {
+  change_feed: ChangeFeedTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_dispatch: WebhookDispatchTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;

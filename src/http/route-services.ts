@@ -12,6 +12,7 @@ import type { VersionService } from '../domain/versions/versions.js';
 import type { AgentArchives } from '../domain/versions/agent-archive.js';
 import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
 import type { NameService } from '../domain/names/names.js';
+import type { ChangeService } from '../domain/changes/changes.js';
 
 /** A dependency the readiness check asks whether it answers. */
 export interface Pingable {
@@ -37,6 +38,7 @@ export interface RouteServices {
   reports: ReportService;
   logs: CallLogService;
   names: NameService;
+  changes: ChangeService;
   database: Pingable;
   blobs: Pingable;
 }

@@ -40,6 +40,9 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'scan_job_items', key: ['job_id', 'version_id'], timestamps: [] },
   { name: 'queued_jobs', key: ['id'], timestamps: ['run_at', 'created_at'] },
   { name: 'name_allowances', key: ['name'], timestamps: ['created_at'] },
+  { name: 'webhooks', key: ['id'], timestamps: ['created_at', 'updated_at', 'disabled_at'] },
+  { name: 'webhook_deliveries', key: ['id'], timestamps: ['created_at', 'finished_at'] },
+  { name: 'webhook_attempts', key: ['delivery_id', 'attempt'], timestamps: ['attempted_at'] },
 ];
 
 /**
@@ -54,6 +57,10 @@ function isBookkeeping(name: string): boolean {
     name.startsWith('skills_fts') ||
     name.startsWith('sqlite_') ||
     name === 'skill_changes' ||
+    // The change feed is written by triggers as the rows are copied in, like skill_changes: a copy's feed starts
+    // afresh, and the webhooks' dispatcher starts at its end (migration 0017).
+    name === 'change_feed' ||
+    name === 'webhook_dispatch' ||
     name === 'job_leases'
   );
 }

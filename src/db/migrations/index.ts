@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { initial } from './0001_initial.js';
 import { versions } from './0002_versions.js';
@@ -56,7 +56,50 @@ export interface MigrationReport {
  * schema only: Kysely otherwise looks across every schema unless told which one is ours.
  */
 export function registryMigrator(db: Kysely<unknown>, dialect: DialectName, schema?: string): Migrator {
-  return new Migrator({ db, provider: new InCodeProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
+  return new RetryingMigrator({ db, provider: new InCodeProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) }, schema);
+}
+
+/**
+ * Kysely's introspection reads every schema's tables in one catalog query; a schema that another client drops during
+ * that query makes it fail with "schema does not exist" (3F000) although ours is fine. Nothing is applied by then, so
+ * each way of migrating looks again, up to three times.
+ */
+class RetryingMigrator extends Migrator {
+  constructor(
+    props: ConstructorParameters<typeof Migrator>[0],
+    private readonly schema: string | undefined,
+  ) {
+    super(props);
+  }
+
+  private async retried(run: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+    let outcome = await run();
+    for (let attempt = 1; attempt <= 3 && outcome.error && isVanishedSchema(outcome.error, this.schema); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      outcome = await run();
+    }
+    return outcome;
+  }
+
+  override migrateToLatest(): Promise<MigrationResultSet> {
+    return this.retried(() => super.migrateToLatest());
+  }
+
+  override migrateTo(target: Parameters<Migrator['migrateTo']>[0]): Promise<MigrationResultSet> {
+    return this.retried(() => super.migrateTo(target));
+  }
+
+  override migrateUp(): Promise<MigrationResultSet> {
+    return this.retried(() => super.migrateUp());
+  }
+
+  override migrateDown(): Promise<MigrationResultSet> {
+    return this.retried(() => super.migrateDown());
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
 }
 
 /**
@@ -64,15 +107,7 @@ export function registryMigrator(db: Kysely<unknown>, dialect: DialectName, sche
  * SQLite) inside a transaction, so several nodes starting at once apply each migration exactly once.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName, schema?: string): Promise<MigrationReport> {
-  const migrator = registryMigrator(db, dialect, schema);
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely's introspection reads every schema's tables in one catalog query; a schema that another client
-  // drops during that query makes it fail with "schema does not exist" (3F000) although ours is fine.
-  // Nothing was applied by then, so looking again is safe.
-  for (let attempt = 1; attempt <= 3 && error && isVanishedSchema(error, schema); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await registryMigrator(db, dialect, schema).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     const cause = error instanceof Error ? error.message : JSON.stringify(error);

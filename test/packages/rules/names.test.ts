@@ -110,7 +110,7 @@ describe('look-alike names', () => {
     assert.equal(judgeName('pdf-toolbox', index, 'mallory'), null, 'two edits are another name');
   });
 
-  it('refuse a popular name with a claim word or a tag before or after it', () => {
+  it('refuse a popular name with a claim word, a tag or any one word before or after it', () => {
     for (const variant of [
       'pdf-tools-official',
       'pdf-tools-pro',
@@ -121,12 +121,15 @@ describe('look-alike names', () => {
       'real-pdf-tools',
       'pdf-tools-2024',
       'pdf-tools-kaze',
+      'pdf-tools-extractor',
+      'the-pdf-tools',
+      'pdf-tools-qxbzd',
     ]) {
       const refusal = judgeName(variant, index, 'mallory');
       assert.equal(refusal?.resembles, 'pdf-tools', variant);
     }
     assert.match(judgeName('pdf-tools-official', index, 'mallory')!.why, /"official" added/);
-    for (const free of ['pdf-tools-for-invoices', 'pdf-toolshed', 'pdf-tools-extractor', 'quiet-notes-pro'])
+    for (const free of ['pdf-tools-for-invoices', 'pdf-toolshed', 'invoice-pdf-tools-kit', 'quiet-notes-pro'])
       assert.equal(judgeName(free, index, 'mallory'), null, free);
   });
 
