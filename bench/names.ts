@@ -161,6 +161,31 @@ function heldOutAttacks(name: string, next: () => number): Record<string, string
   };
 }
 
+/**
+ * A second held-out set, written after the first had been looked at and never tuned against: word order, two added
+ * words, plural and singular, a doubled letter, a dropped vowel, letters that sound alike.
+ */
+function secondHeldOutAttacks(name: string, next: () => number): Record<string, string[]> {
+  const words = name.split('-');
+  const vowels = [...name].map((c, i) => [c, i] as const).filter(([c], i) => i > 0 && 'aeiou'.includes(c));
+  const dropAt = vowels.length > 0 ? vowels[Math.floor(next() * vowels.length)]![1] : -1;
+  const doubleAt = Math.floor(next() * name.length);
+  return {
+    'words in another order': words.length >= 2 ? [[...words].reverse().join('-')] : [],
+    'two words added': [`${name}-by-acme`, `${name}-for-teams`, `best-free-${name}`],
+    'plural or singular': [name.endsWith('s') ? name.slice(0, -1) : `${name}s`],
+    'a doubled letter': name[doubleAt] === '-' ? [] : [name.slice(0, doubleAt + 1) + name.slice(doubleAt)],
+    'a vowel dropped': dropAt > 0 ? [name.slice(0, dropAt) + name.slice(dropAt + 1)] : [],
+    'letters that sound alike': [
+      name
+        .replace(/ph/g, 'f')
+        .replace(/c(?=[aou])/g, 'k')
+        .replace(/x/g, 'ks')
+        .replace(/s$/, 'z'),
+    ],
+  };
+}
+
 interface Tally {
   tried: number;
   /** Refused by the look-alike rules (or taken). */
@@ -211,7 +236,9 @@ function printTallies(title: string, tallies: Map<string, Tally>, show: number):
     refused += tally.refused;
     malformed += tally.malformed;
     const all = tally.refused + tally.malformed;
-    console.log(`| ${kind} | ${tally.tried} | ${tally.malformed} | ${share(tally.refused, tally.tried - tally.malformed)} | ${share(all, tally.tried)} |`);
+    console.log(
+      `| ${kind} | ${tally.tried} | ${tally.malformed} | ${share(tally.refused, tally.tried - tally.malformed)} | ${share(all, tally.tried)} |`,
+    );
   }
   console.log(`| all | ${tried} | ${malformed} | ${share(refused, tried - malformed)} | ${share(refused + malformed, tried)} |`);
   for (const [kind, tally] of tallies) {
@@ -347,6 +374,7 @@ async function main(): Promise<void> {
     show,
   );
   printTallies('(c) held out: look-alikes of other kinds', tallyAttacks(popular, heldOutAttacks, refused, 2), show);
+  printTallies('(c2) second held-out set: look-alikes of further kinds', tallyAttacks(popular, secondHeldOutAttacks, refused, 3), show);
 
   const refusals: string[] = [];
   const reasons = new Map<string, number>();
