@@ -12,8 +12,9 @@
 // every database.
 //   node scripts/test.mjs [--tier=1|2|all] [PART-OF-A-PATH...]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
   console.error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL half of the suite cannot be skipped in CI.');
@@ -47,6 +48,7 @@ const SECOND_TIER = [
   'test/cli-commands/publish-install.test.ts',
   'test/cli-commands/orgs.test.ts',
   'test/clients/skills-cli.test.ts',
+  'test/clients/clawhub-cli.test.ts',
 ];
 /** The HTTP API suites: the first tier runs them on SQLite, the second on PostgreSQL. */
 const API_SUITES = 'test/http/';
@@ -94,6 +96,34 @@ console.log(
 // it; and once a file's tests are done its process exits, even if something it started would keep it alive.
 const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
 
+// Each test process first loads the server's modules through tsx: about two seconds of a core, paid once per file by a
+// hundred files. A whole tier runs instead as groups of files, each group one process that imports its files in turn
+// (node:test runs one process's top-level tests one after another, so a group's files never overlap, and each file's
+// top-level hooks still run around its own tests). Named files run one process each, as written.
+// TEST_GROUP_SIZE=1 runs every file in its own process.
+const groupSize = Number(process.env.TEST_GROUP_SIZE ?? '8');
+if (!Number.isInteger(groupSize) || groupSize < 1) {
+  console.error(`TEST_GROUP_SIZE must be a whole number of files, 1 or more (got ${process.env.TEST_GROUP_SIZE})`);
+  process.exit(2);
+}
+const testFiles = filters.length > 0 || groupSize === 1 ? run.files : groupFiles(run.files, groupSize);
+
+/** Writes one entry file per group (files dealt out in turn, so one directory's slow files spread over the groups). */
+function groupFiles(files, size) {
+  const dir = path.join('node_modules', '.cache', 'test-groups', `tier-${tier}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const count = Math.ceil(files.length / size);
+  const groups = Array.from({ length: count }, () => []);
+  files.forEach((file, i) => groups[i % count].push(file));
+  return groups.map((members, i) => {
+    const entry = path.join(dir, `group-${String(i + 1).padStart(2, '0')}.test.mjs`);
+    writeFileSync(entry, members.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
+    return entry;
+  });
+}
+console.log(`${run.files.length} test files${testFiles === run.files ? '' : `, in ${testFiles.length} processes`}`);
+
 const result = spawnSync(
   process.execPath,
   [
@@ -106,7 +136,7 @@ const result = spawnSync(
     `--test-timeout=${timeoutMs}`,
     '--test-force-exit',
     '--test-reporter=spec',
-    ...run.files,
+    ...testFiles,
   ],
   {
     stdio: 'inherit',

@@ -15,6 +15,9 @@ import { installRateLimits } from './http/plugins/rate-limit.js';
 import { installValidators, refuseNul } from './http/plugins/validation.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { agentSkillRoutes } from './http/routes/agent-skills.js';
+import { clawhubRoutes } from './http/routes/clawhub.js';
+import { clawhubDeviceRoutes } from './http/routes/clawhub-device.js';
+import { clawhubPublishRoutes } from './http/routes/clawhub-publish.js';
 import { nameAllowanceRoutes } from './http/routes/name-allowances.js';
 import { authRoutes } from './http/routes/auth.js';
 import { installConsole } from './http/routes/console.js';
@@ -142,6 +145,9 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(adminRoutes, deps);
   await app.register(nameAllowanceRoutes, deps);
   await app.register(agentSkillRoutes, deps);
+  await app.register(clawhubRoutes, deps);
+  await app.register(clawhubPublishRoutes, deps);
+  await app.register(clawhubDeviceRoutes, deps);
   await app.register(changeRoutes, deps);
   // Last: the console answers only what no API route does.
   installNotFound(app, await installConsole(app, config));

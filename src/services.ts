@@ -35,6 +35,8 @@ import { nameAllowancesRepository } from './db/repositories/name-allowances.js';
 import { nameService } from './domain/names/names.js';
 import { changesRepository } from './db/repositories/changes.js';
 import { changeService } from './domain/changes/changes.js';
+import { clawhubRepository } from './db/repositories/clawhub.js';
+import { clawhubService } from './domain/clawhub/clawhub.js';
 
 /**
  * The composition root: repositories over one database handle, and the domain services built on them.
@@ -112,6 +114,7 @@ export function createServices(
     rescan: (version) => versionServiceInstance.rescanStored(version),
     rulesVersion: CURRENT_RULES_VERSION,
   });
+  const apiKeyServiceInstance = apiKeyService({ apiKeys, invalidation });
   return {
     database,
     blobs,
@@ -130,7 +133,23 @@ export function createServices(
     names,
     /** The change feed (GET /v1/changes), written by the database's triggers (migration 0017). */
     changes: changeService({ changes: changesRepository(database.db) }),
-    apiKeys: apiKeyService({ apiKeys, invalidation }),
+    apiKeys: apiKeyServiceInstance,
+    /** The ClawHub protocol the `clawhub` command line speaks, over the services above (docs/api-decisions.md). */
+    clawhub: clawhubService({
+      repository: clawhubRepository(database.db, database.dialect),
+      skills: skillServiceInstance,
+      versions: versionServiceInstance,
+      versionRows: versions,
+      blobs,
+      apiKeys: apiKeyServiceInstance,
+      findUser: async (id) => {
+        const row = await users.findById(id);
+        if (!row || row.disabled === 1) return null;
+        return { id: row.id, username: row.username, role: row.role };
+      },
+      publicUrl: config.publicUrl,
+      maxUploadBytes: config.maxUploadBytes,
+    }),
     authenticate,
     skills: skillServiceInstance,
     skillNames: skillNameHistory({ skills: skillServiceInstance, repository: skills }),

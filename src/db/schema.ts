@@ -308,6 +308,40 @@ export interface CallLogsTable {
   created_at: Timestamp;
 }
 
+/** A `clawhub login` waiting for, or given, a signed-in user's approval (migration 0016). */
+export interface ClawhubDeviceCodesTable {
+  /** The SHA-256 of the device code the client polls with; the code itself is never stored. */
+  device_code_hash: string;
+  user_code: string;
+  label: string;
+  status: 'pending' | 'approved' | 'denied' | 'issued';
+  user_id: string | null;
+  api_key_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  polled_at: Timestamp | null;
+}
+
+/** One file of a `clawhub publish`: who may upload it, what it must be, and whether it arrived (migration 0016). */
+export interface ClawhubUploadTicketsTable {
+  id: string;
+  user_id: string;
+  path: string;
+  size: number;
+  sha256: string;
+  content_type: string;
+  uploaded_at: Timestamp | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A version's content fingerprint as the `clawhub` client computes it, and its files' sha256s (JSON; migration 0016). */
+export interface ClawhubVersionDigestsTable {
+  version_id: string;
+  fingerprint: string;
+  files: string;
+}
+
 /** One change of what the registry shows, written by triggers (migration 0017); the change feed and webhooks read it. */
 export interface ChangeFeedTable {
   seq: Generated<number>;
@@ -404,6 +438,9 @@ export interface Database {
   org_invitations: OrgInvitationsTable;
   skill_transfers: SkillTransfersTable;
   skill_aliases: SkillAliasesTable;
+  clawhub_device_codes: ClawhubDeviceCodesTable;
+  clawhub_upload_tickets: ClawhubUploadTicketsTable;
+  clawhub_version_digests: ClawhubVersionDigestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

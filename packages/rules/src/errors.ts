@@ -19,7 +19,14 @@ export const ERROR_CODES = {
   },
   invalid_slug: { status: 400, meaning: 'The slug breaks the slug rules.' },
   invalid_source: { status: 400, meaning: 'The source type and URL do not fit together.' },
+  webhook_url_refused: {
+    status: 400,
+    meaning:
+      'A webhook URL that is not http(s), carries credentials, does not resolve, or reaches a loopback, private, link-local, multicast or the registry’s own address.',
+  },
   invalid_version: { status: 400, meaning: 'The version is not Semantic Versioning 2.0 (1.2.0, 2.0.0-rc.1).' },
+  upload_mismatch: { status: 400, meaning: "Uploaded bytes differ from the size or sha256 their upload ticket declared." },
+  upload_incomplete: { status: 400, meaning: 'A file of a publish has no uploaded bytes yet; upload it with its ticket first.' },
   slug_immutable: { status: 400, meaning: 'A skill keeps its slug; a change of it is refused.' },
   bad_request: { status: 400, meaning: 'A request the framework could not read (a bad URL or Content-Length).' },
   // 401
@@ -58,12 +65,17 @@ export const ERROR_CODES = {
   invitation_not_found: { status: 404, meaning: 'No open invitation by this id (answered, withdrawn or expired).' },
   member_not_found: { status: 404, meaning: 'The user is not a member of the organisation.' },
   transfer_not_found: { status: 404, meaning: 'No open transfer offer by this id (answered, withdrawn or expired).' },
+  webhook_not_found: { status: 404, meaning: 'No webhook by this id that the caller manages.' },
+  delivery_not_found: { status: 404, meaning: 'The webhook has no delivery by this id.' },
   alias_not_found: { status: 404, meaning: 'No skill had this name before it moved or was renamed.' },
   api_key_not_found: { status: 404, meaning: "No such API key among the caller's." },
   log_not_found: { status: 404, meaning: "No call-log entry by this request id among the caller's." },
   scan_not_found: { status: 404, meaning: 'The version has no scan report.' },
   scan_job_not_found: { status: 404, meaning: 'No rescan job by this id.' },
   name_allowance_not_found: { status: 404, meaning: 'No administrator allowance for this name.' },
+  upload_ticket_not_found: { status: 404, meaning: "No live upload ticket by this id of the caller's (unknown, expired or another account's)." },
+  user_code_not_found: { status: 404, meaning: 'No device login waits for this code (mistyped, expired or already answered).' },
+  stars_not_available: { status: 404, meaning: 'This registry keeps no stars; ratings and comments take their place.' },
   // 406
   not_acceptable: { status: 406, meaning: 'A multipart upload whose parts the registry cannot read.' },
   // 408
@@ -85,6 +97,7 @@ export const ERROR_CODES = {
   },
   email_taken: { status: 409, meaning: 'Another account has this email address.' },
   version_exists: { status: 409, meaning: 'The skill already has this version; versions are immutable.' },
+  ambiguous_skill_slug: { status: 409, meaning: 'A bare slug names skills of several owners; name the owner as well (owner/slug).' },
   invalid_transition: { status: 409, meaning: 'The skill or report cannot move from its status to the one asked for.' },
   not_draft: { status: 409, meaning: 'Only a draft can be declined or removed.' },
   no_installable_version: { status: 409, meaning: 'A skill is published only with a version that can be installed.' },

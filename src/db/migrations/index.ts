@@ -15,6 +15,8 @@ import { rescanQueue } from './0012_rescan_queue.js';
 import { nameAllowances } from './0013_name_allowances.js';
 import { organisations } from './0014_organisations.js';
 import { skillTransfers } from './0015_skill_transfers.js';
+import { clawhub } from './0016_clawhub.js';
+import { changeFeed } from './0017_change_feed.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -37,6 +39,8 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0013_name_allowances': nameAllowances(dialect),
     '0014_organisations': organisations(dialect),
     '0015_skill_transfers': skillTransfers(dialect),
+    '0016_clawhub': clawhub(dialect),
+    '0017_change_feed': changeFeed(dialect),
   };
 }
 

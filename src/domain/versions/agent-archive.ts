@@ -66,7 +66,7 @@ export interface BuiltArchive {
 }
 
 /** The folder SKILL.md sits in within the package, as a path prefix ('' at the root). */
-function prefixOf(skillMdPath: string | null): string {
+export function prefixOf(skillMdPath: string | null): string {
   if (skillMdPath === null) return '';
   const slash = skillMdPath.lastIndexOf('/');
   return slash < 0 ? '' : skillMdPath.slice(0, slash + 1);
@@ -125,7 +125,7 @@ async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
  * The bytes of every file under `prefix`, by path without it. `files` is the version's stored file index: only the
  * files it lists are taken.
  */
-async function filesUnder(
+export async function filesUnder(
   source: Awaited<ReturnType<BlobStore['source']>>,
   format: ArchiveFormat,
   files: readonly FileEntry[],

@@ -29,7 +29,8 @@ export interface CallLogger {
  */
 export function callLogger(recorder: CallLogRecorder): CallLogger {
   function record(call: CallRecord): void {
-    if (!call.url.startsWith('/v1/')) return;
+    // The ClawHub protocol's calls (`clawhub` command line) are the API's too.
+    if (!call.url.startsWith('/v1/') && !call.url.startsWith('/api/v1/') && !call.url.startsWith('/api/cli/')) return;
     const { actor, userAgent } = call;
     recorder.record({
       request_id: call.id,

