@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { call, expectStatus, json, uniqueName } from '../helpers/client.js';
@@ -214,7 +214,7 @@ describe(`command line: publish and install (${backend.name})`, () => {
     for (const file of SHIPPED) assert.equal(installed[file], source[file], `${file} has the published bytes`);
 
     const lock = JSON.parse(readFileSync(path.join(skills, 'skills-lock.json'), 'utf8')) as LockJson;
-    assert.equal(lock.lockfile_version, 1);
+    assert.equal(lock.lockfile_version, 2);
     assert.equal(lock.skills[slug]?.version, '1.0.0');
     assert.equal(lock.skills[slug].registry, registry.url);
     assert.deepEqual(lock.skills[slug].files, SHIPPED);
@@ -321,18 +321,25 @@ describe(`command line: publish and install (${backend.name})`, () => {
     assert.deepEqual(readTree(skills), before);
   });
 
-  it('installs into ./.claude/skills of the working directory by default, and ~/.claude/skills with --global', async () => {
+  it('installs into ./.claude/skills of a project with .claude/ by default, and ~/.claude/skills with --global', async () => {
     const slug = uniqueName('dflt-');
     await publishFolder(slug, '1.0.0');
     await publishAsAdmin(registry.t, slug);
+    // Claude Code is found by its folder, in the project and in the home folder (test/cli-commands/agent-install.test.ts has the rest).
     const project = scratch();
+    mkdirSync(path.join(project, '.claude'));
     const local = await cli(['install', slug], { home, env, cwd: project });
     assert.equal(local.code, 0, local.stderr);
     assert.ok(existsSync(path.join(project, '.claude', 'skills', slug, 'SKILL.md')));
-    const global = await cli(['install', slug, '--global', '--json'], { home, env, cwd: project });
+    const claudeHome = mkdtempSync(path.join(home, 'claude-'));
+    const global = await cli(['install', slug, '--global', '--json'], {
+      home,
+      env: { ...env, CLAUDE_CONFIG_DIR: claudeHome },
+      cwd: project,
+    });
     assert.equal(global.code, 0, global.stderr);
-    assert.equal(parsed<InstallJson>(global).dir, path.join(home, '.claude', 'skills'));
-    assert.ok(existsSync(path.join(home, '.claude', 'skills', slug, 'SKILL.md')));
+    assert.equal(parsed<InstallJson>(global).dir, path.join(home, '.agents', 'skills'));
+    assert.ok(existsSync(path.join(claudeHome, 'skills', slug, 'SKILL.md')));
   });
 
   it('reports a skill or version that does not exist with exit code 4 and the registry detail', async () => {

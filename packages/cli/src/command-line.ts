@@ -13,6 +13,7 @@ import { logs } from './commands/logs.js';
 import { org } from './commands/orgs.js';
 import { transfer } from './commands/transfers.js';
 import { publish } from './commands/publish.js';
+import { verify } from './commands/verify.js';
 import type { Command } from './command.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
@@ -30,6 +31,7 @@ export const CLIENT_COMMANDS: readonly Command[] = [
   list,
   update,
   uninstall,
+  verify,
   publish,
   feedback,
   logs,

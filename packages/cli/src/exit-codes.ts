@@ -26,6 +26,11 @@ export const EXIT = {
    * anything but clean (notice included) or a version never scanned.
    */
   scanRefused: 10,
+  /**
+   * `verify` found a difference: an installed file changed, missing or added, a link pointing elsewhere, or the
+   * registry no longer serving the installed version as it was installed (re-uploaded, deleted, quarantined).
+   */
+  modified: 11,
   /** Interrupted at a prompt (Ctrl-C), as a shell reports SIGINT. */
   interrupted: 130,
 } as const;
