@@ -24,6 +24,7 @@ const ModerationQueuePage = lazy(() => import('./pages/admin/ModerationQueuePage
 const AdminSkillsPage = lazy(() => import('./pages/admin/AdminSkillsPage').then((m) => ({ default: m.AdminSkillsPage })));
 const ReportsQueuePage = lazy(() => import('./pages/admin/ReportsQueuePage').then((m) => ({ default: m.ReportsQueuePage })));
 const RescanPage = lazy(() => import('./pages/admin/RescanPage').then((m) => ({ default: m.RescanPage })));
+const DevicePage = lazy(() => import('./pages/DevicePage').then((m) => ({ default: m.DevicePage })));
 const AdminUsersPage = lazy(() => import('./pages/admin/AdminUsersPage').then((m) => ({ default: m.AdminUsersPage })));
 
 function Page({ children }: { children: ReactNode }) {
@@ -118,6 +119,16 @@ export function App() {
                   <RequireUser>
                     <Page>
                       <MyOrgsPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="device"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <DevicePage />
                     </Page>
                   </RequireUser>
                 }

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { Readable } from 'node:stream';
 import { problems } from '@skill-registry/api-schemas/common';
 import {
-  ClawhubAmbiguous,
   ClawhubPublishBody,
   ClawhubPublished,
   ClawhubUploaded,
@@ -12,7 +11,7 @@ import {
 } from '@skill-registry/api-schemas/clawhub';
 import { caller } from '../plugins/auth.js';
 import type { RoutePlugin } from '../types.js';
-import { speakClawhub } from './clawhub.js';
+import { Conflict, speakClawhub } from './clawhub.js';
 
 /**
  * `clawhub publish`: an upload ticket per file, the file's bytes against its ticket, and the publish that turns the
@@ -76,7 +75,7 @@ export const clawhubPublishRoutes: RoutePlugin = async (app, { services }) => {
           "A new skill is unscoped, or in the owner handle's organisation scope, or in the caller's own scope when another owner " +
           'holds the unscoped slug. The same request again answers the same; the same version with other files is 409 `version_exists`.',
         body: ClawhubPublishBody,
-        response: { 200: ClawhubPublished, 409: Type.Union([ClawhubAmbiguous]), ...problems(400, 401, 403, 404, 413, 422, 503) },
+        response: { 200: ClawhubPublished, 409: Conflict, ...problems(400, 401, 403, 404, 413, 422, 503) },
       },
     },
     async (request) => publishing.publish(caller(request), request.body),

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentTypeFor } from '@skill-registry/skill-package/inspect';
-import { problems } from '@skill-registry/api-schemas/common';
+import { Problem, problems } from '@skill-registry/api-schemas/common';
 import {
   ClawhubAmbiguous,
   ClawhubDiscovery,
@@ -73,6 +73,8 @@ const SlugParams = Type.Object({ slug: Slug });
 const OwnerQuery = Type.Object({ ownerHandle: OwnerHandle });
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 100 }));
 const ClawhubErrors = (...statuses: number[]) => problems(...statuses);
+/** A 409 is ClawHub's ambiguity answer, or a problem (text once sent). */
+export const Conflict = Type.Union([ClawhubAmbiguous, Problem]);
 
 const NAMING =
   'A bare slug is the unscoped skill of that slug, or the only scoped one; several answer 409 `AMBIGUOUS_SKILL_SLUG` with ' +
@@ -153,7 +155,7 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
         description: `The skill, its latest installable version and owner, and its moderation from the package scans. ${NAMING}`,
         params: SlugParams,
         querystring: OwnerQuery,
-        response: { 200: ClawhubSkillDetail, 409: ClawhubAmbiguous, ...ClawhubErrors(400, 404) },
+        response: { 200: ClawhubSkillDetail, 409: Conflict, ...ClawhubErrors(400, 404) },
       },
     },
     async (request) => reads.detail(request.actor, request.params.slug, request.query.ownerHandle),
@@ -169,7 +171,7 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
         description: `From the scan verdict of the latest version (malicious: blocked; suspicious: flagged). ${NAMING}`,
         params: SlugParams,
         querystring: OwnerQuery,
-        response: { 200: ClawhubModerationAnswer, 409: ClawhubAmbiguous, ...ClawhubErrors(400, 404) },
+        response: { 200: ClawhubModerationAnswer, 409: Conflict, ...ClawhubErrors(400, 404) },
       },
     },
     async (request) => reads.moderation(request.actor, request.params.slug, request.query.ownerHandle),
@@ -185,7 +187,7 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
         description: `Newest first, quarantined versions left out; \`nextCursor\` continues the list. ${NAMING}`,
         params: SlugParams,
         querystring: Type.Object({ ownerHandle: OwnerHandle, limit: Limit, cursor: Type.Optional(Type.String({ maxLength: 20 })) }),
-        response: { 200: ClawhubVersionList, 409: ClawhubAmbiguous, ...ClawhubErrors(400, 404) },
+        response: { 200: ClawhubVersionList, 409: Conflict, ...ClawhubErrors(400, 404) },
       },
     },
     async (request) =>
@@ -202,7 +204,7 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
         description: `The version with its files (paths below the package's top folder, with their sha256) and its scan. ${NAMING}`,
         params: Type.Object({ slug: Slug, version: Type.String({ maxLength: 200 }) }),
         querystring: OwnerQuery,
-        response: { 200: ClawhubVersionDetail, 409: ClawhubAmbiguous, ...ClawhubErrors(400, 404) },
+        response: { 200: ClawhubVersionDetail, 409: Conflict, ...ClawhubErrors(400, 404) },
       },
     },
     async (request) => reads.version(request.actor, request.params.slug, request.params.version, request.query.ownerHandle),
@@ -256,7 +258,7 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
           ownerHandle: OwnerHandle,
           hash: Type.Optional(Type.String({ maxLength: 64 })),
         }),
-        response: { 200: ClawhubResolve, 409: ClawhubAmbiguous, ...ClawhubErrors(400, 404) },
+        response: { 200: ClawhubResolve, 409: Conflict, ...ClawhubErrors(400, 404) },
       },
     },
     async (request) => reads.resolve(request.actor, request.query.slug, request.query.hash, request.query.ownerHandle),
@@ -310,7 +312,7 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
         description: `Always an archive of this registry (no GitHub-backed installs); \`ok: false\` when the skill has no installable version. ${NAMING}`,
         params: SlugParams,
         querystring: Type.Object({ ownerHandle: OwnerHandle, forceInstall: Type.Optional(Type.String({ maxLength: 10 })) }),
-        response: { 200: ClawhubInstall, 409: Type.Union([ClawhubInstall, ClawhubAmbiguous]), ...ClawhubErrors(400, 404) },
+        response: { 200: ClawhubInstall, 409: Type.Union([ClawhubInstall, ClawhubAmbiguous, Problem]), ...ClawhubErrors(400, 404) },
       },
     },
     async (request, reply) => {
