@@ -88,7 +88,9 @@ for (const backend of backends()) {
           (p) =>
             !p.startsWith('/v1/') &&
             !['/healthz', '/readyz', '/metrics', '/api/search'].includes(p) &&
-            !/^(?:\/skills\/.+)?\/\.well-known\/(?:agent-skills|skills)\//.test(p),
+            !/^(?:\/skills\/.+)?\/\.well-known\/(?:agent-skills|skills)\//.test(p) &&
+            // The ClawHub protocol, where the `clawhub` command line looks for it.
+            !/^\/(?:api\/v1\/|api\/cli\/|\.well-known\/claw(?:d)?hub\.json$)/.test(p),
         ),
         [],
       );
