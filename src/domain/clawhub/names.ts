@@ -1,6 +1,6 @@
 import type { BareSlugMatch, ClawhubRepository } from '../../db/repositories/clawhub.js';
 import type { Actor } from '../actor.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, conflict, notFound } from '../errors.js';
 import type { Skill, SkillService } from '../skills/skills.js';
 
 /** One skill an ambiguous bare slug could mean, as ClawHub lists it. */
@@ -15,17 +15,19 @@ export interface SlugMatch {
  * A bare slug that names skills of several owners, none unscoped: the client is told which, as ClawHub tells it
  * (409 `AMBIGUOUS_SKILL_SLUG` with the matches), and asked to name the owner.
  */
-export class AmbiguousSlug extends AppError {
-  constructor(
-    slug: string,
-    readonly matches: SlugMatch[],
-  ) {
-    super(
-      409,
-      'ambiguous_skill_slug',
-      `"${slug}" names skills of several owners (${matches.map((m) => m.ref).join(', ')}); name the owner as well, e.g. ${matches[0]?.ref ?? `owner/${slug}`}.`,
-    );
-  }
+export type AmbiguousSlug = AppError & { matches: SlugMatch[] };
+
+export function ambiguousSlug(slug: string, matches: SlugMatch[]): AmbiguousSlug {
+  const refs = matches.map((m) => m.ref).join(', ');
+  const error = conflict(
+    'ambiguous_skill_slug',
+    `"${slug}" names skills of several owners (${refs}); name the owner as well, e.g. ${matches[0]?.ref ?? `owner/${slug}`}.`,
+  );
+  return Object.assign(error, { matches });
+}
+
+export function isAmbiguousSlug(error: unknown): error is AmbiguousSlug {
+  return error instanceof AppError && error.code === 'ambiguous_skill_slug' && 'matches' in error;
 }
 
 export function skillNotFound(slug: string): AppError {
@@ -77,7 +79,7 @@ export function skillNames(deps: { repository: ClawhubRepository; skills: SkillS
       if (unscoped !== undefined) return unscoped;
       if (seen.length === 1) return seen[0]!;
       if (seen.length === 0) throw skillNotFound(slug);
-      throw new AmbiguousSlug(
+      throw ambiguousSlug(
         slug,
         seen.map((s) => ({ ownerHandle: ownerOf(s), slug: s.slug, ref: `${ownerOf(s)}/${s.slug}`, url: deps.pageUrl(s.full_name) })),
       );

@@ -17,7 +17,7 @@ import {
   ClawhubWhoami,
 } from '@skill-registry/api-schemas/clawhub';
 import { AppError } from '../../domain/errors.js';
-import { AmbiguousSlug } from '../../domain/clawhub/names.js';
+import { isAmbiguousSlug } from '../../domain/clawhub/names.js';
 import { caller } from '../plugins/auth.js';
 import { attachment } from '../content-disposition.js';
 import { bodyOfLength } from '../download-body.js';
@@ -43,7 +43,7 @@ function problemText(problem: { code?: string; detail?: string; errors?: { field
 export function speakClawhub(app: FastifyInstance): void {
   const parent = app.errorHandler;
   app.setErrorHandler(function (error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
-    if (error instanceof AmbiguousSlug) {
+    if (isAmbiguousSlug(error)) {
       return reply
         .code(409)
         .type('application/json; charset=utf-8')
