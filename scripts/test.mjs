@@ -46,6 +46,7 @@ const SECOND_TIER = [
   'test/cli-commands/account.test.ts',
   'test/cli-commands/scan-verdicts.test.ts',
   'test/cli-commands/publish-install.test.ts',
+  'test/cli-commands/agent-install.test.ts',
   'test/cli-commands/orgs.test.ts',
   'test/clients/skills-cli.test.ts',
   'test/clients/clawhub-cli.test.ts',
