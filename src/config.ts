@@ -83,6 +83,25 @@ export interface Config {
    * either admits a scraper, and everyone may read it when both are empty.
    */
   metricsAccess: { token: string | null; allow: AddressRange[] };
+  /** Webhooks' deliveries (docs/api-decisions.md, "Webhooks"). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /**
+   * `WEBHOOK_ALLOW_PRIVATE`: lets webhook URLs reach loopback, private, link-local and other non-public addresses (a
+   * registry whose receivers live on its own network). Off by default: such a URL is refused.
+   */
+  allowPrivate: boolean;
+  /**
+   * `WEBHOOK_ALLOWED_HOSTS`: host names, addresses and CIDR ranges a webhook may reach whatever their address
+   * (`hooks.internal, 10.1.2.0/24, 127.0.0.1`).
+   */
+  allowedHosts: { names: string[]; ranges: AddressRange[] };
+  /** `WEBHOOK_TIMEOUT_MS`: how long a delivery waits to connect, and then for the whole answer. */
+  timeoutMs: number;
+  /** `WEBHOOK_DISABLE_AFTER`: deliveries in a row that failed for good (every attempt) after which a subscription is disabled. */
+  disableAfter: number;
 }
 
 export interface Timeouts {
@@ -268,6 +287,12 @@ export function loadConfig(env: Env = process.env): Config {
       token: read('METRICS_TOKEN') ?? null,
       allow: addressRanges(read('METRICS_ALLOW') ?? '', 'METRICS_ALLOW', problems),
     },
+    webhooks: {
+      allowPrivate: boolean('WEBHOOK_ALLOW_PRIVATE', false),
+      allowedHosts: allowedHosts(read('WEBHOOK_ALLOWED_HOSTS') ?? '', problems),
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      disableAfter: integer('WEBHOOK_DISABLE_AFTER', 5, 1, 1_000),
+    },
   };
   if (config.timeouts.headersMs > config.timeouts.requestMs) {
     problems.push('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
@@ -276,6 +301,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** WEBHOOK_ALLOWED_HOSTS: a comma list of host names (matched as written in a URL) and of addresses and CIDR ranges. */
+function allowedHosts(raw: string, problems: string[]): WebhookSettings['allowedHosts'] {
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .filter((e) => e !== '');
+  const addresses = entries.filter((e) => isIP(e.split('/')[0] ?? '') !== 0);
+  const names = entries.filter((e) => !addresses.includes(e));
+  for (const name of names) {
+    if (!/^[a-z0-9.-]+$/.test(name)) problems.push(`WEBHOOK_ALLOWED_HOSTS entries must be host names, addresses or CIDR ranges (got "${name}")`);
+  }
+  return { names, ranges: addressRanges(addresses.join(','), 'WEBHOOK_ALLOWED_HOSTS', problems) };
 }
 
 /** A comma list of IP addresses and CIDR ranges (`10.0.0.0/8, ::1, 192.168.1.7`); problems name `name`. */

@@ -35,6 +35,10 @@ import { nameAllowancesRepository } from './db/repositories/name-allowances.js';
 import { nameService } from './domain/names/names.js';
 import { changesRepository } from './db/repositories/changes.js';
 import { changeService } from './domain/changes/changes.js';
+import { webhooksRepository } from './db/repositories/webhooks.js';
+import { webhookService } from './domain/webhooks/webhooks.js';
+import { addressGuard } from './domain/webhooks/address-guard.js';
+import { VERSION } from './version.js';
 import { clawhubRepository } from './db/repositories/clawhub.js';
 import { clawhubService } from './domain/clawhub/clawhub.js';
 
@@ -133,6 +137,19 @@ export function createServices(
     names,
     /** The change feed (GET /v1/changes), written by the database's triggers (migration 0017). */
     changes: changeService({ changes: changesRepository(database.db) }),
+    /** Webhooks: subscriptions, the dispatcher of feed entries, and the runner's job that sends a delivery. */
+    webhooks: webhookService({
+      webhooks: webhooksRepository(database.db, database.dialect),
+      findOrg: (handle) => organisations.findByHandle(handle),
+      checkUrl: addressGuard({
+        allowPrivate: config.webhooks.allowPrivate,
+        allowedHosts: config.webhooks.allowedHosts,
+        ownHost: new URL(config.publicUrl).hostname,
+      }),
+      timeoutMs: config.webhooks.timeoutMs,
+      disableAfter: config.webhooks.disableAfter,
+      userAgent: `skill-registry-webhooks/${VERSION}`,
+    }),
     apiKeys: apiKeyServiceInstance,
     /** The ClawHub protocol the `clawhub` command line speaks, over the services above (docs/api-decisions.md). */
     clawhub: clawhubService({

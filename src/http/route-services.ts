@@ -13,6 +13,7 @@ import type { AgentArchives } from '../domain/versions/agent-archive.js';
 import type { RescanJobs } from '../domain/versions/rescan-jobs.js';
 import type { NameService } from '../domain/names/names.js';
 import type { ChangeService } from '../domain/changes/changes.js';
+import type { WebhookService } from '../domain/webhooks/webhooks.js';
 import type { ClawhubService } from '../domain/clawhub/clawhub.js';
 
 /** A dependency the readiness check asks whether it answers. */
@@ -40,6 +41,7 @@ export interface RouteServices {
   logs: CallLogService;
   names: NameService;
   changes: ChangeService;
+  webhooks: WebhookService;
   clawhub: ClawhubService;
   database: Pingable;
   blobs: Pingable;

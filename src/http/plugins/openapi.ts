@@ -62,6 +62,8 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
         { name: 'me', description: 'The caller: profile, own skills, API keys' },
         { name: 'admin', description: 'Moderation and user administration (admin session only)' },
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
+        { name: 'changes', description: 'The change feed: every change of what the caller may see, from a cursor' },
+        { name: 'webhooks', description: "Signed deliveries of the change feed's entries to subscribed URLs" },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `schema-${i}` },
