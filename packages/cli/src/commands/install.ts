@@ -69,6 +69,21 @@ export function shown(scope: Scope, e: AgentEnv, file: string): string {
   return home !== null ? `~/${home}` : file;
 }
 
+/** Words filled into lines of at most 110 characters, each starting with `indent`. */
+function wrap(text: string, indent: string): string {
+  const lines: string[] = [];
+  let line = indent;
+  for (const word of text.split(' ')) {
+    if (line.length + word.length + 1 > 110 && line.trim() !== '') {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join('\n');
+}
+
 function agentNames(keys: readonly string[]): string {
   return keys.map((k) => findAgent(k)?.name ?? k).join(', ');
 }
@@ -197,9 +212,13 @@ ${AGENTS.filter((a) => a.key !== 'universal')
   .slice(0, 20)
   .map((a) => `  ${a.key}: ${a.project ?? '-'}, ${typeof a.global === 'string' ? a.global : (a.global?.[0] ?? '-')}`)
   .join('\n')}
-  … and ${AGENTS.length - 20} more: ${AGENTS.slice(20)
+  … and ${AGENTS.length - 20} more:
+${wrap(
+  AGENTS.slice(20)
     .map((a) => a.key)
-    .join(', ')}
+    .join(', '),
+  '    ',
+)}
 
 ${SCAN_POLICY_HELP}
 
