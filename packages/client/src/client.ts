@@ -1,5 +1,6 @@
 import { AdminApi } from './api/admin.js';
 import { AuthApi } from './api/auth.js';
+import { ChangesApi, WebhooksApi } from './api/changes.js';
 import { FeedbackApi } from './api/feedback.js';
 import { LogsApi } from './api/logs.js';
 import { MeApi } from './api/me.js';
@@ -24,6 +25,9 @@ export class RegistryClient {
   readonly logs: LogsApi;
   readonly admin: AdminApi;
   readonly operations: OperationsApi;
+  /** The change feed, and webhooks that deliver its entries. */
+  readonly changes: ChangesApi;
+  readonly webhooks: WebhooksApi;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions) {
@@ -37,6 +41,8 @@ export class RegistryClient {
     this.logs = new LogsApi(this.transport);
     this.admin = new AdminApi(this.transport);
     this.operations = new OperationsApi(this.transport);
+    this.changes = new ChangesApi(this.transport);
+    this.webhooks = new WebhooksApi(this.transport);
   }
 
   /** The registry's address, normalised (always ending in `/`). */

@@ -9,3 +9,12 @@ export type { PackageInput, ProgressCallback } from './multipart.js';
 export type { DownloadOptions, PackageDownload, SaveOptions, UploadOptions } from './api/versions.js';
 export { sha256FromReprDigest } from './api/versions.js';
 export type * from './types.js';
+export type {
+  ChangeEntry,
+  ChangePage,
+  ChangesQuery,
+  CreateWebhookBody,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDelivery,
+} from './api/changes.js';
