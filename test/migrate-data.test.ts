@@ -303,6 +303,54 @@ describe('migrate-data', () => {
       runAt: now + 3_600_000,
       now,
     });
+    // A webhook with a delivery and its one attempt (written as the registry writes them; no receiver is needed).
+    const at = new Date(now).toISOString();
+    const sourceRows = source.runtime.database.db;
+    await sourceRows
+      .insertInto('webhooks')
+      .values({
+        id: 'webhook-1',
+        user_id: alice.id,
+        org_id: null,
+        all_skills: 0,
+        url: 'https://hooks.example.com/skills',
+        secret: 'whsec_copied',
+        events: '[]',
+        active: 1,
+        failures: 1,
+        disabled_reason: null,
+        disabled_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    await sourceRows
+      .insertInto('webhook_deliveries')
+      .values({
+        id: 'delivery-1',
+        webhook_id: 'webhook-1',
+        event_id: '1',
+        event_type: 'skill.created',
+        payload: '{"id":"1"}',
+        state: 'failed',
+        attempts: 1,
+        redelivery_of: null,
+        created_at: at,
+        finished_at: at,
+      })
+      .execute();
+    await sourceRows
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: 'delivery-1',
+        attempt: 1,
+        status_code: 500,
+        duration_ms: 12,
+        error: null,
+        response_body: 'broken',
+        attempted_at: at,
+      })
+      .execute();
     // Counts and call logs are written on shutdown; the files stay until the end.
     await source.runtime.close();
 
