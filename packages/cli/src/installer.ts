@@ -37,6 +37,11 @@ export interface InstallRequest {
   version: string;
   scope: Scope;
   /**
+   * The skills folders of the scope (agents.ts knownDirs): a place the lock file records elsewhere is refused, so
+   * an edited lock file cannot have a folder outside them replaced.
+   */
+  knownDirs: Set<string>;
+  /**
    * Where it goes, and how: the folders (with their agents) and copies or links. Null: every place the lock file
    * records for it (update).
    */
@@ -106,6 +111,14 @@ function otherSkill(lock: LockFile, slug: string, skill: Skill, dir: string): Cl
 function plan(request: InstallRequest, slug: string, installed: InstalledSkill | undefined): PlacedAt[] {
   const { scope } = request;
   const recorded = (installed?.places ?? []).map((p) => ({ agents: [...p.agents], path: placePath(scope.base, p), mode: p.mode }));
+  for (const place of recorded) {
+    if (path.basename(place.path) !== slug || !request.knownDirs.has(path.dirname(place.path))) {
+      throw new CliError(
+        `The lock file records ${place.path} for ${slug}, which is not a skill's folder in a skills folder of ${scope.base}; ` +
+          'fix or remove that place in the lock file (or uninstall the skill) first.',
+      );
+    }
+  }
   if (request.targets === null) return recorded;
   const { targets, mode } = request.targets;
   const wanted: PlacedAt[] = targets.map((t) => ({
@@ -157,7 +170,8 @@ async function conflict(
   }
   if (installed !== undefined && request.mode === 'install' && !sameVersion(installed, version)) {
     return new CliError(
-      `${skill.full_name} ${installed.version} is installed in ${request.scope.shared}; pass --force to replace it with ${version.version}.`,
+      `${skill.full_name} ${installed.version} is installed in ${installed.places.map((p) => placePath(request.scope.base, p)).join(', ') || request.scope.shared}; ` +
+        `pass --force to replace it with ${version.version}.`,
       EXIT.conflict,
     );
   }
