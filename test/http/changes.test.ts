@@ -209,6 +209,55 @@ for (const backend of apiBackends()) {
       );
     });
 
+    it("shows an organisation's private skill to its members only, and a verdict's changes as quarantine and release", async () => {
+      const org = uniqueName('org-');
+      expectStatus(await call(t, 'POST', '/v1/orgs', alice.session, { handle: org }), 201);
+      const invitation = json<{ id: string }>(
+        expectStatus(
+          await call(t, 'POST', `/v1/orgs/${org}/invitations`, alice.session, { username: bob.username, role: 'publisher' }),
+          201,
+        ),
+      );
+      expectStatus(await call(t, 'POST', `/v1/me/invitations/${invitation.id}/accept`, bob.session), 200);
+      const outsider = await registerUser(t);
+      const from = (await readAll(t, admin, '0', 1000)).next;
+      const secret = await createSkill(t, alice.session, { scope: org, private: true });
+      await giveVersion(t, alice.session, secret.id, '1.0.0');
+      const ids = async (auth: Auth) => (await readAll(t, auth, from, 1000)).entries.map((e) => [e.type, e.skill.id]);
+      assert.deepEqual(await ids(bob.session), [
+        ['skill.created', secret.id],
+        ['version.uploaded', secret.id],
+        ['skill.updated', secret.id],
+      ]);
+      assert.deepEqual(await ids(outsider.session), []);
+      assert.deepEqual(await ids(null), []);
+
+      // A version's verdict turning malicious quarantines it; turning back releases it.
+      const db = t.runtime.database.db;
+      const version = await db.selectFrom('versions').select('id').where('skill_id', '=', secret.id).executeTakeFirstOrThrow();
+      await db.updateTable('version_scans').set({ verdict: 'malicious' }).where('version_id', '=', version.id).execute();
+      await db.updateTable('version_scans').set({ verdict: 'clean' }).where('version_id', '=', version.id).execute();
+      const entries = (await readAll(t, alice.session, from, 1000)).entries.slice(-2);
+      assert.deepEqual(
+        entries.map((e) => [e.type, e.version]),
+        [
+          ['version.quarantined', '1.0.0'],
+          ['version.released', '1.0.0'],
+        ],
+      );
+
+      // Moved to another owner: the entry names both, so the former owner sees it too.
+      const mine = await createSkill(t, alice.session);
+      expectStatus(await call(t, 'POST', `/v1/skills/${mine.id}/transfer`, alice.session, { to: outsider.username }), 201);
+      const offer = json<{ items: { id: string }[] }>(
+        expectStatus(await call(t, 'GET', `/v1/skills/${mine.id}/transfer`, alice.session), 200),
+      );
+      expectStatus(await call(t, 'POST', `/v1/transfers/${offer.items[0]?.id ?? ''}/accept`, outsider.session), 204);
+      for (const auth of [alice.session, outsider.session]) {
+        assert.ok((await ids(auth)).some(([type, id]) => type === 'skill.transferred' && id === mine.id));
+      }
+    });
+
     it('refuses a cursor or a limit it cannot read, saying what it takes', async () => {
       expectProblem(await call(t, 'GET', '/v1/changes?since=abc', null), 400, 'validation_failed');
       expectProblem(await call(t, 'GET', '/v1/changes?limit=1001', null), 400, 'validation_failed');

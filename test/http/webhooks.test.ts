@@ -351,10 +351,17 @@ for (const backend of apiBackends()) {
         'http://localhost/hook',
         'ftp://example.com/hook',
         'http://user:pw@203.0.113.1/hook',
+        'http://0.0.0.0/hook',
+        'http://224.0.0.1/hook',
+        'http://[fe80::1]/hook',
+        'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+        'http://[2002:a9fe:a9fe::1]/hook',
       ]) {
         const problem = expectProblem(await call(t, 'POST', '/v1/webhooks', alice.session, { url }), 400, 'webhook_url_refused');
         assert.equal((problem.errors as { field: string }[])[0]?.field, 'url', url);
       }
+      // A public address is taken (an address literal: no resolver needed).
+      expectStatus(await call(t, 'POST', '/v1/webhooks', alice.session, { url: 'https://93.184.216.34/hook' }), 201);
     });
   });
 }
