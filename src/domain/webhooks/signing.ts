@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 /** The headers of a delivery (docs/api-decisions.md, "Webhooks"). */
 export const HEADERS = {
@@ -20,19 +20,4 @@ export function newSecret(): string {
  */
 export function sign(secret: string, timestamp: number, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
-
-/** The receiver's side, as docs/api-decisions.md shows it: the signature matches and the time is within `toleranceS`. */
-export function verify(
-  secret: string,
-  headers: { timestamp: string; signature: string },
-  body: string,
-  nowS: number,
-  toleranceS = 300,
-): boolean {
-  const timestamp = Number(headers.timestamp);
-  if (!Number.isInteger(timestamp) || Math.abs(nowS - timestamp) > toleranceS) return false;
-  const expected = Buffer.from(sign(secret, timestamp, body));
-  const given = Buffer.from(headers.signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
 }
