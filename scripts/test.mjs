@@ -100,14 +100,14 @@ const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
 // Each test process first loads the server's modules through tsx: about two seconds of a core, paid once per file by a
 // hundred files. A whole tier runs instead as groups of files, each group one process that imports its files in turn
 // (node:test runs one process's top-level tests one after another, so a group's files never overlap, and each file's
-// top-level hooks still run around its own tests). Named files run one process each, as written.
-// TEST_GROUP_SIZE=1 runs every file in its own process.
-const groupSize = Number(process.env.TEST_GROUP_SIZE ?? '8');
+// top-level hooks still run around its own tests). Named files run one process each unless TEST_GROUP_SIZE says
+// otherwise; TEST_GROUP_SIZE=1 runs every file in its own process.
+const groupSize = Number(process.env.TEST_GROUP_SIZE ?? (filters.length > 0 ? '1' : '8'));
 if (!Number.isInteger(groupSize) || groupSize < 1) {
   console.error(`TEST_GROUP_SIZE must be a whole number of files, 1 or more (got ${process.env.TEST_GROUP_SIZE})`);
   process.exit(2);
 }
-const testFiles = filters.length > 0 || groupSize === 1 ? run.files : groupFiles(run.files, groupSize);
+const testFiles = groupSize === 1 ? run.files : groupFiles(run.files, groupSize);
 
 /** Writes one entry file per group (files dealt out in turn, so one directory's slow files spread over the groups). */
 function groupFiles(files, size) {
