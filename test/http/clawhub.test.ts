@@ -418,6 +418,42 @@ for (const backend of apiBackends()) {
       assert.equal(stored.full_name, `@${other.username}/${name}`);
     });
 
+    it('the legacy clawdhub publish: one multipart request with the payload and a part per file', async () => {
+      const name = uniqueName('legacy-');
+      const boundary = `----clawdhub${Date.now()}`;
+      const part = (headers: string, body: string) => `--${boundary}\r\n${headers}\r\n\r\n${body}\r\n`;
+      const files = folder(name);
+      const body =
+        part(
+          'Content-Disposition: form-data; name="payload"',
+          JSON.stringify({ slug: name, displayName: 'Legacy', version: '1.0.0', changelog: 'Old client.', tags: ['latest'] }),
+        ) +
+        files
+          .map((f) => part(`Content-Disposition: form-data; name="files"; filename="${f.path}"\r\nContent-Type: text/markdown`, f.content))
+          .join('') +
+        `--${boundary}--\r\n`;
+      const send = (auth: Auth, payload: string) =>
+        t.request({
+          method: 'POST',
+          url: '/api/v1/skills',
+          headers: { ...authHeaders(auth), 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload,
+        });
+      const answer = json<{ ok: boolean; publicationStatus: string; skillId: string }>(expectStatus(await send(ownerKey, body), 200));
+      assert.equal(answer.publicationStatus, 'pending');
+      const hash = fingerprint(files);
+      const resolved = json(expectStatus(await call(t, 'GET', `/api/v1/resolve?slug=${name}&hash=${hash}`, ownerKey), 200));
+      assert.deepEqual(resolved, { slug: name, match: { version: '1.0.0' }, latestVersion: { version: '1.0.0' } });
+      // The same request again (a retry) answers the same.
+      assert.deepEqual(json(expectStatus(await send(ownerKey, body), 200)), answer);
+      expectText(await send(null, body), 401);
+      const noPayload = part('Content-Disposition: form-data; name="files"; filename="SKILL.md"', 'x') + `--${boundary}--\r\n`;
+      expectText(await send(ownerKey, noPayload), 400, /payload/);
+      // A JSON publish without files is refused by its schema, as text.
+      expectText(await call(t, 'POST', '/api/v1/skills', ownerKey, { slug: name }), 400, /displayName|files|version/);
+      expectText(await call(t, 'POST', '/api/v1/skills', ownerKey, 'null', { 'content-type': 'application/json' }), 400, /JSON object/);
+    });
+
     it("upload tickets: bytes must match, tickets are their uploader's and expire", async () => {
       const content = Buffer.from('hello\n');
       const ticket = json<{ uploadUrl: string; uploadTicket: string }>(

@@ -218,3 +218,17 @@ export const DeviceDecisionBody = Type.Object({
 export const DeviceDecision = Type.Object({ user_code: Type.String(), label: Type.String(), approved: Type.Boolean() });
 
 export const ClawhubOk = Type.Object({ ok: Type.Literal(true) });
+
+/** The JSON text of the `payload` part of the legacy one-step publish (`clawdhub` 0.3.0, multipart). */
+export const ClawdhubPayload = Type.Object(
+  {
+    slug: Type.String({ minLength: 1, maxLength: 200 }),
+    displayName: Type.String({ maxLength: 200 }),
+    ownerHandle: Type.Optional(Type.String({ maxLength: 100 })),
+    version: Type.String({ maxLength: 200 }),
+    changelog: Type.String({ maxLength: 100_000 }),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+    forkOf: Type.Optional(Type.Unknown()),
+  },
+  { description: 'a JSON object with slug, displayName, version and changelog' },
+);

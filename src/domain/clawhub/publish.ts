@@ -128,14 +128,7 @@ export function clawhubPublishing(deps: {
       seen.add(ticket.path);
       files.push({ path: ticket.path, size: ticket.size, sha256: ticket.sha256 });
     }
-    const total = files.reduce((sum, f) => sum + f.size, 0);
-    if (total > deps.maxUploadBytes) {
-      throw new AppError(
-        413,
-        'payload_too_large',
-        `The files add up to ${total} bytes; a package may hold at most ${deps.maxUploadBytes}.`,
-      );
-    }
+    checkTotal(files);
     return files;
   }
 
@@ -149,6 +142,61 @@ export function clawhubPublishing(deps: {
     const row = await deps.versionRows.find(skillId, version);
     if (!row) throw notFound('version_not_found', `Version ${version} was not found after it was written; publish again.`);
     return row.id;
+  }
+
+  /**
+   * Publishes stored files as a version. A retried request whose version is already written with the same files gets
+   * the same answer; with other files, 409 `version_exists`.
+   */
+  async function publishFiles(
+    actor: AuthenticatedActor,
+    request: Omit<PublishRequest, 'files'>,
+    files: FileDigest[],
+  ): Promise<PublishAnswer> {
+    const owner = ownerHandleOf(request.ownerHandle) ?? actor.user.username.toLowerCase();
+    if (request.slug.includes('/') || request.slug.includes('\\')) throw skillNotFound(request.slug);
+    const digest = { fingerprint: fingerprintOf(files), files };
+    const skill = await existing(actor, request.slug, owner);
+    if (skill !== null) {
+      await deps.skills.manageable(actor, skill.id);
+      const written = await deps.versionRows.find(skill.id, request.version);
+      if (written) {
+        const [known] = (await deps.archives.digests([written])).values();
+        if (known?.fingerprint === digest.fingerprint) return answer(skill, written.id, written.version);
+        throw conflict(
+          'version_exists',
+          `Version ${request.version} of "${skill.full_name}" already exists with other files; versions are immutable. Publish with --version <a higher one>.`,
+        );
+      }
+    }
+    const zip = await deterministicZip(
+      await Promise.all(files.map(async (f) => ({ path: f.path, bytes: await readBlob(f.sha256), executable: false }))),
+    );
+    const staged = await deps.versions.stage(Readable.from([zip]));
+    const fields = { version: request.version, ...(request.changelog.trim() === '' ? {} : { changelog: request.changelog }) };
+    let target: Skill;
+    if (skill !== null) {
+      await deps.versions.publish(actor, skill.id, fields, staged);
+      target = await deps.skills.get(actor, skill.id);
+    } else {
+      const scope = await scopeFor(actor, request.slug, owner);
+      const created = await deps.versions.publishWithSkill(actor, { name: request.displayName, slug: request.slug, scope }, fields, staged);
+      target = created.skill;
+    }
+    const versionId = await versionIdOf(target.id, request.version);
+    await deps.archives.remember(versionId, digest).catch(() => undefined);
+    return answer(target, versionId, request.version);
+  }
+
+  function checkTotal(files: readonly FileDigest[]): void {
+    const total = files.reduce((sum, f) => sum + f.size, 0);
+    if (total > deps.maxUploadBytes) {
+      throw new AppError(
+        413,
+        'payload_too_large',
+        `The files add up to ${total} bytes; a package may hold at most ${deps.maxUploadBytes}.`,
+      );
+    }
   }
 
   return {
@@ -211,50 +259,45 @@ export function clawhubPublishing(deps: {
       return { storageId: ticket.sha256 };
     },
 
-    /**
-     * Publishes the uploaded files as a version. A retried request whose version is already written with the
-     * same files gets the same answer; with other files, 409 `version_exists`.
-     */
+    /** Publishes the files uploaded against tickets (`clawhub publish`) as a version: see publishFiles. */
     async publish(actor: AuthenticatedActor, request: PublishRequest): Promise<PublishAnswer> {
-      const owner = ownerHandleOf(request.ownerHandle) ?? actor.user.username.toLowerCase();
-      if (request.slug.includes('/') || request.slug.includes('\\')) throw skillNotFound(request.slug);
-      const files = await filesOf(actor, request);
-      const digest = { fingerprint: fingerprintOf(files), files };
-      const skill = await existing(actor, request.slug, owner);
-      if (skill !== null) {
-        await deps.skills.manageable(actor, skill.id);
-        const written = await deps.versionRows.find(skill.id, request.version);
-        if (written) {
-          const [known] = (await deps.archives.digests([written])).values();
-          if (known?.fingerprint === digest.fingerprint) return answer(skill, written.id, written.version);
-          throw conflict(
-            'version_exists',
-            `Version ${request.version} of "${skill.full_name}" already exists with other files; versions are immutable. Publish with --version <a higher one>.`,
-          );
+      return publishFiles(actor, request, await filesOf(actor, request));
+    },
+
+    /**
+     * Keeps one file of the legacy one-step publish (`clawdhub` 0.3.0: multipart, a part per file, named by its path)
+     * in the blob store, as an upload against a ticket would.
+     */
+    async storeFile(path: string, body: Readable): Promise<FileDigest> {
+      const checked = checkEntryPath(path);
+      if (!checked.ok || checked.isDirectory || checked.path !== path) {
+        body.resume();
+        throw validationFailed([
+          {
+            field: 'files',
+            message: `"${path}" is not a file path a package may hold: ${checked.ok ? 'write it relative, with /' : checked.rule}`,
+          },
+        ]);
+      }
+      try {
+        const stored = await deps.blobs.put(body, { maxBytes: deps.maxUploadBytes });
+        return { path, size: stored.size, sha256: stored.sha256 };
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) {
+          throw new AppError(413, 'payload_too_large', `"${path}" is larger than a package may be (${deps.maxUploadBytes} bytes).`);
         }
+        throw error;
       }
-      const zip = await deterministicZip(
-        await Promise.all(files.map(async (f) => ({ path: f.path, bytes: await readBlob(f.sha256), executable: false }))),
-      );
-      const staged = await deps.versions.stage(Readable.from([zip]));
-      const fields = { version: request.version, ...(request.changelog.trim() === '' ? {} : { changelog: request.changelog }) };
-      let target: Skill;
-      if (skill !== null) {
-        await deps.versions.publish(actor, skill.id, fields, staged);
-        target = await deps.skills.get(actor, skill.id);
-      } else {
-        const scope = await scopeFor(actor, request.slug, owner);
-        const created = await deps.versions.publishWithSkill(
-          actor,
-          { name: request.displayName, slug: request.slug, scope },
-          fields,
-          staged,
-        );
-        target = created.skill;
-      }
-      const versionId = await versionIdOf(target.id, request.version);
-      await deps.archives.remember(versionId, digest).catch(() => undefined);
-      return answer(target, versionId, request.version);
+    },
+
+    /** The legacy one-step publish, its files already stored by storeFile. */
+    async publishStored(actor: AuthenticatedActor, request: Omit<PublishRequest, 'files'>, files: FileDigest[]): Promise<PublishAnswer> {
+      if (files.length === 0)
+        throw validationFailed([{ field: 'files', message: 'must hold the files of the skill, SKILL.md among them' }]);
+      if (new Set(files.map((f) => f.path)).size !== files.length)
+        throw validationFailed([{ field: 'files', message: 'holds one path twice' }]);
+      checkTotal(files);
+      return publishFiles(actor, request, files);
     },
   };
 }
