@@ -351,6 +351,40 @@ describe('migrate-data', () => {
         attempted_at: at,
       })
       .execute();
+    // A device login waiting for approval, an upload ticket and a version's fingerprint (the ClawHub protocol).
+    await sourceRows
+      .insertInto('clawhub_device_codes')
+      .values({
+        device_code_hash: 'a'.repeat(64),
+        user_code: 'ABCD-EFGH',
+        label: 'CLI device login',
+        status: 'approved',
+        user_id: alice.id,
+        api_key_id: null,
+        created_at: at,
+        expires_at: at,
+        polled_at: at,
+      })
+      .execute();
+    await sourceRows
+      .insertInto('clawhub_upload_tickets')
+      .values({
+        id: 'ticket-1',
+        user_id: alice.id,
+        path: 'SKILL.md',
+        size: 3,
+        sha256: 'b'.repeat(64),
+        content_type: 'text/markdown',
+        uploaded_at: at,
+        created_at: at,
+        expires_at: at,
+      })
+      .execute();
+    const someVersion = await sourceRows.selectFrom('versions').select('id').orderBy('id').executeTakeFirstOrThrow();
+    await sourceRows
+      .insertInto('clawhub_version_digests')
+      .values({ version_id: someVersion.id, fingerprint: 'c'.repeat(64), files: '[{"path":"SKILL.md","size":3,"sha256":"d"}]' })
+      .execute();
     // Counts and call logs are written on shutdown; the files stay until the end.
     await source.runtime.close();
 

@@ -370,6 +370,13 @@ for (const backend of apiBackends()) {
       });
       expectText(await call(t, 'POST', `/api/v1/stars/${slug}`, ownerKey, {}), 404, /no stars/);
       expectText(await call(t, 'DELETE', `/api/v1/stars/${slug}`, ownerKey), 404, /no stars/);
+      // The protocol's calls are in the caller's call log, as /v1 calls are.
+      const logs = json<{ items: { path: string }[] }>(expectStatus(await call(t, 'GET', '/v1/logs?page_size=100', owner.session), 200));
+      assert.ok(
+        logs.items.some((e) => e.path === '/api/v1/whoami'),
+        JSON.stringify(logs.items.map((e) => e.path)),
+      );
+      assert.ok(logs.items.some((e) => e.path === '/api/cli/telemetry/install'));
     });
 
     it('publish: a new skill is a draft, a retry answers the same, other files for the same version are refused', async () => {

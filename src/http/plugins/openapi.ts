@@ -64,6 +64,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string, ve
         { name: 'operations', description: 'Health, readiness, metrics and this document' },
         { name: 'changes', description: 'The change feed: every change of what the caller may see, from a cursor' },
         { name: 'webhooks', description: "Signed deliveries of the change feed's entries to subscribed URLs" },
+        { name: 'clawhub', description: 'The ClawHub protocol the `clawhub` command line speaks (/api/v1, /api/cli)' },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `schema-${i}` },
