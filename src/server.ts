@@ -114,14 +114,11 @@ function defineJobs(jobs: JobRunner, services: Services, config: Config, log: Fa
   jobs.define({ name: 'search-sync', everyMs: config.searchSyncIntervalMs, run: () => services.skills.catchUpSearch() });
   // The versions of rescan jobs, which any node may have started: this node takes its share of them.
   jobs.defineQueued(services.rescans.kind);
-  // Webhooks: one node at a time turns new feed entries into deliveries; every node sends its share of them.
+  // Webhooks: new feed entries become deliveries, and every node sends its share of them. Every node may dispatch: the
+  // dispatcher's position is locked and moved in the transaction that queues the deliveries, so an entry is dispatched
+  // once, and a node that finds nothing new only reads (no lease written every poll).
   jobs.defineQueued(services.webhooks.kind);
-  jobs.define({
-    name: 'webhook-dispatch',
-    everyMs: config.queuePollMs,
-    exclusive: { leaseMs: 60_000 },
-    run: () => services.webhooks.dispatch(),
-  });
+  jobs.define({ name: 'webhook-dispatch', everyMs: config.queuePollMs, run: () => services.webhooks.dispatch() });
   jobs.define({
     name: 'log-pruning',
     everyMs: HOUR,

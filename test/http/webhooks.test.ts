@@ -177,6 +177,25 @@ for (const backend of apiBackends()) {
       expectStatus(await call(t, 'DELETE', `/v1/webhooks/${hook.id}`, alice.session), 204);
     });
 
+    it('turns each entry into one delivery, with dispatchers racing on several nodes', async () => {
+      const hook = await subscribe('/race');
+      const skills = await Promise.all(Array.from({ length: 5 }, () => createSkill(t, alice.session)));
+      const counts = await Promise.all([1, 2, 3].map(() => t.runtime.services.webhooks.dispatch()));
+      assert.equal(
+        counts.reduce((a, b) => a + b, 0),
+        5,
+      );
+      const queued = await deliveries(hook);
+      assert.deepEqual(
+        queued.map((d) => d.event_type),
+        Array.from({ length: 5 }, () => 'skill.created'),
+      );
+      assert.equal(new Set(queued.map((d) => d.event_id)).size, skills.length);
+      await run('queue');
+      assert.equal(hooks.received.filter((r) => r.path === '/race').length, 5);
+      expectStatus(await call(t, 'DELETE', `/v1/webhooks/${hook.id}`, alice.session), 204);
+    });
+
     it('disables a subscription whose deliveries keep failing, and says why', async () => {
       const hook = await subscribe('/broken');
       hooks.answers.set(
