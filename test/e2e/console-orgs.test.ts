@@ -132,6 +132,9 @@ describe('web console: organisations', () => {
     assert.match(await header.innerText(), /@acme\/pdf-tools\s*by\s*organisation @acme/);
     assert.equal(await header.getByRole('link', { name: '@acme' }).getAttribute('href'), '/orgs/acme');
     await owner.page.getByRole('link', { name: 'Manage' }).waitFor();
+    // A private skill's plain download line carries an API key: without one the registry answers 404.
+    const curlLine = await owner.page.locator('.install-command code', { hasText: 'curl' }).innerText();
+    assert.match(curlLine, /-H "Authorization: Bearer \$SKILL_REGISTRY_API_KEY"/);
     await screenshot(owner.page, 'console-orgs-private-skill-page');
     await owner.page.goto('/orgs/acme');
     const card = owner.page.locator('.skill-card', { hasText: 'PDF Tools' });

@@ -225,6 +225,7 @@ export function SkillPage() {
                       version,
                       version.version === skill.latest_version,
                       versionApi.downloadUrl(skill.full_name, version.version),
+                      skill.private,
                     ).map((c) => (
                       <div key={c.id} className="install-command">
                         <p className="small muted">{c.label}:</p>
