@@ -59,7 +59,10 @@ export function DevicePage() {
 
   return (
     <div className="narrow">
-      <PageHeader title="Sign in a command line" subtitle="Enter the code that `clawhub login` shows in your terminal." />
+      <PageHeader
+        title="Sign in a command line"
+        subtitle="Enter the code that “clawhub login” shows in your terminal, and check it is the same."
+      />
       <form
         className="card form-card"
         onSubmit={(e: SubmitEvent) => {
