@@ -317,7 +317,7 @@ for (const backend of apiBackends()) {
             call(t, 'PATCH', `/v1/skills/${s.id}`, alice.session, { description: `racing ${i}` }),
             db.transaction().execute(async (trx) => {
               await sql`update skills set name = ${`Racing ${i}`} where id = ${s.id}`.execute(trx);
-              await sql`select pg_sleep(0.01)`.execute(trx);
+              await sql`update skills set category = 'racing' where id = ${s.id}`.execute(trx);
             }),
           ]),
         );
