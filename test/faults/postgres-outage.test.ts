@@ -11,7 +11,7 @@ import { registryPool } from '../../src/db/postgres-pool.js';
 import { createRuntime } from '../../src/server.js';
 import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { adminSession, call, createKey, expectProblem, expectStatus, uniqueName } from '../helpers/client.js';
+import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser, uniqueName } from '../helpers/client.js';
 import { freePort } from '../helpers/process.js';
 import { countSessions, databaseProxy, POSTGRES_ONLY, POSTGRES_URL, terminateSessions, type DatabaseProxy } from './postgres-sessions.js';
 import { ifSet } from '../helpers/hooks.js';
@@ -188,6 +188,40 @@ describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000, ...POST
     await proxy.restore();
     await until(t, () => newSkill(t, key), 201, 3);
     expectStatus(await call(t, 'GET', '/readyz'), 200);
+    assert.deepEqual(uncaught, []);
+  });
+
+  test('organisation and transfer writes while the database refuses: 503, nothing half-written; then each succeeds', async () => {
+    const admin = { key };
+    const org = uniqueName('acme');
+    expectStatus(await call(t, 'POST', '/v1/orgs', admin, { handle: org, display_name: 'Acme' }), 201);
+    const bob = await registerUser(t);
+    const skill = json<{ id: string; slug: string }>(expectStatus(await newSkill(t, key), 201));
+    const second = uniqueName('acme');
+    const writes = [
+      () => call(t, 'POST', '/v1/orgs', admin, { handle: second, display_name: 'Acme Two' }),
+      () => call(t, 'POST', `/v1/orgs/${org}/invitations`, admin, { username: bob.username, role: 'publisher' }),
+      () => call(t, 'POST', `/v1/skills/${skill.id}/rename`, admin, { slug: uniqueName('renamed') }),
+      () => call(t, 'POST', `/v1/skills/${skill.id}/transfer`, admin, { to: `@${org}` }),
+    ];
+
+    await proxy.refuse();
+    for (const res of await Promise.all(writes.map((write) => write()))) {
+      expectProblem(res, 503, 'database_unavailable');
+      assert.ok(res.headers['retry-after'], 'a 503 says when to retry');
+    }
+    await proxy.restore();
+    await until(t, () => call(t, 'GET', `/v1/orgs/${org}`, admin), 200, 3);
+
+    // Nothing of the refused writes was kept: no second organisation, no invitation, no offer, the old slug.
+    expectProblem(await call(t, 'GET', `/v1/orgs/${second}`, admin), 404, 'org_not_found');
+    assert.deepEqual(json<{ items: unknown[] }>(await call(t, 'GET', '/v1/me/invitations', bob.session)).items, []);
+    assert.deepEqual(json<{ items: unknown[] }>(await call(t, 'GET', `/v1/skills/${skill.id}/transfer`, admin)).items, []);
+    assert.equal(json<{ slug: string }>(await call(t, 'GET', `/v1/skills/${skill.id}`, admin)).slug, skill.slug);
+
+    // The same writes succeed once the database is back.
+    const expected = [201, 201, 200, 201];
+    for (const [i, write] of writes.entries()) expectStatus(await write(), expected[i]!);
     assert.deepEqual(uncaught, []);
   });
 
