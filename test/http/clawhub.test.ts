@@ -483,6 +483,19 @@ for (const backend of apiBackends()) {
       expectText(await send(await createKey(t, other.session), content), 404, /No live upload ticket/);
       // A JSON file arrives as bytes, never parsed.
       assert.deepEqual(json(expectStatus(await send(ownerKey, content), 200)), { storageId: sha256(content) });
+      // An empty file arrives with no body at all.
+      const empty = json<{ uploadUrl: string }>(
+        expectStatus(
+          await call(t, 'POST', '/api/v1/skills/-/upload-url', ownerKey, { path: 'scripts/__init__.py', size: 0, sha256: sha256('') }),
+          200,
+        ),
+      );
+      const sentEmpty = await t.request({
+        method: 'POST',
+        url: new URL(empty.uploadUrl).pathname,
+        headers: { ...authHeaders(ownerKey), 'content-type': 'text/x-python' },
+      });
+      assert.deepEqual(json(expectStatus(sentEmpty, 200)), { storageId: sha256('') });
       expectText(
         await call(t, 'POST', '/api/v1/skills/-/upload-url', ownerKey, { path: '../escape.md', size: 1, sha256: sha256('x') }),
         400,

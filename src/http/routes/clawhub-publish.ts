@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import { problems } from '@skill-registry/api-schemas/common';
 import {
@@ -17,6 +17,9 @@ import { AppError, badRequest } from '../../domain/errors.js';
 import type { FileDigest } from '../../domain/clawhub/fingerprint.js';
 import { MAX_FIELD_BYTES, uploadForm } from '../multipart.js';
 import { caller } from '../plugins/auth.js';
+import { refuseWhenLow } from '../low-disk.js';
+import { uploadSlots } from '../upload-slots.js';
+import { freeSpaceGuard, watchedDisks } from '../../storage/free-space.js';
 import type { RoutePlugin } from '../types.js';
 import { Conflict, speakClawhub } from './clawhub.js';
 
@@ -33,6 +36,13 @@ export const clawhubPublishRoutes: RoutePlugin = async (app, { services, config 
     preservePath: true,
     limits: { fileSize: config.maxUploadBytes, files: 10_000, fields: 5, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
   });
+  // As for /v1 uploads: a client's share of uploads in flight, and room on the disk, before a byte is read.
+  const slots = uploadSlots(config.uploadsPerClient);
+  const freeSpace = freeSpaceGuard(watchedDisks(config.storage, config.database), config.storageMinFreeBytes);
+  const admit = async (request: FastifyRequest, reply: FastifyReply) => {
+    slots.acquire(request, reply);
+    await refuseWhenLow(freeSpace);
+  };
   const legacyForm = uploadForm(app, Type.Object({ payload: Type.String() }), { json: { payload: ClawdhubPayload } });
   const bodyCompiler = app.validatorCompiler;
   if (bodyCompiler === undefined) throw new Error('The publish routes need the app validator compiler installed first.');
@@ -112,7 +122,12 @@ export const clawhubPublishRoutes: RoutePlugin = async (app, { services, config 
           response: { 200: ClawhubUploaded, ...problems(400, 401, 403, 404, 413) },
         },
       },
-      async (request) => publishing.upload(caller(request), request.params.ticket, request.body as Readable),
+      async (request, reply) => {
+        await admit(request, reply);
+        // An empty file arrives without a body to parse.
+        const body = (request.body as Readable | undefined) ?? Readable.from([]);
+        return publishing.upload(caller(request), request.params.ticket, body);
+      },
     );
   });
 
@@ -134,7 +149,8 @@ export const clawhubPublishRoutes: RoutePlugin = async (app, { services, config 
         response: { 200: ClawhubPublished, 409: Conflict, ...problems(400, 401, 403, 404, 413, 422, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      await admit(request, reply);
       if (request.isMultipart()) return legacyPublish(request);
       // A body of JSON null passes the schema check above (it stands for a multipart body there).
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the schema does not see it, so the type does not say it
