@@ -190,6 +190,32 @@ describe('the `clawhub` command against the registry', { timeout: 600_000 }, () 
     assert.equal(relocked.skills[slug]?.version, '1.1.0');
   });
 
+  it('installs a scoped skill at a version by owner/slug, and names the owners of an ambiguous slug', async () => {
+    const admin = await adminSession(t);
+    const shared = uniqueName('shared-notes-');
+    const owners = [await registerUser(t), await registerUser(t)];
+    for (const [i, user] of owners.entries()) {
+      const skill = await createSkill(t, user.session, { slug: shared, scope: user.username, description: `Shared notes ${i}.` });
+      expectStatus(await upload(t, user.session, skill.id, '1.0.0', await packageOf(shared, 'Shared notes.', `first ${i}\n`)), 201);
+      await setStatus(t, admin, skill.id, 'published');
+      expectStatus(await upload(t, user.session, skill.id, '1.1.0', await packageOf(shared, 'Shared notes.', `second ${i}\n`)), 201);
+    }
+    const [first] = owners;
+    assert.ok(first);
+    const home = mkdtempSync(path.join(scratch, 'home-'));
+    const work = mkdtempSync(path.join(scratch, 'work-'));
+    const env = { CLAWHUB_REGISTRY: base };
+
+    const pinned = await clawhub(['install', `${first.username}/${shared}`, '--version', '1.0.0'], home, work, env);
+    assert.equal(pinned.code, 0, pinned.output);
+    const folder = path.join(work, 'skills', `@${first.username}`, shared);
+    assert.equal(readFileSync(path.join(folder, 'reference/notes.md'), 'utf8'), 'first 0\n', pinned.output);
+
+    const ambiguous = await clawhub(['inspect', shared], home, work, env);
+    assert.notEqual(ambiguous.code, 0, ambiguous.output);
+    for (const user of owners) assert.ok(ambiguous.output.includes(`${user.username}/${shared}`), ambiguous.output);
+  });
+
   it('logs in with a key and publishes a folder, and the same folder again is already published', async () => {
     const owner = await registerUser(t);
     const key = await createKey(t, owner.session);
