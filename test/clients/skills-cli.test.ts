@@ -192,4 +192,27 @@ describe('the `skills` command against the registry', { timeout: 600_000 }, () =
     assert.equal(again.code, 0, again.output);
     assert.ok(existsSync(path.join(elsewhere, '.claude/skills', slug, 'scripts/run.sh')));
   });
+
+  it('adds a skill globally for two agents and updates it in both', async () => {
+    const owner = await registerUser(t);
+    const admin = await adminSession(t);
+    const slug = uniqueName('sheet-notes-');
+    const skill = await createSkill(t, owner.session, { slug, description: 'Takes notes from spreadsheets.' });
+    expectStatus(await upload(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from spreadsheets.', 'first\n')), 201);
+    await setStatus(t, admin, skill.id, 'published');
+
+    const project = mkdtempSync(path.join(scratch, 'project-'));
+    const home = mkdtempSync(path.join(scratch, 'home-'));
+    const added = await skills(['add', `${base}/skills/${slug}`, '-g', '-a', 'claude-code', 'codex', '-y'], project, home);
+    assert.equal(added.code, 0, added.output);
+    // Claude Code's global folder links to the shared ~/.agents/skills copy, which is Codex's global folder.
+    const places = [path.join(home, '.claude/skills', slug), path.join(home, '.agents/skills', slug)];
+    for (const place of places) assert.equal(readFileSync(path.join(place, 'reference/notes.md'), 'utf8'), 'first\n', place);
+    assert.ok(!existsSync(path.join(project, 'skills-lock.json')), 'a global install writes no project lock file');
+
+    expectStatus(await upload(t, owner.session, slug, '1.1.0', await packageOf(slug, 'Takes notes from spreadsheets.', 'second\n')), 201);
+    const updated = await skills(['update', '-g', '-y'], project, home);
+    assert.equal(updated.code, 0, updated.output);
+    for (const place of places) assert.equal(readFileSync(path.join(place, 'reference/notes.md'), 'utf8'), 'second\n', updated.output);
+  });
 });
