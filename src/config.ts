@@ -307,12 +307,18 @@ export function loadConfig(env: Env = process.env): Config {
 function allowedHosts(raw: string, problems: string[]): WebhookSettings['allowedHosts'] {
   const entries = raw
     .split(',')
-    .map((e) => e.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .map((e) =>
+      e
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1'),
+    )
     .filter((e) => e !== '');
   const addresses = entries.filter((e) => isIP(e.split('/')[0] ?? '') !== 0);
   const names = entries.filter((e) => !addresses.includes(e));
   for (const name of names) {
-    if (!/^[a-z0-9.-]+$/.test(name)) problems.push(`WEBHOOK_ALLOWED_HOSTS entries must be host names, addresses or CIDR ranges (got "${name}")`);
+    if (!/^[a-z0-9.-]+$/.test(name))
+      problems.push(`WEBHOOK_ALLOWED_HOSTS entries must be host names, addresses or CIDR ranges (got "${name}")`);
   }
   return { names, ranges: addressRanges(addresses.join(','), 'WEBHOOK_ALLOWED_HOSTS', problems) };
 }

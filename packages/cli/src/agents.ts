@@ -442,11 +442,7 @@ export function resolveTargets(scope: Scope, chosen: string[] | 'all' | null, e:
   const kind = scope.kind;
   const found = chosen === null ? detectAgents(kind, e) : [];
   const agents =
-    chosen === 'all'
-      ? AGENTS.filter((a) => agentDir(a, scope, e) !== null)
-      : chosen === null
-        ? found
-        : chosen.map((k) => findAgent(k)!);
+    chosen === 'all' ? AGENTS.filter((a) => agentDir(a, scope, e) !== null) : chosen === null ? found : chosen.map((k) => findAgent(k)!);
   const byDir = new Map<string, Target>();
   if (chosen === null) byDir.set(scope.shared, { dir: scope.shared, agents: [] });
   for (const agent of agents) {

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
       'A webhook URL that is not http(s), carries credentials, does not resolve, or reaches a loopback, private, link-local, multicast or the registry’s own address.',
   },
   invalid_version: { status: 400, meaning: 'The version is not Semantic Versioning 2.0 (1.2.0, 2.0.0-rc.1).' },
-  upload_mismatch: { status: 400, meaning: "Uploaded bytes differ from the size or sha256 their upload ticket declared." },
+  upload_mismatch: { status: 400, meaning: 'Uploaded bytes differ from the size or sha256 their upload ticket declared.' },
   upload_incomplete: { status: 400, meaning: 'A file of a publish has no uploaded bytes yet; upload it with its ticket first.' },
   slug_immutable: { status: 400, meaning: 'A skill keeps its slug; a change of it is refused.' },
   bad_request: { status: 400, meaning: 'A request the framework could not read (a bad URL or Content-Length).' },
@@ -73,7 +73,10 @@ export const ERROR_CODES = {
   scan_not_found: { status: 404, meaning: 'The version has no scan report.' },
   scan_job_not_found: { status: 404, meaning: 'No rescan job by this id.' },
   name_allowance_not_found: { status: 404, meaning: 'No administrator allowance for this name.' },
-  upload_ticket_not_found: { status: 404, meaning: "No live upload ticket by this id of the caller's (unknown, expired or another account's)." },
+  upload_ticket_not_found: {
+    status: 404,
+    meaning: "No live upload ticket by this id of the caller's (unknown, expired or another account's).",
+  },
   user_code_not_found: { status: 404, meaning: 'No device login waits for this code (mistyped, expired or already answered).' },
   stars_not_available: { status: 404, meaning: 'This registry keeps no stars; ratings and comments take their place.' },
   // 406
