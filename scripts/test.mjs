@@ -93,20 +93,23 @@ console.log(
     : 'Backends: sqlite only. Set TEST_DATABASE_URL to add PostgreSQL; the suites that need it are skipped here and say so (# needs TEST_DATABASE_URL).',
 );
 
-// A test or hook that hangs fails after this long, with its name, rather than holding the run until CI gives up on
-// it; and once a file's tests are done its process exits, even if something it started would keep it alive.
-const timeoutMs = process.env.TEST_TIMEOUT_MS ?? '300000';
-
 // Each test process first loads the server's modules through tsx: about two seconds of a core, paid once per file by a
-// hundred files. A whole tier runs instead as groups of files, each group one process that imports its files in turn
+// hundred files. The first tier runs instead as groups of files, each group one process that imports its files in turn
 // (node:test runs one process's top-level tests one after another, so a group's files never overlap, and each file's
-// top-level hooks still run around its own tests). Named files run one process each unless TEST_GROUP_SIZE says
-// otherwise; TEST_GROUP_SIZE=1 runs every file in its own process.
-const groupSize = Number(process.env.TEST_GROUP_SIZE ?? (filters.length > 0 ? '1' : '8'));
+// top-level hooks still run around its own tests). The second tier's files are few and long (browsers, faults,
+// processes), so the start-up is a small part of them and each keeps its own process; so do named files, unless
+// TEST_GROUP_SIZE says otherwise. TEST_GROUP_SIZE=1 runs every file in its own process.
+const groupSize = Number(process.env.TEST_GROUP_SIZE ?? (filters.length === 0 && tier === '1' ? '8' : '1'));
 if (!Number.isInteger(groupSize) || groupSize < 1) {
   console.error(`TEST_GROUP_SIZE must be a whole number of files, 1 or more (got ${process.env.TEST_GROUP_SIZE})`);
   process.exit(2);
 }
+
+// A process whose tests hang fails after this long, naming its file or group, rather than holding the run until
+// CI gives up on it (Node 20's test runner times a whole file, not each test; a group gets twice a file's time); and
+// once a file's tests are done its process exits, even if something it started would keep it alive.
+const fileTimeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? '300000');
+const timeoutMs = groupSize === 1 ? fileTimeoutMs : 2 * fileTimeoutMs;
 const testFiles = groupSize === 1 ? run.files : groupFiles(run.files, groupSize);
 
 /** Writes one entry file per group (files dealt out in turn, so one directory's slow files spread over the groups). */
