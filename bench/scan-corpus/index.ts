@@ -4,12 +4,14 @@
 import { agentManipulationSamples } from './malicious/agent-manipulation.js';
 import { behaviourSamples } from './malicious/behaviour.js';
 import { behaviourVariantSamples } from './malicious/behaviour-variants.js';
+import { behaviourFamilySamples } from './malicious/behaviour-families.js';
 import { dangerousCommandSamples } from './malicious/dangerous-command.js';
 import { executableSamples } from './malicious/executable.js';
 import { hiddenContentSamples } from './malicious/hidden-content.js';
 import { secretSamples } from './malicious/secret.js';
 import { behaviourLookalikeSamples } from './benign/behaviour-lookalikes.js';
 import { behaviourVariantLookalikeSamples } from './benign/behaviour-variants.js';
+import { behaviourFamilyLookalikeSamples } from './benign/behaviour-families.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { everydaySamples } from './benign/everyday.js';
@@ -33,6 +35,7 @@ export function loadCorpus(): Sample[] {
     ...executableSamples(),
     ...behaviourSamples(),
     ...behaviourVariantSamples(),
+    ...behaviourFamilySamples(),
     ...docsSamples(),
     ...securitySamples(),
     ...scriptSamples(),
@@ -44,5 +47,6 @@ export function loadCorpus(): Sample[] {
     ...everydaySamples(),
     ...behaviourLookalikeSamples(),
     ...behaviourVariantLookalikeSamples(),
+    ...behaviourFamilyLookalikeSamples(),
   ];
 }

@@ -16,9 +16,9 @@ const INSTRUCTION = new RegExp(`^[-*\\d.)\\s]*${LEAD_IN}(?:${OBLIGATION})?(?:${I
 const SEND_VERB =
   /\b(?:post|send|upload|transmit|submit|forward|pipe|share|report|attach|include|paste|exfiltrate|sync|mirror|push|deliver|beam|relay|copy [^.]{0,80}\b(?:into|to)\b)/;
 const PROSE_SOURCE =
-  /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
+  /\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b|\bhosts\.ya?ml\b|\boauth_token\b/;
 const DESTINATION =
-  /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
+  /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b|\bpaste (?:site|service|bin)\b|\b(?:hastebin|termbin|dpaste|rentry|privatebin|ghostbin|controlc|justpaste)\b|\bix\.io\b|\b0x0\.st\b|\bpaste\.(?:ee|rs)\b/;
 const SEND_CLAUSE = new RegExp(
   `${SEND_VERB.source}[^.!?]{0,160}?(?:${PROSE_SOURCE.source})[^!?]{0,200}?\\b(?:to|into|at|via|on)\\b[^!?]{0,80}?(?:${DESTINATION.source})|(?:${PROSE_SOURCE.source})[^.!?]{0,120}?\\b(?:and|then)\\s+${SEND_VERB.source}[^!?]{0,60}?\\b(?:to|into|at|via)\\b[^!?]{0,80}?(?:${DESTINATION.source})`,
 );
@@ -150,6 +150,8 @@ const PROSE_PIECES = [
   'the server ',
   'a gist ',
   'pastebin ',
+  'paste site ',
+  'hosts.yml ',
   'ignore ',
   'disregard ',
   'forget ',

@@ -8,8 +8,9 @@ import { BENIGN_BEHAVIOUR, loadHeldOut, MALICIOUS_BEHAVIOURS } from '../../../be
 
 type MaliciousBehaviour = (typeof MALICIOUS_BEHAVIOURS)[number];
 
-// The scores of rules 2026.12.7.2 on the held-out set, per behaviour: samples at least suspicious and samples malicious
-// (rules 2026.11.18, before behaviour was judged, reached 13 and 12 of 50; 2026.12.7, 32 and 31). Looser joins reached more,
+// The scores of rules 2026.12.7.3 on the held-out set, per behaviour: samples at least suspicious and samples malicious
+// (rules 2026.11.18, before behaviour was judged, reached 13 and 12 of 50; 2026.12.7, 32 and 31; 2026.12.7.2, 37 and 36;
+// 2026.12.7.3, 46 and 46). Looser joins reached more,
 // at the price of public skills judged malicious, all wrongly (39 of 4,863 with rules 2026.12.7; a function's socket
 // and program run carried to every call, 3 with 2026.12.7.2, which cost remote-shell one sample); these are the
 // scores of the joins kept. They only
@@ -17,14 +18,14 @@ type MaliciousBehaviour = (typeof MALICIOUS_BEHAVIOURS)[number];
 const FLOORS: Record<MaliciousBehaviour, { atLeastSuspicious: number; malicious: number }> = {
   'env-exfil': { atLeastSuspicious: 5, malicious: 5 },
   'credential-theft': { atLeastSuspicious: 4, malicious: 4 },
-  'unreadable-script': { atLeastSuspicious: 2, malicious: 2 },
-  'prose-instructions': { atLeastSuspicious: 2, malicious: 2 },
-  notebook: { atLeastSuspicious: 3, malicious: 3 },
-  'exec-by-config': { atLeastSuspicious: 4, malicious: 4 },
-  'remote-shell': { atLeastSuspicious: 3, malicious: 3 },
-  'keylogger-clipboard': { atLeastSuspicious: 3, malicious: 3 },
+  'unreadable-script': { atLeastSuspicious: 3, malicious: 3 },
+  'prose-instructions': { atLeastSuspicious: 4, malicious: 4 },
+  notebook: { atLeastSuspicious: 4, malicious: 4 },
+  'exec-by-config': { atLeastSuspicious: 5, malicious: 5 },
+  'remote-shell': { atLeastSuspicious: 5, malicious: 5 },
+  'keylogger-clipboard': { atLeastSuspicious: 4, malicious: 4 },
   'destructive-delete': { atLeastSuspicious: 3, malicious: 3 },
-  persistence: { atLeastSuspicious: 3, malicious: 2 },
+  persistence: { atLeastSuspicious: 4, malicious: 4 },
   'runtime-exec': { atLeastSuspicious: 5, malicious: 5 },
 };
 // Benign look-alikes suspicious or worse today; this ceiling only goes down.

@@ -36,7 +36,7 @@ import { ShellVariables } from './shell-variables.js';
 import { FLOW_TEXT_CAP } from './behaviour/flow.js';
 import { judgeCode, judgeProse } from './behaviour/judgements.js';
 import type { ModuleLinks } from './behaviour/modules.js';
-import { unitsOf } from './behaviour/units.js';
+import { STARTUP_DEFINITION_FILE, unitsOf } from './behaviour/units.js';
 
 /**
  * Bytes of archives inside one package kept at once for opening: each is opened and let go before the next level
@@ -469,7 +469,7 @@ export class FileScanner implements FileState, LineReader, LineSink {
     this.state = 'text';
     this.kind = fileKind(this.path, head);
     // Other text (data, configuration that runs nothing) holds no pieces to judge (behaviour/units.ts).
-    this.judged = this.kind !== 'text' || NOTEBOOK.test(this.path);
+    this.judged = this.kind !== 'text' || NOTEBOOK.test(this.path) || STARTUP_DEFINITION_FILE.test(this.path);
     this.hashComments = this.kind === 'script' && commentsWithHash(this.path, head);
     if (this.kind === 'markdown') this.markdown = new MarkdownContext();
     // A script's comments explain its usage, sending included: only instructions to the agent are read there.

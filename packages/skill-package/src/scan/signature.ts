@@ -57,12 +57,16 @@ export function signatureShaped(text: string, path: string, kind: FileKind, cont
   return REGEX_LINE.test(text) || PATTERN_KEY.test(text) || (kind !== 'script' && LONE_STRING.test(text));
 }
 
+/** A Windows path under a known folder (`$env:USERPROFILE\.aws`, `%APPDATA%\x`, `C:\Users\…`): its `\.` is a folder's dot. */
+const WINDOWS_PATH = /^(?:\$env:\w{1,40}|\$home|%\w{1,40}%|[a-z]:|~)\\[\w. $\\-]{0,300}$/i;
 const QUOTED_STRING = /(["'])((?:(?!\1)[^\n]){0,400})\1/g;
 
 /** The text with its quoted regular expressions emptied: what they match is looked for, not done. */
 export function withoutQuotedPatterns(text: string): string {
   if (!text.includes('"') && !text.includes("'")) return text;
-  return text.replace(QUOTED_STRING, (whole, quote: string, body: string) => (REGEX_SYNTAX.test(body) ? quote + quote : whole));
+  return text.replace(QUOTED_STRING, (whole, quote: string, body: string) =>
+    REGEX_SYNTAX.test(body) && !WINDOWS_PATH.test(body) ? quote + quote : whole,
+  );
 }
 
 /**

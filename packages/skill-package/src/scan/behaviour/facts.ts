@@ -22,7 +22,7 @@ export interface FactRecord {
 const CREDENTIAL_PATHS = [
   /(?:^|[^\w])\.s(?:sh|s\?|\?h|s\*|\*h|\[s\]h)(?:[/\\"'\s*]|$)/,
   /\bid_(?:rsa|ed25519|ecdsa|dsa|\*|\?)/,
-  /["']id_["']?/,
+  /["']id_["']/,
   /\.aws(?:[/\\"'\s]|$)|aws[/\\]credentials|\.aws_credentials/,
   /\.kube\/config|\.kube(?:["'\s]|$)/,
   /\.docker\/config\.json/,
@@ -36,8 +36,8 @@ const CREDENTIAL_PATHS = [
   /login\.keychain|\/library\/keychains|dump-keychain|find-(?:generic|internet)-password(?![^\n]*\s-[sal]\s)|\/etc\/shadow\b/,
   // A project's .env read out whole (reading one's own settings from it with `source` or a loader is not).
   /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b(?:(?!\btar\b)[^\n])*\s|\bzip\b(?:(?!\bzip\b)[^\n])*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
-  // Tokens printed by the CLIs that hold them, and data-science hubs' token files.
-  /\bgcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|\baz\s+account\s+get-access-token\b|\bgh\s+auth\s+token\b|\baws\s+(?:configure\s+get\s+aws_secret_access_key|sts\s+get-session-token|ecr\s+get-login-password)\b|\bheroku\s+auth:token\b|\bop\s+read\b/,
+  // A secret manager's item printed, and data-science hubs' token files.
+  /\bop\s+read\b/,
   // A brace glob naming a credential folder: `.{aws,azure,kube}`.
   /\.\{(?:aws|ssh|kube|azure|gnupg|docker|gcloud)[,}]|,(?:aws|ssh|kube|azure|gnupg|docker|gcloud)[,}]/,
   /\bkaggle\.json\b|huggingface\/token\b|\.huggingface\/token\b|\.config\/gh\/hosts\.ya?ml\b|\.config\/hub\b|\.terraform\.d\/credentials/,
@@ -110,7 +110,7 @@ const PROCESS_EXEC = [
 const SOCKET = [
   /\/dev\/(?:tcp|udp)\//,
   /<&\s*(?:[3-9]|\d{2,3})\b/,
-  /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b/,
+  /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b|\bncat\s+(?:-[\w-]+\s+)*--(?:sh-|lua-)?exec\b/,
   /\bsocat\s/,
   /\bsocket\.socket\((?![^)]*?(?:af_unix|\bsocket\.socket\())|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
   /\bio::socket::inet\b|\bfsockopen\(|\basyncio\.open_connection\b|\btls\.connect\(|\bs_client\s|\/inet\/(?:tcp|udp)\/|\btcpsocket\.(?:new|open)\b/,
@@ -119,7 +119,7 @@ const SOCKET = [
 /** A shell or interpreter handed a connection, or told to run what arrives. */
 const SHELL_EXEC = [
   /\b(?:ba|z|da|k)?sh\s+-i\b|\/bin\/(?:ba|z|da)?sh\b|\bcmd\.exe\b|\bcmd\s+\/[ck]\b|\bpowershell\b|\bpwsh\b/,
-  /\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z|da)?sh\b|\bexec:["']?(?:\/bin\/)?(?:ba|z|da)?sh|\bexec\s+\d*<>/,
+  /\s-(?:e|c)\s+["']?(?:\/bin\/)?(?:ba|z|da)?sh\b|\s(?:-e|--(?:sh-)?exec)\s+["']?\$\{?shell\b|\bexec:["']?(?:\/bin\/)?(?:ba|z|da)?sh|\bexec\s+\d*<>/,
   /\bpty\.spawn\b|\bsubprocess\.(?:call|popen|run)\b|\bchild_process\b|\bspawn\(|\bexecsync\b|\binvoke-expression\b|(?:^|[\s(|;])iex\b/,
   /\beval\s*[("'$`]|\bwhile\s+read\b(?:(?!\bwhile\s+read\b)[^\n])*;(?:[^\S\n]*do(?:(?!;[^\S\n]*do)[^\n])*|\s*\n[^\S\n]*do[^\n]*)\$/,
   /0>&1|>&\s*\/dev\/tcp|<&\s*\d|mkfifo/,
@@ -133,12 +133,12 @@ const KEYBOARD_HOOK = [
 ];
 
 const CLIPBOARD_READ = [
-  /\bpyperclip\.paste\b|\bclipboardy\.read|\bpbpaste\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-o\b|\bxsel\b(?:(?!\bxsel\b)[^\n])*(?:-o|--output)\b|\bwl-paste\b/,
+  /\bpyperclip\.(?:paste|waitfornewpaste|waitforpaste)\b|\bclipboardy\.read|\bpbpaste\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-o\b|\bxsel\b(?:(?!\bxsel\b)[^\n])*(?:-o|--output)\b|\bwl-paste\b/,
   /\bget-clipboard\b|\bclipboard\.readtext\b|\bgetclipboarddata\b|\bclipboard_get\b|\bclipboard\.gettext\b|\bwin32clipboard\b/,
 ];
 
 const CLIPBOARD_WRITE = [
-  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b/,
+  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b|\bclipboard_append\(|\bsetclipboardtext\b/,
 ];
 
 /** A crypto wallet address, or a pattern for one. */
@@ -150,7 +150,7 @@ const WALLET = [
 /** Home or the root, as a whole: a delete of one of these takes everything. */
 const DELETE_ALL = [
   /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|(?:-c[ \t]+|\b(?:eval|exec|execsync|system|popen|spawn|call|run|check_output|check_call|shell_exec)(?:\([ \t]*|[ \t]+))["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b(?![a-z-]*(?:\s+-[a-z-]*)*?\s+(?:-[a-qs-z]*r[a-z]*|--recursive)\b)(?:(?!(?:^|\n|[;&|({][^\S\n]*|\$\([^\S\n]*|\b(?:then|do|else|sudo|exec|xargs|command|eval)[^\S\n]+|["'`][^\S\n]*)rm[^\S\n]+(?:-[a-z-]*[^\S\n]+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b)[^\n;|&])*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\||\)|,)/,
-  /\brmtree\(\s*["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{(?:(?!\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{)[^}])*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
+  /\brmtree\(\s*(?:path\s*=\s*)?["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{(?:(?!\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{)[^}])*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
   /\bremove-item\b(?:(?!\bremove-item\b)[^\n])*-recurse(?:(?!-recurse)[^\n])*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
   /\bremove-item\s+(?:-(?:literal)?path\s+)?["']?~[/\\]?["']?\s(?:(?!\bremove-item\b)[^\n])*-recurse\b/,
   /\b(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|removeall|rmtree|rmdirsync|rmsync|rimraf)\(\s*["'`]?(?:~|\/)["'`]?\s*[,)]/,
@@ -162,7 +162,7 @@ const DELETE_ALL = [
 const STARTUP_WRITE = [
   /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b|config\.fish\b/,
   /\bopen\((?:(?!\bopen\()[^)])*["']a["'](?:(?!["']a["'])[^)\n])*(?:\)(?:(?!\bopen\((?:(?!\bopen\(|\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b)[^)])*["']a["'])[^\n])*)?\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b/,
-  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b(?:(?!\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b)[^\n])*(?:,\s*["']a["']|appendfile|>>)/,
+  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b(?:(?!\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b)[^\n])*(?:,\s*(?:mode\s*=\s*)?["']a\+?[bt]?["']|appendfile|>>|\.open\(\s*["']a)/,
   /\|\s*crontab\b|\bcrontab\s+(?!-l\b|-e\b)[^\s|;]+|\/etc\/cron|\/var\/spool\/cron/,
   /\b(?:cp|mv|install|ln|tee|cat\s*>|write|copy|copyfile|writefile(?:sync)?|open)\b(?:(?!\b(?:cp|mv|install|ln|tee|cat\s*>|write|copy|copyfile|writefile(?:sync)?|open)\b)[^\n])*\blaunch(?:agents|daemons)\b|>\s*["']?[^\s"'>]*launch(?:agents|daemons)\/|\blaunchctl\s+(?:load|bootstrap)\b/,
   /\bsystemctl\s+(?:--user\s+)?enable\b|>\s*["']?[^\s"'>]*(?:\.config\/systemd\/user|\/etc\/systemd\/system)|\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b(?:(?!\b(?:cp|mv|tee|install|writefile(?:sync)?|open)\b)[^\n])*(?:\.config\/systemd\/user|\/etc\/systemd\/system)/,
@@ -171,8 +171,17 @@ const STARTUP_WRITE = [
   /\.config\/fish\/(?:conf\.d|config\.fish|functions)\b|\bcore\.hookspath\b|\/hooks\/(?:pre|post)-(?:commit|checkout|merge|push|rebase|receive|applypatch)\b/,
 ];
 
+/**
+ * Tokens printed by the CLIs that hold them: sent to the vendor's own API they authenticate (judgements.ts reads them
+ * as a credential store only where the code names no host of that vendor).
+ */
+const CLI_TOKEN = [
+  /\bgcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|\baz\s+account\s+get-access-token\b|\bgh\s+auth\s+token\b|\baws\s+(?:configure\s+get\s+aws_secret_access_key|sts\s+get-session-token|ecr\s+get-login-password)\b|\bheroku\s+auth:token\b/,
+];
+
 export const FACT_RECORDS: readonly FactRecord[] = [
   { name: 'credential-store', kind: 'source', patterns: CREDENTIAL_PATHS },
+  { name: 'cli-token', kind: 'source', patterns: CLI_TOKEN },
   { name: 'environment', kind: 'source', patterns: ENV_BULK },
   { name: 'keyboard', kind: 'source', patterns: KEYBOARD_HOOK },
   { name: 'clipboard-read', kind: 'source', patterns: CLIPBOARD_READ },

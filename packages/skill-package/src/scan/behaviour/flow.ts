@@ -25,7 +25,9 @@ const STATEMENT_LINES = 30;
 const HOME_SPELLINGS: readonly RegExp[] = [
   /os\.path\.expanduser\(\s*["']~["']\s*\)/g,
   /(?:pathlib\.)?path\.home\(\)/g,
-  /(?:os|require\(["']os["']\))\.homedir\(\)/g,
+  /(?:os|require\(["']os["']\))\.homedir\(\)|\bos\.userinfo\(\)\.homedir\b/g,
+  // `expanduser("~")` imported bare, and pathlib's `Path("~").expanduser()`.
+  /(?<![\w.])expanduser\(\s*u?["']~["']\s*\)|\bpath\(\s*u?["']~["']\s*\)\.expanduser\(\)/g,
   /os\.environ\[\s*["']home["']\s*\]|os\.environ\.get\(\s*["']home["']\s*\)|os\.getenv\(\s*["']home["']\s*\)/g,
   /process\.env\.home\b|process\.env\[\s*["']home["']\s*\]/g,
   /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
@@ -33,6 +35,13 @@ const HOME_SPELLINGS: readonly RegExp[] = [
   /\bdir\.home\b|\benv\[\s*["']home["']\s*\]|\bos\.userhomedir\(\)/g,
 ];
 
+/** A literal path under home expanded (`os.path.expanduser("~/.config/x")`, `Path("~/.x").expanduser()`): that path. */
+const EXPANDED =
+  /(?:\bos\.path\.|(?<![\w.]))expanduser\(\s*u?(["'])(~\/[^"'\n]{0,200})\1\s*\)|\bpath\(\s*u?(["'])(~\/[^"'\n]{0,200})\3\s*\)\.expanduser\(\)/g;
+
+/** `~ if full else venv`, `full ? ~ : venv`, `~ || ~`: home is what an attacker makes it choose. */
+const HOME_BRANCH =
+  /(?<![\w/.~])~[ \t]+if[ \t][^()\n,]{1,200}?[ \t]else[ \t]+[^()\n,]{1,200}|[^()\n,?:]{1,200}\?[ \t]*~[ \t]*:[ \t]*[^()\n,;]{1,200}|(?<![\w/.~])~[ \t]*(?:\|\||\?\?|\bor\b)[ \t]*~(?![\w/])/g;
 const FALLS_BACK_TO_HOME = /(?<![\w.[\]"'])[\w.[\]"']+\s*(?:\bor\b|\|\||\?\?)\s*~(?![\w/])/g;
 
 /** `"a" + "b"`, `'a' 'b'` (Python), `"a""b"` (a shell): one literal. */
@@ -63,6 +72,8 @@ const FILLED: readonly RegExp[] = [
   /\bwhile[ \t]+(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
 ];
 function assignedName(text: string): string | undefined {
+  // `if (cond) x[k] = …`: what a one-line condition guards is assigned as well.
+  if (text.startsWith('if')) text = afterCondition(text);
   const m = ASSIGNED.exec(text);
   const name = m?.[1] ?? m?.[2];
   if (name !== undefined) return name;
@@ -75,9 +86,25 @@ function assignedName(text: string): string | undefined {
   return undefined;
 }
 
+/** The text after a leading `if (…)` (balanced, within 400 characters), or the text. */
+function afterCondition(text: string): string {
+  const open = /^if\s*\(/.exec(text);
+  if (open === null) return text;
+  let depth = 0;
+  for (let i = open[0].length - 1; i < Math.min(text.length, 400); i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return text.slice(i + 1);
+  }
+  return text;
+}
+
 /** Files a statement writes: redirections, archives, `-o`, `open(…, 'w')`. */
 const WRITTEN_FILES = [
   /(?:^|[^<>&\d])>{1,2}\s*["']?([~/.$\w][^\s"'|;&)]*)/g,
+  // PowerShell's and .NET's archives: `Compress-Archive … -DestinationPath $zip`, `[ZipFile]::CreateFromDirectory($src, $zip)`.
+  /\s-destination(?:path)?\s+["']?([~/.$\w][^\s"'|;&)]*)/g,
+  /\b(?:compress-archive|copy-item)\s+(?:-(?:literal)?path\s+)?["']?[^\s"'|;&-][^\s"'|;&]*["']?\s+["']?([~/.$\w][^\s"'|;&)]*)/g,
+  /\bcreatefromdirectory\(\s*[^,()\n]{1,200},\s*["']?([~/.$\w][^\s"',|;&)]*)/g,
   /\b(?:tar|zip|7z)\b(?:(?!\b(?:tar|zip|7z)\b)[^\n|;])*?\s(?:-?[a-z]*f\s+|-r\s+)?["']?([~/.\w$][^\s"';|]*\.(?:tgz|tar\.gz|tar|zip|7z|gz|b64|txt|dat|bin|log))\b/g,
   /\s(?:-o|--output|-outfile)\s+["']?([~/.\w$][^\s"';|]*)/g,
   /\bopen\(\s*["']([^"']+)["']\s*,\s*["'][wa]/g,
@@ -95,10 +122,21 @@ function fold(text: string): string {
       if (next === out) break;
       out = next;
     }
-  if (/home|userprofile|expanduser|homedir/.test(out)) for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
+  if (/home|userprofile|expanduser|homedir/.test(out)) {
+    for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
+    if (out.includes('expanduser'))
+      out = out.replace(EXPANDED, (_m, _q: string, a: string | undefined, _q2: string, b: string | undefined) => `"${a ?? b}"`);
+  }
   out = joinedPaths(unsetValues(out));
-  // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) can be home.
-  return out.includes('~') ? out.replace(FALLS_BACK_TO_HOME, '~') : out;
+  // Windows paths under home (`~\.aws\credentials`, `~\.azure`) written with slashes, as the facts name them.
+  if (out.includes('~\\')) out = out.replace(/(?<=[\w.~$-])\\(?=[\w.$-])/g, '/');
+  // A value with home as its fallback (`target or ~`, `x || ~`, `x ?? ~`) or as one branch of a choice can be home.
+  return out.includes('~')
+    ? out
+        .replace(FALLS_BACK_TO_HOME, '~')
+        .replace(HOME_BRANCH, '~')
+        .replace(/\b(?:os\.path\.(?:expanduser|abspath|realpath|normpath)|expanduser|(?:pathlib\.)?path|str|os\.fspath)\(\s*~\s*\)/g, '~')
+    : out;
 }
 
 function windowed(line: { text: string; offset: number }): { text: string; offset: number }[] {
@@ -119,10 +157,18 @@ function logicalLines(text: string): { text: string; offset: number }[] {
   let depth = 0;
   let gathered = 0;
   let offset = 0;
+  // Braces open since the statement began, each a literal (a dict or an object, counted as a bracket) or a block.
+  const braces: boolean[] = [];
+  // Inside a triple-quoted string (Python's `"""`), whose lines are one value.
+  let triple = false;
   const raws = text.split(/\r?\n/);
   for (let i = 0; i < raws.length; i++) {
     const raw = raws[i]!;
     if (current === '') offset = i;
+    if (raw.includes('"""') || raw.includes("'''")) {
+      const marks = (raw.match(/"""|'''/g) ?? []).length;
+      if (marks % 2 === 1) triple = !triple;
+    }
     // A here-document is what its command writes or reads: its lines (at most STATEMENT_LINES) join the statement.
     const here = raw.includes('<<') ? HEREDOC.exec(raw) : null;
     if (here !== null && depth === 0) {
@@ -138,16 +184,26 @@ function logicalLines(text: string): { text: string; offset: number }[] {
     const line = raw.endsWith('\\') ? raw.slice(0, -1) : raw;
     current = current === '' ? line : `${current} ${line.trim()}`;
     gathered++;
+    let before = '';
     for (const c of line) {
-      // Braces open blocks (a function, a loop) whose lines are statements of their own; brackets open calls and lists.
+      // Braces open blocks (a function, a loop) whose lines are statements of their own, unless they open a value (after
+      // `=`, `(`, `[`, `,` or `:`: a dict, an object); brackets open calls and lists.
       if (c === '(' || c === '[') depth++;
       else if ((c === ')' || c === ']') && depth > 0) depth--;
+      else if (c === '{') {
+        const literal = before === '=' || before === '(' || before === '[' || before === ',' || before === ':' || before === '@';
+        if (braces.length < 64) braces.push(literal);
+        if (literal) depth++;
+      } else if (c === '}' && braces.pop() === true && depth > 0) depth--;
+      if (c !== ' ' && c !== '\t') before = c;
     }
-    if (!raw.endsWith('\\') && (depth === 0 || gathered >= STATEMENT_LINES)) {
+    if (!raw.endsWith('\\') && ((depth === 0 && !triple) || gathered >= STATEMENT_LINES)) {
       out.push({ text: current, offset });
       current = '';
       depth = 0;
       gathered = 0;
+      triple = false;
+      if (braces.includes(true)) braces.length = 0;
     }
   }
   if (current !== '') out.push({ text: current, offset });
@@ -158,19 +214,26 @@ function logicalLines(text: string): { text: string; offset: number }[] {
 const DECLARES =
   /\b(?:local|declare|typeset|readonly|export|read(?:\s+-(?!read\b)[a-z]+)*)\s+((?:[a-z_][a-z0-9_]*\s*)+)|\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/g;
 
+/**
+ * A program looked up by name or a shell array of words: `nc=$(command -v ncat || command -v nc)`, `p = shutil.which("nc")`,
+ * `args=(-e /bin/sh)`: the first name looked up, the words.
+ */
+const FOUND_PROGRAM =
+  /^\s*(?:local\s+|readonly\s+|declare\s+(?:-[a-z]+\s+)?|(?:const|let|var)\s+)?([a-z_][a-z0-9_]*)\s*=\s*(?:\$\(\s*(?:command\s+-v|which|type\s+-p)\s+([\w.-]{1,40})[^)\n]{0,200}\)|(?:shutil\.)?which\(\s*["']([\w.-]{1,40})["']\s*\)|\(\s*([^()\n$`"',]{1,200}?)\s*\))\s*;?\s*$/;
+
 /** The literal each variable assigned exactly once holds, and every name given a value at all. */
 function literals(lines: readonly string[]): { values: Map<string, string>; assigned: Set<string> } {
   const seen = new Map<string, string | null>();
   const assigned = new Set<string>();
   for (const line of lines) {
     for (const m of line.matchAll(DECLARES)) for (const name of (m[1] ?? m[2]!).split(/\s+/)) if (name !== '') assigned.add(name);
-    const m = ASSIGNMENT.exec(line);
+    const m = ASSIGNMENT.exec(line) ?? FOUND_PROGRAM.exec(line);
     if (m === null) {
       const any = ANY_ASSIGNMENT.exec(line);
       if (any !== null) seen.set(any[1]!, null);
       continue;
     }
-    const value = m[3] ?? m[4] ?? '';
+    const value = m[3] ?? m[4] ?? (m[2] !== undefined && !/["']/.test(m[2]) ? m[2] : '');
     seen.set(m[1]!, seen.has(m[1]!) ? null : value);
   }
   const values = new Map<string, string>();
@@ -227,25 +290,50 @@ export function replaceVariables(
 const ALIAS =
   /^\s*(?:import\s+([\w.]+)\s+as\s+(\w+)|from\s+[\w.]+\s+import\s+(\w+)\s+as\s+(\w+)|(?:(?:const|let|var)\s+)?(\w+)\s*=\s*(?:require|__import__|importlib\.import_module)\(\s*["'](?:node:)?([\w./-]+)["']\s*\))/;
 
+/**
+ * Names imported from a module one by one: `from pyperclip import copy, paste`, `const { homedir } = require('os')`,
+ * `import { join as j } from 'node:path'`. Each is written as the module's member (`paste(` is `pyperclip.paste(`).
+ */
+const NAMED_IMPORT =
+  /^\s*(?:from\s+([\w.]+)\s+import\s+\(?\s*([\w, \t]{1,300}?)\s*\)?\s*$|(?:const|let|var)\s+\{([^}\n]{1,300})\}\s*=\s*require\(\s*["'](?:node:)?([\w/-]+)["']\s*\)|import\s+\{([^}\n]{1,300})\}\s+from\s+["'](?:node:)?([\w/-]+)["'])/;
+
 function aliases(lines: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of lines) {
+    const named = line.includes('import') || line.includes('require') ? NAMED_IMPORT.exec(line) : null;
+    if (named !== null) {
+      const module = named[1] ?? named[4] ?? named[6]!;
+      // A package's own module (`./lib`, `.report`) is not a library whose members the facts name.
+      if (!module.startsWith('.'))
+        for (const entry of (named[2] ?? named[3] ?? named[5]!).split(',').slice(0, 24)) {
+          const [name, alias] = entry.trim().split(/\s+as\s+|\s*:\s*/);
+          const local = (alias ?? name)?.trim();
+          if (name !== undefined && local !== undefined && /^[a-z_]\w*$/.test(name) && /^[a-z_]\w*$/.test(local))
+            out.set(local, `${module.replace(/\//g, '.')}.${name}`);
+        }
+      continue;
+    }
     const m = ALIAS.exec(line);
     if (m === null) continue;
     const [alias, module] = m[2] !== undefined ? [m[2], m[1]!] : m[4] !== undefined ? [m[4], m[3]!] : [m[5]!, m[6]!];
-    if (alias !== module) out.set(alias, module);
+    // A package's own module is followed by modules.ts; its name stays as written.
+    if (alias !== module && !module.startsWith('.')) out.set(alias, module);
   }
   return out;
 }
 
+/** `line` with each imported name written as its module's member (`paste(` is `pyperclip.paste(`). */
+function withModules(line: string, modules: Map<string, string>, pattern: RegExp): string {
+  // One expression of every imported name, tried once per line: most lines name none.
+  pattern.lastIndex = 0;
+  return pattern.test(line) ? line.replace(pattern, (alias) => modules.get(alias) ?? alias) : line;
+}
+
 /** A statement with its variables replaced by what they hold (shell `$x`, and names of other languages). */
-function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean, modules: Map<string, string>): string {
+function resolve(line: string, values: Map<string, string>, assigned: Set<string>, shell: boolean): string {
   // The line's words are looked up in the aliases and values: a piece may hold hundreds of each.
-  const words = modules.size > 0 || (!shell && values.size > 0) ? new Set(line.match(WORDS) ?? []) : EMPTY;
-  for (const alias of words) {
-    const module = modules.get(alias);
-    if (module !== undefined) line = line.replace(cached(`(?<![\\w.])${alias}(?=\\s*[.(])`), module);
-  }
+  const words = !shell && values.size > 0 ? new Set(line.match(WORDS) ?? []) : EMPTY;
+  if (shell && line.includes('[')) line = line.replace(ARRAY_WHOLE, '$${$1}');
   let out = replaceVariables(line, (whole, braced, fallback, bare, trim) => {
     const name = (braced ?? bare)!;
     const value = values.get(name);
@@ -269,8 +357,21 @@ function resolve(line: string, values: Map<string, string>, assigned: Set<string
       if (value !== undefined && name.length >= 2 && out.includes(name))
         out = out.replace(cached(`(?<![\\w.$"'])${name}(?![\\w"'])(?!\\s*=[^=])`), `"${value}"`);
     }
+  // A value put into a string (`f"{prog} {flag}"`, `` `${prog}` ``, `"#{prog}"`) is its text there.
+  if (!shell && out.includes('{"')) out = out.replace(INTERPOLATED_VALUE, '$1');
   return out;
 }
+
+/** Where a list of literals may be: a quote, a comma, a quote. */
+const ADJACENT_LITERALS = /["'~][ \t]*,[ \t]*["'~]/;
+/** Two or more quoted literals separated by commas, and one of them. */
+const LITERAL_LIST = /(?:(?:"[^"\n]{1,100}"|'[^'\n]{1,100}'|~)[ \t]*,[ \t]*){1,16}(?:"[^"\n]{1,100}"|'[^'\n]{1,100}'|~(?![\w/]))/g;
+const LITERAL = /"([^"\n]*)"|'([^'\n]*)'|(~)/g;
+
+/** A shell array taken whole (`"${args[@]}"`): its words. */
+const ARRAY_WHOLE = /\$\{([a-z_][a-z0-9_]*)\[[@*]\]\}/g;
+
+const INTERPOLATED_VALUE = /[$#]?\{"([^"{}\n]{0,300})"\}/g;
 
 /** A message printed and nothing else done: its text is shown, not run (a call inside it, `$(…)`, still runs). */
 function printedOnly(line: string): boolean {
@@ -303,6 +404,8 @@ export interface Flow {
   joins(from: string, to: string): Statement | null;
   /** A statement where data from `a` and data from `b` meet; unless `loose`, one of the two is there itself. */
   meets(a: string, b: string, loose: boolean): Statement | null;
+  /** The statements that hold data from statements with `fact` (those included). */
+  holding(fact: string): ReadonlySet<Statement>;
 }
 
 /** The statements of a piece of code, from its first line `firstLine` (1-based), resolved and with their facts. */
@@ -316,15 +419,33 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   const lines = logicalLines(kept.toLowerCase())
     .flatMap(windowed)
     .map((l) => ({ ...l, raw: l.text, text: fold(l.text) }));
-  const { values, assigned } = literals(lines.map((l) => l.text));
   const modules = aliases(lines.map((l) => l.text));
+  // Imported names written as the module's members before values are read (`root = homedir()` holds home).
+  if (modules.size > 0) {
+    const names = new RegExp(`(?<![\\w./'"-])(?:${[...modules.keys()].join('|')})(?=\\s*[.(])`, 'g');
+    for (const l of lines) {
+      const named = withModules(l.text, modules, names);
+      if (named !== l.text) l.text = fold(named);
+    }
+  }
+  const { values, assigned } = literals(lines.map((l) => l.text));
   const statements: Statement[] = [];
   for (const { text: line, raw, offset } of lines) {
     // Comments and the interpreter line run nothing; a message printed whole (a usage text over lines) is shown.
     if (line.trim() === '' || COMMENT.test(line) || printedOnly(raw)) continue;
-    const resolved = resolve(line, values, assigned, shell, modules);
+    const resolved = resolve(line, values, assigned, shell);
     // Indentation runs nothing (a Makefile recipe's tab, a block's spaces): statements start at their first word.
-    const joined = (resolved === line ? line : `${line}\n${fold(resolved)}`).trimStart();
+    let joined = (resolved === line ? line : `${line}\n${fold(resolved)}`).trimStart();
+    // A list of literal words is a command's argv (`["nc", "-e", "/bin/sh"]`) or a path's pieces (`('.codex', 'auth.json')`):
+    // both are read as they run.
+    if (joined.includes(',') && ADJACENT_LITERALS.test(joined)) {
+      const lists = [...joined.matchAll(LITERAL_LIST)]
+        .slice(0, 8)
+        .map((m) => [...m[0].matchAll(LITERAL)].map((l) => l[1] ?? l[2] ?? l[3]!));
+      // Between the statement's lines, so that what is read at its end (`… as f:`) is still there.
+      if (lists.length > 0)
+        joined += `\n${lists.map((words) => `${words.join(' ')} ; "${words.join('/')}"`).join(' ; ')}\n${joined.slice(joined.lastIndexOf('\n') + 1)}`;
+    }
     statements.push({ line: firstLine + offset, raw, text: joined, facts: new Set() });
   }
   const records = recordsFor(statements.map((s) => s.text));
@@ -344,6 +465,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   }
   descriptorSockets(statements);
   deletesFromHome(statements);
+  deletesByLastValue(statements, shell);
   callsTakeBodies(statements, kept.toLowerCase().split('\n'), firstLine);
   const facts = new Set<string>();
   for (const s of statements) for (const f of s.facts) facts.add(f);
@@ -417,7 +539,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     const second = carriersOf(b).holding;
     return statements.find((s) => first.has(s) && second.has(s) && (loose || s.facts.has(a) || s.facts.has(b))) ?? null;
   }
-  return { statements, facts, joins, meets };
+  return { statements, facts, joins, meets, holding: (fact) => carriersOf(fact).holding };
 }
 
 /** `exec 3<>/dev/tcp/host/port`: the descriptor a shell opened onto a connection. */
@@ -460,6 +582,55 @@ function deletesFromHome(statements: readonly Statement[]): void {
   }
 }
 
+/** Calls and commands that delete recursively, whose target may be a name given its value earlier. */
+const DELETES = /\brmtree\(|\brm(?:sync)?\(|\brimraf\b|\bremove-item\b|\brm_rf?\(|\bremoveall\(|\bremove_dir(?:_all)?\(|\brm\s+-/;
+const DELETE_ALL_PATTERNS = FACT_RECORDS.find((r) => r.name === 'delete-all')!.patterns;
+
+/** An object's field given one literal or home (`self.root = ~`, `this.dir = "/"`). */
+const FIELD_ASSIGNMENT = /^\s*((?:self|this|cls)\.[a-z_][a-z0-9_]*)\s*=\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|\/))\s*;?\s*$/;
+const LISTS_HOME =
+  /\bfor\s+([a-z_][a-z0-9_]*)\s+in\s+(?:os\.(?:listdir|scandir)\(\s*["']?(?:~|\/)["']?\s*\)|glob\.glob\(\s*["'](?:~|)\/\*["']\s*\)|["']?~["']?\.(?:iterdir|glob)\(|["']?(?:~|)\/\*["']?(?:\s|;|$))/;
+
+/**
+ * A delete whose target is a name holding home or the root where the delete runs: the value given last before it
+ * (`target = CACHE; if all: target = os.path.expanduser("~"); shutil.rmtree(target)`). A name given a value that is
+ * not one literal lets its last literal go.
+ */
+function deletesByLastValue(statements: readonly Statement[], shell: boolean): void {
+  if (!statements.some((s) => DELETES.test(s.text))) return;
+  const last = new Map<string, string>();
+  // Loop variables over every entry of home or the root (`for name in os.listdir(~)`, `for f in ~/*`).
+  const entries = new Set<string>();
+  for (const s of statements) {
+    const text = s.text;
+    const listing = LISTS_HOME.exec(text);
+    if (listing !== null) entries.add(listing[1]!);
+    if (entries.size > 0 && !s.facts.has('delete-all') && DELETES.test(text)) {
+      const words = new Set(text.match(/[a-z_][a-z0-9_]*/g) ?? []);
+      if ([...entries].some((e) => words.has(e))) s.facts.add('delete-all');
+    }
+    if (!s.facts.has('delete-all') && DELETES.test(text) && last.size > 0) {
+      const substituted = shell
+        ? replaceVariables(text, (whole, braced, _fallback, bare) => last.get((braced ?? bare)!) ?? whole)
+        : text.replace(/(?:(?:self|this|cls)\.)?[a-z_][a-z0-9_]*/g, (word, at: number) =>
+            last.has(word) && !/[\w.$"']/.test(text[at - 1] ?? '') && !/[\w"']/.test(text[at + word.length] ?? '')
+              ? `"${last.get(word)}"`
+              : word,
+          );
+      if (substituted !== text && DELETE_ALL_PATTERNS.some((p) => p.test(substituted))) s.facts.add('delete-all');
+    }
+    const first = text.split('\n', 1)[0]!;
+    const assigned = ASSIGNMENT.exec(first);
+    const field = assigned === null ? FIELD_ASSIGNMENT.exec(first) : null;
+    if (assigned !== null) last.set(assigned[1]!, assigned[3] ?? assigned[4] ?? '');
+    else if (field !== null) last.set(field[1]!, field[3] ?? field[4] ?? '');
+    else {
+      const any = ANY_ASSIGNMENT.exec(first) ?? /^\s*((?:self|this|cls)\.[a-z_]\w*)\s*=(?!=)/.exec(first);
+      if (any !== null) last.delete(any[1]!);
+    }
+  }
+}
+
 /**
  * How a body's fact reaches its callers: sinks take what the call hands in; sources come out. Traits (a connection, a
  * shell) stay in the body: results gathered from a port check and a program run are not a remote shell.
@@ -488,13 +659,24 @@ function callsTakeBodies(statements: readonly Statement[], rawLines: readonly st
         else list.push(s);
       }
   const offsets = statements.map((s) => s.line - firstLine);
+  // Names filled from a source (`FILES = [~/.codex/auth.json, …]`): a body that reads one reads the source.
+  const sourceNames = new Map<string, string[]>();
+  for (const s of statements) {
+    const sources = [...s.facts].filter((f) => FLOWS_AS.get(f) === 'out');
+    if (sources.length === 0) continue;
+    const name = assignedName(s.text);
+    if (name !== undefined && name.length > 1) sourceNames.set(name, sources);
+  }
   for (const span of spans) {
     const callers = byWord === null ? statements.filter((s) => s.text.includes(span.name)) : byWord.get(span.name);
     if (callers === undefined || callers.length === 0) continue;
     const body = new Set<string>();
     // Statements are in line order: the body's are a run of them.
-    for (let i = firstAtOrAfter(offsets, span.first); i < statements.length && offsets[i]! <= span.last; i++)
+    for (let i = firstAtOrAfter(offsets, span.first); i < statements.length && offsets[i]! <= span.last; i++) {
       for (const f of statements[i]!.facts) body.add(f);
+      if (sourceNames.size > 0)
+        for (const word of new Set(statements[i]!.text.match(WORD) ?? [])) for (const f of sourceNames.get(word) ?? []) body.add(f);
+    }
     if (body.size === 0) continue;
     const bareCall = cached(`^\\s*(?:await\\s+)?${span.name}\\s*\\([^()]*\\)\\s*;?\\s*$`);
     const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);

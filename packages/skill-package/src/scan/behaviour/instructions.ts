@@ -15,8 +15,9 @@ const STORE_FOLDER =
 
 /** A way of sending: a request or its body, an upload, a post, a webhook. */
 const SENDING =
-  /\b(?:send|post|upload|submit|transmit|forward|exfiltrate|beam|relay)\b|\b(?:enviar|env[ií]a|env[ií]e|mandar|manda|subir|sube|suba|envoyer|envoie|envoyez|t[ée]l[ée]verser|senden|sende|hochladen|carregar)\b|\b(?:body|payload|field|parameter|header) of (?:a|the|an) (?:\w+ ){0,2}(?:request|call|post)\b|\b(?:request|webhook|form) (?:to|at)\b|\bput (?:it|them|the \w+|this) (?:in|into)\b/;
-const DESTINATION = /https?:\/\/[^\s)>\]]{1,200}|\b(?:\d{1,3}\.){3}\d{1,3}\b/;
+  /\b(?:send|post|upload|submit|transmit|forward|exfiltrate|beam|relay|paste)\b|\b(?:enviar|env[ií]a|env[ií]e|mandar|manda|subir|sube|suba|envoyer|envoie|envoyez|t[ée]l[ée]verser|senden|sende|hochladen|carregar)\b|\b(?:body|payload|field|parameter|header) of (?:a|the|an) (?:\w+ ){0,2}(?:request|call|post)\b|\b(?:request|webhook|form) (?:to|at)\b|\bput (?:it|them|the \w+|this) (?:in|into)\b/;
+const DESTINATION =
+  /https?:\/\/[^\s)>\]]{1,200}|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bpaste (?:site|service|bin)\b|\b(?:pastebin|hastebin|termbin|dpaste|rentry|privatebin|ghostbin|controlc|justpaste)\b|\bix\.io\b|\b0x0\.st\b|\bpaste\.(?:ee|rs)\b/;
 
 /** A sentence that tells the reader to do something: an imperative, possibly after a lead-in, or "you must". */
 const IMPERATIVE =
@@ -32,6 +33,7 @@ const ANAPHOR = /\b(?:it|them|this|that|these|the (?:text|value|values|contents?
 /** A key named as what signs or authenticates (`using your private key`), not as what is sent. */
 const INSTRUMENT = /\b(?:using|with|via|by) (?:your |the |a )?(?:private (?:ssh )?key|ssh key)s?\b/g;
 const NAMED = /`([^`\s]{1,80})`/g;
+const PUBLIC_KEY = /[^\s`"'()]*\.pub\b/g;
 
 function secretIn(sentence: string): boolean {
   return SECRET.test(sentence.replace(INSTRUMENT, ' ')) || (CREDENTIALS_WORD.test(sentence) && STORE_FOLDER.test(sentence));
@@ -42,8 +44,10 @@ function secretIn(sentence: string): boolean {
  * sends names the secret, a file an earlier sentence put it in, or refers back to it (`it`, `the text`), after the
  * secret was named; the address is in it or the next sentence; and the paragraph instructs rather than warns.
  */
-export function instructsSending(paragraph: string): boolean {
-  if (!DESTINATION.test(paragraph) || !SENDING.test(paragraph)) return false;
+export function instructsSending(text: string): boolean {
+  if (!DESTINATION.test(text) || !SENDING.test(text)) return false;
+  // A public key (`~/.ssh/id_ed25519.pub`) is made to be handed out.
+  const paragraph = text.includes('.pub') ? text.replace(PUBLIC_KEY, ' ') : text;
   const secret = SECRET.test(paragraph) || (CREDENTIALS_WORD.test(paragraph) && STORE_FOLDER.test(paragraph));
   if (!secret) return false;
   const sentences = paragraph.split(SENTENCE_END);

@@ -11,7 +11,7 @@ import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
 import { flowOf, type Statement } from './flow.js';
 import { instructsSending } from './instructions.js';
-import { noteLinks, type ModuleLinks } from './modules.js';
+import { filesRun, makeTargets, noteLinks, type ModuleLinks } from './modules.js';
 import type { CodeUnit, ProseUnit } from './units.js';
 
 export interface BehaviourMatcher {
@@ -34,7 +34,8 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
       ['ci-secret', 'encoded-send'],
     ],
   },
-  { rule: 'behaviour.remote-shell', meet: [['socket', 'shell-exec']] },
+  // A connection joined to a shell, or the process's standard streams moved onto a connection before a shell starts.
+  { rule: 'behaviour.remote-shell', meet: [['socket', 'shell-exec']], all: [['stdio-socket'], ['shell-exec']] },
   { rule: 'behaviour.input-captured', all: [['keyboard'], ['network-send']], join: [['clipboard-read', 'network-send']] },
   { rule: 'behaviour.clipboard-swapped', all: [['clipboard-read'], ['clipboard-write'], ['wallet']] },
   { rule: 'behaviour.delete-everything', all: [['delete-all']] },
@@ -74,15 +75,46 @@ const RUNS_WHAT_ARRIVES =
 /** What a download answered, kept (`x=$(curl …)`, `t = requests.get(…).text`): not a command that names a download. */
 const FETCHED_OUTPUT =
   /=\s*\$\((?:(?!=\s*\$\()[^)])*\b(?:curl|wget)\b|=\s*`[^`]*\b(?:curl|wget)\b|=\s*(?:await\s+)?(?:\(\s*)?(?:await\s+)?(?:fetch|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|invoke-restmethod|invoke-webrequest|irm|iwr)\b|\b(?:iex|invoke-expression)\s*\(\s*(?:invoke-restmethod|invoke-webrequest|irm|iwr|\(?new-object\s+net\.webclient)/;
+const MAKEFILE_PATH = /(?:^|\/)(?:gnu)?makefile$|\.mk$/i;
 /** Files that are start-up items by where they sit. */
 const STARTUP_ITEM =
   /(?:^|\/)(?:launchagents|launchdaemons)\/[^/]+\.plist$|(?:^|\/)systemd\/[^/]+\.(?:service|timer)$|\.config\/autostart\/[^/]+\.desktop$|(?:^|\/)cron(?:\.d|tab)?\/[^/]+$/i;
+/**
+ * Files that define a start-up item wherever they sit, by what they hold: a systemd unit with a command, a launchd
+ * property list that runs at load or on a schedule, an autostart entry. A command there that downloads and runs code
+ * does so at every start.
+ */
+const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
+  [/\.(?:service|timer)$/i, /^\s*exec(?:start|startpre|startpost)\s*=/m],
+  // A property list is read without its tags (units.ts): its keys are words.
+  [/\.plist$/i, /\b(?:runatload|startinterval|startcalendarinterval|keepalive|watchpaths)\b/],
+  [/\.desktop$/i, /\bx-gnome-autostart-enabled\s*=|^\s*exec\s*=/m],
+];
+/** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
+const STARTUP_PATH =
+  /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
+/** Writing or appending to a file, in any of the ways the languages spell it. */
+const FILE_WRITE =
+  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\([^)\n]{0,300},\s*(?:mode\s*=\s*)?["'][wa]|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s/;
+/** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
+const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
+/** A crypto wallet address or a pattern for one, in the code as written (detectors' pattern lists included). */
+const WALLET_WRITTEN =
+  /0x\[?[0-9a-f]{40}|0x\[a-f(?:a-f)?0-9\]\{40\}|\bbc1[a-z0-9]{8}|\(?:bc1\||\[13\]\[a-|\b(?:btc|eth|xmr|usdt|sol|trx)_?(?:addr|wallet)|\b(?:bitcoin|ethereum|solana|monero|wallet)\b/;
 const SHELL_CODE_EXEC = /\binvoke-expression\b|(?:^|[\s(|;])iex\b|(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b/;
 /** A builtin, a module or a global named by a string built at run time (concatenated, decoded), as written. */
 const ASSEMBLED_NAME =
   /\b(?:getattr\(\s*(?:builtins|__builtins__)\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["']|[a-z_]\w*\(\s*\d|\[\s*["'][^"'\n]{0,3}["']\s*,)/;
 /** A secret of a CI run (`${{ secrets.NAME }}`), which a step may use but not send away disguised. */
 const CI_SECRET = /\$\{\{\s*secrets\.\w/;
+/** Each CLI that prints a token, and the hosts of the API the token is for. */
+const CLI_VENDOR: readonly [RegExp, RegExp][] = [
+  [/\bgh\s+auth\s+token\b/, /\b(?:api\.)?github\.com\b|\bgithubusercontent\.com\b|\bgithub_api_url\b/],
+  [/\bgcloud\s+auth\b/, /\bgoogleapis\.com\b|\bgoogle\.com\b/],
+  [/\baz\s+account\b/, /\bazure\.com\b|\bmicrosoft\.com\b|\bwindows\.net\b|\bazure\.net\b/],
+  [/\baws\s/, /\bamazonaws\.com\b/],
+  [/\bheroku\s+auth/, /\bheroku\.com\b/],
+];
 /** Encoding on the way out: what log masking and reviewers would have recognised no longer looks like itself. */
 const ENCODER = /\b(?:base64|base32|xxd|gzip|rev|od)\b|\bopenssl\s+enc\b/;
 /** `run = globalThis[…]`: the name a built-up builtin is kept in. */
@@ -102,6 +134,10 @@ function describe(matcher: BehaviourMatcher, via: readonly [string, string] | nu
 export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }, report: (hit: Hit) => void, links?: ModuleLinks): void {
   const context: Context = unit.documented ? 'code' : 'script';
   const startupItem = STARTUP_ITEM.test(file.path);
+  const definition =
+    !startupItem &&
+    !unit.documented &&
+    STARTUP_DEFINITION.some(([name, holds]) => name.test(file.path) && holds.test(unit.code.slice(0, 64 * 1024).toLowerCase()));
   const flow = flowOf(unit.code, unit.line, unit.shell, (line) => signatureShaped(line, file.path, file.kind, context));
   if (unit.lines !== undefined) for (const s of flow.statements) s.line = unit.lines[s.line - unit.line] ?? s.line;
   for (const s of flow.statements) {
@@ -114,7 +150,26 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
     if (s.facts.has('network-fetch') && s.facts.has('code-exec')) s.facts.add('fetch-evaluated');
     // A file that is itself a start-up item (a launch agent, a service, an autostart entry) is written where it runs.
     if (startupItem) s.facts.add('startup-write');
+    // One that defines a start-up item wherever it sits runs its download at every start.
+    if (definition && s.facts.has('runs-download')) s.facts.add('startup-write');
   }
+  // A start-up file named in one statement and written in another (`rc = Path.home() / ".bashrc"`, `rc.open("a")`):
+  // read only where the code reaches the network, which persistent-fetch needs.
+  if (flow.facts.has('network-fetch') || flow.facts.has('network-send'))
+    if (flow.statements.some((s) => STARTUP_PATH.test(s.text))) {
+      for (const s of flow.statements) if (STARTUP_PATH.test(s.text)) s.facts.add('startup-path');
+      for (const s of flow.holding('startup-path')) if (FILE_WRITE.test(s.text)) s.facts.add('startup-write');
+    }
+  // Standard streams moved onto a connection: whatever runs next talks to whoever is at the other end.
+  if (flow.facts.has('socket') && flow.statements.some((s) => DUP2.test(s.text)))
+    for (const s of flow.holding('socket')) if (DUP2.test(s.text)) s.facts.add('stdio-socket');
+  // Clipboard rewriters: their wallet patterns sit in pattern lists, which statements leave out.
+  if (
+    flow.facts.has('clipboard-read') &&
+    flow.facts.has('clipboard-write') &&
+    WALLET_WRITTEN.test(unit.code.slice(0, 256 * 1024).toLowerCase())
+  )
+    flow.statements[0]!.facts.add('wallet');
   if (unit.autoRun === true) for (const s of flow.statements) s.facts.add('auto-run');
   for (const s of flow.statements) for (const f of s.facts) flow.facts.add(f);
   for (const s of flow.statements) if (ASSEMBLED_NAME.test(s.raw)) s.facts.add('assembled-name');
@@ -123,11 +178,32 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
   for (const name of runners)
     if (name !== undefined)
       for (const s of flow.statements) if (s.text.includes(`${name}(`) && !KEPT_IN.test(s.raw)) s.facts.add('dynamic-exec');
+  // A CLI's token is the vendor's to receive: it counts as a credential sent away where the code names none of its hosts.
+  if (flow.facts.has('cli-token')) {
+    const all = flow.statements.map((s) => s.text).join('\n');
+    for (const s of flow.statements)
+      if (s.facts.has('cli-token') && !CLI_VENDOR.some(([cli, host]) => cli.test(s.text) && host.test(all)))
+        s.facts.add('credential-store');
+  }
   for (const s of flow.statements) {
     if (CI_SECRET.test(s.text)) s.facts.add('ci-secret');
     if (s.facts.has('network-send') && ENCODER.test(s.text)) s.facts.add('encoded-send');
   }
-  if (links !== undefined && !unit.documented) noteLinks(file.path, flow.statements, /\.py$/i.test(file.path), links);
+  if (links !== undefined && !unit.documented) {
+    noteLinks(file.path, flow.statements, /\.py$/i.test(file.path), links);
+    const downloads = flow.statements.filter((s) => s.facts.has('runs-download'));
+    const key = file.path.toLowerCase();
+    if (downloads.length > 0 && links.downloads !== undefined && !links.downloads.has(key)) {
+      const make = MAKEFILE_PATH.test(file.path) ? makeTargets(unit.code) : null;
+      links.downloads.set(key, {
+        file: file.path,
+        statements: downloads.map((statement) => ({ statement, target: make?.recipeOf[statement.line - unit.line] })),
+        make: make?.targets,
+      });
+    }
+    if (unit.autoRun === true && links.autoRuns !== undefined)
+      for (const s of flow.statements) for (const run of filesRun(s.raw)) links.autoRuns.push({ from: file.path, ...run });
+  }
   for (const matcher of BEHAVIOUR_MATCHERS) {
     const severity = weightsOf(matcher.rule)[context];
     for (const pair of matcher.join ?? []) {
@@ -182,9 +258,9 @@ const INTO = /\b(?:into|to)\b/y;
 /** A paragraph's sentences: a dot inside a word (`.env`, a host name) ends none. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=\S)/;
 const PROSE_SOURCE =
-  /\.npmrc\b|\.pypirc\b|\.pgpass\b|\.git-credentials\b|\.docker\/config\.json\b|\.kube\/config\b|\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b/;
+  /\.npmrc\b|\.pypirc\b|\.pgpass\b|\.git-credentials\b|\.docker\/config\.json\b|\.kube\/config\b|\bprintenv\b|`env`|\benv(?:ironment)? (?:output|variables|vars|dump)\b|\bthe (?:whole |full |entire )?environment\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)|\.aws\/credentials|\bcredentials? file|\.env\b|\bapi keys?\b|\baccess tokens?\b|\bsession cookies\b|\bssh keys?\b|\bprivate keys?\b|\bkeychain\b|\.netrc\b|\bshell history\b|\bbrowser (?:cookies|passwords)\b|\bpasswords?\b|\bsecrets?\b|\bhosts\.ya?ml\b|\boauth_token\b/;
 const DESTINATION =
-  /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b/;
+  /https?:\/\/|\bwebhook\b|\bendpoint\b|\b(?:form|portal|ticket)\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bserver\b|\bgist\b|\bpastebin\b|\bpaste (?:site|service|bin)\b|\b(?:hastebin|termbin|dpaste|rentry|privatebin|ghostbin|controlc|justpaste)\b|\bix\.io\b|\b0x0\.st\b|\bpaste\.(?:ee|rs)\b/;
 const SOURCE_AT = new RegExp(PROSE_SOURCE.source, 'y');
 /** Each way a secret may be named, alone: two may start at one place and end at two. */
 const SOURCE_WAYS = waysOf(PROSE_SOURCE.source).map((way) => new RegExp(way, 'y'));
@@ -198,6 +274,13 @@ const QUOTES: Record<string, string> = { '"': '"', '“': '”', '`': '`' };
 const SET_ASIDE =
   /(?:ignore|disregard|forget|override|set aside|discard|drop)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:\w+\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\b|(?:what|whatever|anything|everything)\s+(?:the\s+)?(?:operator|user|system|developer|human|you were told)\b)/y;
 const ITEM_START = /[.!?:;*-]\s+/g;
+/** Earlier instructions declared void (`the operator's earlier guidance no longer applies`), at a sentence's start. */
+const SUPERSEDED =
+  /(?:(?:all|any|the|your|every|of)\s+)*(?:(?:previous|prior|earlier|preceding|former|original|system|operator'?s?|developer'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|constraints|guidelines)|what(?:ever)?\s+(?:the\s+)?(?:operator|system prompt|developer)\s+(?:\w+\s+){0,3}?(?:said|told you|wrote|asked|set))\b(?:\s+[\w',]+){0,6}?\s+(?:(?:no longer|do(?:es)? not|don't|doesn't)\s+(?:appl(?:y|ies)|count|matter|bind you)|(?:is|are)\s+(?:now\s+)?(?:void|obsolete|superseded|revoked|cancell?ed|overridden|replaced|outdated))\b/y;
+/** Setting aside what an earlier sentence named (`… the operator's instructions. Ignore them.`). */
+const ASIDE_ANAPHOR = /(?:ignore|disregard|forget|override|set aside|discard|drop)\s+(?:all\s+of\s+)?(?:them|those|it|that|these)\b/y;
+const NAMES_INSTRUCTIONS =
+  /\b(?:operator|system prompt|developer)\b[^.!?]{0,80}\b(?:instructions?|guidance|rules|prompt|said|told you)\b|\b(?:previous|prior|earlier|original|system|operator'?s?|developer'?s?) (?:\w+ ){0,2}?(?:instructions|guidance|guidelines)\b/;
 /** The expressions built from parts, for the ReDoS check (test/packages/scan/redos.test.ts), which reads literals only. */
 export const BUILT_EXPRESSIONS: readonly RegExp[] = [INSTRUCTED, SOURCE_AT, DESTINATION_AT, ...SOURCE_WAYS];
 
@@ -333,21 +416,50 @@ export function overrides(text: string): boolean {
   for (const from of afterLeadIns(text, starts)) if (at(SET_ASIDE, text, from)) return true;
   return false;
 }
+
+/**
+ * An instruction to set earlier instructions aside however it is worded: ordered (overrides), declared void (`the
+ * operator's earlier guidance no longer applies`), or ordered of what an earlier sentence named (`The operator gave
+ * you instructions. Disregard them.`).
+ */
+export function setsAside(text: string): boolean {
+  if (overrides(text)) return true;
+  const starts = [0];
+  for (const m of text.matchAll(ITEM_START)) starts.push(m.index + m[0].length);
+  for (const from of afterLeadIns(text, starts)) {
+    if (at(SUPERSEDED, text, from)) return true;
+    if (at(ASIDE_ANAPHOR, text, from) && NAMES_INSTRUCTIONS.test(text.slice(Math.max(0, from - 200), from))) return true;
+  }
+  return false;
+}
 const PARAGRAPH_CHARS = 4096;
-const OVERRIDE_WORD = /ignore|disregard|forget|override|set aside|discard|drop/;
+const OVERRIDE_WORD =
+  /ignore|disregard|forget|override|set aside|discard|drop|no longer|not apply|void|obsolete|supersede|revoked|cancel|overridden|replaced|outdated|not count|not matter|bind/;
+/** List marks and quotation marks at a line's start, which break a sentence written over several lines. */
+const LINE_MARKS = /^(?:[>*+-]|\d{1,3}[.)])\s+/;
+
+/** A line the line rules read as an override on its own (rules-agent.ts): the paragraph's finding would repeat it. */
+const ORDERS_ASIDE =
+  /^[\s>*+-]*(?:\d{1,3}[.)]\s*)?(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|earlier|above|preceding|system)\s+(?:instructions|rules|prompts?)\b/;
+
+const AUTHENTICATES = /\bauthorization header\b|\bbearer\b|\bx-api-key\b/;
 
 /** Judges one paragraph of prose read by an agent. */
 export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
   // A paragraph is read within its first PARAGRAPH_CHARS characters: its sentences' patterns cost up to that squared.
-  const text = unit.text
+  const lowered = unit.text
     .slice(0, PARAGRAPH_CHARS)
     .toLowerCase()
     .replace(/[*_]{1,2}/g, '');
+  // A public key (`~/.ssh/id_ed25519.pub`) is made to be handed out.
+  const text = lowered.includes('.pub') ? lowered.replace(/[^\s`"'()]*\.pub\b/g, ' ') : lowered;
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
   const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);
   // One sentence that says it all, or steps spread over sentences or list items that only the paragraph says together.
-  const instructed = sends && text.split(SENTENCE_END).some((sentence) => instructs(sentence) && sendsSecret(sentence));
+  // A token handed over to authenticate (`in the Authorization header`) is how a service's own API is called.
+  const instructed =
+    sends && text.split(SENTENCE_END).some((sentence) => instructs(sentence) && !AUTHENTICATES.test(sentence) && sendsSecret(sentence));
   if (instructed || instructsSending(text))
     report(
       excerptHit(
@@ -362,8 +474,20 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
     );
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
   // Quotes are taken out only where a verb of setting aside is written at all (most paragraphs have none).
-  const withoutQuotes = OVERRIDE_WORD.test(text) ? unquoted(text) : '';
-  if (OVERRIDE_WORD.test(withoutQuotes) && overrides(withoutQuotes) && !unit.lines.some((line) => overrides(unquoted(line.toLowerCase()))))
+  const lines = unit.lines.length > 1 && OVERRIDE_WORD.test(text) ? unit.lines.map((l) => l.replace(LINE_MARKS, '')).join(' ') : text;
+  const withoutQuotes = OVERRIDE_WORD.test(text)
+    ? unquoted(
+        lines
+          .slice(0, PARAGRAPH_CHARS)
+          .toLowerCase()
+          .replace(/[*_]{1,2}/g, ''),
+      )
+    : '';
+  if (
+    OVERRIDE_WORD.test(withoutQuotes) &&
+    setsAside(withoutQuotes) &&
+    !unit.lines.some((line) => ORDERS_ASIDE.test(unquoted(line.toLowerCase())))
+  )
     report(
       excerptHit(
         'agent.override-instructions',

@@ -19,6 +19,92 @@ export interface ModuleLinks {
   /** Files (paths in the package) whose exports send over the network. */
   senders: Set<string>;
   passed: PassedSource[];
+  /** Files a piece that runs on its own (an install script, a hook) runs in turn: `make setup`, `bash scripts/x.sh`. */
+  autoRuns?: FileRun[];
+  /**
+   * Files that download code and run it (by their path in lower case), each with the statements that do; in a
+   * Makefile, with the target whose recipe holds each and the targets' prerequisites.
+   */
+  downloads?: Map<string, { file: string; statements: { statement: Statement; target?: string }[]; make?: MakeTargets }>;
+}
+
+/** A file run by a command: a script, or a Makefile with the targets named (none: its first). */
+export interface FileRun {
+  from: string;
+  target: string;
+  makeTargets?: string[];
+}
+
+/** A Makefile's targets: each one's prerequisites, and the first (what `make` alone builds). */
+export interface MakeTargets {
+  first?: string;
+  prerequisites: Map<string, string[]>;
+}
+
+const MAKE_RULE = /^([a-z0-9_.%/-][\w.%/ -]{0,200}?)[ \t]*::?(?![=:])[ \t]*([^=;\n]{0,400}?)?[ \t]*(?:;.*)?$/i;
+
+/** The targets of a Makefile and the recipe each line of it belongs to (by 0-based line). */
+export function makeTargets(code: string): { targets: MakeTargets; recipeOf: (string | undefined)[] } {
+  const targets: MakeTargets = { prerequisites: new Map() };
+  const recipeOf: (string | undefined)[] = [];
+  let current: string | undefined;
+  for (const line of code.split('\n')) {
+    const rule = /^[ \t]/.test(line) ? null : MAKE_RULE.exec(line);
+    if (rule !== null) {
+      const names = rule[1]!.trim().split(/\s+/);
+      const prerequisites = (rule[2] ?? '')
+        .trim()
+        .split(/\s+/)
+        .filter((p) => p !== '' && !p.startsWith('|'));
+      for (const name of names)
+        targets.prerequisites.set(
+          name.toLowerCase(),
+          prerequisites.map((p) => p.toLowerCase()),
+        );
+      current = names[0]!.toLowerCase();
+      if (targets.first === undefined && !current.startsWith('.') && !current.includes('%')) targets.first = current;
+    } else if (!/^[ \t]/.test(line) && line.trim() !== '' && !line.trimStart().startsWith('#')) current = undefined;
+    recipeOf.push(current);
+  }
+  return { targets, recipeOf };
+}
+
+/** The targets `names` build, their prerequisites with them. */
+function built(names: readonly string[], make: MakeTargets): Set<string> {
+  const out = new Set<string>();
+  const pending = [...names];
+  while (pending.length > 0 && out.size < 200) {
+    const name = pending.pop()!;
+    if (out.has(name)) continue;
+    out.add(name);
+    pending.push(...(make.prerequisites.get(name) ?? []));
+  }
+  return out;
+}
+
+/** The files a command runs, as written: make's file (`-f`, `-C`), a script handed to an interpreter or run by path. */
+const MAKE = /(?:^|[;&|(]\s*|\b(?:then|do)\s+)(?:g?make)\b([^;&|\n]{0,200})/g;
+const SCRIPT_RUN =
+  /(?:^|[;&|(]\s*|\b(?:then|do|sudo)\s+)(?:(?:ba|z|da)?sh|node|python[0-9.]*|ruby|perl|pwsh|powershell(?:\.exe)?|tsx|ts-node|bun|deno\s+run)\s+(?:-[\w-]+\s+)*["']?((?:\.{1,2}\/)?[\w][\w./-]{0,200}\.(?:sh|bash|js|mjs|cjs|ts|py|rb|pl|ps1))\b|(?:^|[;&|(]\s*)["']?(\.\.?\/[\w./-]{1,200})/g;
+
+/** The files (relative to the piece's folder) a command line runs. */
+export function filesRun(text: string): Omit<FileRun, 'from'>[] {
+  const out: Omit<FileRun, 'from'>[] = [];
+  for (const m of text.matchAll(MAKE)) {
+    const args = m[1]!;
+    const makeTargets = args
+      .replace(/\s-[cCf]\s*["']?[\w./-]+/g, ' ')
+      .trim()
+      .split(/\s+/)
+      .filter((w) => /^[\w.%/-]+$/.test(w) && !w.startsWith('-'));
+    // Statements are lower case: `-C` is read as `-c`.
+    const dir = /\s-[cC]\s*["']?([\w./-]+)/.exec(args)?.[1];
+    const file = /\s-f\s*["']?([\w./-]+)/.exec(args)?.[1];
+    const base = dir === undefined ? '' : `${dir.replace(/\/$/, '')}/`;
+    for (const name of file !== undefined ? [file] : ['Makefile', 'GNUmakefile']) out.push({ target: base + name, makeTargets });
+  }
+  for (const m of text.matchAll(SCRIPT_RUN)) out.push({ target: m[1] ?? m[2]! });
+  return out;
 }
 
 /** `const x = require('./m')`, `const { a, b } = require('./m')`, `import x from './m'`, `import { a } from './m'`, `from .m import a`. */
@@ -54,6 +140,49 @@ export function noteLinks(path: string, statements: readonly Statement[], python
     for (const [name, module] of imported)
       if (s.text.includes(`${name}(`) && !IMPORT.test(s.raw)) links.passed.push({ module, from: path, fact, statement: s });
   }
+}
+
+/** A path written relative to the folder of `from`, as a path in the package. */
+function relativeTo(from: string, written: string): string {
+  const parts: string[] = from.split('/').slice(0, -1);
+  for (const part of written.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.' && part !== '') parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** Downloads run by files that a piece running on its own runs in turn (`"prepare": "make setup"`). */
+export function joinAutoRuns(links: ModuleLinks, severity: Hit['severity']): { file: string; hit: Hit }[] {
+  const out: { file: string; hit: Hit }[] = [];
+  const seen = new Set<string>();
+  for (const run of links.autoRuns ?? []) {
+    // Commands are read in lower case: files are matched so.
+    const target = relativeTo(run.from, run.target).toLowerCase();
+    const found = links.downloads?.get(target);
+    if (found === undefined || seen.has(target)) continue;
+    const { file, make } = found;
+    // In a Makefile, a download in the recipe of a target the command builds (or outside every recipe).
+    const builds = make === undefined ? null : built(run.makeTargets?.length ? run.makeTargets : make.first ? [make.first] : [], make);
+    const statement = found.statements.find((d) => builds === null || d.target === undefined || builds.has(d.target))?.statement;
+    if (statement === undefined) continue;
+    seen.add(target);
+    const text = statement.text.split('\n')[0]!.slice(0, 400);
+    out.push({
+      file,
+      hit: {
+        rule: 'behaviour.auto-run-download',
+        severity,
+        line: statement.line,
+        context: 'script',
+        text,
+        index: 0,
+        length: text.length,
+        message: `${run.from} runs this file on its own (an install script or a hook), and this file downloads code and runs it.`,
+      },
+    });
+  }
+  return out;
 }
 
 /** The package path an import names, relative to the importing file, as one of the files read (extensions tried). */

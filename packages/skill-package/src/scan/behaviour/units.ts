@@ -46,6 +46,8 @@ const AUTO_RUN =
   /(?:^|\/)(?:hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.husky\/[^/]+|\.devcontainer\/devcontainer\.json|\.pre-commit-config\.ya?ml|lefthook\.ya?ml)$/i;
 /** An editor's tasks that run when the folder opens. */
 const TASKS = /(?:^|\/)\.vscode\/tasks\.json$/i;
+/** `npm run x`, `yarn x`, `pnpm run x`, `composer run-script x`: another script of the same manifest. */
+const RUNS_SCRIPT = /\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?|bun\s+run|composer\s+run(?:-script)?)\s+([\w:.-]{1,64})/g;
 /** npm's and Composer's manifests, whose `scripts` run commands (Composer's as a list per event). */
 const PACKAGE_JSON = /(?:^|\/)(?:package|composer)\.json$/i;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)/;
@@ -106,9 +108,11 @@ function packageScripts(text: string): Units | null {
         name,
         Array.isArray(s) ? s.filter((c) => typeof c === 'string').join('\n') : typeof s === 'string' ? s : '',
       ])
-      .filter(([, s]) => s !== '')
-      .map(([name, s]) => ({ line: 1, code: s, shell: true, documented: false, autoRun: LIFECYCLE.test(name) }));
-    return { code, prose: [] };
+      .filter(([, s]) => s !== '');
+    // A script that an install script runs by name (`"postinstall": "npm run setup"`) runs on its own too.
+    const onOwn = new Set(code.filter(([name]) => LIFECYCLE.test(name)).map(([name]) => name));
+    for (const [name, s] of code) if (onOwn.has(name)) for (const m of s.matchAll(RUNS_SCRIPT)) if (m[1] !== undefined) onOwn.add(m[1]);
+    return { code: code.map(([name, s]) => ({ line: 1, code: s, shell: true, documented: false, autoRun: onOwn.has(name) })), prose: [] };
   } catch {
     return null;
   }
@@ -130,6 +134,33 @@ function paragraphs(text: string, first: number): ProseUnit[] {
       current.push(line.trim());
     }
   });
+  flush();
+  return [...out, ...stitched(out)];
+}
+
+/** Longest line of a paragraph that is read together with its neighbours when it stands alone. */
+const SHORT_LINE = 60;
+
+/**
+ * Runs of short one-line paragraphs (a sentence broken over lines with blank lines between, list marks before each)
+ * read as one paragraph too, at the first line: what only the lines together say is said.
+ */
+function stitched(paragraphs: readonly ProseUnit[]): ProseUnit[] {
+  const out: ProseUnit[] = [];
+  let run: ProseUnit[] = [];
+  const flush = () => {
+    if (run.length >= 2) {
+      const lines = run.map((p) => p.lines[0]!);
+      out.push({ line: run[0]!.line, text: lines.join(' '), lines });
+    }
+    run = [];
+  };
+  for (const p of paragraphs) {
+    const short = p.lines.length === 1 && p.text.length <= SHORT_LINE && !p.text.startsWith('#');
+    const next = run.length === 0 || p.line <= run.at(-1)!.line + 2;
+    if (!short || !next) flush();
+    if (short && run.length < 12) run.push(p);
+  }
   flush();
   return out;
 }
@@ -206,9 +237,20 @@ function makefileCode(text: string): string {
     .replace(MAKE_REFERENCE, (whole, name: string) => (defined.has(name) || MAKE_SET.has(name) ? whole : ''));
 }
 
+/** Files that define start-up items (launchd property lists, systemd timers, desktop entries): their commands run. */
+export const STARTUP_DEFINITION_FILE = /\.(?:plist|desktop|timer)$/i;
+
 /** The pieces of one file, by its kind (`script`, `markdown` or other text). */
 export function unitsOf(path: string, kind: 'script' | 'markdown' | 'text', text: string): Units {
   if (NOTEBOOK.test(path)) return notebookUnits(text) ?? { code: [], prose: [] };
+  // A property list's program and arguments are its strings: read as the command line they make.
+  if (kind === 'text' && STARTUP_DEFINITION_FILE.test(path))
+    return {
+      code: [
+        { line: 1, code: text.replace(/<\/string>\s*<string>/g, ' ').replace(/<[^<>\n]{0,200}>/g, ' '), shell: true, documented: false },
+      ],
+      prose: [],
+    };
   if (kind === 'markdown') return markdownUnits(text);
   if (kind !== 'script') return { code: [], prose: [] };
   if (PACKAGE_JSON.test(path)) return packageScripts(text) ?? { code: [], prose: [] };
