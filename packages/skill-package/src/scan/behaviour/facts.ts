@@ -110,7 +110,7 @@ const PROCESS_EXEC = [
 const SOCKET = [
   /\/dev\/(?:tcp|udp)\//,
   /<&\s*(?:[3-9]|\d{2,3})\b/,
-  /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b|\bncat\s+(?:-[\w-]+\s+)*--(?:sh-|lua-)?exec\b/,
+  /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b|\bncat\b(?:(?!\bncat\b)[^\n])*\s--(?:sh-|lua-)?exec\b/,
   /\bsocat\s/,
   /\bsocket\.socket\((?![^)]*?(?:af_unix|\bsocket\.socket\())|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
   /\bio::socket::inet\b|\bfsockopen\(|\basyncio\.open_connection\b|\btls\.connect\(|\bs_client\s|\/inet\/(?:tcp|udp)\/|\btcpsocket\.(?:new|open)\b/,

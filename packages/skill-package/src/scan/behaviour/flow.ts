@@ -39,9 +39,46 @@ const HOME_SPELLINGS: readonly RegExp[] = [
 const EXPANDED =
   /(?:\bos\.path\.|(?<![\w.]))expanduser\(\s*u?(["'])(~\/[^"'\n]{0,200})\1\s*\)|\bpath\(\s*u?(["'])(~\/[^"'\n]{0,200})\3\s*\)\.expanduser\(\)/g;
 
-/** `~ if full else venv`, `full ? ~ : venv`, `~ || ~`: home is what an attacker makes it choose. */
-const HOME_BRANCH =
-  /(?<![\w/.~])~[ \t]+if[ \t][^()\n,]{1,200}?[ \t]else[ \t]+[^()\n,]{1,200}|[^()\n,?:]{1,200}\?[ \t]*~[ \t]*:[ \t]*[^()\n,;]{1,200}|(?<![\w/.~])~[ \t]*(?:\|\||\?\?|\bor\b)[ \t]*~(?![\w/])/g;
+/** `~ || ~`, `~ or ~`: home either way. */
+const HOME_EITHER = /(?<![\w/.~])~[ \t]*(?:\|\||\?\?|\bor\b)[ \t]*~(?![\w/])/g;
+/**
+ * `~ if full else venv`, `full ? ~ : venv`: a choice with home as one branch is home, as an attacker makes it choose.
+ * Read in code: as one expression its condition and branches could be split in many ways.
+ */
+function homeBranch(text: string): string {
+  let out = text;
+  for (let guard = 0; guard < 8; guard++) {
+    const ternary = out.indexOf('? ~ :');
+    const python = out.indexOf('~ if ');
+    let from: number;
+    let end: number;
+    if (python !== -1 && (ternary === -1 || python < ternary) && !/[\w/.~]/.test(out[python - 1] ?? '')) {
+      const other = out.indexOf(' else ', python + 5);
+      if (other === -1 || other - python > 200 || /[(),\n]/.test(out.slice(python + 5, other))) break;
+      from = python;
+      end = stopAt(out, other + 6);
+    } else if (ternary !== -1) {
+      from =
+        Math.max(
+          out.lastIndexOf('(', ternary),
+          out.lastIndexOf(',', ternary),
+          out.lastIndexOf('=', ternary),
+          out.lastIndexOf('\n', ternary),
+        ) + 1;
+      if (ternary - from > 200) break;
+      end = stopAt(out, ternary + 5);
+    } else break;
+    out = `${out.slice(0, from)}${from > 0 && out[from - 1] !== ' ' ? ' ' : ''}~${out.slice(end)}`;
+  }
+  return out;
+}
+
+/** Where a branch that starts at `from` ends: a closing bracket, a comma, a semicolon or the line's end. */
+function stopAt(text: string, from: number): number {
+  for (let i = from; i < Math.min(text.length, from + 200); i++) if (')],;\n'.includes(text[i]!)) return i;
+  return Math.min(text.length, from + 200);
+}
+
 const FALLS_BACK_TO_HOME = /(?<![\w.[\]"'])[\w.[\]"']+\s*(?:\bor\b|\|\||\?\?)\s*~(?![\w/])/g;
 
 /** `"a" + "b"`, `'a' 'b'` (Python), `"a""b"` (a shell): one literal. */
@@ -104,7 +141,7 @@ const WRITTEN_FILES = [
   // PowerShell's and .NET's archives: `Compress-Archive … -DestinationPath $zip`, `[ZipFile]::CreateFromDirectory($src, $zip)`.
   /\s-destination(?:path)?\s+["']?([~/.$\w][^\s"'|;&)]*)/g,
   /\b(?:compress-archive|copy-item)\s+(?:-(?:literal)?path\s+)?["']?[^\s"'|;&-][^\s"'|;&]*["']?\s+["']?([~/.$\w][^\s"'|;&)]*)/g,
-  /\bcreatefromdirectory\(\s*[^,()\n]{1,200},\s*["']?([~/.$\w][^\s"',|;&)]*)/g,
+  /\bcreatefromdirectory\([^,()\n]{1,200},\s*["']?([~/.$\w][^\s"',|;&)]*)/g,
   /\b(?:tar|zip|7z)\b(?:(?!\b(?:tar|zip|7z)\b)[^\n|;])*?\s(?:-?[a-z]*f\s+|-r\s+)?["']?([~/.\w$][^\s"';|]*\.(?:tgz|tar\.gz|tar|zip|7z|gz|b64|txt|dat|bin|log))\b/g,
   /\s(?:-o|--output|-outfile)\s+["']?([~/.\w$][^\s"';|]*)/g,
   /\bopen\(\s*["']([^"']+)["']\s*,\s*["'][wa]/g,
@@ -134,7 +171,8 @@ function fold(text: string): string {
   return out.includes('~')
     ? out
         .replace(FALLS_BACK_TO_HOME, '~')
-        .replace(HOME_BRANCH, '~')
+        .replace(HOME_EITHER, '~')
+        .replace(/^[\s\S]*$/, homeBranch)
         .replace(/\b(?:os\.path\.(?:expanduser|abspath|realpath|normpath)|expanduser|(?:pathlib\.)?path|str|os\.fspath)\(\s*~\s*\)/g, '~')
     : out;
 }
@@ -219,7 +257,7 @@ const DECLARES =
  * `args=(-e /bin/sh)`: the first name looked up, the words.
  */
 const FOUND_PROGRAM =
-  /^\s*(?:local\s+|readonly\s+|declare\s+(?:-[a-z]+\s+)?|(?:const|let|var)\s+)?([a-z_][a-z0-9_]*)\s*=\s*(?:\$\(\s*(?:command\s+-v|which|type\s+-p)\s+([\w.-]{1,40})[^)\n]{0,200}\)|(?:shutil\.)?which\(\s*["']([\w.-]{1,40})["']\s*\)|\(\s*([^()\n$`"',]{1,200}?)\s*\))\s*;?\s*$/;
+  /^\s*(?:local\s+|readonly\s+|declare\s+(?:-[a-z]+\s+)?|(?:const|let|var)\s+)?([a-z_][a-z0-9_]*)\s*=\s*(?:\$\(\s*(?:command\s+-v|which|type\s+-p)\s+([\w.-]{1,40})[^)\n]{0,200}\)|(?:shutil\.)?which\(\s*["']([\w.-]{1,40})["']\s*\)|\(([^()\n$`"',]{1,200})\))\s*(?:;\s*)?$/;
 
 /** The literal each variable assigned exactly once holds, and every name given a value at all. */
 function literals(lines: readonly string[]): { values: Map<string, string>; assigned: Set<string> } {
@@ -233,7 +271,7 @@ function literals(lines: readonly string[]): { values: Map<string, string>; assi
       if (any !== null) seen.set(any[1]!, null);
       continue;
     }
-    const value = m[3] ?? m[4] ?? (m[2] !== undefined && !/["']/.test(m[2]) ? m[2] : '');
+    const value = (m[3] ?? m[4] ?? (m[2] !== undefined && !/["']/.test(m[2]) ? m[2] : '')).trim();
     seen.set(m[1]!, seen.has(m[1]!) ? null : value);
   }
   const values = new Map<string, string>();
@@ -295,7 +333,7 @@ const ALIAS =
  * `import { join as j } from 'node:path'`. Each is written as the module's member (`paste(` is `pyperclip.paste(`).
  */
 const NAMED_IMPORT =
-  /^\s*(?:from\s+([\w.]+)\s+import\s+\(?\s*([\w, \t]{1,300}?)\s*\)?\s*$|(?:const|let|var)\s+\{([^}\n]{1,300})\}\s*=\s*require\(\s*["'](?:node:)?([\w/-]+)["']\s*\)|import\s+\{([^}\n]{1,300})\}\s+from\s+["'](?:node:)?([\w/-]+)["'])/;
+  /^\s*(?:from\s+([\w.]+)\s+import[ \t]+\(?([\w,][\w, \t]*)\)?$|(?:const|let|var)\s+\{([^}\n]+)\}\s*=\s*require\(\s*["'](?:node:)?([\w/-]+)["']\s*\)|import\s+\{([^}\n]+)\}\s+from\s+["'](?:node:)?([\w/-]+)["'])/;
 
 function aliases(lines: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -306,7 +344,10 @@ function aliases(lines: readonly string[]): Map<string, string> {
       // A package's own module (`./lib`, `.report`) is not a library whose members the facts name.
       if (!module.startsWith('.'))
         for (const entry of (named[2] ?? named[3] ?? named[5]!).split(',').slice(0, 24)) {
-          const [name, alias] = entry.trim().split(/\s+as\s+|\s*:\s*/);
+          const [name, alias] = entry
+            .trim()
+            .split(/\sas\s|:/)
+            .map((w) => w.trim());
           const local = (alias ?? name)?.trim();
           if (name !== undefined && local !== undefined && /^[a-z_]\w*$/.test(name) && /^[a-z_]\w*$/.test(local))
             out.set(local, `${module.replace(/\//g, '.')}.${name}`);
@@ -587,7 +628,7 @@ const DELETES = /\brmtree\(|\brm(?:sync)?\(|\brimraf\b|\bremove-item\b|\brm_rf?\
 const DELETE_ALL_PATTERNS = FACT_RECORDS.find((r) => r.name === 'delete-all')!.patterns;
 
 /** An object's field given one literal or home (`self.root = ~`, `this.dir = "/"`). */
-const FIELD_ASSIGNMENT = /^\s*((?:self|this|cls)\.[a-z_][a-z0-9_]*)\s*=\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|\/))\s*;?\s*$/;
+const FIELD_ASSIGNMENT = /^\s*((?:self|this|cls)\.[a-z_][a-z0-9_]*)\s*=\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|\/))\s*(?:;\s*)?$/;
 const LISTS_HOME =
   /\bfor\s+([a-z_][a-z0-9_]*)\s+in\s+(?:os\.(?:listdir|scandir)\(\s*["']?(?:~|\/)["']?\s*\)|glob\.glob\(\s*["'](?:~|)\/\*["']\s*\)|["']?~["']?\.(?:iterdir|glob)\(|["']?(?:~|)\/\*["']?(?:\s|;|$))/;
 

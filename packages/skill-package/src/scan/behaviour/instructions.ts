@@ -33,7 +33,7 @@ const ANAPHOR = /\b(?:it|them|this|that|these|the (?:text|value|values|contents?
 /** A key named as what signs or authenticates (`using your private key`), not as what is sent. */
 const INSTRUMENT = /\b(?:using|with|via|by) (?:your |the |a )?(?:private (?:ssh )?key|ssh key)s?\b/g;
 const NAMED = /`([^`\s]{1,80})`/g;
-const PUBLIC_KEY = /[^\s`"'()]*\.pub\b/g;
+const PUBLIC_KEY = /(?<![^\s`"'()])[^\s`"'()]*\.pub\b/g;
 
 function secretIn(sentence: string): boolean {
   return SECRET.test(sentence.replace(INSTRUMENT, ' ')) || (CREDENTIALS_WORD.test(sentence) && STORE_FOLDER.test(sentence));

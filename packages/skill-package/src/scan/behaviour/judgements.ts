@@ -85,17 +85,17 @@ const STARTUP_ITEM =
  * does so at every start.
  */
 const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
-  [/\.(?:service|timer)$/i, /^\s*exec(?:start|startpre|startpost)\s*=/m],
+  [/\.(?:service|timer)$/i, /^[ \t]*exec(?:start|startpre|startpost)[ \t]*=/m],
   // A property list is read without its tags (units.ts): its keys are words.
   [/\.plist$/i, /\b(?:runatload|startinterval|startcalendarinterval|keepalive|watchpaths)\b/],
-  [/\.desktop$/i, /\bx-gnome-autostart-enabled\s*=|^\s*exec\s*=/m],
+  [/\.desktop$/i, /\bx-gnome-autostart-enabled[ \t]*=|^[ \t]*exec[ \t]*=/m],
 ];
 /** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
 const STARTUP_PATH =
   /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
 /** Writing or appending to a file, in any of the ways the languages spell it. */
 const FILE_WRITE =
-  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\([^)\n]{0,300},\s*(?:mode\s*=\s*)?["'][wa]|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s/;
+  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\((?:(?!\bopen\()[^)\n])*,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa]\b|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s/;
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
 /** A crypto wallet address or a pattern for one, in the code as written (detectors' pattern lists included). */
@@ -452,7 +452,7 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
     .toLowerCase()
     .replace(/[*_]{1,2}/g, '');
   // A public key (`~/.ssh/id_ed25519.pub`) is made to be handed out.
-  const text = lowered.includes('.pub') ? lowered.replace(/[^\s`"'()]*\.pub\b/g, ' ') : lowered;
+  const text = lowered.includes('.pub') ? lowered.replace(/(?<![^\s`"'()])[^\s`"'()]*\.pub\b/g, ' ') : lowered;
   const statement = { line: unit.line, raw: unit.text, text: unit.text, facts: new Set<string>() };
   // A sentence that sends a secret names a destination and a secret; one that sets instructions aside names a verb of it.
   const sends = DESTINATION.test(text) && PROSE_SOURCE.test(text);

@@ -41,7 +41,7 @@ export interface MakeTargets {
   prerequisites: Map<string, string[]>;
 }
 
-const MAKE_RULE = /^([a-z0-9_.%/-][\w.%/ -]{0,200}?)[ \t]*::?(?![=:])[ \t]*([^=;\n]{0,400}?)?[ \t]*(?:;.*)?$/i;
+const MAKE_RULE = /^([a-z0-9_.%/-][\w.%/-]{0,100}(?:[ \t]+[\w.%/-]{1,100}){0,20})[ \t]*::?(?![=:])(.*)$/i;
 
 /** The targets of a Makefile and the recipe each line of it belongs to (by 0-based line). */
 export function makeTargets(code: string): { targets: MakeTargets; recipeOf: (string | undefined)[] } {
@@ -49,10 +49,13 @@ export function makeTargets(code: string): { targets: MakeTargets; recipeOf: (st
   const recipeOf: (string | undefined)[] = [];
   let current: string | undefined;
   for (const line of code.split('\n')) {
-    const rule = /^[ \t]/.test(line) ? null : MAKE_RULE.exec(line);
+    const found = /^[ \t]/.test(line) ? null : MAKE_RULE.exec(line);
+    // A target's variable (`x: CFLAGS = -O2`) is not a rule; a recipe may follow a `;`.
+    const rule = found !== null && !found[2]!.split(';')[0]!.includes('=') ? found : null;
     if (rule !== null) {
       const names = rule[1]!.trim().split(/\s+/);
-      const prerequisites = (rule[2] ?? '')
+      const prerequisites = rule[2]!
+        .split(';')[0]!
         .trim()
         .split(/\s+/)
         .filter((p) => p !== '' && !p.startsWith('|'));
