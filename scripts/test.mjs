@@ -50,6 +50,7 @@ const SECOND_TIER = [
   'test/cli-commands/orgs.test.ts',
   'test/clients/skills-cli.test.ts',
   'test/clients/clawhub-cli.test.ts',
+  'test/clients/clawhub-device-login.test.ts',
 ];
 /** The HTTP API suites: the first tier runs them on SQLite, the second on PostgreSQL. */
 const API_SUITES = 'test/http/';
