@@ -34,6 +34,7 @@ import { versionRoutes } from './http/routes/versions.js';
 import { scanRoutes } from './http/routes/scans.js';
 import { changeRoutes } from './http/routes/changes.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import { notificationRoutes } from './http/routes/notifications.js';
 import { newId } from './lib/ids.js';
 import type { Services } from './services.js';
 import { VERSION } from './version.js';
@@ -151,6 +152,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(clawhubDeviceRoutes, deps);
   await app.register(changeRoutes, deps);
   await app.register(webhookRoutes, deps);
+  await app.register(notificationRoutes, deps);
   // Last: the console answers only what no API route does.
   installNotFound(app, await installConsole(app, config));
 

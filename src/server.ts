@@ -128,6 +128,9 @@ function defineJobs(jobs: JobRunner, services: Services, config: Config, log: Fa
     async run() {
       const removed = await services.logs.prune();
       if (removed > 0) log.info({ removed }, 'pruned call-log entries past retention');
+      // Read notifications past their retention go with the same hourly pass (each user also keeps a bounded number).
+      const notifications = await services.notifications.prune();
+      if (notifications > 0) log.info({ removed: notifications }, 'pruned read notifications past retention');
     },
   });
   // Blobs no version references (deleted drafts, refused or crashed uploads), collected past their grace period.

@@ -38,6 +38,8 @@ import { changeService } from './domain/changes/changes.js';
 import { webhooksRepository } from './db/repositories/webhooks.js';
 import { webhookService } from './domain/webhooks/webhooks.js';
 import { addressGuard } from './domain/webhooks/address-guard.js';
+import { notificationsRepository } from './db/repositories/notifications.js';
+import { notificationService, notifyWebhookDisabled } from './domain/notifications/notifications.js';
 import { VERSION } from './version.js';
 import { clawhubRepository } from './db/repositories/clawhub.js';
 import { clawhubService } from './domain/clawhub/clawhub.js';
@@ -149,7 +151,11 @@ export function createServices(
       timeoutMs: config.webhooks.timeoutMs,
       disableAfter: config.webhooks.disableAfter,
       userAgent: `skill-registry-webhooks/${VERSION}`,
+      // There is no mail: those who may turn it on again are told in the console, in the transaction that disabled it.
+      onDisabled: (trx, webhook) => notifyWebhookDisabled(notificationsRepository(trx), webhook),
     }),
+    /** Users' in-app notifications (GET /v1/me/notifications). */
+    notifications: notificationService({ notifications: notificationsRepository(database.db) }),
     apiKeys: apiKeyServiceInstance,
     /** The ClawHub protocol the `clawhub` command line speaks, over the services above (docs/api-decisions.md). */
     clawhub: clawhubService({

@@ -408,7 +408,26 @@ export interface WebhookDispatchTable {
   seq: number;
 }
 
+/** Something the registry tells one user in the console (0018): a webhook it disabled. */
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  /** What happened, e.g. `webhook.disabled`. */
+  kind: string;
+  title: string;
+  body: string;
+  /** The console page to act on it, a path (`/webhooks?id=…`). */
+  link: string | null;
+  /** What it is about (a webhook's id), so one thing's notifications can be found. */
+  subject_id: string | null;
+  /** JSON object of the particulars (the webhook's URL, the reason, when). */
+  data: string;
+  created_at: Timestamp;
+  read_at: Timestamp | null;
+}
+
 export interface Database {
+  notifications: NotificationsTable;
   change_feed: ChangeFeedTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

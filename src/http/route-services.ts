@@ -15,6 +15,7 @@ import type { NameService } from '../domain/names/names.js';
 import type { ChangeService } from '../domain/changes/changes.js';
 import type { WebhookService } from '../domain/webhooks/webhooks.js';
 import type { ClawhubService } from '../domain/clawhub/clawhub.js';
+import type { NotificationService } from '../domain/notifications/notifications.js';
 
 /** A dependency the readiness check asks whether it answers. */
 export interface Pingable {
@@ -42,6 +43,7 @@ export interface RouteServices {
   names: NameService;
   changes: ChangeService;
   webhooks: WebhookService;
+  notifications: NotificationService;
   clawhub: ClawhubService;
   database: Pingable;
   blobs: Pingable;

@@ -43,6 +43,7 @@ export const TABLES: readonly TableSpec[] = [
   { name: 'webhooks', key: ['id'], timestamps: ['created_at', 'updated_at', 'disabled_at'] },
   { name: 'webhook_deliveries', key: ['id'], timestamps: ['created_at', 'finished_at'] },
   { name: 'webhook_attempts', key: ['delivery_id', 'attempt'], timestamps: ['attempted_at'] },
+  { name: 'notifications', key: ['id'], timestamps: ['created_at', 'read_at'] },
   { name: 'clawhub_device_codes', key: ['device_code_hash'], timestamps: ['created_at', 'expires_at', 'polled_at'] },
   { name: 'clawhub_upload_tickets', key: ['id'], timestamps: ['uploaded_at', 'created_at', 'expires_at'] },
   { name: 'clawhub_version_digests', key: ['version_id'], timestamps: [] },

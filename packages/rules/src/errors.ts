@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   transfer_not_found: { status: 404, meaning: 'No open transfer offer by this id (answered, withdrawn or expired).' },
   webhook_not_found: { status: 404, meaning: 'No webhook by this id that the caller manages.' },
   delivery_not_found: { status: 404, meaning: 'The webhook has no delivery by this id.' },
+  notification_not_found: { status: 404, meaning: "No notification by this id among the caller's." },
   alias_not_found: { status: 404, meaning: 'No skill had this name before it moved or was renamed.' },
   api_key_not_found: { status: 404, meaning: "No such API key among the caller's." },
   log_not_found: { status: 404, meaning: "No call-log entry by this request id among the caller's." },

@@ -17,6 +17,7 @@ import { organisations } from './0014_organisations.js';
 import { skillTransfers } from './0015_skill_transfers.js';
 import { clawhub } from './0016_clawhub.js';
 import { changeFeed } from './0017_change_feed.js';
+import { notifications } from './0018_notifications.js';
 
 /**
  * Migrations live in code, keyed by a sortable version name, so a built package carries them and no
@@ -41,6 +42,7 @@ function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0015_skill_transfers': skillTransfers(dialect),
     '0016_clawhub': clawhub(dialect),
     '0017_change_feed': changeFeed(dialect),
+    '0018_notifications': notifications(dialect),
   };
 }
 

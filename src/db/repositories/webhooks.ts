@@ -11,6 +11,9 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 const DISPATCH = 'feed';
 
+/** What else is written, in the same transaction, when a subscription is disabled (its owners' notifications). */
+export type OnDisabled = (trx: Transaction<Database>, webhook: WebhookRow) => Promise<void>;
+
 /**
  * Webhook subscriptions, their deliveries and each delivery's attempts (migration 0017). A delivery is written together
  * with the job runner's queued job that sends it (`kind`), so one is never left without the other.
@@ -169,9 +172,16 @@ export function webhooksRepository(db: Kysely<Database>, dialect: DialectName) {
 
     /**
      * A delivery that failed for good: one more failure in a row for its subscription, which is disabled with `reason`
-     * (and an audit entry) when that makes `disableAfter`. Whether it was disabled.
+     * (and an audit entry, and whatever `onDisabled` writes, all in the one transaction) when that makes `disableAfter`.
+     * Whether it was disabled.
      */
-    async failed(delivery: DeliveryRow, now: string, disableAfter: number, reason: (failures: number) => string): Promise<boolean> {
+    async failed(
+      delivery: DeliveryRow,
+      now: string,
+      disableAfter: number,
+      reason: (failures: number) => string,
+      onDisabled?: OnDisabled,
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         await trx.updateTable('webhook_deliveries').set({ state: 'failed', finished_at: now }).where('id', '=', delivery.id).execute();
         const row = await trx
@@ -201,6 +211,10 @@ export function webhooksRepository(db: Kysely<Database>, dialect: DialectName) {
             created_at: now,
           })
           .execute();
+        if (onDisabled !== undefined) {
+          const disabled = await trx.selectFrom('webhooks').selectAll().where('id', '=', delivery.webhook_id).executeTakeFirstOrThrow();
+          await onDisabled(trx, disabled);
+        }
         return true;
       });
     },

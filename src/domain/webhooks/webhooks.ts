@@ -1,5 +1,5 @@
 import type { ChangeRow } from '../../db/repositories/changes.js';
-import type { DeliveryRow, NewDelivery, WebhookRow, WebhooksRepository } from '../../db/repositories/webhooks.js';
+import type { DeliveryRow, NewDelivery, OnDisabled, WebhookRow, WebhooksRepository } from '../../db/repositories/webhooks.js';
 import type { QueuedJobKind } from '../../jobs/runner.js';
 import { newId } from '../../lib/ids.js';
 import { toIso } from '../../lib/time.js';
@@ -123,6 +123,8 @@ export function webhookService(deps: {
   userAgent: string;
   /** The clock (ms since the epoch): the job runner's, so tests move it. */
   now?: () => number;
+  /** Written in the transaction that disables a subscription: its owners' notifications. */
+  onDisabled?: OnDisabled;
 }) {
   const { webhooks } = deps;
   const now = () => deps.now?.() ?? Date.now();
@@ -241,6 +243,7 @@ export function webhookService(deps: {
         (failures) =>
           `Disabled after ${failures} deliveries in a row failed every attempt; the last: ${delivery.id}. ` +
           'Fix the receiver, then PATCH the webhook with {"active": true}.',
+        deps.onDisabled,
       );
     },
   };
