@@ -25,6 +25,8 @@ const AdminSkillsPage = lazy(() => import('./pages/admin/AdminSkillsPage').then(
 const ReportsQueuePage = lazy(() => import('./pages/admin/ReportsQueuePage').then((m) => ({ default: m.ReportsQueuePage })));
 const RescanPage = lazy(() => import('./pages/admin/RescanPage').then((m) => ({ default: m.RescanPage })));
 const DevicePage = lazy(() => import('./pages/DevicePage').then((m) => ({ default: m.DevicePage })));
+const WebhooksPage = lazy(() => import('./pages/WebhooksPage').then((m) => ({ default: m.WebhooksPage })));
+const NotificationsPage = lazy(() => import('./pages/NotificationsPage').then((m) => ({ default: m.NotificationsPage })));
 const AdminUsersPage = lazy(() => import('./pages/admin/AdminUsersPage').then((m) => ({ default: m.AdminUsersPage })));
 
 function Page({ children }: { children: ReactNode }) {
@@ -149,6 +151,26 @@ export function App() {
                   <RequireUser>
                     <Page>
                       <CallLogsPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="webhooks"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <WebhooksPage />
+                    </Page>
+                  </RequireUser>
+                }
+              />
+              <Route
+                path="notifications"
+                element={
+                  <RequireUser>
+                    <Page>
+                      <NotificationsPage />
                     </Page>
                   </RequireUser>
                 }

@@ -55,6 +55,12 @@ import type {
   UserChange,
   Validation,
   Version,
+  Webhook,
+  WebhookChange,
+  WebhookInput,
+  Delivery,
+  NotificationPage,
+  Notification,
 } from './types';
 
 const enc = encodeURIComponent;
@@ -166,6 +172,25 @@ export const apiKeys = {
   list: (signal?: AbortSignal) => request<{ items: ApiKey[] }>('GET', '/v1/me/api-keys', { signal }),
   create: (body: ApiKeyInput) => request<ApiKeyCreated>('POST', '/v1/me/api-keys', { body }),
   revoke: (id: string) => request<undefined>('DELETE', `/v1/me/api-keys/${enc(id)}`),
+};
+
+export const webhooks = {
+  list: (signal?: AbortSignal) => request<{ items: Webhook[] }>('GET', '/v1/webhooks', { signal }),
+  /** The answer carries the signing secret, this once. */
+  create: (body: WebhookInput) => request<Webhook>('POST', '/v1/webhooks', { body }),
+  update: (id: string, body: WebhookChange) => request<Webhook>('PATCH', `/v1/webhooks/${enc(id)}`, { body }),
+  remove: (id: string) => request<undefined>('DELETE', `/v1/webhooks/${enc(id)}`),
+  deliveries: (id: string, signal?: AbortSignal) => request<{ items: Delivery[] }>('GET', `/v1/webhooks/${enc(id)}/deliveries`, { signal }),
+  redeliver: (id: string, deliveryId: string) =>
+    request<Delivery>('POST', `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`),
+  test: (id: string) => request<Delivery>('POST', `/v1/webhooks/${enc(id)}/test`),
+};
+
+export const notifications = {
+  list: (query: { page?: number; page_size?: number }, signal?: AbortSignal) =>
+    request<NotificationPage>('GET', '/v1/me/notifications', { query, signal }),
+  read: (id: string) => request<Notification>('POST', `/v1/me/notifications/${enc(id)}/read`),
+  readAll: () => request<{ marked: number }>('POST', '/v1/me/notifications/read'),
 };
 
 export const logs = {

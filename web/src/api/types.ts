@@ -17,6 +17,16 @@ import type {
   AdminUpdateUserBody,
 } from '@skill-registry/api-schemas/accounts';
 import type { ListEnvelope, Problem as ProblemSchema } from '@skill-registry/api-schemas/common';
+import type {
+  CreateWebhookBody,
+  Delivery as DeliverySchema,
+  UpdateWebhookBody,
+  Webhook as WebhookSchema,
+} from '@skill-registry/api-schemas/webhooks';
+import type {
+  Notification as NotificationSchema,
+  NotificationList as NotificationListSchema,
+} from '@skill-registry/api-schemas/notifications';
 import type { Feedback as FeedbackSchema, FeedbackBody, FeedbackList as FeedbackListSchema } from '@skill-registry/api-schemas/feedback';
 import type { CallLog as CallLogSchema, LogsQuery as LogsQuerySchema } from '@skill-registry/api-schemas/logs';
 import type {
@@ -176,3 +186,13 @@ export type OfferTransferInput = Static<typeof OfferTransferBody>;
 export type SkillAlias = Static<typeof SkillAliasSchema>;
 /** Who owns a skill: a user or an organisation. */
 export type SkillOwner = Skill['owner'];
+
+/** A webhook subscription; `secret` only in the answer that made it. */
+export type Webhook = Static<typeof WebhookSchema>;
+export type WebhookInput = Static<typeof CreateWebhookBody>;
+export type WebhookChange = Static<typeof UpdateWebhookBody>;
+/** One event sent to a webhook, with every attempt. */
+export type Delivery = Static<typeof DeliverySchema>;
+/** Something the registry tells the signed-in user (a webhook it disabled). */
+export type Notification = Static<typeof NotificationSchema>;
+export type NotificationPage = Static<typeof NotificationListSchema>;

@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-do
 import { messageOf } from '../api/client';
 import { registryInfo } from '../lib/meta';
 import { useSession } from '../session/session';
+import { NotificationBell } from './NotificationBell';
 import { useNotify } from './Notices';
 
 function Brand() {
@@ -77,6 +78,7 @@ export function Layout() {
       <header className="site-header">
         <div className="header-inner">
           <Brand />
+          {user && <NotificationBell />}
           <button
             type="button"
             className="menu-button"
@@ -98,6 +100,7 @@ export function Layout() {
                 <>
                   <NavItem to="/me/skills">My skills</NavItem>
                   <NavItem to="/me/orgs">Organisations</NavItem>
+                  <NavItem to="/webhooks">Webhooks</NavItem>
                   <NavItem to="/me/keys">API keys</NavItem>
                   <NavItem to="/me/logs">Call logs</NavItem>
                 </>
