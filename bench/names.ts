@@ -394,14 +394,7 @@ async function main(): Promise<void> {
     const verdict = judgeName(name, index, 'newcomer');
     bucket.splice(at, 0, own!);
     if (verdict === null) continue;
-    const kind =
-      verdict.code === 'name_reserved'
-        ? 'reserved'
-        : verdict.why.includes('typo')
-          ? 'one edit'
-          : verdict.why.includes('added')
-            ? 'word or tag added'
-            : 'same skeleton';
+    const kind = verdict.rule;
     reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
     refusals.push(`${name} ~ ${verdict.resembles ?? ''} (${kind})`);
   }

@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RESERVED_NAMES, reservedWord } from '@skill-registry/rules/names/reserved';
 import { letterForm, skeleton, visibleForm } from '@skill-registry/rules/names/skeleton';
+import { soundForm } from '@skill-registry/rules/names/sound';
+import { wordReadings } from '@skill-registry/rules/names/words';
 import {
   POPULAR_DOWNLOADS,
   judgeName,
   looksLikeTag,
   nameIndex,
   oneEditApart,
+  shortEdits,
   type ExistingName,
 } from '@skill-registry/rules/names/similarity';
 
@@ -129,7 +132,7 @@ describe('look-alike names', () => {
       assert.equal(refusal?.resembles, 'pdf-tools', variant);
     }
     assert.match(judgeName('pdf-tools-official', index, 'mallory')!.why, /"official" added/);
-    for (const free of ['pdf-tools-for-invoices', 'pdf-toolshed', 'invoice-pdf-tools-kit', 'quiet-notes-pro'])
+    for (const free of ['pdf-toolshed', 'invoice-pdf-tools-kit', 'quiet-notes-pro'])
       assert.equal(judgeName(free, index, 'mallory'), null, free);
   });
 
@@ -153,5 +156,110 @@ describe('look-alike names', () => {
     assert.ok(!oneEditApart('abcde', 'abcde'));
     assert.ok(!oneEditApart('abcde', 'badce'));
     assert.ok(!oneEditApart('abcde', 'abc'));
+  });
+});
+
+describe('word order, added words, short names and sound-alikes', () => {
+  const index = nameIndex([
+    popular('internal-comms'),
+    popular('pdf'),
+    popular('docx'),
+    popular('xlsx'),
+    popular('security-review'),
+    popular('coding-standards'),
+    popular('python-patterns'),
+    popular('detecting-sql-injection-vulnerabilities'),
+    quiet('quiet-notes'),
+    quiet('abc'),
+  ]);
+  const refused = (name: string) => judgeName(name, index, 'mallory');
+
+  it('refuse a popular name’s words in another order, however spelt', () => {
+    for (const variant of [
+      'comms-internal',
+      'c0mms-1nternal',
+      'kommz-internal',
+      'review-security',
+      'vulnerabilities-injection-sql-detecting',
+    ]) {
+      const refusal = refused(variant);
+      assert.equal(refusal?.code, 'name_too_similar', variant);
+      assert.equal(refusal.rule, 'word-order', variant);
+    }
+    assert.match(refused('comms-internal')!.why, /"internal-comms".*another order/);
+    assert.equal(refused('notes-quiet'), null, 'a name with few downloads is not guarded against reorders');
+  });
+
+  it('refuse a popular name with one word anywhere or two dressing words added', () => {
+    for (const [variant, rule] of [
+      ['review-security-skill', 'word-added'],
+      ['security-pro-review', 'word-added'],
+      ['pdf-pdf', 'word-added'],
+      ['pdf-by-acme', 'words-added'],
+      ['best-free-pdf', 'words-added'],
+      ['internal-comms-for-teams', 'words-added'],
+      ['the-comms-internal-v2', 'words-added'],
+      ['my-security-review-app', 'words-added'],
+    ] as const) {
+      const refusal = refused(variant);
+      assert.equal(refusal?.rule, rule, variant);
+    }
+    assert.match(refused('pdf-by-acme')!.why, /"by", "acme" added/);
+  });
+
+  it('leave real names with words of substance added free', () => {
+    for (const free of [
+      'pdf-form-filler',
+      'md-to-docx',
+      'pdf-processing-toolkit',
+      'python-design-patterns',
+      'python-anti-patterns',
+      'mcp-implementation-security-review',
+      'internal-comms-slack-digest-bot',
+      'get-the-best-pdf',
+      'java-docs',
+      'coding-guidelines',
+    ])
+      assert.equal(refused(free), null, free);
+  });
+
+  it('refuse the confusable edits of a short popular name and no others', () => {
+    for (const variant of ['pdfs', 'pdfz', 'pddf', 'pdff', 'docxs', 'dcx', 'xlsxes']) {
+      const refusal = refused(variant);
+      assert.ok(refusal?.rule === 'short-edit' || refusal?.rule === 'sound', variant);
+      assert.ok(['pdf', 'docx', 'xlsx'].includes(refusal.resembles!), variant);
+    }
+    for (const free of ['pdq', 'pdg', 'odf', 'pf', 'abcs', 'xls', 'doc']) assert.equal(refused(free), null, free);
+    assert.deepEqual(shortEdits('pdf'), ['pdfs', 'pdfes']);
+    assert.deepEqual(shortEdits('docx'), ['docxs', 'docxes', 'dcx']);
+  });
+
+  it('refuse a name that sounds like a popular one', () => {
+    for (const variant of ['dockz', 'docks', 'koding-standardz', 'coding-standardz', 'sekurity-review', 'ksls-ks'])
+      assert.ok(refused(variant) !== null, variant);
+    assert.equal(refused('dockz')?.resembles, 'docx');
+    assert.equal(refused('koding-standardz')?.rule, 'sound');
+  });
+
+  it('fold sound-alike spellings one way, keeping docs apart from docx', () => {
+    assert.equal(soundForm(skeleton('dockz')), soundForm(skeleton('docx')));
+    assert.equal(soundForm(skeleton('fone')), soundForm(skeleton('phone')));
+    assert.equal(soundForm(skeleton('metricz')), soundForm(skeleton('metrics')));
+    assert.equal(soundForm(skeleton('pptxx')), soundForm(skeleton('pptx')));
+    assert.notEqual(soundForm(skeleton('docs')), soundForm(skeleton('docx')));
+    assert.notEqual(soundForm(skeleton('pdf-16')), soundForm(skeleton('pdf-18')));
+  });
+
+  it('read a name as fewer words with at most two set aside', () => {
+    assert.equal(wordReadings('a-b').length, 3);
+    assert.equal(wordReadings('a-b-c-d').length, 1 + 4 + 6);
+    assert.deepEqual(
+      wordReadings('pdf-kit-tools').map((reading) => reading.inside),
+      [false, false, true, false, false, false, false],
+    );
+  });
+
+  it('never hold a holder’s own names against it', () => {
+    for (const own of ['comms-internal', 'pdfs', 'dockz', 'pdf-by-acme']) assert.equal(judgeName(own, index, 'alice'), null, own);
   });
 });

@@ -1,5 +1,7 @@
 import { reservedWord } from './reserved.js';
 import { compactForm, letterForm, skeleton, visibleForm } from './skeleton.js';
+import { soundForm } from './sound.js';
+import { nameWords, wordReadings, wordSound, wordsKey, type WordReading } from './words.js';
 
 /**
  * A published name counts as known enough to imitate from this many downloads: below it a name draws too few
@@ -88,8 +90,12 @@ export interface ExistingName {
   published: boolean;
 }
 
+/** Which rule refused a name, for whoever measures the rules. */
+export type NameRule = 'reserved' | 'skeleton' | 'one-edit' | 'short-edit' | 'sound' | 'word-added' | 'word-order' | 'words-added';
+
 export interface NameRefusal {
   code: 'name_too_similar' | 'name_reserved';
+  rule: NameRule;
   /** The existing or reserved name it resembles. */
   resembles?: string;
   /** Why, in words for the person choosing the name. */
@@ -104,6 +110,12 @@ export interface NameIndex {
   popular: ReadonlyMap<string, readonly ExistingName[]>;
   /** Published names with POPULAR_DOWNLOADS or more, by letter form. */
   popularByLetters: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names with POPULAR_DOWNLOADS or more, by sound form (see sound.ts). */
+  popularBySound: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names with POPULAR_DOWNLOADS or more under MIN_EDIT_LENGTH, by the sound forms of their confusable edits. */
+  popularShortEdits: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names with POPULAR_DOWNLOADS or more, by their words whatever the order (see words.ts). */
+  popularByWords: ReadonlyMap<string, readonly ExistingName[]>;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -112,18 +124,45 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
+
+/**
+ * The edits of a short name (under MIN_EDIT_LENGTH once folded) that still read as it: a plural (`pdfs`, `pdfes`),
+ * the singular of a name of four letters ending in `s`, and one vowel other than the first letter dropped from a
+ * name of four letters (`dcx`). A doubled letter (`pddf`) needs no entry: the sound form makes it single. Other
+ * single edits of a three- or four-letter name make other names (`pdq`, `docs`), so they are left free.
+ */
+export function shortEdits(name: string): string[] {
+  const letters = compactForm(name);
+  const out = [`${letters}s`, `${letters}es`];
+  if (letters.length >= 4 && letters.endsWith('s')) out.push(letters.slice(0, -1));
+  if (letters.length >= 4) {
+    for (let i = 1; i < letters.length; i += 1) if (VOWELS.has(letters[i]!)) out.push(letters.slice(0, i) + letters.slice(i + 1));
+  }
+  return out;
+}
+
 export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
   const bySkeleton = new Map<string, ExistingName[]>();
   const popular = new Map<string, ExistingName[]>();
   const popularByLetters = new Map<string, ExistingName[]>();
+  const popularBySound = new Map<string, ExistingName[]>();
+  const popularShortEdits = new Map<string, ExistingName[]>();
+  const popularByWords = new Map<string, ExistingName[]>();
   for (const entry of existing) {
     const key = skeleton(entry.name);
     push(bySkeleton, key, entry);
     if (!entry.published || entry.downloads < POPULAR_DOWNLOADS) continue;
     push(popular, key, entry);
-    push(popularByLetters, letterForm(entry.name), entry);
+    const letters = letterForm(entry.name);
+    push(popularByLetters, letters, entry);
+    push(popularBySound, soundForm(key), entry);
+    push(popularByWords, wordsKey(nameWords(entry.name).map(wordSound)), entry);
+    if (letters.length < MIN_EDIT_LENGTH && letters.length >= 3) {
+      for (const edit of shortEdits(entry.name)) push(popularShortEdits, soundForm(skeleton(edit)), entry);
+    }
   }
-  return { bySkeleton, popular, popularByLetters };
+  return { bySkeleton, popular, popularByLetters, popularBySound, popularShortEdits, popularByWords };
 }
 
 /** Whether `a` and `b` differ by exactly one insertion, deletion, substitution or swap of neighbours. */
@@ -164,6 +203,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
   if (reserved !== null) {
     return {
       code: 'name_reserved',
+      rule: 'reserved',
       resembles: reserved,
       why:
         reserved === name
@@ -175,6 +215,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
   if (same) {
     return {
       code: 'name_too_similar',
+      rule: 'skeleton',
       resembles: same.name,
       why: `"${name}" looks the same as "${same.name}" once case, separators and look-alike characters are set aside.`,
     };
@@ -188,6 +229,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
     if (near) {
       return {
         code: 'name_too_similar',
+        rule: 'one-edit',
         resembles: near.name,
         why: `"${name}" is one typo away from "${near.name}", a published name with many downloads.`,
       };
@@ -217,12 +259,97 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (base) return added(name, base, affix);
     }
   }
+  return judgeSoundAndWords(name, key, index, ownerId);
+}
+
+/**
+ * The rules past one edit and one word: a name that sounds like a popular one, a confusable edit of a short one, and
+ * a popular name's words in another order or with up to MAX_ADDED_WORDS words added anywhere.
+ */
+function judgeSoundAndWords(name: string, key: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  const sound = soundForm(key);
+  const alike = heldByOthers(index.popularBySound.get(sound), name, ownerId);
+  if (alike) {
+    return {
+      code: 'name_too_similar',
+      rule: 'sound',
+      resembles: alike.name,
+      why: `"${name}" reads and sounds like "${alike.name}", a published name with many downloads.`,
+    };
+  }
+  const edited = heldByOthers(index.popularShortEdits.get(sound), name, ownerId);
+  if (edited) {
+    return {
+      code: 'name_too_similar',
+      rule: 'short-edit',
+      resembles: edited.name,
+      why: `"${name}" reads as "${edited.name}" (a plural or a letter dropped), a published name with many downloads.`,
+    };
+  }
+  for (const reading of wordReadings(name)) {
+    if (!addsEnough(reading)) continue;
+    const base = heldByOthers(index.popularByWords.get(reading.key), name, ownerId);
+    if (!base) continue;
+    if (reading.added.length === 0) {
+      return {
+        code: 'name_too_similar',
+        rule: 'word-order',
+        resembles: base.name,
+        why: `"${name}" has the words of "${base.name}", a published name with many downloads, in another order.`,
+      };
+    }
+    return reading.added.length === 1
+      ? added(name, base, reading.added[0]!, 'word-added')
+      : added(name, base, reading.added.join('", "'), 'words-added');
+  }
   return null;
 }
 
-function added(name: string, base: ExistingName, affix: string): NameRefusal {
+/**
+ * The little words of a byline or a pitch (`pdf-by-acme`, `the-pdf-for-teams`, `get-my-pdf`). Not `to`, which
+ * joins two formats in a converter's name (`md-to-docx`).
+ */
+export const CONNECTOR_WORDS: readonly string[] = [
+  'by',
+  'for',
+  'from',
+  'with',
+  'of',
+  'the',
+  'a',
+  'an',
+  'and',
+  'my',
+  'your',
+  'our',
+  'get',
+  'x',
+];
+const CONNECTORS = new Set(CONNECTOR_WORDS);
+
+/** A word that dresses a name up rather than says what else it does: a connector, a claim word or a tag. */
+function dressing(word: string): boolean {
+  return CONNECTORS.has(word) || CLAIMS.has(word) || looksLikeTag(word);
+}
+
+/**
+ * Whether the words a reading sets aside are few and idle enough for the rest to be the name it imitates. None: the
+ * same words in another order. One first or last: any word (as the affix rule). One between kept words: only a
+ * connector, claim word or tag, as a word of substance inside a name makes a narrower one (`python-design-patterns`
+ * next to `python-patterns`). Two, anywhere: when one is a connector (`pdf-by-acme`) or both dress the name up
+ * (`best-free-pdf`); two words of substance make another name (`pdf-form-filler`, `mcp-implementation-security-review`).
+ */
+function addsEnough(reading: WordReading): boolean {
+  const { added } = reading;
+  if (added.length === 0) return true;
+  if (added.length === 1) return !reading.inside || dressing(added[0]!);
+  return added.some((word) => CONNECTORS.has(word)) || added.every(dressing);
+}
+
+function added(name: string, base: ExistingName, affix: string, rule: NameRule = 'word-added'): NameRefusal {
   return {
     code: 'name_too_similar',
+    rule,
     resembles: base.name,
     why: `"${name}" is "${base.name}", a published name with many downloads, with "${affix}" added.`,
   };

@@ -1,0 +1,57 @@
+import { skeleton, visibleForm } from './skeleton.js';
+import { soundForm } from './sound.js';
+
+const SEPARATOR_RUN = /[\s._-]+/;
+
+/** The most words that may be added to a known name (anywhere, in any order) for the result to count as it. */
+export const MAX_ADDED_WORDS = 2;
+
+/** The words of a name as written (visible form, separators dropped), in order. */
+export function nameWords(name: string): string[] {
+  return visibleForm(name)
+    .split(SEPARATOR_RUN)
+    .filter((word) => word !== '');
+}
+
+/** A word as it reads and sounds: its skeleton's sound form (`kommz`, `c0mms` and `comms` are one word). */
+export function wordSound(word: string): string {
+  return soundForm(skeleton(word));
+}
+
+/** The key of a set of words whatever their order: their sound forms, sorted. */
+export function wordsKey(sounds: readonly string[]): string {
+  return [...sounds].sort().join(' ');
+}
+
+/** One way to read a name as fewer words plus some added: the words kept (by key) and those set aside. */
+export interface WordReading {
+  key: string;
+  /** The words set aside, as written. */
+  added: string[];
+  /** Whether the one word set aside stood between two kept ones (`pdf-kit-tools`) rather than first or last. */
+  inside: boolean;
+}
+
+/**
+ * Every reading of `name` with none, one or up to MAX_ADDED_WORDS of its words set aside (at least one kept), the
+ * fewest set aside first. A name of n words has 1 + n + n(n-1)/2 readings: a slug holds at most some twenty words.
+ */
+export function wordReadings(name: string): WordReading[] {
+  const written = nameWords(name);
+  const sounds = written.map(wordSound);
+  const readings: WordReading[] = [{ key: wordsKey(sounds), added: [], inside: false }];
+  const keep = (skip: ReadonlySet<number>) => sounds.filter((_, i) => !skip.has(i));
+  if (written.length >= 2) {
+    for (let i = 0; i < written.length; i += 1) {
+      readings.push({ key: wordsKey(keep(new Set([i]))), added: [written[i]!], inside: i > 0 && i < written.length - 1 });
+    }
+  }
+  if (written.length >= 3) {
+    for (let i = 0; i < written.length; i += 1) {
+      for (let j = i + 1; j < written.length; j += 1) {
+        readings.push({ key: wordsKey(keep(new Set([i, j]))), added: [written[i]!, written[j]!], inside: false });
+      }
+    }
+  }
+  return readings;
+}
