@@ -351,6 +351,22 @@ describe('migrate-data', () => {
         attempted_at: at,
       })
       .execute();
+    // A notification of the webhook's owner, read (what the registry writes when it disables a webhook).
+    await sourceRows
+      .insertInto('notifications')
+      .values({
+        id: 'notification-1',
+        user_id: alice.id,
+        kind: 'webhook.disabled',
+        title: 'Webhook disabled: https://hooks.example.com/skills',
+        body: 'Your webhook was disabled by the registry.',
+        link: '/webhooks?id=webhook-1',
+        subject_id: 'webhook-1',
+        data: '{"webhook_id":"webhook-1"}',
+        created_at: at,
+        read_at: at,
+      })
+      .execute();
     // A device login waiting for approval, an upload ticket and a version's fingerprint (the ClawHub protocol).
     await sourceRows
       .insertInto('clawhub_device_codes')

@@ -119,10 +119,10 @@ export async function notifyWebhookDisabled(repository: NotificationsRepository,
   const reason = webhook.disabled_reason ?? 'Its deliveries kept failing.';
   const org = webhook.org_id === null ? undefined : await repository.orgHandle(webhook.org_id);
   const whose = org !== undefined ? `The webhook of ${org}` : webhook.all_skills === 1 ? 'The webhook for every skill' : 'Your webhook';
+  // The reason already says how to turn it on by the API; the console's page is named here.
   const body =
     `${whose} to ${webhook.url} was disabled by the registry at ${at}. ${reason} ` +
-    'Nothing is sent to it while it is off. Once the receiver answers again, turn it back on in the console’s Webhooks page ' +
-    `(or PATCH /v1/webhooks/${webhook.id} with {"active": true}).`;
+    'Nothing is sent to it while it is off: once the receiver answers again, turn it back on from the Webhooks page.';
   await repository.insert(
     users.map((userId) => ({
       id: newId(),

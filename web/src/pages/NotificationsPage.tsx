@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { notifications } from '../api/endpoints';
 import type { Notification } from '../api/types';
 import { PageHeader } from '../components/Layout';
@@ -17,7 +16,9 @@ const PAGE_SIZE = 20;
 /** What the registry told the signed-in user (a webhook it disabled), newest first; each marked read on its own or all at once. */
 export function NotificationsPage() {
   usePageTitle('Notifications');
-  const [page, setPage] = useState(1);
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const setPage = (next: number) => setParams(next === 1 ? {} : { page: String(next) });
   const { resource, reload, setData } = useResource((signal) => notifications.list({ page, page_size: PAGE_SIZE }, signal), [page]);
   const { busy, error, run } = useAction();
   const notify = useNotify();
