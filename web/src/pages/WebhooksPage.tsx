@@ -86,6 +86,7 @@ export function WebhooksPage() {
                   key={hook.id}
                   hook={hook}
                   orgs={myOrgs}
+                  isAdmin={isAdmin}
                   focused={hook.id === focusId}
                   onChanged={replace}
                   onRemove={() => setRemoving(hook)}
@@ -111,13 +112,14 @@ export function WebhooksPage() {
   );
 }
 
-function scopeLabel(hook: Webhook, orgs: readonly Organisation[]): string {
+function scopeLabel(hook: Webhook, orgs: readonly Organisation[], isAdmin: boolean): string {
   if (hook.scope === 'all') return 'Every skill';
   if (hook.scope === 'org') {
     const org = orgs.find((o) => o.id === hook.org_id);
     return org ? `Organisation @${org.handle}` : 'An organisation';
   }
-  return 'Your skills';
+  // An administrator's list holds everyone's; the API does not say whose a user's own webhook is.
+  return isAdmin ? "Its maker's skills" : 'Your skills';
 }
 
 function CreateWebhookForm({
@@ -239,12 +241,14 @@ function StateBadge({ hook }: { hook: Webhook }) {
 function WebhookCard({
   hook,
   orgs,
+  isAdmin,
   focused,
   onChanged,
   onRemove,
 }: {
   hook: Webhook;
   orgs: readonly Organisation[];
+  isAdmin: boolean;
   focused: boolean;
   onChanged: (hook: Webhook) => void;
   onRemove: () => void;
@@ -286,7 +290,7 @@ function WebhookCard({
         <StateBadge hook={hook} />
       </div>
       <p className="muted small">
-        {scopeLabel(hook, orgs)} · {hook.events.length === 0 ? 'every event' : hook.events.join(', ')} · added{' '}
+        {scopeLabel(hook, orgs, isAdmin)} · {hook.events.length === 0 ? 'every event' : hook.events.join(', ')} · added{' '}
         <time dateTime={hook.created_at} title={formatDateTime(hook.created_at)}>
           {formatRelative(hook.created_at)}
         </time>
