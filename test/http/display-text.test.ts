@@ -22,7 +22,7 @@ import {
 interface NameChange {
   name: string;
   until: string;
-  changed_by?: { id: string; username: string };
+  changed_by?: { kind: 'user'; id: string; username: string } | { kind: 'org'; handle: string };
 }
 
 interface VersionBody {
@@ -146,7 +146,7 @@ for (const backend of apiBackends()) {
           expectStatus(await call(t, 'PATCH', `/v1/skills/${skill.slug}`, alice.session, { name: 'Third Name' }), 200),
         );
         assert.equal(third.name, 'Third Name');
-        const owner = { id: alice.id, username: alice.username };
+        const owner = { kind: 'user' as const, id: alice.id, username: alice.username };
         const expected = [
           { name: 'Second Name', until: third.updated_at, changed_by: owner },
           { name: 'First Name', until: second.updated_at, changed_by: owner },
@@ -165,7 +165,7 @@ for (const backend of apiBackends()) {
         );
         const adminUser = json<{ user: { id: string; username: string } }>(expectStatus(await call(t, 'GET', '/v1/me', admin), 200)).user;
         const bare = [{ name: 'Before Review', until: renamed.updated_at }];
-        const full = [{ ...bare[0]!, changed_by: { id: adminUser.id, username: adminUser.username } }];
+        const full = [{ ...bare[0]!, changed_by: { kind: 'user' as const, id: adminUser.id, username: adminUser.username } }];
         assert.deepEqual(await names(skill.slug, null), bare);
         assert.deepEqual(await names(skill.slug, bob.session), bare);
         assert.deepEqual(await names(skill.slug, alice.session), full);
@@ -185,8 +185,82 @@ for (const backend of apiBackends()) {
           expectStatus(await call(t, 'PATCH', `/v1/skills/${draft.slug}`, alice.session, { name: 'Public Name' }), 200),
         );
         assert.deepEqual(await names(draft.slug, null), [
-          { name: 'Draft Renamed', until: renamed.updated_at, changed_by: { id: alice.id, username: alice.username } },
+          { name: 'Draft Renamed', until: renamed.updated_at, changed_by: { kind: 'user', id: alice.id, username: alice.username } },
         ]);
+      });
+
+      it("credits an organisation's skill renamed by its members to the organisation, showing the member to members and administrators", async () => {
+        const [carol, dave, erin] = [await registerUser(t), await registerUser(t), await registerUser(t)];
+        const org = json<{ handle: string }>(
+          expectStatus(await call(t, 'POST', '/v1/orgs', alice.session, { handle: uniqueName('org-') }), 201),
+        );
+        for (const [user, role] of [
+          [carol, 'publisher'],
+          [dave, 'admin'],
+          [erin, 'publisher'],
+        ] as const) {
+          const invitation = json<{ id: string }>(
+            expectStatus(
+              await call(t, 'POST', `/v1/orgs/${org.handle}/invitations`, alice.session, { username: user.username, role }),
+              201,
+            ),
+          );
+          expectStatus(await call(t, 'POST', `/v1/me/invitations/${invitation.id}/accept`, user.session), 200);
+        }
+        const created = json<SkillBody>(
+          expectStatus(
+            await call(t, 'POST', '/v1/skills', carol.session, { name: 'Org Tool', scope: `@${org.handle}`, description: 'Works.' }),
+            201,
+          ),
+        );
+        const skill = await setStatus(t, admin, created.full_name, 'published');
+        const ref = encodeURIComponent(skill.full_name);
+        const rename = async (auth: Auth, name: string) =>
+          json<SkillBody>(expectStatus(await call(t, 'PATCH', `/v1/skills/${ref}`, auth, { name }), 200)).updated_at;
+        const byCreator = await rename(carol.session, 'Org Tool Two');
+        const byMember = await rename(dave.session, 'Org Tool Three');
+        const byAdmin = await rename(admin, 'Org Tool Four');
+        const byLeaver = await rename(erin.session, 'Org Tool Five');
+        expectStatus(await call(t, 'DELETE', `/v1/orgs/${org.handle}/members/${erin.username}`, alice.session), 204);
+        const adminUser = json<{ user: { id: string; username: string } }>(expectStatus(await call(t, 'GET', '/v1/me', admin), 200)).user;
+        const user = (u: { id: string; username: string }) => ({ kind: 'user' as const, id: u.id, username: u.username });
+        const bare = [
+          { name: 'Org Tool Four', until: byLeaver },
+          { name: 'Org Tool Three', until: byAdmin },
+          { name: 'Org Tool Two', until: byMember },
+          { name: 'Org Tool', until: byCreator },
+        ];
+        const credited = { kind: 'org' as const, handle: org.handle };
+        // The public: the organisation for its members' and its creator's renames; no one for an administrator's, nor for
+        // a rename by someone who has left.
+        const outside = [bare[0]!, bare[1]!, { ...bare[2]!, changed_by: credited }, { ...bare[3]!, changed_by: credited }];
+        // Members (any role) and administrators: who did each.
+        const inside = [
+          { ...bare[0]!, changed_by: user(erin) },
+          { ...bare[1]!, changed_by: user(adminUser) },
+          { ...bare[2]!, changed_by: user(dave) },
+          { ...bare[3]!, changed_by: user(carol) },
+        ];
+        const views: Record<string, NameChange[]> = {};
+        for (const [who, auth] of Object.entries({
+          anonymous: null,
+          nonMember: bob.session,
+          leaver: erin.session,
+          member: carol.session,
+          orgAdmin: dave.session,
+          orgOwner: alice.session,
+          admin,
+        }))
+          views[who] = await names(ref, auth);
+        assert.deepEqual(views, {
+          anonymous: outside,
+          nonMember: outside,
+          leaver: outside,
+          member: inside,
+          orgAdmin: inside,
+          orgOwner: inside,
+          admin: inside,
+        });
       });
 
       it("keeps a deprecated skill's history, visible as the skill is", async () => {

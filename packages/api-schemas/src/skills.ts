@@ -207,10 +207,16 @@ export const SkillNameHistory = Type.Object(
         name: Type.String({ description: 'A display name the skill had.' }),
         until: Type.String({ format: 'date-time', description: 'When it was renamed from this name.' }),
         changed_by: Type.Optional(
-          Type.Object(
-            { id: Type.String(), username: Type.String() },
+          Type.Union(
+            [
+              Type.Object({ kind: Type.Literal('user'), id: Type.String(), username: Type.String() }),
+              Type.Object({ kind: Type.Literal('org'), handle: Type.String() }),
+            ],
             {
-              description: 'Who renamed it: shown to the owner and administrators, and to everyone else only when the owner did.',
+              description:
+                'Who renamed it. The owner, members of the owning organisation and administrators see the user. Anyone else sees ' +
+                "a user's own renames of their skill as the user, an organisation's skill renamed by one of its members (or its " +
+                "creator) as the organisation (`kind: 'org'`), and nothing for other renames (an administrator's).",
             },
           ),
         ),

@@ -43,6 +43,8 @@ export interface SkillNameChangeRow {
   until: Date | string;
   actor_id: string | null;
   actor_username: string | null;
+  /** Whether whoever renamed it is a member of the organisation given to nameHistory (now, not at the rename). */
+  actor_in_org: boolean;
 }
 
 export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
@@ -135,11 +137,14 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
     },
 
     /** The last `limit` names a skill had before its recorded renames, newest first, with who renamed it. */
-    async nameHistory(skillId: string, limit: number): Promise<SkillNameChangeRow[]> {
+    /** The skill's renames, newest first; `orgId`: the owning organisation, whose members among the renamers are marked. */
+    async nameHistory(skillId: string, limit: number, orgId: string | null = null): Promise<SkillNameChangeRow[]> {
       const rows = await db
         .selectFrom('admin_audit as a')
         .leftJoin('users as u', 'u.id', 'a.actor_id')
-        .select(['a.from_value', 'a.created_at', 'a.actor_id', 'u.username as actor_username'])
+        // No organisation: an id no member row holds, so the join finds none.
+        .leftJoin('org_members as m', (join) => join.onRef('m.user_id', '=', 'a.actor_id').on('m.org_id', '=', orgId ?? ''))
+        .select(['a.from_value', 'a.created_at', 'a.actor_id', 'u.username as actor_username', 'm.user_id as member_id'])
         .where('a.target_type', '=', 'skill')
         .where('a.target_id', '=', skillId)
         .where('a.action', '=', 'skill.name')
@@ -152,6 +157,7 @@ export function skillsRepository(db: Kysely<Database>, dialect: DialectName) {
         until: row.created_at,
         actor_id: row.actor_id,
         actor_username: row.actor_username,
+        actor_in_org: row.member_id !== null,
       }));
     },
 

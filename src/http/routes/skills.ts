@@ -80,8 +80,9 @@ export const skillRoutes: RoutePlugin = async (app, { services }) => {
         summary: "A skill's earlier display names",
         description:
           'The names the skill had since it was published, newest first, each with when it was renamed (renames of a draft are ' +
-          'not recorded). Visible to whoever may see the skill, 404 otherwise as for the skill detail. `changed_by` is shown to the ' +
-          'owner and an admin session, and to everyone else only for renames the owner made.',
+          'not recorded). Visible to whoever may see the skill, 404 otherwise as for the skill detail. `changed_by` names the user ' +
+          "to the owner, the owning organisation's members and an admin session; to everyone else it names the owner for the " +
+          "owner's own renames of a user's skill, the organisation for renames of its skill by its members, and no one otherwise.",
         params: SkillRefParams,
         response: { 200: SkillNameHistory, ...problems(401, 404) },
       },

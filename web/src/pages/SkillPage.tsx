@@ -345,6 +345,11 @@ function withReport(search: string): string {
 /** How many earlier names the header lists; the rest would crowd it, and the newest say the most. */
 const FORMER_NAMES_SHOWN = 3;
 
+/** Who renamed a skill, in words: a user by name, an organisation (whose members are private to it) by its handle. */
+function renamer(changedBy: NonNullable<SkillNameHistory['items'][number]['changed_by']>): string {
+  return changedBy.kind === 'org' ? `a member of @${changedBy.handle}` : changedBy.username;
+}
+
 /** "Formerly named …": a renamed skill says what it was called, so a new name cannot pass it off as another skill. */
 function FormerNames({ history }: { history: SkillNameHistory | undefined }) {
   if (!history || history.items.length === 0) return null;
@@ -356,7 +361,7 @@ function FormerNames({ history }: { history: SkillNameHistory | undefined }) {
       {shown.map((item, index) => (
         <span key={`${item.until}-${index}`}>
           {index > 0 && ', '}“<bdi>{item.name}</bdi>” (until {formatDate(item.until)}
-          {item.changed_by ? `, renamed by ${item.changed_by.username}` : ''})
+          {item.changed_by ? `, renamed by ${renamer(item.changed_by)}` : ''})
         </span>
       ))}
       {more > 0 && ` and ${more} more`}
