@@ -58,16 +58,29 @@ export function send(
         timer = setTimeout(() => request.destroy(new Error(`no complete answer within ${timeoutMs} ms`)), timeoutMs);
       });
     });
-    request.on('error', (error) => finish({ statusCode: null, error: error.message, responseBody: null }));
+    request.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: attemptError(error), responseBody: null }));
     request.on('response', (response) => {
+      // A redirect fails the attempt and is never followed (the address guard checked the webhook's own URL only); the log says
+      // where it pointed, so the owner can give the webhook its final URL.
+      const status = response.statusCode ?? 0;
+      const redirect =
+        status >= 300 && status < 400
+          ? `The receiver answered ${status}, a redirect to ${response.headers.location ?? 'nowhere'}; redirects are not followed: give the webhook its final URL.`
+          : null;
       let kept = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
         if (kept.length < RESPONSE_KEPT) kept += chunk.slice(0, RESPONSE_KEPT - kept.length);
       });
-      response.on('end', () => finish({ statusCode: response.statusCode ?? null, error: null, responseBody: kept }));
+      response.on('end', () => finish({ statusCode: response.statusCode ?? null, error: redirect, responseBody: kept }));
       response.on('error', (error) => finish({ statusCode: response.statusCode ?? null, error: error.message, responseBody: kept }));
     });
     request.end(body);
   });
+}
+
+/** A failed connection as the delivery log shows it: a receiver that hung up is named so, not by Node's "socket hang up". */
+function attemptError(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ECONNRESET') return `The receiver closed the connection without answering (${error.message}).`;
+  return error.message;
 }
