@@ -11,7 +11,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { withStoppedClock } from '../helpers/clock.js';
 import { ifSet } from '../helpers/hooks.js';
-import { closeLeftovers, finish, launchBrowser, openSession, startRegistry, type Registry } from './harness.js';
+import { closeLeftovers, finish, launchBrowser, openSession, screenshot, startRegistry, type Registry } from './harness.js';
 
 const PHONE = { width: 390, height: 844 };
 const HOUR = 60 * 60 * 1000;
@@ -171,6 +171,7 @@ describe('web console: webhooks and notifications', { timeout: 180_000 }, () => 
     // The unread count shows outside the collapsed menu.
     await page.getByRole('link', { name: 'Notifications, 1 unread' }).waitFor();
     assert.equal(await overflowsSideways(page), false, 'the webhooks page fits at 390 px');
+    await screenshot(page, 'console-webhooks-phone-list');
     await page.getByRole('link', { name: 'Notifications, 1 unread' }).click();
     await page.getByTestId('notification').waitFor();
     assert.equal(await overflowsSideways(page), false, 'the notifications page fits at 390 px');

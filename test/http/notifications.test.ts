@@ -224,6 +224,18 @@ for (const backend of apiBackends()) {
       assert.equal(rows.length, 0);
     });
 
+    it("removes a deleted account's notifications with it", async () => {
+      const frank = await registerUser(t);
+      const hook = await subscribe(frank.session);
+      await disable(hook, frank.session);
+      assert.equal((await notes(frank.session)).total, 1);
+      // The registry deletes no account today; were one deleted, its webhooks and notifications go with it.
+      const db = t.runtime.database.db;
+      await db.deleteFrom('users').where('id', '=', frank.id).execute();
+      assert.equal((await db.selectFrom('notifications').select('id').where('user_id', '=', frank.id).execute()).length, 0);
+      assert.equal((await db.selectFrom('webhooks').select('id').where('id', '=', hook.id).execute()).length, 0);
+    });
+
     it('pages the list, counts the unread on every page, and marks one or all read', async () => {
       const dave = await registerUser(t);
       const repository = notificationsRepository(t.runtime.database.db);
