@@ -5,6 +5,7 @@ import { agentManipulationSamples } from './malicious/agent-manipulation.js';
 import { behaviourSamples } from './malicious/behaviour.js';
 import { behaviourVariantSamples } from './malicious/behaviour-variants.js';
 import { behaviourFamilySamples } from './malicious/behaviour-families.js';
+import { behaviourFamilySamples2 } from './malicious/behaviour-families-2.js';
 import { dangerousCommandSamples } from './malicious/dangerous-command.js';
 import { executableSamples } from './malicious/executable.js';
 import { hiddenContentSamples } from './malicious/hidden-content.js';
@@ -12,6 +13,7 @@ import { secretSamples } from './malicious/secret.js';
 import { behaviourLookalikeSamples } from './benign/behaviour-lookalikes.js';
 import { behaviourVariantLookalikeSamples } from './benign/behaviour-variants.js';
 import { behaviourFamilyLookalikeSamples } from './benign/behaviour-families.js';
+import { behaviourFamilyLookalikeSamples2 } from './benign/behaviour-families-2.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { everydaySamples } from './benign/everyday.js';
@@ -36,6 +38,7 @@ export function loadCorpus(): Sample[] {
     ...behaviourSamples(),
     ...behaviourVariantSamples(),
     ...behaviourFamilySamples(),
+    ...behaviourFamilySamples2(),
     ...docsSamples(),
     ...securitySamples(),
     ...scriptSamples(),
@@ -48,5 +51,6 @@ export function loadCorpus(): Sample[] {
     ...behaviourLookalikeSamples(),
     ...behaviourVariantLookalikeSamples(),
     ...behaviourFamilyLookalikeSamples(),
+    ...behaviourFamilyLookalikeSamples2(),
   ];
 }

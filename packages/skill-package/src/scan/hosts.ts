@@ -206,3 +206,68 @@ export function hostFacts(host: string): HostFacts {
   }
   return facts;
 }
+
+/**
+ * Vendors whose installers and downloads are run by scripts, each with the domains it publishes under. A host that
+ * names a vendor (a label or a hyphenated part of one: `raw-cdn.githubassets.net.co`, `dl.k8s-release-mirror.io`) under
+ * a domain no listed vendor owns imitates it: nobody publishes an installer that way.
+ */
+const VENDORS: readonly [readonly string[], readonly string[]][] = [
+  [
+    ['github', 'githubusercontent', 'githubassets', 'ghcr'],
+    ['github.com', 'githubusercontent.com', 'githubassets.com', 'github.io', 'ghcr.io', 'githubapp.com'],
+  ],
+  [
+    ['npm', 'npmjs'],
+    ['npmjs.com', 'npmjs.org'],
+  ],
+  [
+    ['k8s', 'kube', 'kubernetes', 'kubectl', 'helm'],
+    ['k8s.io', 'kubernetes.io', 'helm.sh'],
+  ],
+  [
+    ['docker', 'dockerhub'],
+    ['docker.com', 'docker.io'],
+  ],
+  [
+    ['microsoft', 'azure', 'msft', 'vscode'],
+    ['microsoft.com', 'azure.com', 'azureedge.net', 'windows.net', 'visualstudio.com', 'azure.net', 'msecnd.net'],
+  ],
+  [
+    ['google', 'googleapis', 'gstatic', 'gcloud'],
+    ['google.com', 'googleapis.com', 'gstatic.com', 'googlesource.com', 'cloud.google.com'],
+  ],
+  [
+    ['amazonaws', 'aws', 'awscli'],
+    ['amazonaws.com', 'amazon.com', 'aws.dev', 'awsstatic.com'],
+  ],
+  [['cloudflare'], ['cloudflare.com', 'cloudflare.net']],
+  [
+    ['pypi', 'pythonhosted'],
+    ['pypi.org', 'pythonhosted.org', 'python.org'],
+  ],
+  [['nodejs'], ['nodejs.org']],
+  [['vercel'], ['vercel.com', 'vercel.app', 'vercel.sh']],
+  [['slack'], ['slack.com', 'slack-edge.com']],
+  [['sentry'], ['sentry.io']],
+  [
+    ['anthropic', 'claude'],
+    ['anthropic.com', 'claude.ai', 'claude.com'],
+  ],
+  [['openai'], ['openai.com']],
+  [['rustup'], ['rustup.rs', 'rust-lang.org']],
+  [['homebrew'], ['brew.sh']],
+  [
+    ['jsdelivr', 'unpkg'],
+    ['jsdelivr.net', 'unpkg.com'],
+  ],
+];
+const VENDOR_WORDS = new Map(VENDORS.flatMap(([words], i) => words.map((w): [string, number] => [w, i])));
+const VENDOR_DOMAINS = VENDORS.flatMap(([, domains]) => domains);
+
+/** Whether `host` (lower case, no port) names a vendor under a domain no listed vendor publishes from. */
+export function imitatesVendor(host: string): boolean {
+  if (ipv4(host) !== null || isLocalOrExample(host)) return false;
+  if (VENDOR_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`))) return false;
+  return host.split(/[.-]/).some((word) => VENDOR_WORDS.has(word));
+}

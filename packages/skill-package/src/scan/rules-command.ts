@@ -143,9 +143,11 @@ function pipeToShell(input: LineInput, lower: string, groups: number): void {
     const what =
       destination.kind === 'raw-ip'
         ? 'a raw IP address'
-        : destination.kind === 'collector' || destination.kind === 'messaging'
-          ? 'a collector or tunnel service'
-          : 'a shortened URL';
+        : destination.throwaway === true
+          ? 'a host under a throw-away domain or named like a vendor it does not belong to'
+          : destination.kind === 'collector' || destination.kind === 'messaging'
+            ? 'a collector or tunnel service'
+            : 'a shortened URL';
     // A top-level domain cheap to register is a hint, not a verdict: real projects publish installers under them too.
     // Shown in documentation it weighs a step less; a script that runs it keeps the full weight.
     const steps = destination.throwaway === true && input.context !== 'script' ? -1 : 0;

@@ -4,7 +4,7 @@
  * holds at most a few KiB of head and one capped line; findings are capped (findings.ts); URL and domain lists
  * are capped (rules-url.ts).
  */
-import { joinAutoRuns, joinLinks, type ModuleLinks } from './behaviour/modules.js';
+import { joinAutoRuns, joinLinks, joinStaged, type ModuleLinks } from './behaviour/modules.js';
 import { RULES_VERSION } from './catalogue.js';
 import { combine } from './combine.js';
 import { FileScanner, JUDGED_TOTAL, NESTED_CAPTURE_TOTAL, type ArchiveKeeper, type FoundArchive } from './file-scanner.js';
@@ -56,7 +56,14 @@ export class PackageScanner {
   private found: NestedArchive[] = [];
   private readonly capture = { left: NESTED_CAPTURE_TOTAL };
   private readonly judging = { left: JUDGED_TOTAL };
-  private readonly links: ModuleLinks = { senders: new Set(), passed: [], autoRuns: [], downloads: new Map() };
+  private readonly links: ModuleLinks = {
+    senders: new Set(),
+    passed: [],
+    autoRuns: [],
+    downloads: new Map(),
+    staged: [],
+    sendsArgument: new Set(),
+  };
 
   /**
    * A sink for one file's bytes, in order; call end() after its last chunk. `depth` is how many archives deep the
@@ -100,6 +107,7 @@ export class PackageScanner {
     if (skillMd !== null) checkFrontMatter(this.sink, skillMd.path, skillMd.frontMatter, skillMd.problem);
     for (const { file, hit } of joinLinks(this.links, new Set(this.fileFacts.keys()), 'critical')) this.sink.add(file, hit);
     for (const { file, hit } of joinAutoRuns(this.links, 'critical')) this.sink.add(file, hit);
+    for (const { file, hit } of joinStaged(this.links, 'high')) this.sink.add(file, hit);
     combine(this.sink, this.fileFacts);
     const findings = [...this.sink.findings].sort(compareFindings);
     return {

@@ -2,7 +2,7 @@
  * http(s) URLs in a line, as a reader would delimit them: up to whitespace, quotes or angle brackets, without
  * trailing punctuation and without a closing bracket that has no opening one inside the URL.
  */
-import { hostFacts, ipv4, isPublicRawIp, type Destination, type HostFacts } from './hosts.js';
+import { hostFacts, imitatesVendor, ipv4, isPublicRawIp, type Destination, type HostFacts } from './hosts.js';
 import { ownCopy } from './own-copy.js';
 
 export interface FoundUrl {
@@ -206,8 +206,8 @@ const THROWAWAY_TLD = /\.(?:icu|top|xyz|online|site|click|buzz|monster|rest|cfd|
 
 /**
  * The most notable destination a line names, by URL or by a bare public IPv4 address. For code that is run
- * (`running`), any IP literal other than loopback and hosts under throw-away top-level domains count too: nobody
- * publishes an installer that way.
+ * (`running`), any IP literal other than loopback, hosts under throw-away top-level domains and hosts that imitate a
+ * vendor (hosts.ts) count too: nobody publishes an installer that way.
  */
 export function notableDestination(
   text: string,
@@ -216,7 +216,10 @@ export function notableDestination(
   for (const found of findUrls(text)) {
     const kind = destinationOf(found);
     if (kind !== null) return { kind, index: found.index, length: found.url.length };
-    if (running && ((ipv4(found.host) !== null && !found.host.startsWith('127.')) || THROWAWAY_TLD.test(found.host))) {
+    if (
+      running &&
+      ((ipv4(found.host) !== null && !found.host.startsWith('127.')) || THROWAWAY_TLD.test(found.host) || imitatesVendor(found.host))
+    ) {
       return ipv4(found.host) !== null
         ? { kind: 'raw-ip', index: found.index, length: found.url.length }
         : { kind: 'collector', index: found.index, length: found.url.length, throwaway: true };

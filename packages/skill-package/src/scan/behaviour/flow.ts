@@ -6,8 +6,8 @@
  * when it names a variable or a file an earlier statement filled from the source (data flows through names).
  */
 import { printedMessage, withoutQuotedPatterns } from '../signature.js';
-import { FACT_RECORDS, factsOf, recordsFor } from './facts.js';
-import { functionSpans } from './functions.js';
+import { FACT_RECORDS, FILE_WRITE, factsOf, recordsFor } from './facts.js';
+import { functionSpans, type FunctionSpan } from './functions.js';
 import { ENVIRONMENT_SET, joinedPaths, trimmed, unsetValues } from './values.js';
 
 /** Longest piece of code read as statements (a skill's largest script is far smaller). */
@@ -29,7 +29,7 @@ const HOME_SPELLINGS: readonly RegExp[] = [
   // `expanduser("~")` imported bare, and pathlib's `Path("~").expanduser()`.
   /(?<![\w.])expanduser\(\s*u?["']~["']\s*\)|\bpath\(\s*u?["']~["']\s*\)\.expanduser\(\)/g,
   /os\.environ\[\s*["']home["']\s*\]|os\.environ\.get\(\s*["']home["']\s*\)|os\.getenv\(\s*["']home["']\s*\)/g,
-  /process\.env\.home\b|process\.env\[\s*["']home["']\s*\]/g,
+  /process\.env\.(?:home|userprofile)\b|process\.env\[\s*["'](?:home|userprofile)["']\s*\]/g,
   /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
   // Ruby's and Go's.
   /\bdir\.home\b|\benv\[\s*["']home["']\s*\]|\bos\.userhomedir\(\)/g,
@@ -86,17 +86,21 @@ const CONCAT = /(["'])([^"'\n]{0,200})\1\s*(?:\+\s*)?(["'])([^"'\n]{0,200})\3/g;
 /** A word broken by empty quotes, which a shell drops (`c""url`). */
 const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
 
-/** `NAME=value` (a shell), `name = "value"` (Python, JavaScript with const/let/var), one literal or `~`. */
+/**
+ * `NAME=value` (a shell), `name = "value"` (Python, JavaScript with const/let/var, a type annotation allowed: `home:
+ * string = …`), one literal or `~`.
+ */
 const ASSIGNMENT =
-  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*(?:;\s*)?$/;
+  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)(?::[ \t]*[\w$.]{1,40}(?:<[^<>=\n]{0,60}>)?(?:\[\])*(?:[ \t]*\|[ \t]*[\w$.]{1,40}(?:\[\])*){0,3}[ \t]*(?==))?\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*(?:;\s*)?$/;
 /** An assignment of any value: the names data flows into. */
-const ANY_ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)\s*(?:=|:=|\+=)(?!=)/;
+const ANY_ASSIGNMENT =
+  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)(?::[ \t]*[\w$.]{1,40}(?:<[^<>=\n]{0,60}>)?(?:\[\])*(?:[ \t]*\|[ \t]*[\w$.]{1,40}(?:\[\])*){0,3}[ \t]*(?==))?\s*(?:=|:=|\+=)(?!=)/;
 /** The name a statement assigns: `x = …`, `with … as f:`, `… as f` (a Python alias). */
 export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*(?::\\s*)?$`);
 /**
  * What else fills a name: a tuple's first name (`reader, writer = …`), a walrus (`while line := …`), a workflow's
  * `env:` entry set from an expression (`TOKEN: ${{ secrets.X }}`), an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
- * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `while read -r x`).
+ * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `for k, v in`, `while read -r x`).
  */
 const WALRUS = /\b([a-z_][a-z0-9_]*)[ \t]*:=/;
 const FILLED: readonly RegExp[] = [
@@ -105,8 +109,11 @@ const FILLED: readonly RegExp[] = [
   /^[ \t]*(?:-[ \t]+)?([a-z_][a-z0-9_]*):[ \t]+\$\{\{/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})[ \t]*=(?!=)/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|push|update|add|insert|write|concat)\(/,
-  /\bfor(?:each)?(?:[ \t]*\([ \t]*|[ \t]+)(?:(?:const|let|var|my)[ \t]+)?\$?([a-z_][a-z0-9_]*)[ \t]+(?:in|of)\b/,
+  // A loop's value when it takes pairs (`for (const [name, file] of …)`, `for name, path in ….items()`): the last name.
+  /\bfor(?:each)?(?:[ \t]*\([ \t]*|[ \t]+)(?:(?:const|let|var|my)[ \t]+)?[[(]?(?:\$?[a-z_][a-z0-9_]*[ \t]*,[ \t]*){0,3}\$?([a-z_][a-z0-9_]*)[\])]?[ \t]+(?:in|of)\b/,
   /\bwhile[ \t]+(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
+  // A callback's or a block's item: `.forEach((rc) =>`, `.each do |rc|`.
+  /\.(?:foreach|each|map)[ \t]*(?:\([ \t]*(?:async[ \t]+)?\(?[ \t]*([a-z_$][\w$]*)[ \t]*[,)=]|(?:do|\{)[ \t]*\|[ \t]*([a-z_]\w*)[ \t]*[|,])/,
 ];
 function assignedName(text: string): string | undefined {
   // `if (cond) x[k] = …`: what a one-line condition guards is assigned as well.
@@ -118,7 +125,7 @@ function assignedName(text: string): string | undefined {
     // The walrus is the one form not anchored at the start: tried only where one is written.
     if (pattern === WALRUS && !text.includes(':=')) continue;
     const f = pattern.exec(text);
-    if (f !== null) return f.at(-1);
+    if (f !== null) return f[2] ?? f.at(-1) ?? f[1];
   }
   return undefined;
 }
@@ -469,7 +476,11 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
       if (named !== l.text) l.text = fold(named);
     }
   }
+  if (!shell) joinedByHelpers(lines);
   const { values, assigned } = literals(lines.map((l) => l.text));
+  if (!shell) derivedLiterals(lines, values, assigned);
+  const tables = shell ? null : tablesOf(lines);
+  const spans = functionSpans(kept.toLowerCase().split('\n')).filter((span) => span.name !== 'module.exports');
   const statements: Statement[] = [];
   for (const { text: line, raw, offset } of lines) {
     // Comments and the interpreter line run nothing; a message printed whole (a usage text over lines) is shown.
@@ -477,6 +488,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     const resolved = resolve(line, values, assigned, shell);
     // Indentation runs nothing (a Makefile recipe's tab, a block's spaces): statements start at their first word.
     let joined = (resolved === line ? line : `${line}\n${fold(resolved)}`).trimStart();
+    if (tables !== null) joined = withTableEntries(joined, tables);
     // A list of literal words is a command's argv (`["nc", "-e", "/bin/sh"]`) or a path's pieces (`('.codex', 'auth.json')`):
     // both are read as they run.
     if (joined.includes(',') && ADJACENT_LITERALS.test(joined)) {
@@ -487,8 +499,17 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
       if (lists.length > 0)
         joined += `\n${lists.map((words) => `${words.join(' ')} ; "${words.join('/')}"`).join(' ; ')}\n${joined.slice(joined.lastIndexOf('\n') + 1)}`;
     }
+    // Records of literals (`{ dir: '.claude', file: '.credentials.json' }`): their values in order, as a list's.
+    if (joined.includes(':') && RECORD.test(joined)) {
+      const records = [...joined.matchAll(RECORDS)]
+        .slice(0, 8)
+        .map((m) => [...m[0].matchAll(TABLE_ENTRY)].map((e) => e[4] ?? e[5] ?? ''))
+        .filter((words) => words.length >= 2);
+      if (records.length > 0) joined += `\n${records.map((words) => `"${words.join('/')}"`).join(' ; ')}`;
+    }
     statements.push({ line: firstLine + offset, raw, text: joined, facts: new Set() });
   }
+  passArguments(statements, spans, firstLine);
   const records = recordsFor(statements.map((s) => s.text));
   for (const s of statements) s.facts = factsOf(s.text, records);
   // A name a connection or a request was made into sends what it is handed (`conn.request(…)`, `req.write(body)`).
@@ -507,7 +528,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   descriptorSockets(statements);
   deletesFromHome(statements);
   deletesByLastValue(statements, shell);
-  callsTakeBodies(statements, kept.toLowerCase().split('\n'), firstLine);
+  callsTakeBodies(statements, spans, firstLine);
   const facts = new Set<string>();
   for (const s of statements) for (const f of s.facts) facts.add(f);
 
@@ -583,6 +604,244 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   return { statements, facts, joins, meets, holding: (fact) => carriersOf(fact).holding };
 }
 
+/**
+ * Names given a value built from names that hold literals (`claude = path.join(home, ".claude")` with `home = ~`): the
+ * literal it comes to, read once more after the first values are put in. A name given a value more than once keeps none.
+ */
+function derivedLiterals(lines: readonly { text: string }[], values: Map<string, string>, assigned: Set<string>): void {
+  if (values.size === 0) return;
+  const times = new Map<string, number>();
+  const candidates: { name: string; text: string }[] = [];
+  for (const { text } of lines) {
+    const any = ANY_ASSIGNMENT.exec(text);
+    if (any === null) continue;
+    times.set(any[1]!, (times.get(any[1]!) ?? 0) + 1);
+    if (!values.has(any[1]!) && !text.includes('\n')) candidates.push({ name: any[1]!, text });
+  }
+  for (const { name, text } of candidates) {
+    if (times.get(name) !== 1) continue;
+    const resolved = resolve(text, values, assigned, false);
+    if (resolved === text) continue;
+    const m = ASSIGNMENT.exec(fold(resolved));
+    if (m !== null && m[1] === name) values.set(name, (m[3] ?? m[4] ?? '').trim());
+  }
+}
+
+/**
+ * A helper that only joins its arguments (`const j = (...xs) => xs.join('')`, `def j(*p): return "".join(p)`): each
+ * call of it with literal arguments is the literal it makes (`j('.', 'co', 'dex')` is `".codex"`).
+ */
+const JOINER = [
+  /^\s*(?:const|let|var)\s+([a-z_$][\w$]*)\s*=\s*(?:\(\s*\.{3}([a-z_$][\w$]*)\s*\)|\.{3}([a-z_$][\w$]*))\s*=>\s*\{?\s*(?:return\s+)?([a-z_$][\w$]*)\.join\(\s*(?:''|""|``)?\s*\)/,
+  /^\s*function\s+([a-z_$][\w$]*)\s*\(\s*\.{3}([a-z_$][\w$]*)\s*\)\s*\{\s*return\s+()([a-z_$][\w$]*)\.join\(\s*(?:''|"")?\s*\)/,
+  /^\s*(?:def\s+([a-z_]\w*)\(\s*\*([a-z_]\w*)\s*\)\s*:\s*return|([a-z_]\w*)\s*=\s*lambda\s+\*([a-z_]\w*)\s*:)\s*(?:''|"")\.join\(\s*([a-z_]\w*)\s*\)/,
+];
+const LITERAL_ARGUMENTS = /^\s*(?:(?:"[^"\n]{0,100}"|'[^'\n]{0,100}')\s*,\s*){0,15}(?:"[^"\n]{0,100}"|'[^'\n]{0,100}')\s*$/;
+
+function joinedByHelpers(lines: { text: string }[]): void {
+  const helpers = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i]!.text;
+    if (!text.includes('join')) continue;
+    // Python's body may be on the next line.
+    const python = /^\s*def\s/.test(text) && !text.includes('return') ? `${text} ${lines[i + 1]?.text.trim() ?? ''}` : text;
+    for (const pattern of JOINER) {
+      const m = pattern.exec(pattern === JOINER[2] ? python : text);
+      if (m === null) continue;
+      const name = m[1] ?? m[3];
+      const rest = pattern === JOINER[2] ? (m[2] ?? m[4]) : (m[2] ?? m[3]);
+      const joined = pattern === JOINER[2] ? m[5] : m[4];
+      if (pattern === JOINER[2] ? name !== undefined && rest === joined : m[1] !== undefined && rest === joined) helpers.add(name!);
+    }
+  }
+  if (helpers.size === 0) return;
+  const call = new RegExp(`(?<![\\w.$])(${[...helpers].map((h) => h.replace(/\$/g, '\\$')).join('|')})\\(([^()\\n]{0,800})\\)`, 'g');
+  for (const l of lines)
+    if ([...helpers].some((h) => l.text.includes(`${h}(`)))
+      l.text = fold(
+        l.text.replace(call, (whole, _name: string, args: string) =>
+          LITERAL_ARGUMENTS.test(args) ? `"${[...args.matchAll(LITERAL)].map((m) => m[1] ?? m[2] ?? '').join('')}"` : whole,
+        ),
+      );
+}
+
+/** An object of two or more literal values, and such objects: `{ name: 'claude', dir: '.claude', file: '…' }`. */
+const RECORD = /\{\s*(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,/;
+const RECORDS = /\{(?:\s*(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,?){2,16}\s*\}/g;
+/** A table of literals given once (`DIRS = { claude: '.claude', codex: '.codex' }`): its name, each key's value. */
+const TABLE =
+  /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([a-z_$][\w$]*)\s*=\s*\{((?:\s*(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,?){1,32})\s*\}\s*;?\s*$/;
+const TABLE_ENTRY = /(?:([a-z_$][\w$]*)|"([^"\n]{1,60})"|'([^'\n]{1,60})')\s*:\s*(?:"([^"\n]{0,200})"|'([^'\n]{0,200})')/g;
+
+function tablesOf(lines: readonly { text: string }[]): Map<string, Map<string, string>> | null {
+  const tables = new Map<string, Map<string, string> | null>();
+  for (const { text } of lines) {
+    if (!text.includes('{')) {
+      const any = ANY_ASSIGNMENT.exec(text);
+      if (any !== null && tables.has(any[1]!)) tables.set(any[1]!, null);
+      continue;
+    }
+    const m = TABLE.exec(text);
+    if (m === null) continue;
+    const entries = new Map<string, string>();
+    for (const e of m[2]!.matchAll(TABLE_ENTRY)) entries.set((e[1] ?? e[2] ?? e[3])!, e[4] ?? e[5] ?? '');
+    tables.set(m[1]!, tables.has(m[1]!) ? null : entries);
+  }
+  const out = new Map<string, Map<string, string>>();
+  for (const [name, entries] of tables) if (entries !== null && name.length > 1) out.set(name, entries);
+  return out.size === 0 ? null : out;
+}
+
+/**
+ * A statement with its tables' entries put in: `DIRS.claude` and `DIRS['claude']` are the value; entries picked by a name
+ * known when the code runs (`DIRS[agent]`, `FILES[agent]`) are read once for each key, tables picked by the same name
+ * together, as lines added to the statement.
+ */
+function withTableEntries(text: string, tables: Map<string, Map<string, string>>): string {
+  const last = text.slice(text.lastIndexOf('\n') + 1);
+  let named = false;
+  for (const name of tables.keys()) if (last.includes(`${name}.`) || last.includes(`${name}[`)) named = true;
+  if (!named) return text;
+  const pattern = new RegExp(
+    `(?<![\\w.$])(${[...tables.keys()].map((n) => n.replace(/\$/g, '\\$')).join('|')})(?:\\.([a-z_$][\\w$]*)|\\[\\s*(?:"([^"\\n]{1,60})"|'([^'\\n]{1,60})'|([a-z_$][\\w$.]*))\\s*\\])`,
+    'g',
+  );
+  let picked: { by: string; table: string } | undefined;
+  const direct = last.replace(pattern, (whole, table: string, member?: string, q1?: string, q2?: string, by?: string) => {
+    const key = member ?? q1 ?? q2;
+    if (key !== undefined) {
+      const value = tables.get(table)!.get(key);
+      return value === undefined ? whole : `"${value}"`;
+    }
+    picked ??= { by: by!, table };
+    return whole;
+  });
+  const readings = direct === last ? [] : [direct];
+  if (picked !== undefined) {
+    const { by } = picked;
+    for (const key of [...tables.get(picked.table)!.keys()].slice(0, 8))
+      readings.push(
+        fold(
+          direct.replace(pattern, (whole, table: string, _m?: string, _q1?: string, _q2?: string, index?: string) => {
+            const value = index === by ? tables.get(table)!.get(key) : undefined;
+            return value === undefined ? whole : `"${value}"`;
+          }),
+        ),
+      );
+  }
+  return readings.length === 0 ? text : `${text}\n${readings.map(fold).join('\n')}`;
+}
+
+/** A statement that writes a file, deletes recursively or walks a folder: what its parameters are handed matters there. */
+export const USES_PATH = new RegExp(
+  `${FILE_WRITE.source}|\\brmtree\\(|\\brm(?:sync)?\\(|\\brimraf\\b|\\bremove-item\\b|\\brm_rf?\\(|\\bremoveall\\(|\\brm\\s+-|\\bfor\\s+[a-z_]\\w*\\s+in\\s`,
+);
+/** A definition's parameter: its name and the default after `=` (a type annotation left out). */
+const PARAMETER = /^\s*(?:\*{1,2}|\.{3})?([a-z_$][\w$]*)\s*(?:\?\s*)?(?::[^=]{1,80})?(?:=\s*([^\n]{1,200}))?$/;
+/** A shell function's positional parameter: `$1`, `${1}`. */
+const POSITIONAL = /\$\{?([1-9])\}?/g;
+
+/** The text between the bracket at `open` and the one that closes it, split at its top-level commas; null if unclosed. */
+function argumentsAt(text: string, open: number): string[] | null {
+  let depth = 0;
+  let quote = '';
+  let from = open + 1;
+  const out: string[] = [];
+  for (let i = open; i < Math.min(text.length, open + 1000); i++) {
+    const c = text[i]!;
+    if (quote !== '') {
+      if (c === quote && text[i - 1] !== '\\') quote = '';
+    } else if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (--depth === 0) {
+        out.push(text.slice(from, i));
+        return out.map((a) => a.trim()).filter((a, n, all) => a !== '' || n < all.length - 1);
+      }
+    } else if (c === ',' && depth === 1) {
+      out.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  return null;
+}
+
+/** A shell command's words after its name, quotes kept, up to where the command ends. */
+function shellWords(text: string): string[] {
+  return (text.split(/[;&|\n]/, 1)[0]!.match(/"[^"]*"|'[^']*'|[^\s"']+/g) ?? []).slice(0, 9);
+}
+
+/**
+ * What a call hands a function reaches its body: a statement of the body that writes a file, deletes or walks a
+ * folder through a parameter is read once more with each call's argument (or the parameter's default) in its place, so
+ * that `append ~/.bashrc "$line"` or `wipe(expanduser("~"))` writes or deletes where the call says. Other statements
+ * keep their parameters: a helper that runs whatever it is handed is not a shell joined to each caller's data.
+ */
+function passArguments(statements: Statement[], spans: readonly FunctionSpan[], firstLine: number): void {
+  if (spans.length === 0 || !statements.some((s) => USES_PATH.test(s.text))) return;
+  for (const span of spans) {
+    const inside = (s: Statement) => s.line - firstLine >= span.first && s.line - firstLine <= span.last;
+    const body = statements.filter((s) => inside(s) && s.line - firstLine > span.first && USES_PATH.test(s.text));
+    if (body.length === 0) continue;
+    const definition = statements.find((s) => s.line - firstLine === span.first);
+    // The parameters and their defaults (a shell function's are positional).
+    let parameters: { name: string; fallback?: string }[] = [];
+    if (!span.command && definition !== undefined) {
+      const open = definition.text.indexOf('(', definition.text.indexOf(span.name) + span.name.length);
+      const list = open < 0 ? null : argumentsAt(definition.text, open);
+      if (list === null) continue;
+      parameters = list
+        .map((p) => PARAMETER.exec(p))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => ({ name: m[1]!, fallback: m[2]?.trim() }))
+        .filter((p) => p.name !== 'self' && p.name !== 'cls');
+      if (parameters.length === 0) continue;
+    }
+    const calls: { at?: Statement; args: string[] }[] = [];
+    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?=\\s)`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);
+    for (const s of statements) {
+      if (inside(s) || !s.text.includes(span.name) || calls.length >= 4) continue;
+      const last = s.text.slice(s.text.lastIndexOf('\n') + 1);
+      call.lastIndex = 0;
+      const m = call.exec(last);
+      if (m === null) continue;
+      const args = span.command ? shellWords(last.slice(m.index + m[0].length)) : argumentsAt(last, m.index + m[0].length - 1);
+      if (args !== null) calls.push({ at: s, args });
+    }
+    if (calls.length === 0 && parameters.every((p) => p.fallback === undefined)) continue;
+    if (calls.length === 0) calls.push({ args: [] });
+    const added = new Map<Statement, Set<string>>();
+    const add = (s: Statement, reading: string) => {
+      const set = added.get(s) ?? new Set<string>();
+      set.add(reading);
+      added.set(s, set);
+    };
+    for (const s of body) {
+      const last = s.text.slice(s.text.lastIndexOf('\n') + 1);
+      for (const { at, args } of calls) {
+        const reading = span.command
+          ? last.replace(POSITIONAL, (whole, n: string) => args[Number(n) - 1] ?? whole)
+          : parameters.reduce(
+              (text, p, i) =>
+                (args[i] ?? p.fallback) === undefined
+                  ? text
+                  : text.replace(
+                      cached(`(?<![\\w.$"'])${p.name.replace(/\$/g, '\\$')}(?![\\w"'])(?!\\s*=[^=])`),
+                      () => args[i] ?? p.fallback!,
+                    ),
+              last,
+            );
+        if (reading === last) continue;
+        const folded = fold(reading);
+        add(s, folded);
+        // The call does what the body does with its arguments: read at the call, with the names known there.
+        if (at !== undefined) add(at, folded);
+      }
+    }
+    for (const [s, readings] of added) s.text += `\n${[...readings].slice(0, 8).join('\n')}`;
+  }
+}
+
 /** `exec 3<>/dev/tcp/host/port`: the descriptor a shell opened onto a connection. */
 const DESCRIPTOR_SOCKET = /\bexec\s+(\d{1,2})\s*<?>\s*["']?\/dev\/(?:tcp|udp)\//;
 
@@ -627,6 +886,8 @@ function deletesFromHome(statements: readonly Statement[]): void {
 const DELETES = /\brmtree\(|\brm(?:sync)?\(|\brimraf\b|\bremove-item\b|\brm_rf?\(|\bremoveall\(|\bremove_dir(?:_all)?\(|\brm\s+-/;
 const DELETE_ALL_PATTERNS = FACT_RECORDS.find((r) => r.name === 'delete-all')!.patterns;
 
+/** Home or the root as one value of a table or a list: `{"full": ~}`, `["/", …]`. */
+const HOME_AMONG = /[:,[{(]\s*["']?(?:~|\/)["']?\s*[,}\])]/;
 /** An object's field given one literal or home (`self.root = ~`, `this.dir = "/"`). */
 const FIELD_ASSIGNMENT = /^\s*((?:self|this|cls)\.[a-z_][a-z0-9_]*)\s*=\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|\/))\s*(?:;\s*)?$/;
 const LISTS_HOME =
@@ -640,16 +901,23 @@ const LISTS_HOME =
 function deletesByLastValue(statements: readonly Statement[], shell: boolean): void {
   if (!statements.some((s) => DELETES.test(s.text))) return;
   const last = new Map<string, string>();
-  // Loop variables over every entry of home or the root (`for name in os.listdir(~)`, `for f in ~/*`).
+  // Loop variables over every entry of home or the root (`for name in os.listdir(~)`, `for f in ~/*`), and names
+  // given a value built from one (`target = os.path.join(root, name)`).
   const entries = new Set<string>();
+  // Tables with home or the root among their values (`{"venv": ".venv", "full": ~}`): an entry picked by a value known
+  // only when the code runs may be that one.
+  const tables = new Set<string>();
   for (const s of statements) {
     const text = s.text;
     const listing = LISTS_HOME.exec(text);
     if (listing !== null) entries.add(listing[1]!);
+    const words = entries.size > 0 || tables.size > 0 ? new Set(text.match(/[a-z_][a-z0-9_]*/g) ?? []) : EMPTY;
     if (entries.size > 0 && !s.facts.has('delete-all') && DELETES.test(text)) {
-      const words = new Set(text.match(/[a-z_][a-z0-9_]*/g) ?? []);
       if ([...entries].some((e) => words.has(e))) s.facts.add('delete-all');
     }
+    if (tables.size > 0 && !s.facts.has('delete-all') && DELETES.test(text))
+      for (const table of tables)
+        if (words.has(table) && cached(`(?<![\\w.])${table}\\[(?!\\s*["'\\d])`).test(text)) s.facts.add('delete-all');
     if (!s.facts.has('delete-all') && DELETES.test(text) && last.size > 0) {
       const substituted = shell
         ? replaceVariables(text, (whole, braced, _fallback, bare) => last.get((braced ?? bare)!) ?? whole)
@@ -667,7 +935,15 @@ function deletesByLastValue(statements: readonly Statement[], shell: boolean): v
     else if (field !== null) last.set(field[1]!, field[3] ?? field[4] ?? '');
     else {
       const any = ANY_ASSIGNMENT.exec(first) ?? /^\s*((?:self|this|cls)\.[a-z_]\w*)\s*=(?!=)/.exec(first);
-      if (any !== null) last.delete(any[1]!);
+      if (any !== null) {
+        last.delete(any[1]!);
+        const value = text.slice(text.lastIndexOf('\n') + 1);
+        if (HOME_AMONG.test(value) && /=\s*[[{(]/.test(value)) tables.add(any[1]!);
+        else if (entries.size > 0 && [...entries].some((e) => e !== any[1] && words.has(e))) entries.add(any[1]!);
+        // A name given a table's entry picked at run time holds what the table may give.
+        else
+          for (const table of tables) if (words.has(table) && cached(`=\\s*${table}\\[(?!\\s*["'\\d])`).test(value)) last.set(any[1]!, '~');
+      }
     }
   }
 }
@@ -686,8 +962,7 @@ const FLOWS_AS = new Map<string, 'in' | 'out'>(
  * A call to a function the piece defines does what its body does: its arguments reach the body's sinks and its
  * value holds what the body read. The body's facts are added to each statement outside it that calls it.
  */
-function callsTakeBodies(statements: readonly Statement[], rawLines: readonly string[], firstLine: number): void {
-  const spans = functionSpans(rawLines).filter((span) => span.name !== 'module.exports');
+function callsTakeBodies(statements: readonly Statement[], spans: readonly FunctionSpan[], firstLine: number): void {
   if (spans.length === 0) return;
   // With many functions, each statement's words are looked up by name: a piece with thousands of functions and
   // statements is then read once, not once per function (indexing every word costs more for a few functions).

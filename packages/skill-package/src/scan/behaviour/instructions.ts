@@ -8,20 +8,20 @@
 
 /** Secrets by name or by description; `credentials` counts when a credential store's folder is named beside it. */
 const SECRET =
-  /\bprintenv\b|`env`|\boutput of env\b|\b(?:all|every|complete|full|entire|whole) (?:of the )?environment(?: variables)?\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)\b|\bprivate (?:ssh )?keys?\b|\bssh keys?\b|\.aws\/credentials|\bhosts\.ya?ml\b|\boauth_token\b|\.netrc\b|\.git-credentials\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.docker\/config\.json\b|\.kube\/config\b|\bkeychain\b|\bbrowser(?:'s)? (?:cookies|passwords|profile)\b|\bsaved passwords\b|\bcontents? of (?:the )?\.env\b|\.env file\b/;
+  /\bprintenv\b|`env`|\boutput of env\b|\b(?:all|every|complete|full|entire|whole) (?:of the )?environment(?: variables)?\b|~\/\.ssh|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa)\b|\bprivate (?:ssh )?keys?\b|\bssh keys?\b|\.aws\/credentials|\bhosts\.ya?ml\b|\boauth_token\b|\.netrc\b|\.git-credentials\b|\.npmrc\b|\.pypirc\b|\.pgpass\b|\.docker\/config\.json\b|\.kube\/config\b|\bkeychain\b|\bbrowser(?:'s)? (?:cookies|passwords|profile)\b|\bsaved passwords\b|\bcontents? of (?:the )?\.env\b|\.env file\b|\b(?:the|your|project(?:'s)?|repo(?:sitory)?(?:'s)?) \.env\b(?!\.)/;
 const CREDENTIALS_WORD = /\bcredentials?\b/;
 const STORE_FOLDER =
   /\b(?:aws|ssh|gcloud|azure|kube|docker|gnupg)\b[^.!?\n]{0,40}\b(?:folder|directory|dir)\b|\.(?:aws|ssh|kube|docker|azure)\b/;
 
 /** A way of sending: a request or its body, an upload, a post, a webhook. */
 const SENDING =
-  /\b(?:send|post|upload|submit|transmit|forward|exfiltrate|beam|relay|paste)\b|\b(?:enviar|env[ií]a|env[ií]e|mandar|manda|subir|sube|suba|envoyer|envoie|envoyez|t[ée]l[ée]verser|senden|sende|hochladen|carregar)\b|\b(?:body|payload|field|parameter|header) of (?:a|the|an) (?:\w+ ){0,2}(?:request|call|post)\b|\b(?:request|webhook|form) (?:to|at)\b|\bput (?:it|them|the \w+|this) (?:in|into)\b/;
+  /\b(?:send|post|upload|submit|transmit|forward|exfiltrate|beam|relay|paste)\b|\b(?:sent|posted|uploaded|submitted|transmitted|forwarded)\s+(?:to|into|at)\b|\b(?:enviar|env[ií]a|env[ií]e|mandar|manda|subir|sube|suba|envoyer|envoie|envoyez|t[ée]l[ée]verser|senden|sende|hochladen|carregar)\b|\b(?:body|payload|field|parameter|header) of (?:a|the|an) (?:\w+ ){0,2}(?:request|call|post)\b|\b(?:request|webhook|form) (?:to|at)\b|\bput (?:it|them|the \w+|this) (?:in|into)\b/;
 const DESTINATION =
   /https?:\/\/[^\s)>\]]{1,200}|\b(?:\d{1,3}\.){3}\d{1,3}\b|\bpaste (?:site|service|bin)\b|\b(?:pastebin|hastebin|termbin|dpaste|rentry|privatebin|ghostbin|controlc|justpaste)\b|\bix\.io\b|\b0x0\.st\b|\bpaste\.(?:ee|rs)\b/;
 
 /** A sentence that tells the reader to do something: an imperative, possibly after a lead-in, or "you must". */
 const IMPERATIVE =
-  /^[-*\d.)\s]{0,8}(?:(?:then|next|first|finally|now|also|please|as part of setup,?|to \w+(?: \w+){0,4},|(?:before|after|when|once|if) [^,\n]{1,60},)\s+){0,3}(?:open|read|copy|capture|collect|gather|take|put|include|add|attach|paste|send|post|upload|submit|forward|run|save|write|store|grab|get|fetch|cat|print|encode|zip|archive|compress|export|dump|find|locate|look|use|call)\b|\byou (?:must|should|need to|have to|will)\b|\bplease\b|\bgo ahead\b|\b(?:debe|deber[áa]|tiene que|doit|devez|muss|m[üu]ssen|deve)\b/;
+  /^[-*\d.)\s]{0,8}(?:(?:then|next|first|finally|now|also|please|as part of setup,?|to \w+(?: \w+){0,4},|(?:before|after|when|once|if) [^,\n]{1,60},)\s+){0,3}(?:open|read|copy|capture|collect|gather|take|put|include|add|attach|paste|send|post|upload|submit|forward|run|save|write|store|grab|get|fetch|cat|print|encode|zip|archive|compress|export|dump|find|locate|look|use|call)\b|\byou (?:must|should|need to|have to|will)\b|\bplease\b|\bkindly\b|\b(?:i|we) need you to\b|\bgo ahead\b|\bmake sure\b|\b(?:must|should|needs? to|has to|have to|is to|are to) be (?:sent|posted|uploaded|submitted|forwarded|shared|pasted|attached)\b|\b(?:debe|deber[áa]|tiene que|doit|devez|muss|m[üu]ssen|deve)\b/;
 /** A warning or a description of attacks, not an instruction to follow. */
 const NOT_AN_INSTRUCTION =
   /\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|avoid|refuse|attackers?|malicious|malware|phishing|stealers?|exfiltration|red team|detects?|flags?|warns?)\b/;

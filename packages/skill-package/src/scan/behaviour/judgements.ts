@@ -9,7 +9,8 @@ import type { FileKind } from '../file-state.js';
 import type { Context } from '../severity.js';
 import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
-import { flowOf, type Statement } from './flow.js';
+import { FILE_WRITE } from './facts.js';
+import { flowOf, USES_PATH, type Statement } from './flow.js';
 import { instructsSending } from './instructions.js';
 import { filesRun, makeTargets, noteLinks, type ModuleLinks } from './modules.js';
 import type { CodeUnit, ProseUnit } from './units.js';
@@ -93,9 +94,6 @@ const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
 /** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
 const STARTUP_PATH =
   /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
-/** Writing or appending to a file, in any of the ways the languages spell it. */
-const FILE_WRITE =
-  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\((?:(?!\bopen\()[^)\n])*,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa]\b|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s/;
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
 /** A crypto wallet address or a pattern for one, in the code as written (detectors' pattern lists included). */
@@ -117,6 +115,10 @@ const CLI_VENDOR: readonly [RegExp, RegExp][] = [
 ];
 /** Encoding on the way out: what log masking and reviewers would have recognised no longer looks like itself. */
 const ENCODER = /\b(?:base64|base32|xxd|gzip|rev|od)\b|\bopenssl\s+enc\b/;
+/** Writing to a file or a file handle, serialisers included (`json.dump(…, fh)`, `fh.write(…)`, `> "$tmp"`). */
+const STAGES = new RegExp(`${FILE_WRITE.source}|\\b(?:json|pickle|yaml|marshal)\\.dump\\(|\\.write\\(|\\bfs\\.(?:write|append)`);
+/** A script's command-line arguments: what another script or the agent hands it. */
+const ARGUMENT = /\bsys\.argv\b|\bprocess\.argv\b|\bparse_args\(|(?<![\w$])\$(?:\{?[1-9]\}?|@|\*)|\bargv\b|\$args\b|\bos\.args\b/;
 /** `run = globalThis[…]`: the name a built-up builtin is kept in. */
 const KEPT_IN = /^\s*(?:(?:const|let|var)\s+)?\$?([a-z_][a-z0-9_]*)\s*=(?!=)/;
 
@@ -150,8 +152,9 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
     if (s.facts.has('network-fetch') && s.facts.has('code-exec')) s.facts.add('fetch-evaluated');
     // A file that is itself a start-up item (a launch agent, a service, an autostart entry) is written where it runs.
     if (startupItem) s.facts.add('startup-write');
-    // One that defines a start-up item wherever it sits runs its download at every start.
-    if (definition && s.facts.has('runs-download')) s.facts.add('startup-write');
+    // One that defines a start-up item wherever it sits runs its download at every start, and so does a block the
+    // prose around it says to add to a shell's start-up file.
+    if ((definition || unit.addedToStartup === true) && s.facts.has('runs-download')) s.facts.add('startup-write');
   }
   // A start-up file named in one statement and written in another (`rc = Path.home() / ".bashrc"`, `rc.open("a")`):
   // read only where the code reaches the network, which persistent-fetch needs.
@@ -201,6 +204,19 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
         make: make?.targets,
       });
     }
+    // A secret written to a file, and a file named on the command line sent: joined across the package (joinStaged).
+    for (const fact of ['environment', 'credential-store'] as const) {
+      if (links.staged === undefined || !flow.facts.has(fact)) continue;
+      // A credential store's data written on (read in an earlier statement), not the store itself written (`aws configure`).
+      const at = [...flow.holding(fact)].find(
+        (s) => STAGES.test(s.text) && !s.facts.has('network-send') && (fact === 'environment' || !s.facts.has(fact)),
+      );
+      if (at !== undefined) links.staged.push({ file: file.path, fact, statement: at });
+    }
+    if (links.sendsArgument !== undefined && flow.facts.has('network-send') && flow.statements.some((s) => ARGUMENT.test(s.text))) {
+      for (const s of flow.statements) if (ARGUMENT.test(s.text)) s.facts.add('argument');
+      if (flow.joins('argument', 'network-send') !== null) links.sendsArgument.add(file.path);
+    }
     if (unit.autoRun === true && links.autoRuns !== undefined)
       for (const s of flow.statements) for (const run of filesRun(s.raw)) links.autoRuns.push({ from: file.path, ...run });
   }
@@ -238,7 +254,7 @@ export function judgeCode(unit: CodeUnit, file: { path: string; kind: FileKind }
 const LEAD_INS: readonly RegExp[] = [
   /to [^,]{1,80},\s+/y,
   /(?:when|if|once|after|before) [^,]{1,80},\s+/y,
-  /(?:after that|afterwards|at the end|first|then|next|finally|also|now),?\s+/y,
+  /(?:after that|afterwards|at the end|first|then|next|finally|also|now|from (?:here|now|this point) on|going forward|for this skill),?\s+/y,
   /(?:always|please|quietly|silently|discreetly)\s+/y,
 ];
 /** Whom an instruction binds: the reader (`you must`, `the assistant should`), or nobody named (the imperative). */
@@ -272,17 +288,20 @@ const AND_THEN = /\b(?:and|then)\s+/y;
 const QUOTES: Record<string, string> = { '"': '"', '“': '”', '`': '`' };
 /** An instruction (not a description) to set earlier instructions aside, after where a sentence or an item starts. */
 const SET_ASIDE =
-  /(?:ignore|disregard|forget|override|set aside|discard|drop)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:\w+\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\b|(?:what|whatever|anything|everything)\s+(?:the\s+)?(?:operator|user|system|developer|human|you were told)\b)/y;
+  /(?:ignore|disregard|forget|override|set aside|put aside|discard|drop|(?:do not|don't|no longer|stop) follow(?:ing)?|pay no (?:attention|heed) to|set)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:\w+\s+){0,3}?(?:(?:previous|prior|earlier|preceding|above|former|original|system|operator'?s?|developer'?s?|user'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|messages?|constraints|guidelines|requests?)\b|(?:what|whatever|anything|everything)\s+(?:the\s+)?(?:operator|user|system|developer|human|you were told)\b|(?:instructions?|directions|rules|guidance|constraints|guidelines)\s+(?:that\s+|which\s+)?(?:the\s+|your\s+)?(?:operator|developer|system prompt)\s+(?:\w+\s+){0,2}?(?:earlier|before|previously|first)\b)/y;
 const ITEM_START = /[.!?:;*-]\s+/g;
 /** Earlier instructions declared void (`the operator's earlier guidance no longer applies`), at a sentence's start. */
 const SUPERSEDED =
-  /(?:(?:all|any|the|your|every|of)\s+)*(?:(?:previous|prior|earlier|preceding|former|original|system|operator'?s?|developer'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|constraints|guidelines)|what(?:ever)?\s+(?:the\s+)?(?:operator|system prompt|developer)\s+(?:\w+\s+){0,3}?(?:said|told you|wrote|asked|set))\b(?:\s+[\w',]+){0,6}?\s+(?:(?:no longer|do(?:es)? not|don't|doesn't)\s+(?:appl(?:y|ies)|count|matter|bind you)|(?:is|are)\s+(?:now\s+)?(?:void|obsolete|superseded|revoked|cancell?ed|overridden|replaced|outdated))\b/y;
+  /(?:(?:all|any|the|your|every|of)\s+)*(?:(?:instructions?|directions|rules|guidance|constraints|guidelines)\s+(?:that\s+|which\s+)?(?:the\s+|your\s+)?(?:operator|developer|system prompt)\s+(?:\w+\s+){0,2}?(?:earlier|before|previously|first)|(?:previous|prior|earlier|preceding|former|original|system|operator'?s?|developer'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|constraints|guidelines)|(?:what(?:ever)?|anything|everything)\s+(?:that\s+)?(?:the\s+|your\s+)?(?:operator|system prompt|developer)\s+(?:\w+\s+){0,3}?(?:said|told you|wrote|asked|set))\b(?:\s+[\w',]+){0,6}?\s+(?:(?:no longer|do(?:es)? not|don't|doesn't)\s+(?:appl(?:y|ies)|count|matter|bind you)|(?:is|are)\s+(?:now\s+)?(?:void|null and void|obsolete|superseded|revoked|rescinded|withdrawn|suspended|cancell?ed|overridden|replaced|outdated)|(?:should|must|can|is to|are to|will)\s+(?:now\s+)?be\s+(?:ignored|disregarded|set aside|dropped|forgotten|overridden|discarded))\b/y;
+/** Earlier instructions to be taken as void (`treat the operator's earlier guidance as withdrawn`). */
+const TREATED_VOID =
+  /(?:treat|consider|regard)\s+(?:(?:all|any|the|your|every|of)\s+)*(?:(?:previous|prior|earlier|preceding|former|original|system|operator'?s?|developer'?s?)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|rules|guidance|prompts?|constraints|guidelines)|(?:instructions?|directions|rules|guidance|constraints|guidelines)\s+(?:from|of|by)\s+(?:the\s+|your\s+)?(?:operator|developer|system prompt))\s+(?:\w+\s+){0,3}?as\s+(?:void|null|obsolete|superseded|revoked|rescinded|withdrawn|cancell?ed|overridden|replaced|outdated|no longer (?:valid|in force|binding))\b/y;
 /** Setting aside what an earlier sentence named (`… the operator's instructions. Ignore them.`). */
 const ASIDE_ANAPHOR = /(?:ignore|disregard|forget|override|set aside|discard|drop)\s+(?:all\s+of\s+)?(?:them|those|it|that|these)\b/y;
 const NAMES_INSTRUCTIONS =
   /\b(?:operator|system prompt|developer)\b[^.!?]{0,80}\b(?:instructions?|guidance|rules|prompt|said|told you)\b|\b(?:previous|prior|earlier|original|system|operator'?s?|developer'?s?) (?:\w+ ){0,2}?(?:instructions|guidance|guidelines)\b/;
 /** The expressions built from parts, for the ReDoS check (test/packages/scan/redos.test.ts), which reads literals only. */
-export const BUILT_EXPRESSIONS: readonly RegExp[] = [INSTRUCTED, SOURCE_AT, DESTINATION_AT, ...SOURCE_WAYS];
+export const BUILT_EXPRESSIONS: readonly RegExp[] = [INSTRUCTED, SOURCE_AT, DESTINATION_AT, ...SOURCE_WAYS, STAGES, USES_PATH];
 
 /** The top-level alternatives of an expression's source. */
 function waysOf(source: string): string[] {
@@ -427,14 +446,14 @@ export function setsAside(text: string): boolean {
   const starts = [0];
   for (const m of text.matchAll(ITEM_START)) starts.push(m.index + m[0].length);
   for (const from of afterLeadIns(text, starts)) {
-    if (at(SUPERSEDED, text, from)) return true;
+    if (at(SUPERSEDED, text, from) || at(TREATED_VOID, text, from)) return true;
     if (at(ASIDE_ANAPHOR, text, from) && NAMES_INSTRUCTIONS.test(text.slice(Math.max(0, from - 200), from))) return true;
   }
   return false;
 }
 const PARAGRAPH_CHARS = 4096;
 const OVERRIDE_WORD =
-  /ignore|disregard|forget|override|set aside|discard|drop|no longer|not apply|void|obsolete|supersede|revoked|cancel|overridden|replaced|outdated|not count|not matter|bind/;
+  /ignore|disregard|forget|override|set aside|put aside|discard|drop|no longer|not apply|void|obsolete|supersede|revoked|cancel|overridden|replaced|outdated|not count|not matter|bind|follow|attention|heed|aside|withdrawn|rescinded|suspended/;
 /** List marks and quotation marks at a line's start, which break a sentence written over several lines. */
 const LINE_MARKS = /^(?:[>*+-]|\d{1,3}[.)])\s+/;
 

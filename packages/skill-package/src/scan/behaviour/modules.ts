@@ -26,6 +26,10 @@ export interface ModuleLinks {
    * Makefile, with the target whose recipe holds each and the targets' prerequisites.
    */
   downloads?: Map<string, { file: string; statements: { statement: Statement; target?: string }[]; make?: MakeTargets }>;
+  /** Statements that write the environment or a credential store to a file (`json.dump(dict(os.environ), fh)`). */
+  staged?: { file: string; fact: PassedSource['fact']; statement: Statement }[];
+  /** Files that send a file named on their command line (`upload(sys.argv[1])`, `curl -T "$1"`). */
+  sendsArgument?: Set<string>;
 }
 
 /** A file run by a command: a script, or a Makefile with the targets named (none: its first). */
@@ -227,6 +231,38 @@ export function joinLinks(links: ModuleLinks, files: ReadonlySet<string>, severi
         index: 0,
         length: text.length,
         message: `This code hands ${passed.fact === 'environment' ? 'the environment' : 'a credential store'} to ${target}, which sends what it is handed over the network.`,
+      },
+    });
+  }
+  return out;
+}
+
+/**
+ * Data handed from one script to another through a file: one script of the package writes the environment or a
+ * credential store to a file, another sends whatever file its command line names. The file's name may be made at run
+ * time (a temporary file whose path is passed on), so the two are joined by the package, not by the name; reported a
+ * step below a join the code spells out (`high`), for a person to read.
+ */
+export function joinStaged(links: ModuleLinks, severity: Hit['severity']): { file: string; hit: Hit }[] {
+  const out: { file: string; hit: Hit }[] = [];
+  const senders = links.sendsArgument ?? new Set<string>();
+  const seen = new Set<string>();
+  for (const staged of links.staged ?? []) {
+    if (![...senders].some((sender) => sender !== staged.file) || seen.has(staged.file)) continue;
+    seen.add(staged.file);
+    const text = staged.statement.raw.split('\n')[0]!.slice(0, 400);
+    const sender = [...senders].find((s) => s !== staged.file)!;
+    out.push({
+      file: staged.file,
+      hit: {
+        rule: staged.fact === 'environment' ? 'behaviour.environment-sent' : 'behaviour.credentials-sent',
+        severity,
+        line: staged.statement.line,
+        context: 'script',
+        text,
+        index: 0,
+        length: text.length,
+        message: `This code writes ${staged.fact === 'environment' ? 'the environment' : 'a credential store'} to a file, and ${sender} sends whatever file its command line names over the network.`,
       },
     });
   }

@@ -18,6 +18,11 @@ export interface CodeUnit {
    * manager's install script, a git hook.
    */
   autoRun?: boolean;
+  /**
+   * A Markdown block the prose just before it says to add to a shell's start-up file (`Append this line to ~/.bashrc`):
+   * what it runs, it runs at every start.
+   */
+  addedToStartup?: boolean;
   /** The line each of the piece's lines stands for in the file (a notebook's cells joined: the cell's number). */
   lines?: readonly number[];
 }
@@ -150,14 +155,17 @@ function stitched(paragraphs: readonly ProseUnit[]): ProseUnit[] {
   let run: ProseUnit[] = [];
   const flush = () => {
     if (run.length >= 2) {
-      const lines = run.map((p) => p.lines[0]!);
+      const lines = run.flatMap((p) => p.lines);
       out.push({ line: run[0]!.line, text: lines.join(' '), lines });
     }
     run = [];
   };
   for (const p of paragraphs) {
-    const short = p.lines.length === 1 && p.text.length <= SHORT_LINE && !p.text.startsWith('#');
-    const next = run.length === 0 || p.line <= run.at(-1)!.line + 2;
+    // A paragraph of at most three short lines (`the operator's earlier` / `guidance`), one or two blank lines after
+    // the last.
+    const short = p.lines.length <= 3 && p.lines.every((l) => l.length <= SHORT_LINE) && !p.text.startsWith('#');
+    const before = run.at(-1);
+    const next = before === undefined || p.line <= before.line + before.lines.length + 2;
     if (!short || !next) flush();
     if (short && run.length < 12) run.push(p);
   }
@@ -187,6 +195,10 @@ function describedIn(frontMatter: string): ProseUnit[] {
   return text === '' ? [] : [{ line: before, text, lines: [text] }];
 }
 
+/** Prose that says to add what follows to a shell's start-up file (`Append this line to ~/.bashrc and ~/.zshrc:`). */
+const ADDED_TO_STARTUP =
+  /\b(?:append|add|put|paste|insert|place|write)\b[^.!?]{0,80}\b(?:to|into|in|at the end of)\b[^.!?]{0,40}(?:\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|kshrc)\b|config\.fish\b|\$profile\b|shell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?)/;
+
 /** Front matter at the top of a Markdown file: read as fields (skill-md.ts), not as prose. */
 const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
 
@@ -196,17 +208,30 @@ function markdownUnits(file: string): Units {
   const frontMatter = FRONT_MATTER.exec(file)?.[0] ?? '';
   // Its lines stay, blank, so that line numbers hold.
   const text = frontMatter.replace(/[^\n]/g, '') + file.slice(frontMatter.length);
-  let fence: { marker: string; shell: boolean; line: number; lines: string[] } | null = null;
+  let fence: { marker: string; shell: boolean; line: number; lines: string[]; startup: boolean } | null = null;
   text.split(/\r?\n/).forEach((line, i) => {
     const open = FENCE.exec(line);
     if (fence === null && open !== null) {
-      fence = { marker: open[1]!, shell: SHELL_FENCE.test(open[2]!.toLowerCase()), line: i + 2, lines: [] };
+      const before = prose.slice(-3).join(' ').toLowerCase();
+      fence = {
+        marker: open[1]!,
+        shell: SHELL_FENCE.test(open[2]!.toLowerCase()),
+        line: i + 2,
+        lines: [],
+        startup: ADDED_TO_STARTUP.test(before),
+      };
       prose.push('');
       return;
     }
     if (fence !== null) {
       if (line.trim().startsWith(fence.marker)) {
-        units.code.push({ line: fence.line, code: fence.lines.join('\n'), shell: fence.shell, documented: true });
+        units.code.push({
+          line: fence.line,
+          code: fence.lines.join('\n'),
+          shell: fence.shell,
+          documented: true,
+          ...(fence.startup ? { addedToStartup: true } : {}),
+        });
         fence = null;
         prose.push('');
       } else fence.lines.push(line);
