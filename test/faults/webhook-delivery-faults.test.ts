@@ -164,6 +164,40 @@ for (const backend of backends()) {
       }
     });
 
+    it('stopped while a delivery waits for its answer: the attempt is logged on the way out and sent again after', async () => {
+      const alice = await registerUser(t);
+      const hooks = await receiver();
+      try {
+        hooks.script.push('no-answer');
+        const hook = await subscribe(t, alice, hooks.url);
+        await withStoppedClock(async (advance) => {
+          await createSkill(t, alice.session);
+          assert.equal(await run(t, 'webhook-dispatch'), 'success');
+          const sending = run(t, 'queue');
+          await until(() => hooks.received.length === 1, 'the receiver holds the request');
+          // Shutting down waits for the run under way, which ends when the receiver's time is up.
+          await t.runtime.close();
+          assert.equal(await sending, 'success');
+          advance(FIRST_RETRY_MS + 1_000);
+          await t.restart();
+          assert.equal(await run(t, 'queue'), 'success');
+        });
+        assert.equal(hooks.received.length, 2);
+        assert.equal(hooks.received[1]?.body, hooks.received[0]?.body);
+        const [delivery] = await deliveries(t, alice, hook);
+        assert.equal(delivery?.state, 'delivered');
+        assert.deepEqual(
+          delivery.attempts.map((a) => [a.status_code, a.error?.replace(/\d+/, 'N') ?? null]),
+          [
+            [null, 'no complete answer within N ms'],
+            [200, null],
+          ],
+        );
+      } finally {
+        await hooks.close();
+      }
+    });
+
     it('a receiver that hangs up at once: each attempt logged, retried after 30 s and then 60 s, then delivered', async () => {
       const alice = await registerUser(t);
       const hooks = await receiver();
@@ -446,5 +480,14 @@ async function waitForLockWait(schema: string): Promise<void> {
     assert.fail('the dispatcher never waited on the locked table');
   } finally {
     await watcher.end();
+  }
+}
+
+/** Polls a condition of the receivers, bounded; for what a run started and not awaited does. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!check()) {
+    if (performance.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
