@@ -55,4 +55,14 @@ describe('typed client: the change feed and webhooks', () => {
       (error) => error instanceof ProblemError && error.code === 'webhook_url_refused',
     );
   });
+
+  it("reads and marks the caller's notifications", async () => {
+    const empty = await client.me.notifications.list({ page: 1, page_size: 10 });
+    assert.deepEqual([empty.items, empty.total, empty.unread, empty.page_size], [[], 0, 0, 10]);
+    assert.equal(await client.me.notifications.readAll(), 0);
+    await assert.rejects(
+      client.me.notifications.read('01a00000-0000-7000-8000-000000000000'),
+      (error) => error instanceof ProblemError && error.status === 404 && error.code === 'notification_not_found',
+    );
+  });
 });

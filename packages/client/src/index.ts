@@ -9,6 +9,7 @@ export type { PackageInput, ProgressCallback } from './multipart.js';
 export type { DownloadOptions, PackageDownload, SaveOptions, UploadOptions } from './api/versions.js';
 export { sha256FromReprDigest } from './api/versions.js';
 export type * from './types.js';
+export type { Notification, NotificationList, NotificationQuery } from './api/me.js';
 export type {
   ChangeEntry,
   ChangePage,

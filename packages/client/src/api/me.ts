@@ -1,3 +1,5 @@
+import type { Static } from 'typebox';
+import type * as notifications from '@skill-registry/api-schemas/notifications';
 import { segment, type Transport } from '../transport.js';
 import type {
   ApiKeyCreated,
@@ -51,14 +53,41 @@ export class InvitationsApi {
   }
 }
 
+// These schemas name no other schema, so TypeBox's Static needs no references.
+export type Notification = Static<typeof notifications.Notification>;
+export type NotificationList = Static<typeof notifications.NotificationList>;
+export type NotificationQuery = Static<typeof notifications.NotificationQuery>;
+
+/** `/v1/me/notifications`: what the registry did to the caller's things (a webhook it disabled), newest first. */
+export class NotificationsApi {
+  constructor(private readonly transport: Transport) {}
+
+  /** `GET /v1/me/notifications`: a page of them, with `unread` counted over every page. */
+  list(query: NotificationQuery = {}): Promise<NotificationList> {
+    return this.transport.json('GET', '/v1/me/notifications', { query });
+  }
+
+  /** `POST /v1/me/notifications/:id/read`: marking one already read keeps when it was first read. */
+  read(id: string): Promise<Notification> {
+    return this.transport.json('POST', `/v1/me/notifications/${segment(id)}/read`);
+  }
+
+  /** `POST /v1/me/notifications/read`: marks every one read; answers how many were unread. */
+  async readAll(): Promise<number> {
+    return (await this.transport.json<{ marked: number }>('POST', '/v1/me/notifications/read')).marked;
+  }
+}
+
 /** `/v1/me`: the caller. */
 export class MeApi {
   readonly apiKeys: ApiKeysApi;
   readonly invitations: InvitationsApi;
+  readonly notifications: NotificationsApi;
 
   constructor(private readonly transport: Transport) {
     this.apiKeys = new ApiKeysApi(transport);
     this.invitations = new InvitationsApi(transport);
+    this.notifications = new NotificationsApi(transport);
   }
 
   /** `GET /v1/me`: who the credentials belong to, and how they authenticate. */
