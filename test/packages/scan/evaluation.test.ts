@@ -12,13 +12,17 @@ describe('scanner evaluation corpus', () => {
     assert.ok(e.counts.malicious > 100 && e.counts.benign > 300, 'the corpus loaded');
     // Target: at most 1% of benign packages suspicious or worse.
     assert.ok(benignFlagged <= 0.01, `benign suspicious or worse: ${e.falseAlarms.map((r) => r.sample.id).join(', ')}`);
-    // Target: every malicious package at least suspicious. Floor: what rules 2026.12.7.3 reach on the corpus with the
-    // second and third sets of behaviour samples (83 and 20 malicious, 52 and 14 benign); it only goes up.
-    assert.ok(atLeastSuspicious >= 0.99, `malicious at least suspicious: ${(atLeastSuspicious * 100).toFixed(1)}%`);
+    // Target: every malicious package at least suspicious, met from rules 2026.12.7.4 on the corpus with the second,
+    // third and fourth sets of behaviour samples (83, 20 and 30 malicious; 52, 14 and 12 benign).
+    assert.deepEqual(
+      e.missed.map((r) => r.sample.id),
+      [],
+      `malicious at least suspicious: ${(atLeastSuspicious * 100).toFixed(1)}%`,
+    );
     // Target: at least 95% of malicious packages malicious (met from rules 2026.11.6: archives inside packages opened,
     // compiled programs quarantined).
-    // Floor: rules 2026.12.7.3 on the corpus with the three sets of behaviour samples; it only goes up.
-    assert.ok(e.shares.malicious.malicious >= 0.959, `malicious verdicts: ${(e.shares.malicious.malicious * 100).toFixed(1)}%`);
+    // Floor: rules 2026.12.7.4 on the corpus with the four sets of behaviour samples (367 of 379); it only goes up.
+    assert.ok(e.shares.malicious.malicious >= 0.968, `malicious verdicts: ${(e.shares.malicious.malicious * 100).toFixed(1)}%`);
     for (const family of e.families) {
       if (family.labelled > 0) assert.ok((family.precision ?? 1) >= 0.85, `${family.family} precision ${family.precision}`);
     }

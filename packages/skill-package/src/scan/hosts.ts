@@ -258,9 +258,16 @@ const VENDORS: readonly [readonly string[], readonly string[]][] = [
   [['rustup'], ['rustup.rs', 'rust-lang.org']],
   [['homebrew'], ['brew.sh']],
   [
-    ['jsdelivr', 'unpkg'],
-    ['jsdelivr.net', 'unpkg.com'],
+    ['jsdelivr', 'unpkg', 'cdnjs'],
+    ['jsdelivr.net', 'unpkg.com', 'cdnjs.com'],
   ],
+  // Content delivery networks whose names a look-alike download host borrows.
+  [['cloudfront'], ['cloudfront.net']],
+  [
+    ['akamai', 'akamaihd', 'akamaized', 'akamaiedge'],
+    ['akamai.net', 'akamaihd.net', 'akamaized.net', 'akamaiedge.net', 'akamai.com'],
+  ],
+  [['fastly'], ['fastly.net', 'fastly.com', 'fastlylb.net']],
 ];
 const VENDOR_WORDS = new Map(VENDORS.flatMap(([words], i) => words.map((w): [string, number] => [w, i])));
 const VENDOR_DOMAINS = VENDORS.flatMap(([, domains]) => domains);

@@ -208,7 +208,7 @@ export type FactName = (typeof FACT_RECORDS)[number]['name'];
 
 /** Writing or appending to a file, in any of the ways the languages spell it. */
 export const FILE_WRITE =
-  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\((?:(?!\bopen\()[^)\n])*,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa]\b|\bopen\((?:(?!\bopen\()[^\n]){0,200}?\),[ \t]*["'][wa][+bt]?["']|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s/;
+  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\((?:(?!\bopen\()[^)\n])*,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa]\b|\bopen\((?:(?!\bopen\()[^\n]){0,200}?\),[ \t]*["'][wa][+bt]?["']|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s|\bcreatewritestream\(|\bo_append\b|\bsed\s+(?:-[a-z]+\s+)*-i|\bperl\s+-[a-z]*i|["']>>?["']/;
 
 /** The environment handed to a child process (`env: {...process.env}`, `env=os.environ.copy()`): it stays on the machine. */
 const CHILD_ENVIRONMENT =

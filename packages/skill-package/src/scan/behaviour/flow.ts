@@ -195,6 +195,9 @@ function windowed(line: { text: string; offset: number }): { text: string; offse
 /** `<<EOF`, `<<-'EOF'`, `<< "EOF"`: a here-document and the word that ends it. */
 const HEREDOC = /<<-?[ \t]*["']?([a-z_][a-z0-9_]{0,30})["']?/;
 
+/** A line that continues a chain of calls: `.then(…)`, `.map(…)` (a shell's `. file` has a space after the dot). */
+const CHAINED = /^[ \t]*\??\.[a-z_$]/;
+
 /** Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open. */
 function logicalLines(text: string): { text: string; offset: number }[] {
   const out: { text: string; offset: number }[] = [];
@@ -242,7 +245,9 @@ function logicalLines(text: string): { text: string; offset: number }[] {
       } else if (c === '}' && braces.pop() === true && depth > 0) depth--;
       if (c !== ' ' && c !== '\t') before = c;
     }
-    if (!raw.endsWith('\\') && ((depth === 0 && !triple) || gathered >= STATEMENT_LINES)) {
+    // A chain of calls continued on the next line (`.then((texts) => …)`) is one statement with this one.
+    const chained = gathered < STATEMENT_LINES && !raw.trimEnd().endsWith(';') && CHAINED.test(raws[i + 1] ?? '');
+    if (!raw.endsWith('\\') && !chained && ((depth === 0 && !triple) || gathered >= STATEMENT_LINES)) {
       out.push({ text: current, offset });
       current = '';
       depth = 0;

@@ -455,7 +455,9 @@ const PARAGRAPH_CHARS = 4096;
 const OVERRIDE_WORD =
   /ignore|disregard|forget|override|set aside|put aside|discard|drop|no longer|not apply|void|obsolete|supersede|revoked|cancel|overridden|replaced|outdated|not count|not matter|bind|follow|attention|heed|aside|withdrawn|rescinded|suspended/;
 /** List marks and quotation marks at a line's start, which break a sentence written over several lines. */
-const LINE_MARKS = /^(?:[>*+-]|\d{1,3}[.)])\s+/;
+const LINE_MARKS = /^(?:(?:[>*+-]|\d{1,3}[.)])(?:\s+|$))+/;
+/** Marks that break a line without ending its sentence: Markdown's hard breaks (`\` or `<br>` at the end). */
+const LINE_BREAKS = /\\$|<br\s*\/?>/gi;
 
 /** A line the line rules read as an override on its own (rules-agent.ts): the paragraph's finding would repeat it. */
 const ORDERS_ASIDE =
@@ -493,7 +495,10 @@ export function judgeProse(unit: ProseUnit, report: (hit: Hit) => void): void {
     );
   // One line that says it all is the line rules' finding; a paragraph is read for what only its lines together say.
   // Quotes are taken out only where a verb of setting aside is written at all (most paragraphs have none).
-  const lines = unit.lines.length > 1 && OVERRIDE_WORD.test(text) ? unit.lines.map((l) => l.replace(LINE_MARKS, '')).join(' ') : text;
+  const lines =
+    unit.lines.length > 1 && OVERRIDE_WORD.test(text)
+      ? unit.lines.map((l) => l.replace(LINE_MARKS, '').replace(LINE_BREAKS, ' ')).join(' ')
+      : text;
   const withoutQuotes = OVERRIDE_WORD.test(text)
     ? unquoted(
         lines
