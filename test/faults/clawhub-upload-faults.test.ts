@@ -18,7 +18,7 @@ import { skillMd } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { call, createKey, expectStatus, json, registerUser, uniqueName } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
-import { serveRegistry, type ServedRegistry } from './harness.js';
+import { keepAliveClient, serveRegistry, type ServedRegistry } from './harness.js';
 import { databaseProxy, POSTGRES_URL, type DatabaseProxy } from './postgres-sessions.js';
 import { fillDisk, mountSmallDisk, type SmallDisk } from './small-disk.js';
 
@@ -38,6 +38,11 @@ function folder(slug: string, notes = 'How to use it.\n'): File[] {
     { path: 'SKILL.md', bytes: Buffer.from(skillMd(slug, 'Finds quotes in long documents.')) },
     { path: 'reference/notes.md', bytes: Buffer.from(notes) },
   ];
+}
+
+/** A file large enough to be cut halfway, and more than a socket's buffers hold: 600 KB of text. */
+function longFile(slug: string): File {
+  return { path: 'reference/long.md', bytes: Buffer.from(`# ${slug}\n${'A line of the reference text.\n'.repeat(20_000)}`) };
 }
 
 /** The JSON publish the client sends once every file is uploaded. */
@@ -338,32 +343,45 @@ for (const backend of backends()) {
     });
 
     it('below the free-space floor: the upload and the publish are refused with 507, and taken once there is room', async () => {
-      const client = clawhubOver(registry, await uploader(registry));
+      const key = await uploader(registry);
+      const client = clawhubOver(registry, key);
       const slug = uniqueName('full-disk-');
-      const files = folder(slug);
+      const files = [...folder(slug), longFile(slug)];
       const tickets: Ticketed[] = [];
       for (const file of files) {
         const res = await client.ticket(file);
         assert.equal(res.statusCode, 200, res.body);
         tickets.push({ ...file, ticket: (JSON.parse(res.body) as { uploadTicket: string }).uploadTicket });
       }
-      const [first, second] = tickets as [Ticketed, Ticketed];
+      const [first, second, long] = tickets as [Ticketed, Ticketed, Ticketed];
       assert.equal((await client.upload(first.ticket, first.bytes)).statusCode, 200);
 
       const filler = fillDisk(disk.dir, 128 * 1024);
+      const connection = keepAliveClient(registry.base);
       try {
         const refused = await client.upload(second.ticket, second.bytes);
         expectRefusal(refused, 507, /package store has .* free, below the .* the registry keeps/);
         assert.match(refused.body, /Nothing was changed; try again later/);
         expectRefusal(await client.publish(publishBody(slug, '1.0.0', tickets)), 507, /below the .* the registry keeps/);
-        assert.ok(!committed(registry, sha256(second.bytes)), 'the refused file was not stored');
+        // A long file refused before its bytes are read: the connection that carried it answers the next request.
+        const auth = { authorization: `Bearer ${key}` };
+        const cut = await connection.request('POST', `/api/v1/skills/-/upload/${long.ticket}`, {
+          headers: { ...auth, 'content-type': 'text/markdown', 'content-length': long.bytes.length },
+          body: long.bytes,
+        });
+        assert.equal(cut.status, 507, cut.body.toString());
+        const next = await connection.request('GET', '/api/v1/whoami', { headers: auth });
+        assert.equal(next.status, 200, next.body.toString());
+        assert.equal(next.socket, cut.socket, 'the same keep-alive connection answers after the 507');
+        for (const file of [second, long]) assert.ok(!committed(registry, sha256(file.bytes)), `${file.path} was not stored`);
         assert.deepEqual(await temps(registry), []);
       } finally {
+        connection.close();
         unlinkSync(filler);
       }
 
-      // Room again: the same ticket takes the file, and the publish goes through.
-      assert.equal((await client.upload(second.ticket, second.bytes)).statusCode, 200);
+      // Room again: the same tickets take the files, and the publish goes through.
+      for (const file of [second, long]) assert.equal((await client.upload(file.ticket, file.bytes)).statusCode, 200);
       const published = await client.publish(publishBody(slug, '1.0.0', tickets));
       assert.equal(published.statusCode, 200, published.body);
       assert.equal((JSON.parse(published.body) as { version: string }).version, '1.0.0');
@@ -372,9 +390,7 @@ for (const backend of backends()) {
     it('a client that vanishes mid-upload: no temporary file, nothing stored, and the ticket takes the file again', async () => {
       const client = clawhubOver(registry, await uploader(registry));
       const slug = uniqueName('vanish-');
-      // A file large enough to be cut halfway: 600 KB of text.
-      const big: File = { path: 'reference/long.md', bytes: Buffer.from('A line of the reference text.\n'.repeat(20_000)) };
-      const files = [...folder(slug), big];
+      const files = [...folder(slug), longFile(slug)];
       const tickets: Ticketed[] = [];
       for (const file of files) {
         const res = await client.ticket(file);
