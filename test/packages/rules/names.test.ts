@@ -169,6 +169,8 @@ describe('word order, added words, short names and sound-alikes', () => {
     popular('coding-standards'),
     popular('python-patterns'),
     popular('detecting-sql-injection-vulnerabilities'),
+    popular('mcp-builder'),
+    popular('database-migrations'),
     quiet('quiet-notes'),
     quiet('abc'),
   ]);
@@ -212,6 +214,9 @@ describe('word order, added words, short names and sound-alikes', () => {
       'pdf-form-filler',
       'md-to-docx',
       'pdf-processing-toolkit',
+      'pdf-processing-pro',
+      'mcp-server-builder',
+      'database-migrations-sql-migrations',
       'python-design-patterns',
       'python-anti-patterns',
       'mcp-implementation-security-review',
