@@ -297,7 +297,7 @@ function judgeSoundAndWords(name: string, key: string, index: NameIndex, ownerId
         code: 'name_too_similar',
         rule: 'word-order',
         resembles: base.name,
-        why: `"${name}" has the words of "${base.name}", a published name with many downloads, in another order.`,
+        why: `"${name}" has the words of "${base.name}", a published name with many downloads, in another order or spelling.`,
       };
     }
     return reading.added.length === 1
