@@ -157,8 +157,11 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     push(popular, key, entry);
     const letters = letterForm(entry.name);
     push(popularByLetters, letters, entry);
-    push(popularBySound, soundForm(key), entry);
-    push(popularByWords, wordsKey(nameWords(entry.name).map(wordSound)), entry);
+    const sound = soundForm(key);
+    push(popularBySound, sound, entry);
+    // A name of one word is its own word set: its sound form, already at hand.
+    const words = nameWords(entry.name);
+    push(popularByWords, words.length === 1 ? sound : wordsKey(words.map(wordSound)), entry);
     if (letters.length < MIN_EDIT_LENGTH && letters.length >= 3) {
       for (const edit of shortEdits(entry.name)) push(popularShortEdits, soundForm(skeleton(edit)), entry);
     }
