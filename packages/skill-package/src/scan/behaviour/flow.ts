@@ -113,7 +113,7 @@ const FILLED: readonly RegExp[] = [
   /\bfor(?:each)?(?:[ \t]*\([ \t]*|[ \t]+)(?:(?:const|let|var|my)[ \t]+)?[[(]?(?:\$?[a-z_][a-z0-9_]*[ \t]*,[ \t]*){0,3}\$?([a-z_][a-z0-9_]*)[\])]?[ \t]+(?:in|of)\b/,
   /\bwhile[ \t]+(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
   // A callback's or a block's item: `.forEach((rc) =>`, `.each do |rc|`.
-  /\.(?:foreach|each|map)[ \t]*(?:\([ \t]*(?:async[ \t]+)?\(?[ \t]*([a-z_$][\w$]*)[ \t]*[,)=]|(?:do|\{)[ \t]*\|[ \t]*([a-z_]\w*)[ \t]*[|,])/,
+  /\.(?:foreach|each|map)[ \t]*(?:\([ \t]*(?:async[ \t]+)?(?:\([ \t]*)?([a-z_$][\w$]*)[ \t]*[,)=]|(?:do|\{)[ \t]*\|[ \t]*([a-z_]\w*)[ \t]*[|,])/,
 ];
 function assignedName(text: string): string | undefined {
   // `if (cond) x[k] = …`: what a one-line condition guards is assigned as well.
@@ -637,8 +637,8 @@ function derivedLiterals(lines: readonly { text: string }[], values: Map<string,
  * call of it with literal arguments is the literal it makes (`j('.', 'co', 'dex')` is `".codex"`).
  */
 const JOINER = [
-  /^\s*(?:const|let|var)\s+([a-z_$][\w$]*)\s*=\s*(?:\(\s*\.{3}([a-z_$][\w$]*)\s*\)|\.{3}([a-z_$][\w$]*))\s*=>\s*\{?\s*(?:return\s+)?([a-z_$][\w$]*)\.join\(\s*(?:''|""|``)?\s*\)/,
-  /^\s*function\s+([a-z_$][\w$]*)\s*\(\s*\.{3}([a-z_$][\w$]*)\s*\)\s*\{\s*return\s+()([a-z_$][\w$]*)\.join\(\s*(?:''|"")?\s*\)/,
+  /^\s*(?:const|let|var)\s+([a-z_$][\w$]*)\s*=\s*(?:\(\s*\.{3}([a-z_$][\w$]*)\s*\)|\.{3}([a-z_$][\w$]*))\s*=>\s*(?:\{\s*)?(?:return\s+)?([a-z_$][\w$]*)\.join\(\s*(?:(?:''|""|``)\s*)?\)/,
+  /^\s*function\s+([a-z_$][\w$]*)\s*\(\s*\.{3}([a-z_$][\w$]*)\s*\)\s*\{\s*return\s+()([a-z_$][\w$]*)\.join\(\s*(?:(?:''|"")\s*)?\)/,
   /^\s*(?:def\s+([a-z_]\w*)\(\s*\*([a-z_]\w*)\s*\)\s*:\s*return|([a-z_]\w*)\s*=\s*lambda\s+\*([a-z_]\w*)\s*:)\s*(?:''|"")\.join\(\s*([a-z_]\w*)\s*\)/,
 ];
 const LITERAL_ARGUMENTS = /^\s*(?:(?:"[^"\n]{0,100}"|'[^'\n]{0,100}')\s*,\s*){0,15}(?:"[^"\n]{0,100}"|'[^'\n]{0,100}')\s*$/;
@@ -672,11 +672,12 @@ function joinedByHelpers(lines: { text: string }[]): void {
 
 /** An object of two or more literal values, and such objects: `{ name: 'claude', dir: '.claude', file: '…' }`. */
 const RECORD = /\{\s*(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,/;
-const RECORDS = /\{(?:\s*(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,?){2,16}\s*\}/g;
+const RECORDS =
+  /\{\s*(?:(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,\s*){1,15}(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*(?:,\s*)?\}/g;
 /** A table of literals given once (`DIRS = { claude: '.claude', codex: '.codex' }`): its name, each key's value. */
 const TABLE =
-  /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([a-z_$][\w$]*)\s*=\s*\{((?:\s*(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,?){1,32})\s*\}\s*;?\s*$/;
-const TABLE_ENTRY = /(?:([a-z_$][\w$]*)|"([^"\n]{1,60})"|'([^'\n]{1,60})')\s*:\s*(?:"([^"\n]{0,200})"|'([^'\n]{0,200})')/g;
+  /^\s*(?:(?:export\s+)?(?:const|let|var)\s+)?([a-z_$][\w$]*)\s*=\s*\{\s*((?:(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*,\s*){0,31}(?:[a-z_$][\w$]*|"[^"\n]{1,60}"|'[^'\n]{1,60}')\s*:\s*(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')\s*(?:,\s*)?)\}\s*(?:;\s*)?$/;
+const TABLE_ENTRY = /(?:(?<![\w$])([a-z_$][\w$]*)|"([^"\n]{1,60})"|'([^'\n]{1,60})')\s*:\s*(?:"([^"\n]{0,200})"|'([^'\n]{0,200})')/g;
 
 function tablesOf(lines: readonly { text: string }[]): Map<string, Map<string, string>> | null {
   const tables = new Map<string, Map<string, string> | null>();
@@ -741,8 +742,8 @@ function withTableEntries(text: string, tables: Map<string, Map<string, string>>
 export const USES_PATH = new RegExp(
   `${FILE_WRITE.source}|\\brmtree\\(|\\brm(?:sync)?\\(|\\brimraf\\b|\\bremove-item\\b|\\brm_rf?\\(|\\bremoveall\\(|\\brm\\s+-|\\bfor\\s+[a-z_]\\w*\\s+in\\s`,
 );
-/** A definition's parameter: its name and the default after `=` (a type annotation left out). */
-const PARAMETER = /^\s*(?:\*{1,2}|\.{3})?([a-z_$][\w$]*)\s*(?:\?\s*)?(?::[^=]{1,80})?(?:=\s*([^\n]{1,200}))?$/;
+/** A definition's parameter's name, before its type annotation and default. */
+const PARAMETER_NAME = /^\s*(?:\*{1,2}|\.{3})?([a-z_$][\w$]*)/;
 /** A shell function's positional parameter: `$1`, `${1}`. */
 const POSITIONAL = /\$\{?([1-9])\}?/g;
 
@@ -796,10 +797,13 @@ function passArguments(statements: Statement[], spans: readonly FunctionSpan[], 
       const list = open < 0 ? null : argumentsAt(definition.text, open);
       if (list === null) continue;
       parameters = list
-        .map((p) => PARAMETER.exec(p))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => ({ name: m[1]!, fallback: m[2]?.trim() }))
-        .filter((p) => p.name !== 'self' && p.name !== 'cls');
+        .map((p) => {
+          // `name: type = default`: the default is what follows the first `=`.
+          const equals = p.indexOf('=');
+          const fallback = equals < 0 ? '' : p.slice(equals + 1).trim();
+          return { name: PARAMETER_NAME.exec(p)?.[1], fallback: fallback === '' ? undefined : fallback };
+        })
+        .filter((p): p is { name: string; fallback: string | undefined } => p.name !== undefined && p.name !== 'self' && p.name !== 'cls');
       if (parameters.length === 0) continue;
     }
     const calls: { at?: Statement; args: string[] }[] = [];

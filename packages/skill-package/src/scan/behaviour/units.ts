@@ -195,9 +195,13 @@ function describedIn(frontMatter: string): ProseUnit[] {
   return text === '' ? [] : [{ line: before, text, lines: [text] }];
 }
 
-/** Prose that says to add what follows to a shell's start-up file (`Append this line to ~/.bashrc and ~/.zshrc:`). */
-const ADDED_TO_STARTUP =
-  /\b(?:append|add|put|paste|insert|place|write)\b[^.!?]{0,80}\b(?:to|into|in|at the end of)\b[^.!?]{0,40}(?:\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|kshrc)\b|config\.fish\b|\$profile\b|shell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?)/;
+/**
+ * Prose that says to add what follows to a shell's start-up file (`Append this line to ~/.bashrc and ~/.zshrc:`): a verb
+ * of adding and a start-up file named in the lines just before a block.
+ */
+const ADDS = /\b(?:append|add|put|paste|insert|place|write)\b/;
+const STARTUP_FILE_NAMED =
+  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|kshrc)\b|config\.fish\b|\$profile\b|\bshell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?\b/;
 
 /** Front matter at the top of a Markdown file: read as fields (skill-md.ts), not as prose. */
 const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
@@ -218,7 +222,7 @@ function markdownUnits(file: string): Units {
         shell: SHELL_FENCE.test(open[2]!.toLowerCase()),
         line: i + 2,
         lines: [],
-        startup: ADDED_TO_STARTUP.test(before),
+        startup: ADDS.test(before) && STARTUP_FILE_NAMED.test(before),
       };
       prose.push('');
       return;
