@@ -221,6 +221,40 @@ describe('web console: the skill page and the call log, desktop and phone', () =
     await finish(session, 'skill-page-former-names');
   });
 
+  test("an organisation's skill renamed by a member credits the organisation to a visitor and the member to members", async () => {
+    const api = registry.api;
+    const adminCookie = await api.admin();
+    const member = await api.user('mia');
+    await api.expect(201, 'POST', '/v1/orgs', { cookie: owner.cookie, json: { handle: 'docs-guild' } });
+    const invitation = await api.expect<{ id: string }>(201, 'POST', '/v1/orgs/docs-guild/invitations', {
+      cookie: owner.cookie,
+      json: { username: member.username, role: 'publisher' },
+    });
+    await api.expect(200, 'POST', `/v1/me/invitations/${invitation.id}/accept`, { cookie: member.cookie });
+    await api.skill(owner.cookie, { name: 'Guild Sheets', slug: 'guild-sheets', scope: '@docs-guild', description: 'Spreadsheets.' });
+    const sheets = await zip([
+      { path: 'SKILL.md', content: '---\nname: guild-sheets\ndescription: Reads and writes spreadsheets.\n---\n\n# Guild Sheets\n' },
+    ]);
+    await api.upload(owner.cookie, encodeURIComponent('@docs-guild/guild-sheets'), '1.0.0', sheets);
+    await api.setStatus(adminCookie, encodeURIComponent('@docs-guild/guild-sheets'), 'published');
+    await api.expect(200, 'PATCH', `/v1/skills/${encodeURIComponent('@docs-guild/guild-sheets')}`, {
+      cookie: member.cookie,
+      json: { name: 'Guild Spreadsheets' },
+    });
+    const session = await openSession(browser, registry, { viewport: DESKTOP });
+    const { page } = session;
+    await page.goto('/skills/@docs-guild/guild-sheets');
+    const former = page.locator('.former-names');
+    await former.waitFor();
+    assert.match(await former.innerText(), /^Formerly named “Guild Sheets” \(until .+\d{4}, renamed by a member of @docs-guild\)$/);
+    await finish(session, 'skill-page-former-names-organisation');
+    const inside = await openSession(browser, registry, { viewport: DESKTOP, cookie: member.cookie });
+    await inside.page.goto('/skills/@docs-guild/guild-sheets');
+    await inside.page.locator('.former-names').waitFor();
+    assert.match(await inside.page.locator('.former-names').innerText(), /renamed by mia\)$/);
+    await finish(inside, 'skill-page-former-names-member');
+  });
+
   test('the skill page offers the install commands, each with a copy button', async () => {
     const session = await openSession(browser, registry, { viewport: DESKTOP });
     const { page } = session;
