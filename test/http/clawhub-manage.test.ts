@@ -153,6 +153,9 @@ for (const backend of apiBackends()) {
         const [first] = (await listed(`limit=1&sort=${sort}`)).items;
         assert.equal(first?.slug, slug, `sort=${sort} is by downloads`);
       }
+      // The client asks for up to 200 a page; a page holds at most 100, and the cursor goes on.
+      assert.ok((await listed('limit=200')).items.length <= 100);
+      expectText(await call(t, 'GET', '/api/v1/skills?limit=201'), 400, /limit/);
       expectText(await call(t, 'GET', '/api/v1/skills?sort=stars'), 400, /keeps no stars/);
       expectText(await call(t, 'GET', '/api/v1/skills?sort=sideways'), 400, /Unknown sort "sideways"/);
     });

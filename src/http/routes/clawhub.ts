@@ -16,6 +16,7 @@ import {
   ClawhubVersionList,
   ClawhubWhoami,
 } from '@skill-registry/api-schemas/clawhub';
+import { MAX_PAGE_SIZE } from '@skill-registry/rules/limits';
 import { AppError } from '../../domain/errors.js';
 import { isAmbiguousSlug } from '../../domain/clawhub/names.js';
 import { caller } from '../plugins/auth.js';
@@ -129,9 +130,14 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
       schema: {
         tags: ['clawhub'],
         summary: 'ClawHub: list skills',
-        description: 'Published public skills a page at a time (`clawhub explore`); `nextCursor` names the next page.',
+        description:
+          'Published public skills a page at a time (`clawhub explore`), each with its latest installable version; ' +
+          '`nextCursor` names the next page. `sort`: createdAt and updated list by last update; downloads, installs and ' +
+          'trending by all-time downloads; stars is refused (no stars are kept). `limit` up to 200, as the client asks; a ' +
+          'page holds at most 100.',
         querystring: Type.Object({
-          limit: Limit,
+          // The client asks for up to 200 (`explore --limit`); pages hold at most MAX_PAGE_SIZE, and nextCursor goes on.
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
           sort: Type.Optional(Type.String({ maxLength: 20 })),
           cursor: Type.Optional(Type.String({ maxLength: 20 })),
           prefix: Type.Optional(Type.String({ maxLength: 200 })),
@@ -141,7 +147,12 @@ export const clawhubRoutes: RoutePlugin = async (app, { services, config }) => {
     },
     async (request) => {
       const { limit, sort, cursor, prefix } = request.query;
-      return reads.list({ limit: limit ?? 25, ...(sort ? { sort } : {}), ...(cursor ? { cursor } : {}), ...(prefix ? { prefix } : {}) });
+      return reads.list({
+        limit: Math.min(limit ?? 25, MAX_PAGE_SIZE),
+        ...(sort ? { sort } : {}),
+        ...(cursor ? { cursor } : {}),
+        ...(prefix ? { prefix } : {}),
+      });
     },
   );
 
