@@ -39,9 +39,16 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 /**
  * Runs the client against `base` with its config file in `home`, telemetry off and no browser of its own (0.23.3
  * prints the address and opens none; `--no-browser` keeps it so). `onShown` is called once with the address and code
- * the client prints; the process is killed, and the run fails, if it has not ended within LOGIN_LIMIT_MS.
+ * the client prints; should the promise it returns fail, the process is killed and the run fails with that error. The
+ * process is killed, and the run fails, too if it has not ended within LOGIN_LIMIT_MS.
  */
-function clawhub(client: PinnedClient, args: string[], home: string, base: string, onShown?: (shown: Shown) => void): Promise<Run> {
+function clawhub(
+  client: PinnedClient,
+  args: string[],
+  home: string,
+  base: string,
+  onShown?: (shown: Shown) => Promise<unknown>,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(client.node, [client.cli, '--no-input', ...args], {
       cwd: home,
@@ -60,6 +67,7 @@ function clawhub(client: PinnedClient, args: string[], home: string, base: strin
     });
     let output = '';
     let shown = false;
+    let answerFailed: Error | undefined;
     const take = (data: Buffer) => {
       output += data.toString();
       if (shown || onShown === undefined) return;
@@ -68,13 +76,19 @@ function clawhub(client: PinnedClient, args: string[], home: string, base: strin
       const userCode = /enter code:\s+([A-Z2-9]{4}-[A-Z2-9]{4})\b/.exec(text)?.[1];
       if (url === undefined || userCode === undefined) return;
       shown = true;
-      onShown({ url, userCode });
+      // The person's side failing (the page, the browser) ends the command at once and is what the run reports,
+      // rather than a command polling until its time is up.
+      onShown({ url, userCode }).catch((error: unknown) => {
+        answerFailed = error instanceof Error ? error : new Error('answering the code failed', { cause: error });
+        child.kill();
+      });
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      if (signal !== null)
+      if (answerFailed !== undefined) reject(answerFailed);
+      else if (signal !== null)
         reject(new Error(`clawhub ${args.join(' ')} was stopped (${signal}) after ${LOGIN_LIMIT_MS} ms:\n${plain(output)}`));
       else resolve({ code, output: plain(output) });
     });
@@ -131,8 +145,7 @@ describe('`clawhub login` through the console in a browser', { timeout: 300_000 
     const login = await clawhub(client, ['login', '--no-browser'], home, base, (shown) => {
       assert.equal(shown.url, `${base}/device`, 'the client prints the console page the registry names');
       answered = answerInBrowser(browser!, registry, user, shown, 'Approve');
-      // An unhandled rejection must not end the process before the assertion below reports it.
-      answered.catch(() => undefined);
+      return answered;
     });
     assert.ok(answered, `login printed an address and a code: ${login.output}`);
     const session = await answered;
@@ -166,7 +179,7 @@ describe('`clawhub login` through the console in a browser', { timeout: 300_000 
     let answered: Promise<Awaited<ReturnType<typeof answerInBrowser>>> | undefined;
     const login = await clawhub(client, ['login', '--no-browser'], home, base, (shown) => {
       answered = answerInBrowser(browser!, registry, user, shown, 'Refuse');
-      answered.catch(() => undefined);
+      return answered;
     });
     assert.ok(answered, `login printed an address and a code: ${login.output}`);
     await finish(await answered, 'clawhub-device-login-refused');
@@ -187,7 +200,10 @@ describe('`clawhub login` through the console in a browser', { timeout: 300_000 
     // The registry runs in this process: its clock is stopped, and moved on once the code is shown. The client's
     // first poll (its own 5 seconds later) then finds the code past its time.
     const login = await withStoppedClock((advance) =>
-      clawhub(client, ['login', '--no-browser'], home, base, () => advance((DEVICE_CODE_TTL_SECONDS + 1) * 1000)),
+      clawhub(client, ['login', '--no-browser'], home, base, () => {
+        advance((DEVICE_CODE_TTL_SECONDS + 1) * 1000);
+        return Promise.resolve();
+      }),
     );
     assert.notEqual(login.code, 0, login.output);
     assert.match(login.output, /Device code expired\. Please try again\./, 'the registry answered expired_token');
