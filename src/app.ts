@@ -17,6 +17,7 @@ import { adminRoutes } from './http/routes/admin.js';
 import { agentSkillRoutes } from './http/routes/agent-skills.js';
 import { clawhubRoutes } from './http/routes/clawhub.js';
 import { clawhubDeviceRoutes } from './http/routes/clawhub-device.js';
+import { clawhubManageRoutes } from './http/routes/clawhub-manage.js';
 import { clawhubPublishRoutes } from './http/routes/clawhub-publish.js';
 import { nameAllowanceRoutes } from './http/routes/name-allowances.js';
 import { authRoutes } from './http/routes/auth.js';
@@ -150,6 +151,7 @@ export async function buildApp({ config, services, moreMetrics }: AppOptions): P
   await app.register(clawhubRoutes, deps);
   await app.register(clawhubPublishRoutes, deps);
   await app.register(clawhubDeviceRoutes, deps);
+  await app.register(clawhubManageRoutes, deps);
   await app.register(changeRoutes, deps);
   await app.register(webhookRoutes, deps);
   await app.register(notificationRoutes, deps);

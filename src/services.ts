@@ -121,6 +121,22 @@ export function createServices(
     rulesVersion: CURRENT_RULES_VERSION,
   });
   const apiKeyServiceInstance = apiKeyService({ apiKeys, invalidation });
+  const transferServiceInstance = transferService({
+    transfers,
+    users,
+    skills: skillServiceInstance,
+    findOrg: (handle) => organisations.findByHandle(handle),
+    offerDays: config.orgInvitationDays,
+    checkNewName: (kind, name, ownerId) => names.checkNewName(kind, name, ownerId),
+  });
+  const organisationServiceInstance = organisationService({
+    orgs: organisations,
+    users,
+    invitationDays: config.orgInvitationDays,
+    checkNewHandle: (handle, ownerId) => names.checkNewName('handle', handle, ownerId),
+    // What a member may see and change is read with their credentials: a change of members is forgotten there.
+    membershipChanged: (userId) => invalidation.forgetUser(userId),
+  });
   return {
     database,
     blobs,
@@ -170,28 +186,16 @@ export function createServices(
         if (!row || row.disabled === 1) return null;
         return { id: row.id, username: row.username, role: row.role };
       },
+      transfers: transferServiceInstance,
+      orgs: organisationServiceInstance,
       publicUrl: config.publicUrl,
       maxUploadBytes: config.maxUploadBytes,
     }),
     authenticate,
     skills: skillServiceInstance,
     skillNames: skillNameHistory({ skills: skillServiceInstance, repository: skills }),
-    transfers: transferService({
-      transfers,
-      users,
-      skills: skillServiceInstance,
-      findOrg: (handle) => organisations.findByHandle(handle),
-      offerDays: config.orgInvitationDays,
-      checkNewName: (kind, name, ownerId) => names.checkNewName(kind, name, ownerId),
-    }),
-    orgs: organisationService({
-      orgs: organisations,
-      users,
-      invitationDays: config.orgInvitationDays,
-      checkNewHandle: (handle, ownerId) => names.checkNewName('handle', handle, ownerId),
-      // What a member may see and change is read with their credentials: a change of members is forgotten there.
-      membershipChanged: (userId) => invalidation.forgetUser(userId),
-    }),
+    transfers: transferServiceInstance,
+    orgs: organisationServiceInstance,
     feedback: feedbackService({ feedback: feedbackRepository(database.db), versions, skills: skillServiceInstance }),
     reports: reportService({
       reports: reportsRepository(database.db),

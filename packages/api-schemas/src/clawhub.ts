@@ -74,7 +74,17 @@ export const ClawhubVersionDetail = Type.Object({
 });
 
 export const ClawhubSkillList = Type.Object({
-  items: Type.Array(Type.Object({ ...SkillFields, latestVersion: Type.Null(), ownerHandle: Type.String() })),
+  items: Type.Array(
+    Type.Object({
+      ...SkillFields,
+      latestVersion: Type.Optional(
+        Type.Object(ClawhubVersionSummary.properties, {
+          description: 'The latest installable version; absent when the skill has none (every version quarantined).',
+        }),
+      ),
+      ownerHandle: Type.String(),
+    }),
+  ),
   nextCursor: Nullable(Type.String()),
 });
 
@@ -232,3 +242,60 @@ export const ClawdhubPayload = Type.Object(
   },
   { description: 'a JSON object with slug, displayName, version and changelog' },
 );
+
+export const ClawhubTransferRequestBody = Type.Object({
+  toUserHandle: Type.String({ minLength: 1, maxLength: 100, description: 'The user or organisation the skill is offered to.' }),
+  message: Type.Optional(Type.String({ maxLength: 2000, description: 'Accepted and not kept: an offer carries no message here.' })),
+});
+
+export const ClawhubTransferRequested = Type.Object({
+  ok: Type.Literal(true),
+  transferId: Type.String(),
+  toUserHandle: Type.String(),
+  skillSlug: Type.String(),
+  expiresAt: Ms,
+  transferred: Type.Literal(false, { description: 'Always false: the receiver accepts an offer before the skill moves.' }),
+});
+
+export const ClawhubTransferDecision = Type.Object({ ok: Type.Literal(true), skillSlug: Type.String() });
+
+const TransferParty = Type.Object({ _id: Type.String(), handle: Nullable(Type.String()), displayName: Nullable(Type.String()) });
+
+export const ClawhubTransferList = Type.Object({
+  transfers: Type.Array(
+    Type.Object({
+      _id: Type.String({ description: 'The offer, as /v1/transfers/{id} names it.' }),
+      skill: Type.Object({ _id: Type.String(), slug: Type.String(), displayName: Type.String() }),
+      fromUser: Type.Optional(TransferParty),
+      toUser: Type.Optional(TransferParty),
+      requestedAt: Ms,
+      expiresAt: Ms,
+    }),
+  ),
+});
+
+export const ClawhubRenameBody = Type.Object({
+  newSlug: Type.String({ minLength: 1, maxLength: 200 }),
+  ownerHandle: Type.Optional(Type.String({ maxLength: 120 })),
+});
+
+export const ClawhubRenamed = Type.Object({ ok: Type.Literal(true), slug: Type.String(), previousSlug: Type.String() });
+
+export const ClawhubPublisherBody = Type.Object({
+  handle: Type.String({ minLength: 1, maxLength: 100 }),
+  displayName: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const ClawhubPublisherCreated = Type.Object({
+  ok: Type.Literal(true),
+  publisherId: Type.String({ description: "The organisation's id." }),
+  handle: Type.String(),
+  created: Type.Literal(true),
+  trusted: Type.Literal(false),
+});
+
+export const ClawhubDeleteBody = Type.Object({
+  version: Type.Optional(Type.String({ maxLength: 200 })),
+  reason: Type.Optional(Type.String({ maxLength: 2000, description: 'Accepted and not kept.' })),
+  ownerHandle: Type.Optional(Type.String({ maxLength: 120 })),
+});

@@ -80,6 +80,10 @@ export const ERROR_CODES = {
   },
   user_code_not_found: { status: 404, meaning: 'No device login waits for this code (mistyped, expired or already answered).' },
   stars_not_available: { status: 404, meaning: 'This registry keeps no stars; ratings and comments take their place.' },
+  clawhub_not_available: {
+    status: 404,
+    meaning: 'A `clawhub` command whose feature this registry does not have; the detail says what to use instead.',
+  },
   // 406
   not_acceptable: { status: 406, meaning: 'A multipart upload whose parts the registry cannot read.' },
   // 408

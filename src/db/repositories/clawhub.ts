@@ -2,6 +2,7 @@ import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import type { ClawhubDeviceCodesTable, ClawhubUploadTicketsTable, Database } from '../schema.js';
 import { isUniqueViolation } from './unique-violation.js';
+import type { ScanVerdict } from './versions.js';
 
 export type DeviceCodeRow = Selectable<ClawhubDeviceCodesTable>;
 export type UploadTicketRow = Selectable<ClawhubUploadTicketsTable>;
@@ -12,6 +13,15 @@ export interface BareSlugMatch {
   slug: string;
   scope: string | null;
   owner_username: string;
+}
+
+/** A skill's latest version, as a list of skills shows it. */
+export interface LatestVersionRow {
+  skill_id: string;
+  version: string;
+  created_at: Date | string;
+  changelog: string | null;
+  scan_verdict: ScanVerdict | null;
 }
 
 /** The queries of the ClawHub protocol's own tables (migration 0016). */
@@ -107,6 +117,21 @@ export function clawhubRepository(db: Kysely<Database>, dialect: DialectName) {
         for (const row of rows) out.set(row.version_id, { fingerprint: row.fingerprint, files: row.files });
       }
       return out;
+    },
+
+    /**
+     * The latest version of each of these skills (the version their row names as latest), with its verdict: one
+     * query for a page of a list, not one per skill. A skill without a latest version is absent.
+     */
+    latestVersions(skillIds: readonly string[]): Promise<LatestVersionRow[]> {
+      if (skillIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('skills as s')
+        .innerJoin('versions as v', (join) => join.onRef('v.skill_id', '=', 's.id').onRef('v.version', '=', 's.latest_version'))
+        .leftJoin('version_scans as sc', 'sc.version_id', 'v.id')
+        .select(['v.skill_id', 'v.version', 'v.created_at', 'v.changelog', 'sc.verdict as scan_verdict'])
+        .where('s.id', 'in', skillIds)
+        .execute();
     },
 
     /** Stores a version's fingerprint; one already stored (another request worked it out too) is kept. */

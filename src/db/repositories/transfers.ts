@@ -62,10 +62,14 @@ export function transfersRepository(db: Kysely<Database>) {
       return offers(db).where('t.id', '=', id).executeTakeFirst();
     },
 
-    /** Open offers to a user or to any of the organisations given, or of one skill. */
-    open(to: { userId: string; orgIds: readonly string[] } | { skillId: string }, now: string): Promise<TransferRow[]> {
+    /** Open offers to a user or to any of the organisations given, of one skill, or made by one user. */
+    open(
+      to: { userId: string; orgIds: readonly string[] } | { skillId: string } | { offeredBy: string },
+      now: string,
+    ): Promise<TransferRow[]> {
       const query = offers(db).where('t.expires_at', '>', now).orderBy('t.created_at', 'desc').orderBy('t.id');
       if ('skillId' in to) return query.where('t.skill_id', '=', to.skillId).execute();
+      if ('offeredBy' in to) return query.where('t.offered_by', '=', to.offeredBy).execute();
       return query
         .where((eb) =>
           to.orgIds.length === 0

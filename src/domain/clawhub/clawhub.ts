@@ -6,7 +6,10 @@ import type { ApiKeyService } from '../accounts/api-keys.js';
 import type { SkillService } from '../skills/skills.js';
 import type { VersionService } from '../versions/versions.js';
 import { clawhubArchives } from './archives.js';
+import type { OrganisationService } from '../orgs/organisations.js';
+import type { TransferService } from '../skills/transfers.js';
 import { deviceLogins } from './device.js';
+import { clawhubManagement } from './manage.js';
 import { skillNames } from './names.js';
 import { clawhubPublishing } from './publish.js';
 import { clawhubReads } from './reads.js';
@@ -24,14 +27,28 @@ export function clawhubService(deps: {
   blobs: BlobStore;
   apiKeys: ApiKeyService;
   findUser: (id: string) => Promise<UserIdentity | null>;
+  transfers: TransferService;
+  orgs: OrganisationService;
   publicUrl: string;
   maxUploadBytes: number;
 }) {
-  const names = skillNames({ repository: deps.repository, skills: deps.skills, pageUrl: (name) => `${deps.publicUrl}/skills/${name}` });
+  const names = skillNames({
+    repository: deps.repository,
+    skills: deps.skills,
+    pageUrl: (name) => `${deps.publicUrl}/skills/${name}`,
+    formerName: (actor, name) => deps.transfers.whereNow(actor, name),
+  });
   const archives = clawhubArchives({ repository: deps.repository, versions: deps.versionRows, blobs: deps.blobs });
   return {
     names,
-    reads: clawhubReads({ names, skills: deps.skills, versions: deps.versions, versionRows: deps.versionRows, archives }),
+    reads: clawhubReads({
+      repository: deps.repository,
+      names,
+      skills: deps.skills,
+      versions: deps.versions,
+      versionRows: deps.versionRows,
+      archives,
+    }),
     publishing: clawhubPublishing({
       repository: deps.repository,
       names,
@@ -42,6 +59,13 @@ export function clawhubService(deps: {
       blobs: deps.blobs,
       maxUploadBytes: deps.maxUploadBytes,
       uploadUrl: (ticket) => `${deps.publicUrl}/api/v1/skills/-/upload/${ticket}`,
+    }),
+    management: clawhubManagement({
+      names,
+      skills: deps.skills,
+      versions: deps.versions,
+      transfers: deps.transfers,
+      orgs: deps.orgs,
     }),
     devices: deviceLogins({
       repository: deps.repository,

@@ -51,7 +51,29 @@ export function ownerOf(skill: Pick<Skill, 'scope' | 'owner'>): string {
  * caller may see; with several, the answer is AmbiguousSlug. With an owner handle `h`: `@h/<slug>`, or the unscoped
  * skill that user `h` owns. What the caller may not see is as absent (404), exactly as in /v1.
  */
-export function skillNames(deps: { repository: ClawhubRepository; skills: SkillService; pageUrl: (fullName: string) => string }) {
+export function skillNames(deps: {
+  repository: ClawhubRepository;
+  skills: SkillService;
+  pageUrl: (fullName: string) => string;
+  /** The whole name now of a skill that had this whole name before it moved or was renamed, when the caller may see it. */
+  formerName?: (actor: Actor, name: string) => Promise<string | undefined>;
+}) {
+  /**
+   * A skill by a name it had before a rename or a transfer, as /v1 follows old names: `owner/slug` as `@owner/slug`
+   * or as the unscoped `slug` user owner had, a bare slug as the unscoped `slug`.
+   */
+  async function formerly(actor: Actor, slug: string, owner: string | undefined): Promise<Skill | undefined> {
+    if (deps.formerName === undefined) return undefined;
+    for (const old of owner === undefined ? [slug] : [`@${owner}/${slug}`, slug]) {
+      const now = await deps.formerName(actor, old);
+      if (now === undefined) continue;
+      const skill = await deps.skills.get(actor, now);
+      if (owner === undefined || old.startsWith('@') || skill.owner.handle.toLowerCase() === owner || ownerOf(skill) === owner)
+        return skill;
+    }
+    return undefined;
+  }
+
   async function visible(actor: Actor, matches: readonly BareSlugMatch[]): Promise<Skill[]> {
     const out: Skill[] = [];
     for (const match of matches) {
@@ -72,13 +94,19 @@ export function skillNames(deps: { repository: ClawhubRepository; skills: SkillS
       const owner = ownerHandleOf(ownerHandle);
       if (owner !== undefined) {
         const found = seen.find((s) => s.scope === owner) ?? seen.find((s) => s.scope === null && s.owner.handle.toLowerCase() === owner);
-        if (found === undefined) throw skillNotFound(`${owner}/${slug}`);
-        return found;
+        if (found !== undefined) return found;
+        const moved = await formerly(actor, slug, owner);
+        if (moved === undefined) throw skillNotFound(`${owner}/${slug}`);
+        return moved;
       }
       const unscoped = seen.find((s) => s.scope === null);
       if (unscoped !== undefined) return unscoped;
       if (seen.length === 1) return seen[0]!;
-      if (seen.length === 0) throw skillNotFound(slug);
+      if (seen.length === 0) {
+        const moved = await formerly(actor, slug, undefined);
+        if (moved === undefined) throw skillNotFound(slug);
+        return moved;
+      }
       throw ambiguousSlug(
         slug,
         seen.map((s) => ({ ownerHandle: ownerOf(s), slug: s.slug, ref: `${ownerOf(s)}/${s.slug}`, url: deps.pageUrl(s.full_name) })),

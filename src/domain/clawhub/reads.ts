@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import { contentTypeFor } from '@skill-registry/skill-package/inspect';
+import type { ClawhubRepository } from '../../db/repositories/clawhub.js';
 import type { VersionRow, VersionsRepository } from '../../db/repositories/versions.js';
 import type { ScanVerdict } from '../../db/repositories/versions.js';
 import { ANONYMOUS, type Actor } from '../actor.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import type { Skill, SkillService } from '../skills/skills.js';
 import type { VersionService } from '../versions/versions.js';
 import { newestFirst } from '../versions/rules.js';
@@ -54,7 +55,36 @@ function skillView(skill: Skill) {
   };
 }
 
-function versionSummary(row: VersionRow) {
+/**
+ * ClawHub's list orders as the registry's. The registry orders lists by last update, by downloads, or featured
+ * first; it keeps no creation order, no windowed ("trending") counts, no separate install counts and no stars:
+ * `createdAt` and `updated` are its last-update order, `downloads`, `installs` and `trending` its all-time downloads,
+ * and `stars` is refused rather than answered with an order that is not by stars. No `sort` is the client's `updated`.
+ */
+const LIST_ORDERS: Record<string, 'latest' | 'downloads' | undefined> = {
+  createdAt: 'latest',
+  updated: 'latest',
+  downloads: 'downloads',
+  installs: 'downloads',
+  trending: 'downloads',
+};
+
+export function listOrder(sort: string | undefined): 'latest' | 'downloads' {
+  if (sort === undefined || sort === '') return 'latest';
+  if (sort === 'stars' || sort === 'rating') {
+    throw badRequest(
+      'validation_failed',
+      'This registry keeps no stars, so it cannot sort by rating; use --sort newest, downloads, installs or trending.',
+    );
+  }
+  const order = LIST_ORDERS[sort];
+  if (order === undefined) {
+    throw badRequest('validation_failed', `Unknown sort "${sort}"; use createdAt, updated, downloads, installs or trending.`);
+  }
+  return order;
+}
+
+function versionSummary(row: Pick<VersionRow, 'version' | 'created_at' | 'changelog'>) {
   // The registry records no licence for a package: null claims none, where "MIT-0" would claim one it never checked.
   return {
     version: row.version,
@@ -71,6 +101,7 @@ function ownerView(skill: Skill) {
 }
 
 export function clawhubReads(deps: {
+  repository: ClawhubRepository;
   names: SkillNames;
   skills: SkillService;
   versions: VersionService;
@@ -231,24 +262,34 @@ export function clawhubReads(deps: {
       };
     },
 
-    /** A page of the public catalogue; the cursor is the page number. */
+    /**
+     * A page of the public catalogue (`clawhub explore`); the cursor is the page number. Each item carries its latest
+     * offered version, read for the whole page in one query; an item whose latest is missing or quarantined has none.
+     */
     async list(query: { limit: number; sort?: string; cursor?: string; prefix?: string }) {
       const page = Math.max(1, Number.parseInt(query.cursor ?? '1', 10) || 1);
       const prefix = query.prefix?.trim().toLowerCase();
-      const sort = query.sort === 'downloads' || query.sort === 'installs' || query.sort === 'trending' ? 'downloads' : 'latest';
       const found = await deps.skills.list(ANONYMOUS, {
         ...(prefix ? { q: prefix } : {}),
-        sort: prefix ? 'relevance' : sort,
+        sort: prefix ? 'relevance' : listOrder(query.sort),
         page,
         pageSize: query.limit,
       });
       const items = found.items.filter((s) => !s.private && (prefix === undefined || prefix === '' || s.slug.startsWith(prefix)));
+      const latest = new Map(
+        (await deps.repository.latestVersions(items.map((s) => s.id)))
+          .filter((v) => !isQuarantined(v.scan_verdict))
+          .map((v) => [v.skill_id, v]),
+      );
       return {
-        items: items.map((s) => ({
-          ...skillView(s),
-          latestVersion: null,
-          ownerHandle: ownerOf(s),
-        })),
+        items: items.map((s) => {
+          const version = latest.get(s.id);
+          return {
+            ...skillView(s),
+            ...(version === undefined ? {} : { latestVersion: versionSummary(version) }),
+            ownerHandle: ownerOf(s),
+          };
+        }),
         nextCursor: page * query.limit < found.total ? String(page + 1) : null,
       };
     },

@@ -122,6 +122,11 @@ export function transferService(deps: {
       return rows.map(view);
     },
 
+    /** Open offers the caller made, of any skill. */
+    async sent(actor: AuthenticatedActor): Promise<Transfer[]> {
+      return (await transfers.open({ offeredBy: actor.user.id }, nowIso())).map(view);
+    },
+
     /** The open offer of a skill, for whoever manages it. */
     async ofSkill(actor: Actor, ref: string): Promise<Transfer[]> {
       const row = await skills.manageable(actor, ref);
