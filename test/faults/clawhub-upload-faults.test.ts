@@ -83,7 +83,7 @@ describe('ClawHub publish while PostgreSQL refuses connections', { timeout: 120_
   let schema = '';
 
   before(async () => {
-    if (POSTGRES_URL === '') throw new Error('These fault tests need PostgreSQL: set TEST_DATABASE_URL (README, "Tests").');
+    if (POSTGRES_URL === '') throw new Error('These fault tests need PostgreSQL: set TEST_DATABASE_URL (see the README).');
     const postgres = backends().find((b) => b.name === 'postgres')!;
     const store = await postgres.create();
     dispose = () => store.dispose();
