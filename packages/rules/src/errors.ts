@@ -119,7 +119,7 @@ export const ERROR_CODES = {
   name_too_similar: {
     status: 409,
     meaning:
-      'A new skill slug or handle looks like one someone else holds (or a popular one with a typo or word added); the detail names it.',
+      'A new skill slug or handle looks like one someone else holds (or a popular one respelt, reordered, or with words added); the detail names it and how.',
   },
   name_reserved: { status: 409, meaning: 'A new skill slug or handle is, or looks like, a word the registry keeps for itself.' },
   // 410
