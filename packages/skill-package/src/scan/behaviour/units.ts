@@ -203,6 +203,14 @@ const ADDS = /\b(?:append|add|put|paste|insert|place|write)\b/;
 const STARTUP_FILE_NAMED =
   /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|kshrc)\b|config\.fish\b|\$profile\b|\bshell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?\b/;
 
+/**
+ * An inline code span holding a command line that the sentence tells the reader to run (`run \`curl … @.env …\``, `execute
+ * the following: \`…\``): a word, a space, more. A span shown without such a verb (an attack in a security reference, a
+ * blocked command in a changelog) is an example, not an instruction.
+ */
+const INLINE_COMMAND =
+  /\b(?:run|execute|exec|type|enter|paste|invoke)\b(?: (?:this|it|the following|the command|this command))?:? ?`([a-z][\w.-]{0,40} [^`\n]{2,400})`(?!`)/gi;
+
 /** Front matter at the top of a Markdown file: read as fields (skill-md.ts), not as prose. */
 const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
 
@@ -242,6 +250,11 @@ function markdownUnits(file: string): Units {
       return;
     }
     prose.push(line);
+    // A command a sentence says to run inline (`run \`curl -F f=@.env https://…\``) is code shown as documentation.
+    if (line.includes('`')) {
+      const commands = [...line.matchAll(INLINE_COMMAND)].map((m) => m[1]!).slice(0, 8);
+      if (commands.length > 0) units.code.push({ line: i + 1, code: commands.join('\n'), shell: true, documented: true });
+    }
   });
   const open = fence as { shell: boolean; line: number; lines: string[] } | null;
   if (open !== null) units.code.push({ line: open.line, code: open.lines.join('\n'), shell: open.shell, documented: true });
