@@ -6,7 +6,7 @@
 // likely to break, with the HTTP API suites (test/http/) on SQLite, the embedded default. The second
 // (`npm run test:second-tier`) is slow and touched by few changes: the HTTP API suites again on PostgreSQL, the
 // browser tests of the console, the fault tests (a stopped database, a full disk, slow clients, shutdowns), several
-// nodes on one database, the server's command line as a process, S3 storage, the archive differential tests against
+// nodes on one database, the server's command line as a process, the real clawhub and skills clients, S3 storage, the archive differential tests against
 // real extractors, the packed packages installed on their own, copying a whole registry, and the README's first
 // steps. CI runs both. Naming files (`node scripts/test.mjs e2e/console`) runs the matching files of either tier, on
 // every database.
@@ -48,9 +48,8 @@ const SECOND_TIER = [
   'test/cli-commands/publish-install.test.ts',
   'test/cli-commands/agent-install.test.ts',
   'test/cli-commands/orgs.test.ts',
-  'test/clients/skills-cli.test.ts',
-  'test/clients/clawhub-cli.test.ts',
-  'test/clients/clawhub-device-login.test.ts',
+  // The real clients (`clawhub`, `skills`) on their own Node, a process per command.
+  'test/clients/',
 ];
 /** The HTTP API suites: the first tier runs them on SQLite, the second on PostgreSQL. */
 const API_SUITES = 'test/http/';
