@@ -34,6 +34,9 @@ const SECOND_TIER = [
   'test/e2e/',
   'test/faults/',
   'test/cluster/',
+  // Several nodes on one database and one bucket: orphan collection racing uploads, download flushes at once.
+  'test/domain/blob-collection.test.ts',
+  'test/db/download-flush.test.ts',
   'test/deploy/',
   'test/packaging/pack.test.ts',
   'test/migrate-data.test.ts',
