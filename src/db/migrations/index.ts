@@ -66,9 +66,10 @@ export function registryMigrator(db: Kysely<unknown>, dialect: DialectName, sche
 }
 
 /**
- * Kysely's introspection reads every schema's tables in one catalog query; a schema that another client drops during
- * that query makes it fail with "schema does not exist" (3F000) although ours is fine. Nothing is applied by then, so
- * each way of migrating looks again, up to three times.
+ * Kysely's introspection reads every schema's tables in one catalog query; a schema that another client drops, or a
+ * table or column another client changes, during that query makes it fail with "schema does not exist" (3F000),
+ * "relation does not exist" (42P01) or "column does not exist" (42703) although ours is fine. Nothing is applied by
+ * then (the answer holds no results), so each way of migrating looks again, up to three times.
  */
 class RetryingMigrator extends Migrator {
   constructor(
@@ -80,7 +81,7 @@ class RetryingMigrator extends Migrator {
 
   private async retried(run: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
     let outcome = await run();
-    for (let attempt = 1; attempt <= 3 && outcome.error && isVanishedSchema(outcome.error, this.schema); attempt += 1) {
+    for (let attempt = 1; attempt <= 3 && outcome.error && isCatalogRace(outcome, this.schema); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       outcome = await run();
     }
@@ -122,7 +123,9 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: DialectName,
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
 
-function isVanishedSchema(error: unknown, ours: string | undefined): boolean {
-  const e = error as { code?: string; message?: string };
-  return e.code === '3F000' && (ours === undefined || !String(e.message).includes(`"${ours}"`));
+function isCatalogRace(outcome: MigrationResultSet, ours: string | undefined): boolean {
+  const e = outcome.error as { code?: string; message?: string };
+  if (e.code === '3F000') return ours === undefined || !String(e.message).includes(`"${ours}"`);
+  // A failed migration answers with its results; without them the error came from looking, before anything ran.
+  return (e.code === '42P01' || e.code === '42703') && outcome.results === undefined;
 }
