@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statfsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,44 +10,9 @@ import { multipart, skillMd, zip } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { keepAliveClient, serveRegistry, type RawResponse, type ServedRegistry } from './harness.js';
 import { ifSet } from '../helpers/hooks.js';
+import { fillDisk, mountSmallDisk } from './small-disk.js';
 
-/**
- * A real full disk: a small tmpfs mounted for the test (the tests run as root), holding the registry's files.
- * Mounting is not optional: a machine where it is refused fails here, loudly, instead of skipping the test.
- */
-function mountSmallDisk(sizeMiB: number): { dir: string; unmount(): void } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'skreg-full-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMiB}m`, 'tmpfs', dir], { stdio: 'pipe' });
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(
-      `The disk-full tests mount a ${sizeMiB} MiB tmpfs and need root (or CAP_SYS_ADMIN) to do it; mount failed: ` +
-        String((error as { stderr?: Buffer }).stderr ?? error),
-      { cause: error },
-    );
-  }
-  return {
-    dir,
-    unmount() {
-      execFileSync('umount', ['-l', dir]);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function freeBytes(dir: string): number {
-  const info = statfsSync(dir);
-  return info.bavail * info.bsize;
-}
-
-/** Fills the disk holding `dir` until only about `leave` bytes are free; returns the filler's path. */
-function fill(dir: string, leave: number, name = 'filler'): string {
-  const file = path.join(dir, name);
-  const size = Math.max(0, freeBytes(dir) - leave);
-  writeFileSync(file, Buffer.alloc(size));
-  return file;
-}
+// A real full disk: a small tmpfs mounted for the test (small-disk.ts), holding the registry's files.
 
 /** Fills the disk to the last byte (a file per attempt, smaller each time, until nothing more fits). */
 function fillCompletely(dir: string): string[] {
@@ -177,7 +141,7 @@ for (const backend of backends()) {
       assert.equal(published.status, 200, published.body.toString());
 
       // About 700 KiB free, above the 512 KiB floor: the upload starts and runs out of room while it is written.
-      const filler = fill(disk.dir, 700 * 1024);
+      const filler = fillDisk(disk.dir, 700 * 1024);
       const big = await bigPackage(900 * 1024);
       const refused = await client.request('POST', `/v1/skills/${slug}/versions`, uploadRequest(key, '1.1.0', big));
       const problem = expectRawProblem(refused, 507, 'insufficient_storage');
@@ -198,7 +162,7 @@ for (const backend of backends()) {
       );
 
       // Below the floor: /readyz names the store, and an upload is refused before its body is read.
-      const deeper = fill(disk.dir, 128 * 1024, 'filler-2');
+      const deeper = fillDisk(disk.dir, 128 * 1024, 'filler-2');
       const notReady = await client.request('GET', '/readyz');
       const readyProblem = expectRawProblem(notReady, 503, 'not_ready');
       assert.match(String(readyProblem.detail), /package store/i);
