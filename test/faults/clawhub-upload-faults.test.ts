@@ -11,15 +11,15 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { loadConfig, type DatabaseConfig } from '../../src/config.js';
-import { createRuntime } from '../../src/server.js';
-import { ADMIN, blobFiles, type TestApp } from '../helpers/app.js';
+import type { DatabaseConfig } from '../../src/config.js';
+import { blobFiles, type TestApp } from '../helpers/app.js';
 import { skillMd } from '../helpers/archives.js';
 import { backends } from '../helpers/backends.js';
 import { call, createKey, expectStatus, json, registerUser, uniqueName } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
 import { keepAliveClient, serveRegistry, type ServedRegistry } from './harness.js';
-import { databaseProxy, POSTGRES_ONLY, POSTGRES_URL, type DatabaseProxy } from './postgres-sessions.js';
+import { POSTGRES_ONLY, POSTGRES_URL, type DatabaseProxy } from './postgres-sessions.js';
+import { proxiedRegistry, type ProxiedRegistry } from './proxied-registry.js';
 import { fillDisk, mountSmallDisk, type SmallDisk } from './small-disk.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -79,44 +79,17 @@ function expectRefusal(res: { statusCode: number; body: string; headers: Record<
 describe('ClawHub publish while PostgreSQL refuses connections', { timeout: 120_000, ...POSTGRES_ONLY }, () => {
   let t: TestApp;
   let proxy: DatabaseProxy;
-  let dispose: (() => Promise<void>) | undefined;
+  let registry: ProxiedRegistry | undefined;
   let schema = '';
 
   before(async () => {
-    const postgres = backends().find((b) => b.name === 'postgres')!;
-    const store = await postgres.create();
-    dispose = () => store.dispose();
-    const direct = store.database as Extract<DatabaseConfig, { kind: 'postgres' }>;
-    schema = direct.schema ?? '';
-    proxy = await databaseProxy(direct.url);
-    const config = loadConfig({
-      DATA_DIR: store.dataDir,
-      LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
-      RATE_LIMIT: 'off',
-      STORAGE_MIN_FREE_BYTES: '1048576',
+    registry = await proxiedRegistry({
       // Only what the test runs: no background job takes a connection the test is watching.
       QUEUE_POLL_MS: '86400000',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ADMIN_EMAIL: ADMIN.email,
     });
-    config.database = { ...direct, url: proxy.url(direct.url) };
-    const runtime = await createRuntime(config);
-    t = {
-      app: runtime.app,
-      runtime,
-      config,
-      request: (options) => runtime.app.inject(options),
-      restart: () => Promise.reject(new Error('not used')),
-      close: () => runtime.close(),
-    };
+    ({ t, proxy, schema } = registry);
   });
-  after(async () => {
-    await ifSet(proxy)?.restore();
-    await ifSet(t)?.close();
-    await ifSet(proxy)?.close();
-    await dispose?.();
-  });
+  after(() => registry?.close());
 
   const ticket = (key: string, file: File) =>
     call(

@@ -7,14 +7,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { loadConfig, type DatabaseConfig } from '../../src/config.js';
-import { createRuntime } from '../../src/server.js';
-import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
+import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import { call, createSkill, expectStatus, json, registerUser, type TestUser } from '../helpers/client.js';
 import { ifSet } from '../helpers/hooks.js';
-import { databaseProxy, POSTGRES_ONLY, POSTGRES_URL, type DatabaseProxy } from './postgres-sessions.js';
+import { POSTGRES_ONLY, POSTGRES_URL, type DatabaseProxy } from './postgres-sessions.js';
+import { proxiedRegistry, type ProxiedRegistry } from './proxied-registry.js';
 
 /** What a receiver does with one connection: hang up at once, take the request and never answer, or answer a status. */
 type Behaviour = 'hang-up' | 'no-answer' | number | { redirect: string; status: 301 | 302 | 307 | 308 };
@@ -338,43 +337,14 @@ for (const backend of backends()) {
 describe('webhook dispatch and delivery while PostgreSQL refuses connections', { timeout: 120_000, ...POSTGRES_ONLY }, () => {
   let t: TestApp;
   let proxy: DatabaseProxy;
-  let dispose: (() => Promise<void>) | undefined;
+  let registry: ProxiedRegistry | undefined;
   let schema = '';
 
   before(async () => {
-    const postgres = backends().find((b) => b.name === 'postgres')!;
-    const store = await postgres.create();
-    dispose = () => store.dispose();
-    const direct = store.database as Extract<DatabaseConfig, { kind: 'postgres' }>;
-    schema = direct.schema ?? '';
-    proxy = await databaseProxy(direct.url);
-    const config = loadConfig({
-      DATA_DIR: store.dataDir,
-      LOG_LEVEL: process.env.DEBUG_LOG ?? 'silent',
-      RATE_LIMIT: 'off',
-      STORAGE_MIN_FREE_BYTES: '1048576',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ADMIN_EMAIL: ADMIN.email,
-      ...ENV,
-    });
-    config.database = { ...direct, url: proxy.url(direct.url) };
-    const runtime = await createRuntime(config);
-    t = {
-      app: runtime.app,
-      runtime,
-      config,
-      request: (options) => runtime.app.inject(options),
-      restart: () => Promise.reject(new Error('not used')),
-      close: () => runtime.close(),
-    };
+    registry = await proxiedRegistry(ENV);
+    ({ t, proxy, schema } = registry);
   });
-  after(async () => {
-    await ifSet(proxy)?.restore();
-    await ifSet(t)?.close();
-    await ifSet(proxy)?.close();
-    await dispose?.();
-  });
+  after(() => registry?.close());
 
   it('entries made before the outage are each delivered once to each subscription after it', async () => {
     const alice = await registerUser(t);
