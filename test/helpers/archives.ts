@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
+import yauzl from 'yauzl';
 import yazl from 'yazl';
 
 export interface ArchiveFile {
@@ -100,4 +101,33 @@ export function multipart(
   else parts.push(...fieldParts, ...fileParts);
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Every entry of a ZIP, by name, read as UTF-8 text. */
+export function unzipText(bytes: Buffer): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zipfile) => {
+      if (error) {
+        reject(error);
+        return;
+      }
+      const files = new Map<string, string>();
+      zipfile.on('entry', (entry: yauzl.Entry) => {
+        zipfile.openReadStream(entry, (err, stream) => {
+          if (err) {
+            reject(err);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
+            zipfile.readEntry();
+          });
+        });
+      });
+      zipfile.on('end', () => resolve(files));
+      zipfile.readEntry();
+    });
+  });
 }

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import yauzl from 'yauzl';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { multipart, skillMd, zip } from '../helpers/archives.js';
+import { multipart, skillMd, unzipText, zip } from '../helpers/archives.js';
 import { apiBackends } from '../helpers/backends.js';
 import {
   adminSession,
@@ -42,34 +41,6 @@ function expectText(res: LightMyRequestResponse, status: number, text?: string |
   if (typeof text === 'string') assert.equal(res.body, text);
   else if (text) assert.match(res.body, text);
   return res.body;
-}
-
-function unzip(bytes: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zipfile) => {
-      if (error) {
-        reject(error);
-        return;
-      }
-      const files = new Map<string, string>();
-      zipfile.on('entry', (entry: yauzl.Entry) => {
-        zipfile.openReadStream(entry, (err, stream) => {
-          if (err) {
-            reject(err);
-            return;
-          }
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zipfile.readEntry();
-          });
-        });
-      });
-      zipfile.on('end', () => resolve(files));
-      zipfile.readEntry();
-    });
-  });
 }
 
 const packageOf = (slug: string, notes = 'Notes.\n') =>
@@ -352,7 +323,7 @@ for (const backend of apiBackends()) {
       const { slug } = await published(owner, 'scanned-');
       const res = expectStatus(await call(t, 'GET', `/api/v1/skills/-/scan/download/${slug}?version=1.0.0&kind=skill`, ownerKey), 200);
       assert.equal(res.headers['content-type'], 'application/zip');
-      const files = await unzip(res.rawPayload);
+      const files = await unzipText(res.rawPayload);
       assert.deepEqual([...files.keys()].sort(), ['README.md', 'manifest.json', 'scan-report.json']);
       const manifest = JSON.parse(files.get('manifest.json')!) as {
         scanId: string;
@@ -373,7 +344,10 @@ for (const backend of apiBackends()) {
       ]);
       expectStatus(await upload(t, owner.session, slug, '1.1.0', malicious), 201);
       const blocked = expectStatus(await call(t, 'GET', `/api/v1/skills/-/scan/download/${slug}?version=1.1.0`, ownerKey), 200);
-      assert.equal((JSON.parse((await unzip(blocked.rawPayload)).get('scan-report.json')!) as { verdict: string }).verdict, 'malicious');
+      assert.equal(
+        (JSON.parse((await unzipText(blocked.rawPayload)).get('scan-report.json')!) as { verdict: string }).verdict,
+        'malicious',
+      );
       expectText(await call(t, 'GET', `/api/v1/skills/-/scan/download/${slug}?version=9.9.9`, ownerKey), 404);
       expectText(await call(t, 'GET', `/api/v1/skills/-/scan/download/no-such-skill?version=1.0.0`, ownerKey), 404, 'Skill not found');
       expectText(await call(t, 'GET', `/api/v1/skills/-/scan/download/${slug}?version=1.0.0&kind=plugin`, ownerKey), 404, /skills only/);

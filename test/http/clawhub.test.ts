@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
-import yauzl from 'yauzl';
 import { startApp, type TestApp } from '../helpers/app.js';
-import { multipart, skillMd, zip } from '../helpers/archives.js';
+import { multipart, skillMd, unzipText, zip } from '../helpers/archives.js';
 import { apiBackends } from '../helpers/backends.js';
 import { withStoppedClock } from '../helpers/clock.js';
 import {
@@ -40,34 +39,6 @@ function fingerprint(files: { path: string; content: string }[]): string {
       .map((f) => `${f.path}:${f.sha}`)
       .join('\n'),
   );
-}
-
-function unzipNames(bytes: Buffer): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zipfile) => {
-      if (error) {
-        reject(error);
-        return;
-      }
-      const files = new Map<string, string>();
-      zipfile.on('entry', (entry: yauzl.Entry) => {
-        zipfile.openReadStream(entry, (err, stream) => {
-          if (err) {
-            reject(err);
-            return;
-          }
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            files.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zipfile.readEntry();
-          });
-        });
-      });
-      zipfile.on('end', () => resolve(files));
-      zipfile.readEntry();
-    });
-  });
 }
 
 function upload(t: TestApp, auth: Auth, skill: string, version: string, archive: Buffer) {
@@ -265,10 +236,10 @@ for (const backend of apiBackends()) {
       const b = expectStatus(await call(t, 'GET', `/api/v1/download?slug=${slug}&version=1.0.0`), 200);
       assert.equal(a.headers['content-type'], 'application/zip');
       assert.ok(a.rawPayload.equals(b.rawPayload), 'the same bytes on every request');
-      const files = await unzipNames(a.rawPayload);
+      const files = await unzipText(a.rawPayload);
       assert.deepEqual([...files.keys()].sort(), ['SKILL.md', 'reference/notes.md']);
       assert.equal(files.get('reference/notes.md'), 'first\n');
-      const latest = await unzipNames(expectStatus(await call(t, 'GET', `/api/v1/download?slug=${slug}&tag=latest`), 200).rawPayload);
+      const latest = await unzipText(expectStatus(await call(t, 'GET', `/api/v1/download?slug=${slug}&tag=latest`), 200).rawPayload);
       assert.equal(latest.get('reference/notes.md'), 'second\n');
       expectText(await call(t, 'GET', `/api/v1/download?slug=${slug}&version=3.0.0`), 404, /no version/);
 
