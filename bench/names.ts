@@ -8,7 +8,8 @@
 //     tags before or after) must all be refused. (b) Every real name, checked as a new name of a new owner against
 //     all the others: the share refused, with examples to judge. (c) Held out: look-alikes of kinds the rules were not
 //     written against (other added words, mixed scripts, accents, invisible characters, letter-only tags); (c2) a
-//     second such set; (c3) a third, in bench/names-c3.ts, written before the word-order rules and never tuned against.
+//     second such set; (c3) a third, in bench/names-c3.ts, written before the word-order rules; (c4) a fourth, in
+//     bench/names-c4.ts, written before the run-together, byline and dressing-run rules and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { nameService } from '../src/domain/names/names.js';
 import { newId } from '../src/lib/ids.js';
 import { benchDatabase } from './lib/seed.js';
 import { thirdHeldOutAttacks } from './names-c3.js';
+import { fourthHeldOutAttacks } from './names-c4.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -380,6 +382,11 @@ async function main(): Promise<void> {
   printTallies(
     '(c3) third held-out set (bench/names-c3.ts): reorders, stand-in and role words, repeats, mixed kinds',
     tallyAttacks(popular, thirdHeldOutAttacks, refused, 4),
+    show,
+  );
+  printTallies(
+    '(c4) fourth held-out set (bench/names-c4.ts): two changes in one name, vendor words, bylines, abbreviations',
+    tallyAttacks(popular, fourthHeldOutAttacks, refused, 5),
     show,
   );
 
