@@ -9,7 +9,8 @@
 //     all the others: the share refused, with examples to judge. (c) Held out: look-alikes of kinds the rules were not
 //     written against (other added words, mixed scripts, accents, invisible characters, letter-only tags); (c2) a
 //     second such set; (c3) a third, in bench/names-c3.ts, written before the word-order rules; (c4) a fourth, in
-//     bench/names-c4.ts, written before the run-together, byline and dressing-run rules and never tuned against.
+//     bench/names-c4.ts, written before the run-together, byline and dressing-run rules, which then took up its kinds;
+//     (c5) a fifth, in bench/names-c5.ts, written after those rules and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { newId } from '../src/lib/ids.js';
 import { benchDatabase } from './lib/seed.js';
 import { thirdHeldOutAttacks } from './names-c3.js';
 import { fourthHeldOutAttacks } from './names-c4.js';
+import { fifthHeldOutAttacks } from './names-c5.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -385,8 +387,13 @@ async function main(): Promise<void> {
     show,
   );
   printTallies(
-    '(c4) fourth held-out set (bench/names-c4.ts): two changes in one name, vendor words, bylines, abbreviations',
+    '(c4) fourth set (bench/names-c4.ts), training since: two changes in one name, vendor words, bylines, abbreviations',
     tallyAttacks(popular, fourthHeldOutAttacks, refused, 5),
+    show,
+  );
+  printTallies(
+    '(c5) fifth held-out set (bench/names-c5.ts): two changes in one name, words split or left out, numbers joined on',
+    tallyAttacks(popular, fifthHeldOutAttacks, refused, 6),
     show,
   );
 
