@@ -1,5 +1,6 @@
-// The third held-out set of look-alikes for bench/names.ts: written before the rules for word order, added words,
-// short names and sound-alike letters, and never tuned against. Each kind mixes what the documented rules catch
+// The third set of look-alikes for bench/names.ts: written before the rules for word order, added words, short
+// names and sound-alike letters, and held out from them; the later rules (two typos, run-together orders, bylines,
+// runs of dressing words) were written against its misses, so it is training now. Each kind mixes what the documented rules catch
 // with something they were not written for, as someone who had read docs/api-decisions.md would.
 
 /** Marketing words that stand in for a word of a name. */

@@ -8,7 +8,7 @@
 //     tags before or after) must all be refused. (b) Every real name, checked as a new name of a new owner against
 //     all the others: the share refused, with examples to judge. (c) Held out: look-alikes of kinds the rules were not
 //     written against (other added words, mixed scripts, accents, invisible characters, letter-only tags); (c2) a
-//     second such set; (c3) a third, in bench/names-c3.ts, written before the word-order rules; (c4) a fourth, in
+//     second such set; (c3) a third, in bench/names-c3.ts, written before the word-order rules, whose misses later rules were written against; (c4) a fourth, in
 //     bench/names-c4.ts, written before the run-together, byline and dressing-run rules, which then took up its kinds;
 //     (c5) a fifth, in bench/names-c5.ts, written after those rules and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
@@ -382,7 +382,7 @@ async function main(): Promise<void> {
   printTallies('(c) held out: look-alikes of other kinds', tallyAttacks(popular, heldOutAttacks, refused, 2), show);
   printTallies('(c2) second held-out set: look-alikes of further kinds', tallyAttacks(popular, secondHeldOutAttacks, refused, 3), show);
   printTallies(
-    '(c3) third held-out set (bench/names-c3.ts): reorders, stand-in and role words, repeats, mixed kinds',
+    '(c3) third set (bench/names-c3.ts), training since: reorders, stand-in and role words, repeats, mixed kinds',
     tallyAttacks(popular, thirdHeldOutAttacks, refused, 4),
     show,
   );

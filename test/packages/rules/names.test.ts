@@ -9,6 +9,7 @@ import {
   judgeName,
   looksLikeTag,
   nameIndex,
+  editsApart,
   oneEditApart,
   shortEdits,
   type ExistingName,
@@ -171,6 +172,10 @@ describe('word order, added words, short names and sound-alikes', () => {
     popular('detecting-sql-injection-vulnerabilities'),
     popular('mcp-builder'),
     popular('database-migrations'),
+    popular('clickhouse-io'),
+    popular('checking-hipaa-compliance'),
+    popular('skill-adapter'),
+    popular('article-writing'),
     quiet('quiet-notes'),
     quiet('abc'),
   ]);
@@ -221,7 +226,6 @@ describe('word order, added words, short names and sound-alikes', () => {
       'python-anti-patterns',
       'mcp-implementation-security-review',
       'internal-comms-slack-digest-bot',
-      'get-the-best-pdf',
       'java-docs',
       'coding-guidelines',
     ])
@@ -264,7 +268,74 @@ describe('word order, added words, short names and sound-alikes', () => {
     );
   });
 
+  it('refuse two typos inside a long popular name, and a typo with a word added', () => {
+    for (const [variant, rule] of [
+      ['security-rivew', 'two-edits'],
+      ['codng-standadrs', 'two-edits'],
+      ['ocding-standadrs', 'two-edits'],
+      ['security-reveiw-pro', 'one-edit'],
+      ['the-databse-migrations', 'one-edit'],
+    ] as const)
+      assert.equal(refused(variant)?.rule, rule, variant);
+    assert.match(refused('security-reveiw-pro')!.why, /"pro" added and a typo/);
+    // A reader checks a long name's first and last letters: changes there make other names.
+    for (const free of ['app-builder', 'security-reviewer', 'database-migrator', 'kodeing-standard'])
+      assert.equal(refused(free), null, free);
+  });
+
+  it('refuse a popular name’s words run together in another order', () => {
+    for (const variant of ['reviewsecurity', 'commsinternal', 'standardzcoding', 'ioclickhouse'])
+      assert.equal(refused(variant)?.rule, 'word-order', variant);
+    assert.equal(refused('notesquiet'), null);
+  });
+
+  it('refuse a popular name dressed with any number of dressing words or followed by a byline', () => {
+    for (const [variant, rule] of [
+      ['get-the-best-security-review', 'words-added'],
+      ['get-the-best-pdf', 'words-added'],
+      ['my-new-official-skill-adapter-v2', 'words-added'],
+      ['security-review-by-acme-labs', 'byline'],
+      ['skill-adapter-skill-by-anthropic', 'byline'],
+      ['pdf-agent-from-acme-labs', 'byline'],
+    ] as const)
+      assert.equal(refused(variant)?.rule, rule, variant);
+    // Before a byline, a name that says what else it does is another name.
+    for (const free of ['write-coding-standards-from-file', 'security-review-checklist-by-owasp-team', 'pdf-form-filler-by-acme'])
+      assert.equal(refused(free), null, free);
+  });
+
+  it('refuse a popular name with vowels left out of its words', () => {
+    for (const variant of ['scrty-review', 'clckhs-io', 'checking-hipaa-cmplnc', 'security-rvw'])
+      assert.equal(refused(variant)?.rule, 'abbreviated', variant);
+    assert.equal(refused('python-pttrns')?.resembles, 'python-patterns');
+  });
+
+  it('read plurals, k for c and digits for i inside a popular name’s words', () => {
+    for (const variant of [
+      'securitys-review-2026',
+      'skills-adapter-v3',
+      'klikhouse-io-pro',
+      'io-c11ckh0u53',
+      'writing-4r71c13',
+      'docks-expert',
+    ])
+      assert.notEqual(refused(variant), null, variant);
+  });
+
   it('never hold a holder’s own names against it', () => {
-    for (const own of ['comms-internal', 'pdfs', 'dockz', 'pdf-by-acme']) assert.equal(judgeName(own, index, 'alice'), null, own);
+    for (const own of ['comms-internal', 'pdfs', 'dockz', 'pdf-by-acme', 'security-rivew', 'scrty-review', 'reviewsecurity'])
+      assert.equal(judgeName(own, index, 'alice'), null, own);
+  });
+});
+
+describe('bounded edit distance', () => {
+  it('counts insertions, deletions, substitutions and swaps up to the bound', () => {
+    assert.equal(editsApart('security', 'secrity', 2), true);
+    assert.equal(editsApart('security', 'scerity', 2), true);
+    assert.equal(editsApart('security', 'sceurity', 1), true);
+    assert.equal(editsApart('security', 'secu', 2), false);
+    assert.equal(editsApart('security', 'security', 2), false);
+    assert.equal(editsApart('abcdefghij', 'abxdefgyij', 2), true);
+    assert.equal(editsApart('abcdefghij', 'axxdefgyij', 2), false);
   });
 });

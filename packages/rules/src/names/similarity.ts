@@ -1,7 +1,16 @@
 import { reservedWord } from './reserved.js';
 import { compactForm, letterForm, skeleton, visibleForm } from './skeleton.js';
-import { soundForm } from './sound.js';
-import { nameWords, wordReadings, wordSound, wordsKey, type WordReading } from './words.js';
+import { nameSound } from './sound.js';
+import {
+  MAX_ADDED_WORDS,
+  nameWords,
+  wordConsonants,
+  wordReadings,
+  wordSound,
+  wordsKey,
+  writtenWordSound,
+  type WordReading,
+} from './words.js';
 
 /**
  * A published name counts as known enough to imitate from this many downloads: below it a name draws too few
@@ -15,6 +24,12 @@ export const POPULAR_DOWNLOADS = 100;
  * docx) one edit makes another real word, and a typo of a short name is seen at a glance.
  */
 export const MIN_EDIT_LENGTH = 5;
+
+/**
+ * From this many characters once folded, two edits still read as the name (`security-rivew`, `codng-standadrs`): a
+ * long name is read by its shape, and two long real names rarely lie two edits apart.
+ */
+export const TWO_EDIT_LENGTH = 10;
 
 /** A word put before or after a known name would make it read as its better, newer or official version. */
 export const CLAIM_WORDS: readonly string[] = [
@@ -92,7 +107,18 @@ export interface ExistingName {
 }
 
 /** Which rule refused a name, for whoever measures the rules. */
-export type NameRule = 'reserved' | 'skeleton' | 'one-edit' | 'short-edit' | 'sound' | 'word-added' | 'word-order' | 'words-added';
+export type NameRule =
+  | 'reserved'
+  | 'skeleton'
+  | 'one-edit'
+  | 'two-edits'
+  | 'short-edit'
+  | 'sound'
+  | 'word-added'
+  | 'word-order'
+  | 'words-added'
+  | 'abbreviated'
+  | 'byline';
 
 export interface NameRefusal {
   code: 'name_too_similar' | 'name_reserved';
@@ -117,6 +143,10 @@ export interface NameIndex {
   popularShortEdits: ReadonlyMap<string, readonly ExistingName[]>;
   /** Published names with POPULAR_DOWNLOADS or more, by their words whatever the order (see words.ts). */
   popularByWords: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names of two to MAX_RUN_TOGETHER words with POPULAR_DOWNLOADS or more, by the sound of their words run together in each other order. */
+  popularRunTogether: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names of two or more words with POPULAR_DOWNLOADS or more, by their words' consonants in order (see words.ts). */
+  popularByConsonants: ReadonlyMap<string, readonly ExistingName[]>;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -150,6 +180,8 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
   const popularBySound = new Map<string, ExistingName[]>();
   const popularShortEdits = new Map<string, ExistingName[]>();
   const popularByWords = new Map<string, ExistingName[]>();
+  const popularRunTogether = new Map<string, ExistingName[]>();
+  const popularByConsonants = new Map<string, ExistingName[]>();
   for (const entry of existing) {
     const key = skeleton(entry.name);
     push(bySkeleton, key, entry);
@@ -157,16 +189,39 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     push(popular, key, entry);
     const letters = letterForm(entry.name);
     push(popularByLetters, letters, entry);
-    const sound = soundForm(key);
-    push(popularBySound, sound, entry);
-    // A name of one word is its own word set: its sound form, already at hand.
+    push(popularBySound, nameSound(entry.name), entry);
     const words = nameWords(entry.name);
-    push(popularByWords, words.length === 1 ? sound : wordsKey(words.map(wordSound)), entry);
+    const wordsKeys = new Set([wordsKey(words.map(wordSound)), wordsKey(words.map(writtenWordSound))]);
+    for (const key of wordsKeys) push(popularByWords, key, entry);
+    if (words.length >= 2) push(popularByConsonants, words.map(wordConsonants).join(' '), entry);
+    if (words.length >= 2 && words.length <= MAX_RUN_TOGETHER) {
+      const sounds = new Set(orders(words).map((order) => nameSound(order.join(''))));
+      sounds.delete(nameSound(entry.name));
+      for (const sound of sounds) push(popularRunTogether, sound, entry);
+    }
     if (letters.length < MIN_EDIT_LENGTH && letters.length >= 3) {
-      for (const edit of shortEdits(entry.name)) push(popularShortEdits, soundForm(skeleton(edit)), entry);
+      for (const edit of shortEdits(entry.name)) push(popularShortEdits, nameSound(edit), entry);
     }
   }
-  return { bySkeleton, popular, popularByLetters, popularBySound, popularShortEdits, popularByWords };
+  return {
+    bySkeleton,
+    popular,
+    popularByLetters,
+    popularBySound,
+    popularShortEdits,
+    popularByWords,
+    popularRunTogether,
+    popularByConsonants,
+  };
+}
+
+/** The most words of a popular name whose other orders run together are indexed: 5! = 120 orders. */
+const MAX_RUN_TOGETHER = 5;
+
+/** Every order of `words` (at most 120 for the five words it is asked for). */
+function orders(words: readonly string[]): string[][] {
+  if (words.length <= 1) return [[...words]];
+  return words.flatMap((word, i) => orders([...words.slice(0, i), ...words.slice(i + 1)]).map((rest) => [word, ...rest]));
 }
 
 /** Whether `a` and `b` differ by exactly one insertion, deletion, substitution or swap of neighbours. */
@@ -185,6 +240,59 @@ export function oneEditApart(a: string, b: string): boolean {
   if (restA.length + restB.length === 1) return true; // one inserted or deleted
   if (restA.length === 1 && restB.length === 1) return true; // one substituted
   return restA.length === 2 && restB.length === 2 && restA === restB[1]! + restB[0]!; // swapped
+}
+
+/**
+ * Whether `a` and `b` are at least one and at most `max` edits apart (insertions, deletions, substitutions, swaps of
+ * neighbours: optimal string alignment). Hand-written: the band of `max` cells either side of the diagonal is all a
+ * bounded check needs, and the check runs against every popular name.
+ */
+export function editsApart(a: string, b: string, max: number): boolean {
+  if (a === b || Math.abs(a.length - b.length) > max) return false;
+  if (max === 1) return oneEditApart(a, b);
+  const wide = b.length + 1;
+  let before = new Array<number>(wide).fill(max + 1);
+  let previous = Array.from({ length: wide }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = new Array<number>(wide).fill(max + 1);
+    row[0] = i;
+    let best = row[0];
+    for (let j = Math.max(1, i - max); j <= Math.min(b.length, i + max); j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      row[j] = value;
+      best = Math.min(best, value);
+    }
+    if (best > max) return false;
+    before = previous;
+    previous = row;
+  }
+  return previous[b.length]! <= max;
+}
+
+/**
+ * The first popular name held by others within the edits `letters` may be from it: one for names of MIN_EDIT_LENGTH
+ * or more, two where both are of TWO_EDIT_LENGTH or more (only one when `oneOnly`).
+ */
+function nearPopular(letters: string, name: string, index: NameIndex, ownerId: string | null, oneOnly: boolean): ExistingName | undefined {
+  // Popular names are few (thousands where names are a hundred thousand): each is compared, most by length alone.
+  for (const [candidate, entries] of index.popularByLetters) {
+    if (candidate.length < MIN_EDIT_LENGTH) continue;
+    // Two edits only inside the name: its first and last letters are what a reader checks (`app-builder` is not
+    // `mcp-builder`, `security-reviewer` not `security-review`); the first two swapped still read as them.
+    const two =
+      !oneOnly &&
+      candidate.length >= TWO_EDIT_LENGTH &&
+      letters.length >= TWO_EDIT_LENGTH &&
+      (letters.at(0) === candidate.at(0) || (letters.at(0) === candidate.at(1) && letters.at(1) === candidate.at(0))) &&
+      letters.at(-1) === candidate.at(-1);
+    const max = two ? 2 : 1;
+    if (!editsApart(letters, candidate, max)) continue;
+    const near = heldByOthers(entries, name, ownerId);
+    if (near) return near;
+  }
+  return undefined;
 }
 
 /** The first of `entries` that someone other than `ownerId` holds under another name than `name`. */
@@ -227,18 +335,15 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
   }
 
   const letters = letterForm(name);
-  // Popular names are few (thousands where names are a hundred thousand): each is compared, most by length alone.
-  for (const [candidate, entries] of index.popularByLetters) {
-    if (candidate.length < MIN_EDIT_LENGTH || !oneEditApart(letters, candidate)) continue;
-    const near = heldByOthers(entries, name, ownerId);
-    if (near) {
-      return {
-        code: 'name_too_similar',
-        rule: 'one-edit',
-        resembles: near.name,
-        why: `"${name}" is one typo away from "${near.name}", a published name with many downloads.`,
-      };
-    }
+  const near = nearPopular(letters, name, index, ownerId, false);
+  if (near) {
+    const one = oneEditApart(letters, letterForm(near.name));
+    return {
+      code: 'name_too_similar',
+      rule: one ? 'one-edit' : 'two-edits',
+      resembles: near.name,
+      why: `"${name}" is ${one ? 'one typo' : 'two typos'} away from "${near.name}", a published name with many downloads.`,
+    };
   }
 
   const tokens = visibleForm(name)
@@ -251,6 +356,9 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
     ] as const) {
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
+      // A typo in the name as well as the word (`pdf-tols-pro`).
+      const typo = nearPopular(letterForm(rest), name, index, ownerId, true);
+      if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
     }
   }
   const compact = compactForm(name);
@@ -264,15 +372,15 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (base) return added(name, base, affix);
     }
   }
-  return judgeSoundAndWords(name, key, index, ownerId);
+  return judgeSoundAndWords(name, index, ownerId);
 }
 
 /**
  * The rules past one edit and one word: a name that sounds like a popular one, a confusable edit of a short one, and
  * a popular name's words in another order or with up to MAX_ADDED_WORDS words added anywhere.
  */
-function judgeSoundAndWords(name: string, key: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
-  const sound = soundForm(key);
+function judgeSoundAndWords(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  const sound = nameSound(name);
   const alike = heldByOthers(index.popularBySound.get(sound), name, ownerId);
   if (alike) {
     return {
@@ -291,23 +399,87 @@ function judgeSoundAndWords(name: string, key: string, index: NameIndex, ownerId
       why: `"${name}" reads as "${edited.name}" (a plural or a letter dropped), a published name with many downloads.`,
     };
   }
-  for (const reading of wordReadings(name)) {
+  const reordered = heldByOthers(index.popularRunTogether.get(sound), name, ownerId);
+  if (reordered) return sameWords(name, reordered);
+  const readings = [...wordReadings(name), ...wordReadings(name, writtenWordSound)];
+  // A `1` reads as `l` in the sound forms; where it stands for an `i` (`d3c1510n`), the name is read that way too.
+  if (name.includes('1')) readings.push(...wordReadings(name.replaceAll('1', 'i')));
+  for (const reading of readings) {
     if (!addsEnough(reading)) continue;
     const base = heldByOthers(index.popularByWords.get(reading.key), name, ownerId);
     if (!base) continue;
-    if (reading.added.length === 0) {
-      return {
-        code: 'name_too_similar',
-        rule: 'word-order',
-        resembles: base.name,
-        why: `"${name}" has the words of "${base.name}", a published name with many downloads, in another order or spelling.`,
-      };
-    }
+    if (reading.added.length === 0) return sameWords(name, base);
     return reading.added.length === 1
       ? added(name, base, reading.added[0]!, 'word-added')
       : added(name, base, reading.added.join('", "'), 'words-added');
   }
+  return judgeDressedWords(name, index, ownerId);
+}
+
+function sameWords(name: string, base: ExistingName): NameRefusal {
+  return {
+    code: 'name_too_similar',
+    rule: 'word-order',
+    resembles: base.name,
+    why: `"${name}" has the words of "${base.name}", a published name with many downloads, in another order or spelling.`,
+  };
+}
+
+/** Words that start a byline: what follows them names who made the name before them (`pdf-tools-by-acme-labs`). */
+const BYLINE_WORDS = new Set(['by', 'from']);
+
+/**
+ * The word rules past two added words: a popular name with any number of dressing words (`get-the-best-pdf-tools`),
+ * with its words' vowels left out (`scrty-review`), or followed by a byline however long (`pdf-tools-by-acme-labs`,
+ * judged by what comes before the byline).
+ */
+function judgeDressedWords(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  const words = nameWords(name);
+  if (words.length - MAX_ADDED_WORDS > 1) {
+    const base = undressed(words, index, name, ownerId);
+    if (base) return added(name, base, words.filter(dressing).join('", "'), 'words-added');
+  }
+  if (words.length >= 2) {
+    const base = heldByOthers(index.popularByConsonants.get(words.map(wordConsonants).join(' ')), name, ownerId);
+    if (base) {
+      return {
+        code: 'name_too_similar',
+        rule: 'abbreviated',
+        resembles: base.name,
+        why: `"${name}" is "${base.name}", a published name with many downloads, with letters left out.`,
+      };
+    }
+  }
+  const byline = words.findIndex((word, i) => i > 0 && BYLINE_WORDS.has(word));
+  // Before the byline, the name itself with nothing but dressing (`pdf-tools-skill-by-acme`): a name that says what
+  // else it does before a `from` describes a source (`write-coding-standards-from-file`).
+  const base = byline > 0 ? undressed(words.slice(0, byline), index, name, ownerId) : undefined;
+  if (base) {
+    return {
+      code: 'name_too_similar',
+      rule: 'byline',
+      resembles: base.name,
+      why: `"${name}" reads as "${base.name}", a published name with many downloads, with a byline added.`,
+    };
+  }
   return null;
+}
+
+/**
+ * The popular name held by others that `words` are with nothing but dressing around them: the words as they are,
+ * then with dressing words taken off either end one by one (`get-the-best-skill-adapter`, `pdf-skill`), then with
+ * every dressing word left out.
+ */
+function undressed(words: readonly string[], index: NameIndex, name: string, ownerId: string | null): ExistingName | undefined {
+  const find = (kept: readonly string[]) =>
+    kept.length === 0 ? undefined : heldByOthers(index.popularByWords.get(wordsKey(kept.map(wordSound))), name, ownerId);
+  for (let start = 0; start < words.length && (start === 0 || dressing(words[start - 1]!)); start += 1) {
+    for (let end = words.length; end > start && (end === words.length || dressing(words[end]!)); end -= 1) {
+      const base = find(words.slice(start, end));
+      if (base) return base;
+    }
+  }
+  return find(words.filter((word) => !dressing(word)));
 }
 
 /**
@@ -351,11 +523,11 @@ function addsEnough(reading: WordReading): boolean {
   return added.some((word) => CONNECTORS.has(word)) || added.every(dressing);
 }
 
-function added(name: string, base: ExistingName, affix: string, rule: NameRule = 'word-added'): NameRefusal {
+function added(name: string, base: ExistingName, affix: string, rule: NameRule = 'word-added', also = ''): NameRefusal {
   return {
     code: 'name_too_similar',
     rule,
     resembles: base.name,
-    why: `"${name}" is "${base.name}", a published name with many downloads, with "${affix}" added.`,
+    why: `"${name}" is "${base.name}", a published name with many downloads, with "${affix}" added${also}.`,
   };
 }

@@ -1,5 +1,5 @@
-import { skeleton, visibleForm } from './skeleton.js';
-import { soundForm } from './sound.js';
+import { compactForm, visibleForm } from './skeleton.js';
+import { nameSound, spokenForm } from './sound.js';
 
 const SEPARATOR_RUN = /[\s._-]+/;
 
@@ -13,9 +13,33 @@ export function nameWords(name: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** A word as it reads and sounds: its skeleton's sound form (`kommz`, `c0mms` and `comms` are one word). */
+/**
+ * A word as it reads and sounds: its sound form (`kommz`, `c0mms` and `comms` are one word), a plural's `s` dropped
+ * from words of four or more letters (`patterns` and `pattern`, `skills` and `skill` are one word).
+ */
 export function wordSound(word: string): string {
-  return soundForm(skeleton(word));
+  return nameSound(singular(word));
+}
+
+/** A word's sound as written, a final `s` kept: `docks` then reads as `docx`, where as a plural it reads `dock`. */
+export function writtenWordSound(word: string): string {
+  return nameSound(word);
+}
+
+/** A word of four or more letters without its plural's `s` (or the `z` written for it); `docx` keeps its `x`. */
+function singular(word: string): string {
+  const letters = compactForm(word);
+  return letters.length >= 4 && /[^s][sz]$/.test(letters) ? letters.slice(0, -1) : letters;
+}
+
+/**
+ * A word as it reads with its vowels left out but the first letter (`security` and `scrty`, `patterns` and `pttrns`
+ * read `skrt` and `ptrns`): how a word is abbreviated by the letters that carry it.
+ */
+export function wordConsonants(word: string): string {
+  // Every `c` is `k` here: a soft `c` reads `s` only beside the vowel that is left out (`cmplnc`, `compliance`).
+  const spoken = spokenForm(compactForm(word).replaceAll('c', 'k'));
+  return spoken.slice(0, 1) + spoken.slice(1).replace(/[aeiou1|]/g, '');
 }
 
 /** The key of a set of words whatever their order: their sound forms, sorted. */
@@ -36,9 +60,9 @@ export interface WordReading {
  * Every reading of `name` with none, one or up to MAX_ADDED_WORDS of its words set aside (at least one kept), the
  * fewest set aside first. A name of n words has 1 + n + n(n-1)/2 readings: a slug holds at most some twenty words.
  */
-export function wordReadings(name: string): WordReading[] {
+export function wordReadings(name: string, sound: (word: string) => string = wordSound): WordReading[] {
   const written = nameWords(name);
-  const sounds = written.map(wordSound);
+  const sounds = written.map(sound);
   const readings: WordReading[] = [{ key: wordsKey(sounds), added: [], inside: false }];
   const keep = (skip: ReadonlySet<number>) => sounds.filter((_, i) => !skip.has(i));
   if (written.length >= 2) {
