@@ -34,7 +34,7 @@ export function visibleForm(name: string): string {
  * which 8 already takes); `i` joins `l` and `1`, which many fonts draw alike. Hand-written: this is the ASCII half of
  * UTS #39's skeleton (0→o, 1→l, rn→m) widened by the digits people type for letters, which the Unicode data leaves out.
  */
-const LOOK_ALIKE_CHARACTERS: Readonly<Record<string, string>> = {
+export const LOOK_ALIKE_CHARACTERS: Readonly<Record<string, string>> = {
   '0': 'o',
   '1': 'l',
   i: 'l',

@@ -1,4 +1,4 @@
-import { compactForm } from './skeleton.js';
+import { LOOK_ALIKE_CHARACTERS, compactForm } from './skeleton.js';
 
 /**
  * Spellings that sound alike, folded one way, in the order they apply to a name's letters (digits already read as
@@ -22,19 +22,7 @@ const SOUND_FOLDS: readonly (readonly [RegExp, string])[] = [
 const I_AS_L = /[i1|]/g;
 /** A letter written twice or more reads as one (`pddf`, `komms`). */
 const DOUBLED = /([a-z0-9])\1+/g;
-/** Digits and signs typed for letters, but `1`, which reads `i` or `l` and is folded with them. */
-const DIGIT_LETTERS: Readonly<Record<string, string>> = {
-  '0': 'o',
-  '2': 'z',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '8': 'b',
-  '9': 'g',
-  $: 's',
-  '@': 'a',
-};
+/** Digits and signs typed for letters, as the skeleton reads them, but `1`, which reads `i` or `l` and is folded with them. */
 const DIGIT_LETTER = /[02-57-9$@]/g;
 
 /**
@@ -49,7 +37,7 @@ export function soundForm(letters: string): string {
 /** The sound form before `i` is read as `l`: vowels are still vowels there, for reading a word's consonants. */
 export function spokenForm(letters: string): string {
   // Doubled letters are made single before the folds too, so that `pptxx` does not read `ptksks`.
-  const spelt = letters.replace(DIGIT_LETTER, (found) => DIGIT_LETTERS[found]!).replace(DOUBLED, '$1');
+  const spelt = letters.replace(DIGIT_LETTER, (found) => LOOK_ALIKE_CHARACTERS[found]!).replace(DOUBLED, '$1');
   return SOUND_FOLDS.reduce((out, [pattern, to]) => out.replace(pattern, to), spelt).replace(DOUBLED, '$1');
 }
 
