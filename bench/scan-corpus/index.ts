@@ -6,6 +6,7 @@ import { behaviourSamples } from './malicious/behaviour.js';
 import { behaviourVariantSamples } from './malicious/behaviour-variants.js';
 import { behaviourFamilySamples } from './malicious/behaviour-families.js';
 import { behaviourFamilySamples2 } from './malicious/behaviour-families-2.js';
+import { behaviourFamilySamples3 } from './malicious/behaviour-families-3.js';
 import { dangerousCommandSamples } from './malicious/dangerous-command.js';
 import { executableSamples } from './malicious/executable.js';
 import { hiddenContentSamples } from './malicious/hidden-content.js';
@@ -14,6 +15,7 @@ import { behaviourLookalikeSamples } from './benign/behaviour-lookalikes.js';
 import { behaviourVariantLookalikeSamples } from './benign/behaviour-variants.js';
 import { behaviourFamilyLookalikeSamples } from './benign/behaviour-families.js';
 import { behaviourFamilyLookalikeSamples2 } from './benign/behaviour-families-2.js';
+import { behaviourFamilyLookalikeSamples3 } from './benign/behaviour-families-3.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { everydaySamples } from './benign/everyday.js';
@@ -39,6 +41,7 @@ export function loadCorpus(): Sample[] {
     ...behaviourVariantSamples(),
     ...behaviourFamilySamples(),
     ...behaviourFamilySamples2(),
+    ...behaviourFamilySamples3(),
     ...docsSamples(),
     ...securitySamples(),
     ...scriptSamples(),
@@ -52,5 +55,6 @@ export function loadCorpus(): Sample[] {
     ...behaviourVariantLookalikeSamples(),
     ...behaviourFamilyLookalikeSamples(),
     ...behaviourFamilyLookalikeSamples2(),
+    ...behaviourFamilyLookalikeSamples3(),
   ];
 }

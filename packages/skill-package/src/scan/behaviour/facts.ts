@@ -43,6 +43,23 @@ const CREDENTIAL_PATHS = [
   /\bkaggle\.json\b|huggingface\/token\b|\.huggingface\/token\b|\.config\/gh\/hosts\.ya?ml\b|\.config\/hub\b|\.terraform\.d\/credentials/,
 ];
 
+/**
+ * Credential stores as the folder and the file a path is joined from, when the pieces sit apart (two lists walked by
+ * nested loops, a table keyed by folder, `'.' + name`): each piece of a literal, split at `/`, is compared whole.
+ */
+export const CREDENTIAL_PIECES: readonly (readonly [RegExp, RegExp])[] = [
+  [/^\.?claude$/, /^\.credentials\.json$/],
+  [/^\.?codex$/, /^auth\.json$/],
+  [/^github-copilot$/, /^(?:hosts|apps)\.json$/],
+  [/^\.?ssh$/, /^id_(?:rsa|ed25519|ecdsa|dsa)$/],
+  [/^\.?aws$/, /^credentials$/],
+  [/^\.?kube$/, /^config$/],
+  [/^\.?docker$/, /^config\.json$/],
+  [/^gh$/, /^hosts\.ya?ml$/],
+  [/^gcloud$/, /^(?:application_default_credentials\.json|credentials\.db|access_tokens\.db)$/],
+  [/^\.?azure$/, /^(?:accesstokens\.json|msal_token_cache\.json)$/],
+];
+
 /** The environment as a whole: every variable at once, not one named variable. */
 const ENV_BULK = [
   /\/proc\/(?:self|\d+|\$\$|\*|\$\{?[a-z_]\w{0,30}\}?)\/environ\b/,
@@ -160,7 +177,8 @@ const DELETE_ALL = [
 
 /** Writing where a program starts by itself: shell start-up files, cron, launch agents, services, SSH's keys. */
 const STARTUP_WRITE = [
-  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b|config\.fish\b/,
+  // `~/.${sh}rc` in a loop over shells' names is each of their start-up files.
+  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|\$\{?[a-z_]\w{0,30}\}?rc)\b|config\.fish\b/,
   /\bopen\((?:(?!\bopen\()[^)])*["']a["'](?:(?!["']a["'])[^)\n])*(?:\)(?:(?!\bopen\((?:(?!\bopen\(|\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b)[^)])*["']a["'])[^\n])*)?\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b/,
   /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b(?:(?!\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b)[^\n])*(?:,\s*(?:mode\s*=\s*)?["']a\+?[bt]?["']|appendfile|>>|\.open\(\s*["']a)/,
   /\|\s*crontab\b|\bcrontab\s+(?!-l\b|-e\b)[^\s|;]+|\/etc\/cron|\/var\/spool\/cron/,

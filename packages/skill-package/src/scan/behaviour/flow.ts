@@ -6,7 +6,7 @@
  * when it names a variable or a file an earlier statement filled from the source (data flows through names).
  */
 import { printedMessage, withoutQuotedPatterns } from '../signature.js';
-import { FACT_RECORDS, FILE_WRITE, factsOf, recordsFor } from './facts.js';
+import { CREDENTIAL_PIECES, FACT_RECORDS, FILE_WRITE, factsOf, recordsFor } from './facts.js';
 import { functionSpans, type FunctionSpan } from './functions.js';
 import { ENVIRONMENT_SET, joinedPaths, trimmed, unsetValues } from './values.js';
 
@@ -485,7 +485,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   const { values, assigned } = literals(lines.map((l) => l.text));
   if (!shell) derivedLiterals(lines, values, assigned);
   const tables = shell ? null : tablesOf(lines);
-  const spans = functionSpans(kept.toLowerCase().split('\n')).filter((span) => span.name !== 'module.exports');
+  const spans = functionSpans(kept.toLowerCase().split('\n'), shell).filter((span) => span.name !== 'module.exports');
   const statements: Statement[] = [];
   for (const { text: line, raw, offset } of lines) {
     // Comments and the interpreter line run nothing; a message printed whole (a usage text over lines) is shown.
@@ -517,6 +517,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
   passArguments(statements, spans, firstLine);
   const records = recordsFor(statements.map((s) => s.text));
   for (const s of statements) s.facts = factsOf(s.text, records);
+  credentialPieces(statements);
   // A name a connection or a request was made into sends what it is handed (`conn.request(…)`, `req.write(body)`).
   const handles = new Set<string>();
   for (const s of statements) {
@@ -588,7 +589,7 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
       if (assigned !== undefined) hold(assigned);
       for (const pattern of WRITTEN_FILES)
         for (const m of s.text.matchAll(pattern)) if (m[1]!.length >= 3 || m[1]!.startsWith('$')) hold(m[1]!);
-      const forName = /\bfor\s+([a-z_][a-z0-9_]*)\s+in\b/.exec(s.text);
+      const forName = /\bfor\s+(?:\(\s*(?:const|let|var)\s+)?([a-z_$][\w$]*)\s+(?:in|of)\b/.exec(s.text);
       if (forName !== null) hold(forName[1]!);
     }
     const result = { names, holding };
@@ -607,6 +608,32 @@ export function flowOf(code: string, firstLine: number, shell: boolean, isSignat
     return statements.find((s) => first.has(s) && second.has(s) && (loose || s.facts.has(a) || s.facts.has(b))) ?? null;
   }
   return { statements, facts, joins, meets, holding: (fact) => carriersOf(fact).holding };
+}
+
+/** Where a call of a function starts: not inside another name, unless it is one's own method (`this.`, `self.`). */
+const CALLED = String.raw`(?:(?<![\w.$])|(?<=(?<![\w.$])(?:this|self)\.))`;
+
+/** A quoted literal of a statement, and a home folder named anywhere in a piece. */
+const QUOTED = /["']([^"'\n]{1,200})["']/g;
+const NAMES_HOME = /~|\bhomedir\b|\bhome\b|\buserprofile\b|\bexpanduser\b/;
+
+/**
+ * A credential store's folder and file named by literals apart from each other in a piece that names home
+ * (CREDENTIAL_PIECES): the statements holding either piece read the store, as a path joined from them would.
+ */
+function credentialPieces(statements: readonly Statement[]): void {
+  if (statements.some((s) => s.facts.has('credential-store'))) return;
+  const piecesOf = new Map<Statement, string[]>();
+  for (const s of statements) {
+    if (!s.raw.includes('"') && !s.raw.includes("'")) continue;
+    const pieces = [...s.raw.matchAll(QUOTED)].flatMap((m) => m[1]!.split('/'));
+    if (pieces.length > 0) piecesOf.set(s, pieces);
+  }
+  const all = [...piecesOf.values()].flat();
+  const found = CREDENTIAL_PIECES.filter(([folder, file]) => all.some((p) => folder.test(p)) && all.some((p) => file.test(p)));
+  if (found.length === 0 || !statements.some((s) => NAMES_HOME.test(s.text))) return;
+  for (const [s, pieces] of piecesOf)
+    if (found.some(([folder, file]) => pieces.some((p) => folder.test(p) || file.test(p)))) s.facts.add('credential-store');
 }
 
 /**
@@ -787,7 +814,10 @@ function passArguments(statements: Statement[], spans: readonly FunctionSpan[], 
   if (spans.length === 0 || !statements.some((s) => USES_PATH.test(s.text))) return;
   for (const span of spans) {
     const inside = (s: Statement) => s.line - firstLine >= span.first && s.line - firstLine <= span.last;
-    const body = statements.filter((s) => inside(s) && s.line - firstLine > span.first && USES_PATH.test(s.text));
+    // A body on the definition's own line (`append() { echo … >> "$1"; }`) is that line.
+    const body = statements.filter(
+      (s) => inside(s) && (s.line - firstLine > span.first || span.last === span.first) && USES_PATH.test(s.text),
+    );
     if (body.length === 0) continue;
     const definition = statements.find((s) => s.line - firstLine === span.first);
     // The parameters and their defaults (a shell function's are positional).
@@ -807,7 +837,7 @@ function passArguments(statements: Statement[], spans: readonly FunctionSpan[], 
       if (parameters.length === 0) continue;
     }
     const calls: { at?: Statement; args: string[] }[] = [];
-    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?=\\s)`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);
+    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?=\\s)`) : cached(`${CALLED}${span.name}\\s*\\(`);
     for (const s of statements) {
       if (inside(s) || !s.text.includes(span.name) || calls.length >= 4) continue;
       const last = s.text.slice(s.text.lastIndexOf('\n') + 1);
@@ -1004,7 +1034,7 @@ function callsTakeBodies(statements: readonly Statement[], spans: readonly Funct
     }
     if (body.size === 0) continue;
     const bareCall = cached(`^\\s*(?:await\\s+)?${span.name}\\s*\\([^()]*\\)\\s*;?\\s*$`);
-    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`(?<![\\w.$])${span.name}\\s*\\(`);
+    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`${CALLED}${span.name}\\s*\\(`);
     for (const s of callers) {
       const offset = s.line - firstLine;
       if (offset >= span.first && offset <= span.last) continue;

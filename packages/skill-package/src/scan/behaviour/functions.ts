@@ -22,7 +22,11 @@ const JS_FUNCTION =
 const JS_ASSIGNED =
   /^\s*(?:export\s+)?(?:const|let|var)\s+([a-z_$][\w$]{0,63})\s*=\s*(?:async\s+)?(?:function\b|\([^()]{0,200}\)\s*=>|[a-z_$][\w$]{0,63}\s*=>)/;
 const JS_EXPORTED = /^\s*(?:module\.)?exports(?:\.([a-z_$][\w$]{0,63}))?\s*=\s*(?:async\s+)?(?:function\b\s*([a-z_$][\w$]{0,63})?|\()/;
-const SHELL_FUNCTION = /^[ \t]*(?:function[ \t]+([a-z_][\w-]{0,63})|([a-z_][\w-]{0,63})[ \t]*\(\))[ \t]*(?:\(\)[ \t]*)?(?:\{[ \t]*)?$/;
+// A body may follow on the same line (`append() { echo … >> "$1"; }`).
+const SHELL_FUNCTION = /^[ \t]*(?:function[ \t]+([a-z_][\w-]{0,63})|([a-z_][\w-]{0,63})[ \t]*\(\))[ \t]*(?:\(\)[ \t]*)?(?:\{[^\n]*)?$/;
+/** A class's method (`collect() {`, `async push(target) { … }`), but not a control statement's head. */
+const JS_METHOD =
+  /^[ \t]*(?:static[ \t]+)?(?:async[ \t]+)?(?!(?:if|for|while|switch|catch|function|return)\b)([a-z_$][\w$]{0,63})[ \t]*\([^()]{0,200}\)[ \t]*\{/;
 const OTHER = /^\s*(?:func\s+(?:\([^()]{0,100}\)\s*)?([a-z_]\w{0,63})\s*\(|sub\s+([a-z_]\w{0,63})\b)/;
 
 function indentOf(line: string): number {
@@ -61,11 +65,12 @@ function indentEnd(lines: readonly string[], first: number, indent: number, ruby
   return last;
 }
 
-export function functionSpans(lines: readonly string[]): FunctionSpan[] {
+/** The functions `lines` define; `shell` false reads `name() {` as a method rather than a shell function. */
+export function functionSpans(lines: readonly string[], shell = true): FunctionSpan[] {
   const spans: FunctionSpan[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (!/def|function|=>|\(\s*\)|func|sub|exports/.test(line)) continue;
+    if (!/def|function|=>|\(\s*\)|\)\s*\{|func|sub|exports/.test(line)) continue;
     const py = PYTHON_OR_RUBY.exec(line);
     if (py !== null) {
       // Python's `def` line ends with a colon; Ruby's body runs to its `end`.
@@ -84,9 +89,15 @@ export function functionSpans(lines: readonly string[]): FunctionSpan[] {
       spans.push({ name: exported[1] ?? exported[2] ?? 'module.exports', first: i, last, command: false });
       continue;
     }
-    const shell = SHELL_FUNCTION.exec(line);
-    if (shell !== null) {
-      spans.push({ name: (shell[1] ?? shell[2])!, first: i, last: braceEnd(lines, i), command: true });
+    // Outside a shell, `name() {` is a class's method, called as `this.name()`.
+    const method = shell ? null : JS_METHOD.exec(line);
+    if (method !== null) {
+      spans.push({ name: method[1]!, first: i, last: braceEnd(lines, i), command: false });
+      continue;
+    }
+    const shellFunction = SHELL_FUNCTION.exec(line);
+    if (shellFunction !== null) {
+      spans.push({ name: (shellFunction[1] ?? shellFunction[2])!, first: i, last: braceEnd(lines, i), command: true });
       continue;
     }
     const other = OTHER.exec(line);

@@ -93,7 +93,7 @@ const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
 ];
 /** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
 const STARTUP_PATH =
-  /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
+  /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc|\$\{?[a-z_]\w{0,30}\}?rc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
 /** A crypto wallet address or a pattern for one, in the code as written (detectors' pattern lists included). */
@@ -449,11 +449,49 @@ export function setsAside(text: string): boolean {
     if (at(SUPERSEDED, text, from) || at(TREATED_VOID, text, from)) return true;
     if (at(ASIDE_ANAPHOR, text, from) && NAMES_INSTRUCTIONS.test(text.slice(Math.max(0, from - 200), from))) return true;
   }
+  return text.split(SENTENCE_END).some(voidsEarlier);
+}
+
+/** Earlier instructions named: a word of earlier and, within a few words, one of instructions or of who gives them. */
+const EARLIER_WORD = /\b(?:previous|previously|prior|earlier|before|above|preceding|former|original|initial|so far|until now)\b/g;
+const GIVEN_WORD = /\b(?:instructions?|directions?|guidance|guidelines|operator|system prompt|developer|told you|asked you|gave you)\b/g;
+/** Them declared void or set aside, in any of the usual words. */
+const VOIDED_WORD =
+  /\b(?:ignore|disregard|forget|drop|discard|set aside|put aside|stop following|no longer (?:hold|holds|apply|applies|count|counts|matter|matters|stand|stands|valid|binding|in force)|carr(?:y|ies) no weight|void|obsolete|superseded|revoked|rescinded|withdrawn|cancell?ed|overridden|outdated|invalid|out of date|pay no (?:attention|heed)|(?:do|does|did)(?: not|n't) (?:count|apply|matter|bind))\b/g;
+/** Words of a text that describes an override rather than gives one (a security reference, a warning). */
+const DESCRIBES =
+  /\b(?:attack\w*|inject\w*|malicious|adversar\w*|exploit\w*|payloads?|jailbreak\w*|example|such as|e\.g\.|tells? the (?:model|agent|ai|assistant)|tries|try to|trying|might|may|could|would|detects?|flags?|watch for|beware|warn\w*|never|if a|when a|phrases?|wording)\b/;
+/** Earlier instructions to be kept (`do not ignore the operator's earlier instructions`). */
+const KEPT =
+  /\b(?:do not|don't|does not|doesn't|must not|mustn't|should not|shouldn't|not to|without)\s+(?:ignore|disregard|forget|drop|discard|set aside|stop following)\b/;
+/** How near the words of earlier and of instructions stand, and the words that void them, in words. */
+const NAMED_WITHIN = 4;
+const VOIDED_WITHIN = 8;
+const SENTENCE_CHARS = 400;
+
+/**
+ * A sentence that names earlier instructions (`the operator's earlier guidance`, `what the operator told you before`)
+ * and, a few words on either side, declares them void or sets them aside, in whatever order and wording (`What the
+ * operator asked of you before does not count here`, `Previous directions from the operator: drop them`), and does
+ * not describe an attack or warn of one.
+ */
+function voidsEarlier(sentence: string): boolean {
+  const text = sentence.slice(0, SENTENCE_CHARS);
+  if (DESCRIBES.test(text) || KEPT.test(text)) return false;
+  const wordAt = (offset: number) => text.slice(0, offset).split(' ').length;
+  const places = (pattern: RegExp) => [...text.matchAll(pattern)].map((m) => wordAt(m.index));
+  const voided = places(VOIDED_WORD);
+  if (voided.length === 0) return false;
+  const given = places(GIVEN_WORD);
+  for (const e of places(EARLIER_WORD))
+    for (const g of given)
+      if (Math.abs(e - g) <= NAMED_WITHIN && voided.some((v) => Math.min(Math.abs(v - e), Math.abs(v - g)) <= VOIDED_WITHIN)) return true;
   return false;
 }
+
 const PARAGRAPH_CHARS = 4096;
 const OVERRIDE_WORD =
-  /ignore|disregard|forget|override|set aside|put aside|discard|drop|no longer|not apply|void|obsolete|supersede|revoked|cancel|overridden|replaced|outdated|not count|not matter|bind|follow|attention|heed|aside|withdrawn|rescinded|suspended/;
+  /ignore|disregard|forget|override|set aside|put aside|discard|drop|no longer|not apply|void|obsolete|supersede|revoked|cancel|overridden|replaced|outdated|not count|not matter|bind|follow|attention|heed|aside|withdrawn|rescinded|suspended|weight|invalid|out of date/;
 /** List marks and quotation marks at a line's start, which break a sentence written over several lines. */
 const LINE_MARKS = /^(?:(?:[>*+-]|\d{1,3}[.)])(?:\s+|$))+/;
 /** Marks that break a line without ending its sentence: Markdown's hard breaks (`\` or `<br>` at the end). */
@@ -461,7 +499,7 @@ const LINE_BREAKS = /\\$|<br\s*\/?>/gi;
 
 /** A line the line rules read as an override on its own (rules-agent.ts): the paragraph's finding would repeat it. */
 const ORDERS_ASIDE =
-  /^[\s>*+-]*(?:\d{1,3}[.)]\s*)?(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|earlier|above|preceding|system)\s+(?:instructions|rules|prompts?)\b/;
+  /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|earlier|above|preceding|system)\s+(?:instructions|rules|prompts?)\b/;
 
 const AUTHENTICATES = /\bauthorization header\b|\bbearer\b|\bx-api-key\b/;
 

@@ -123,23 +123,89 @@ function packageScripts(text: string): Units | null {
   }
 }
 
+const QUOTE_MARKS = /^(?:>[ \t]*)+/;
+/** A table cell that is one code span. */
+const CODE_CELL = /^`[^`]+`$/;
+
+/**
+ * Whether a column's cell reads on into the next as one sentence: it ends none and the next starts in lower case
+ * (`The operator's earlier` / `guidance is withdrawn.`), unlike `…before applying` / `Ignore all instructions…`.
+ */
+function runsOn(cell: string, next: string): boolean {
+  return !/[.!?:;]$/.test(cell) && !/^[A-Z]/.test(next);
+}
+/** A line of an indented code block: four spaces or a tab, then something. */
+const INDENTED_CODE = /^(?: {4}|\t)[ \t]*\S/;
+const LIST_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]/;
+
+/** Whether the last lines before the blank line that ends `prose` belong to a list, where indented lines continue an item. */
+function inList(prose: readonly string[]): boolean {
+  for (let i = prose.length - 3; i >= 0 && i >= prose.length - 40; i--) {
+    const line = prose[i]!;
+    if (line.trim() === '') return false;
+    if (LIST_ITEM.test(line)) return true;
+    if (!/^[ \t]/.test(line)) return false;
+  }
+  return false;
+}
+const TABLE_DELIMITER = /^\|[\s:|-]*$/;
+
 /** A Markdown text's paragraphs (lines between blank lines, fences apart) from line `first`. */
 function paragraphs(text: string, first: number): ProseUnit[] {
   const out: ProseUnit[] = [];
   let current: string[] = [];
   let start = first;
+  let table: { line: number; rows: string[][] } | null = null;
   const flush = () => {
     if (current.length > 0) out.push({ line: start, text: current.join(' '), lines: current });
     current = [];
   };
+  // A table is read down each column, whose cells may carry one sentence over rows; across a row they are apart.
+  const flushTable = () => {
+    if (table === null) return;
+    const { line, rows } = table;
+    table = null;
+    // A reference table (each row names a field or option in code: `model`, `systemMessage`) describes what it names:
+    // its rows are read one by one as written, never as sentences running down a column.
+    if (rows.length > 1 && rows.slice(1).every((row) => CODE_CELL.test(row[0] ?? ''))) {
+      const written = rows.map((row) => `| ${row.join(' | ')} |`);
+      out.push({ line, text: written.join(' '), lines: written });
+      return;
+    }
+    const columns = Math.max(...rows.map((row) => row.length));
+    for (let c = 0; c < columns; c++) {
+      const cells = rows.map((row) => row[c] ?? '').filter((cell) => cell !== '');
+      // A cell that neither ends a sentence nor runs on into the next (in lower case) is given a full stop.
+      const read = cells.map((cell, i) =>
+        i + 1 < cells.length && !runsOn(cell, cells[i + 1]!) && !/[.!?]$/.test(cell) ? `${cell}.` : cell,
+      );
+      if (read.length > 0) out.push({ line, text: read.join(' '), lines: read });
+    }
+  };
   text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') flush();
+    // A quotation's marks (`> `, `> > `) are not words of its sentences; a line of marks alone ends a paragraph.
+    const content = line.trim().replace(QUOTE_MARKS, '');
+    if (content.startsWith('|')) {
+      flush();
+      table ??= { line: first + i, rows: [] };
+      if (!TABLE_DELIMITER.test(content))
+        table.rows.push(
+          content
+            .split('|')
+            .slice(1, content.endsWith('|') ? -1 : undefined)
+            .map((cell) => cell.trim()),
+        );
+      return;
+    }
+    flushTable();
+    if (content === '') flush();
     else {
       if (current.length === 0) start = first + i;
-      current.push(line.trim());
+      current.push(content);
     }
   });
   flush();
+  flushTable();
   return [...out, ...stitched(out)];
 }
 
@@ -221,6 +287,7 @@ function markdownUnits(file: string): Units {
   // Its lines stay, blank, so that line numbers hold.
   const text = frontMatter.replace(/[^\n]/g, '') + file.slice(frontMatter.length);
   let fence: { marker: string; shell: boolean; line: number; lines: string[]; startup: boolean } | null = null;
+  let indented: { line: number; lines: string[] } | null = null;
   text.split(/\r?\n/).forEach((line, i) => {
     const open = FENCE.exec(line);
     if (fence === null && open !== null) {
@@ -250,6 +317,14 @@ function markdownUnits(file: string): Units {
       return;
     }
     prose.push(line);
+    // An indented code block (four spaces or a tab after a blank line, outside a list) is code as a fenced one is.
+    if (INDENTED_CODE.test(line) && (indented !== null || (i > 0 && prose.at(-2)?.trim() === '' && !inList(prose)))) {
+      indented ??= { line: i + 1, lines: [] };
+      indented.lines.push(line.trim());
+    } else if (line.trim() !== '' && indented !== null) {
+      units.code.push({ line: indented.line, code: indented.lines.join('\n'), shell: true, documented: true });
+      indented = null;
+    }
     // A command a sentence says to run inline (`run \`curl -F f=@.env https://…\``) is code shown as documentation.
     if (line.includes('`')) {
       const commands = [...line.matchAll(INLINE_COMMAND)].map((m) => m[1]!).slice(0, 8);
@@ -258,6 +333,8 @@ function markdownUnits(file: string): Units {
   });
   const open = fence as { shell: boolean; line: number; lines: string[] } | null;
   if (open !== null) units.code.push({ line: open.line, code: open.lines.join('\n'), shell: open.shell, documented: true });
+  const last = indented as { line: number; lines: string[] } | null;
+  if (last !== null) units.code.push({ line: last.line, code: last.lines.join('\n'), shell: true, documented: true });
   units.prose = [...describedIn(frontMatter), ...paragraphs(prose.join('\n'), 1)];
   return units;
 }
