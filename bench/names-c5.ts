@@ -1,5 +1,6 @@
-// The fifth held-out set of look-alikes for bench/names.ts: written after the rules for two typos, abbreviations,
-// bylines, runs of dressing words and run-together orders, and never tuned against. Each look-alike is a change the
+// The fifth set of look-alikes for bench/names.ts (training since the rules for vendor words with a claim and typos
+// with a number run on were written against its misses): written after the rules for two typos, abbreviations,
+// bylines, runs of dressing words and run-together orders, and held out from them. Each look-alike is a change the
 // rules name combined with another, or a change they do not name.
 
 const MARKS = ['official', 'pro', 'v2', 'plus', 'ai', 'hq'];

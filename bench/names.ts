@@ -10,7 +10,8 @@
 //     written against (other added words, mixed scripts, accents, invisible characters, letter-only tags); (c2) a
 //     second such set; (c3) a third, in bench/names-c3.ts, written before the word-order rules, whose misses later rules were written against; (c4) a fourth, in
 //     bench/names-c4.ts, written before the run-together, byline and dressing-run rules, which then took up its kinds;
-//     (c5) a fifth, in bench/names-c5.ts, written after those rules and never tuned against.
+//     (c5) a fifth, in bench/names-c5.ts, written after those rules, whose misses later rules were written against;
+//     (c6) a sixth, in bench/names-c6.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { benchDatabase } from './lib/seed.js';
 import { thirdHeldOutAttacks } from './names-c3.js';
 import { fourthHeldOutAttacks } from './names-c4.js';
 import { fifthHeldOutAttacks } from './names-c5.js';
+import { sixthHeldOutAttacks } from './names-c6.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -392,8 +394,13 @@ async function main(): Promise<void> {
     show,
   );
   printTallies(
-    '(c5) fifth held-out set (bench/names-c5.ts): two changes in one name, words split or left out, numbers joined on',
+    '(c5) fifth set (bench/names-c5.ts), training since: two changes in one name, words split or left out, numbers joined on',
     tallyAttacks(popular, fifthHeldOutAttacks, refused, 6),
+    show,
+  );
+  printTallies(
+    '(c6) sixth held-out set (bench/names-c6.ts): changes of the earlier sets in new pairs',
+    tallyAttacks(popular, sixthHeldOutAttacks, refused, 7),
     show,
   );
 
