@@ -304,6 +304,18 @@ describe('word order, added words, short names and sound-alikes', () => {
       assert.equal(refused(free), null, free);
   });
 
+  it('refuse a popular name between a word of substance and a claim or version, and a typo with a mark run on', () => {
+    for (const [variant, rule] of [
+      ['google-security-review-pro', 'words-added'],
+      ['acme-skill-adapter-v2', 'words-added'],
+      ['security-rview2', 'one-edit'],
+      ['skil-adapterpro', 'one-edit'],
+    ] as const)
+      assert.equal(refused(variant)?.rule, rule, variant);
+    // A word of substance on each side, or a short word that only looks like a tag, makes another name.
+    for (const free of ['tdd-security-review-cycle', 'google-security-review-checklist']) assert.equal(refused(free), null, free);
+  });
+
   it('refuse a popular name with vowels left out of its words', () => {
     for (const variant of ['scrty-review', 'clckhs-io', 'checking-hipaa-cmplnc', 'security-rvw'])
       assert.equal(refused(variant)?.rule, 'abbreviated', variant);

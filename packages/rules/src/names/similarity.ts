@@ -370,6 +370,9 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (!CLAIMS.has(affix) && !looksLikeTag(affix)) continue;
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
+      // A typo in the name as well as what is run on (`security-rview2`).
+      const typo = rest.length >= MIN_EDIT_LENGTH && marks(affix) ? nearPopular(letterForm(rest), name, index, ownerId, true) : undefined;
+      if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
     }
   }
   return judgeSoundAndWords(name, index, ownerId);
@@ -520,7 +523,13 @@ function addsEnough(reading: WordReading): boolean {
   const { added } = reading;
   if (added.length === 0) return true;
   if (added.length === 1) return !reading.inside || dressing(added[0]!);
-  return added.some((word) => CONNECTORS.has(word)) || added.every(dressing);
+  // Around the name, one word of substance beside a claim word or a version (`acme-pdf-tools-pro`, `google-pdf-v2`).
+  return added.some((word) => CONNECTORS.has(word)) || added.every(dressing) || (reading.ends === true && added.some(marks));
+}
+
+/** A claim word or a tag with a digit (`pro`, `v2`, `2026`): what a name is marked with to pass as a version of another. */
+function marks(word: string): boolean {
+  return CLAIMS.has(word) || (looksLikeTag(word) && /[0-9]/.test(word));
 }
 
 function added(name: string, base: ExistingName, affix: string, rule: NameRule = 'word-added', also = ''): NameRefusal {

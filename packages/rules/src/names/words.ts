@@ -54,6 +54,8 @@ export interface WordReading {
   added: string[];
   /** Whether the one word set aside stood between two kept ones (`pdf-kit-tools`) rather than first or last. */
   inside: boolean;
+  /** Whether the two words set aside are the name's first and last (`acme-pdf-tools-pro`). */
+  ends?: boolean;
 }
 
 /**
@@ -73,7 +75,12 @@ export function wordReadings(name: string, sound: (word: string) => string = wor
   if (written.length >= 3) {
     for (let i = 0; i < written.length; i += 1) {
       for (let j = i + 1; j < written.length; j += 1) {
-        readings.push({ key: wordsKey(keep(new Set([i, j]))), added: [written[i]!, written[j]!], inside: false });
+        readings.push({
+          key: wordsKey(keep(new Set([i, j]))),
+          added: [written[i]!, written[j]!],
+          inside: false,
+          ends: i === 0 && j === written.length - 1,
+        });
       }
     }
   }
