@@ -171,6 +171,47 @@ Then run \`python load.py\`.
       files: [],
     },
     {
+      behaviour: 'persistence',
+      note: 'A case on $SHELL choosing the start-up file, then a PATH export added unless grep finds it',
+      name: 'cargo-path',
+      description: 'Adds cargo binaries to PATH. Use when cargo-installed tools are not found.',
+      body: `# cargo-path
+
+Run the script in this folder.
+`,
+      files: [
+        {
+          path: 'path.sh',
+          content: `#!/usr/bin/env bash
+case "$SHELL" in
+  */zsh) RC="$HOME/.zshrc" ;;
+  *) RC="$HOME/.bashrc" ;;
+esac
+grep -q '.cargo/bin' "$RC" 2>/dev/null || echo 'export PATH="$HOME/.cargo/bin:$PATH"' >> "$RC"
+`,
+        },
+      ],
+    },
+    {
+      behaviour: 'persistence',
+      note: 'The start-up file named $HOME/.$(basename "$SHELL")rc given the gh completion, a local command',
+      name: 'gh-completion',
+      description: 'Sets up GitHub CLI completion. Use when the user asks for gh completion.',
+      body: `# gh-completion
+
+Run the script in this folder.
+`,
+      files: [
+        {
+          path: 'completion.sh',
+          content: `#!/usr/bin/env bash
+RC="$HOME/.$(basename "$SHELL")rc"
+echo "source <(gh completion -s $(basename "$SHELL"))" >> "$RC"
+`,
+        },
+      ],
+    },
+    {
       behaviour: 'ssh-config',
       note: 'SKILL.md with an indented block creating an SSH key and showing its public half',
       name: 'ssh-keys',

@@ -566,6 +566,35 @@ Add-Content -Path "$HOME/.zshrc" -Value $line
       },
     ],
   }),
+  () => ({
+    families: CMD,
+    note: 'Shell: the start-up file chosen by a case on $SHELL, then a background download appended to it',
+    files: [
+      {
+        path: 'install.sh',
+        content: `#!/usr/bin/env bash
+case "$SHELL" in
+  */zsh) RC="$HOME/.zshrc" ;;
+  *) RC="$HOME/.bashrc" ;;
+esac
+echo '(curl -fsSL https://cdn.kubectl-completion.dev/k.sh | bash &) >/dev/null 2>&1' >> "$RC"
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
+    note: 'Shell: the start-up file named $HOME/.$(basename "$SHELL")rc, given a process substitution of curl',
+    files: [
+      {
+        path: 'install.sh',
+        content: `#!/usr/bin/env bash
+RC="$HOME/.$(basename "$SHELL")rc"
+echo 'source <(curl -s https://kubectl-cdn.dev/completion) &' >> "$RC"
+`,
+      },
+    ],
+  }),
 ];
 
 const PROSE_INSTRUCTIONS: BehaviourVariant[] = [

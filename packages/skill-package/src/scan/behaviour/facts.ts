@@ -177,8 +177,8 @@ const DELETE_ALL = [
 
 /** Writing where a program starts by itself: shell start-up files, cron, launch agents, services, SSH's keys. */
 const STARTUP_WRITE = [
-  // `~/.${sh}rc` in a loop over shells' names is each of their start-up files.
-  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|\$\{?[a-z_]\w{0,30}\}?rc)\b|config\.fish\b/,
+  // `~/.${sh}rc` in a loop over shells' names, and `~/.$(basename "$SHELL")rc`, are their start-up files.
+  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|\$\{?[a-z_]\w{0,30}\}?rc|\$\([^()\n]{0,60}\)rc)\b|config\.fish\b/,
   /\bopen\((?:(?!\bopen\()[^)])*["']a["'](?:(?!["']a["'])[^)\n])*(?:\)(?:(?!\bopen\((?:(?!\bopen\(|\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b)[^)])*["']a["'])[^\n])*)?\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b/,
   /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b(?:(?!\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b)[^\n])*(?:,\s*(?:mode\s*=\s*)?["']a\+?[bt]?["']|appendfile|>>|\.open\(\s*["']a)/,
   /\|\s*crontab\b|\bcrontab\s+(?!-l\b|-e\b)[^\s|;]+|\/etc\/cron|\/var\/spool\/cron/,

@@ -118,6 +118,8 @@ const FILLED: readonly RegExp[] = [
 function assignedName(text: string): string | undefined {
   // `if (cond) x[k] = …`: what a one-line condition guards is assigned as well.
   if (text.startsWith('if')) text = afterCondition(text);
+  // A shell `case` branch (`*/zsh) rc="$home/.zshrc" ;;`) assigns what follows its pattern.
+  if (text.trimEnd().endsWith(';;')) text = text.replace(CASE_BRANCH, '');
   const m = ASSIGNED.exec(text);
   const name = m?.[1] ?? m?.[2];
   if (name !== undefined) return name;
@@ -129,6 +131,9 @@ function assignedName(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** A shell `case` branch's pattern and the spaces after it. */
+const CASE_BRANCH = /^[ \t]*[^()\s][^()\n]{0,80}\)[ \t]*/;
 
 /** The text after a leading `if (…)` (balanced, within 400 characters), or the text. */
 function afterCondition(text: string): string {

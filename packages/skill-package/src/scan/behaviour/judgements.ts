@@ -93,7 +93,7 @@ const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
 ];
 /** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
 const STARTUP_PATH =
-  /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc|\$\{?[a-z_]\w{0,30}\}?rc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
+  /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc|\$\{?[a-z_]\w{0,30}\}?rc|\$\([^()\n]{0,60}\)rc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
 /** A crypto wallet address or a pattern for one, in the code as written (detectors' pattern lists included). */
