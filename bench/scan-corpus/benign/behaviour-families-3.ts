@@ -212,6 +212,38 @@ echo "source <(gh completion -s $(basename "$SHELL"))" >> "$RC"
       ],
     },
     {
+      behaviour: 'security-prose',
+      note: 'A prompt-writing guide: keep the system prompt short, drop boilerplate, the system prompt wins over the skill, old examples out of date',
+      name: 'prompt-writer',
+      description: 'Helps write system prompts. Use when the user drafts a system prompt.',
+      body: `# Prompt writer
+
+Keep the system prompt short; drop boilerplate.
+If the system prompt and this skill disagree,
+the system prompt wins.
+
+> The system prompt in older examples is out of date;
+> use the template in \`templates/system.md\`.
+`,
+      files: [],
+    },
+    {
+      behaviour: 'security-prose',
+      note: "Kubernetes operator debugging: the operator's reconcile loop overrides changes, operator rules suspended in maintenance windows",
+      name: 'k8s-operator-debug',
+      description: 'Debugs Kubernetes operators. Use when an operator misbehaves.',
+      body: `# Operator debugging
+
+The operator's reconcile loop overrides manual changes
+to replicas. Operator rules are suspended during
+maintenance windows; check \`kubectl get events\` first.
+
+Follow the operator's rules for this cluster;
+this skill only adds checks.
+`,
+      files: [],
+    },
+    {
       behaviour: 'ssh-config',
       note: 'SKILL.md with an indented block creating an SSH key and showing its public half',
       name: 'ssh-keys',
