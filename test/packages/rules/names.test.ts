@@ -312,6 +312,9 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['skil-adapterpro', 'one-edit'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
+    // Numbered names differ by their numbers: a digit is never read as a typo under a run-on or two edits.
+    const numbered = nameIndex([popular('user13820x49'), popular('project-alpha-2024-archive')]);
+    for (const free of ['user13820x423', 'project-alpha-2025-archiv']) assert.equal(judgeName(free, numbered, 'mallory'), null, free);
     // A word of substance on each side, or a short word that only looks like a tag, makes another name.
     for (const free of ['tdd-security-review-cycle', 'google-security-review-checklist']) assert.equal(refused(free), null, free);
   });

@@ -242,6 +242,9 @@ export function oneEditApart(a: string, b: string): boolean {
   return restA.length === 2 && restB.length === 2 && restA === restB[1]! + restB[0]!; // swapped
 }
 
+/** A digit: numbered names (`user-42`, `user-49`) differ by their numbers, not by typos. */
+const DIGIT = /[0-9]/;
+
 /**
  * Whether `a` and `b` are at least one and at most `max` edits apart (insertions, deletions, substitutions, swaps of
  * neighbours: optimal string alignment). Hand-written: the band of `max` cells either side of the diagonal is all a
@@ -283,6 +286,7 @@ function nearPopular(letters: string, name: string, index: NameIndex, ownerId: s
     // `mcp-builder`, `security-reviewer` not `security-review`); the first two swapped still read as them.
     const two =
       !oneOnly &&
+      !DIGIT.test(name) &&
       candidate.length >= TWO_EDIT_LENGTH &&
       letters.length >= TWO_EDIT_LENGTH &&
       (letters.at(0) === candidate.at(0) || (letters.at(0) === candidate.at(1) && letters.at(1) === candidate.at(0))) &&
@@ -357,7 +361,8 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
       // A typo in the name as well as the word (`pdf-tols-pro`).
-      const typo = nearPopular(letterForm(rest), name, index, ownerId, true);
+      // Digits are not typos (`user-42` is not `user-49` with a word added).
+      const typo = DIGIT.test(rest) ? undefined : nearPopular(letterForm(rest), name, index, ownerId, true);
       if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
     }
   }
@@ -371,7 +376,10 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
       // A typo in the name as well as what is run on (`security-rview2`).
-      const typo = rest.length >= MIN_EDIT_LENGTH && marks(affix) ? nearPopular(letterForm(rest), name, index, ownerId, true) : undefined;
+      const typo =
+        rest.length >= MIN_EDIT_LENGTH && marks(affix) && !DIGIT.test(rest)
+          ? nearPopular(letterForm(rest), name, index, ownerId, true)
+          : undefined;
       if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
     }
   }

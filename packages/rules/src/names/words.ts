@@ -37,6 +37,8 @@ function singular(word: string): string {
  * read `skrt` and `ptrns`): how a word is abbreviated by the letters that carry it.
  */
 export function wordConsonants(word: string): string {
+  // A number is written out, never abbreviated (`2024` and `2025` stay apart).
+  if (/[0-9]/.test(word)) return compactForm(word);
   // Every `c` is `k` here: a soft `c` reads `s` only beside the vowel that is left out (`cmplnc`, `compliance`).
   const spoken = spokenForm(compactForm(word).replaceAll('c', 'k'));
   return spoken.slice(0, 1) + spoken.slice(1).replace(/[aeiou1|]/g, '');
