@@ -4,15 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { loadConfig, type DatabaseConfig } from '../../src/config.js';
-import type { PostgresTuning } from '../../src/db/database.js';
 import { isDatabaseUnavailable } from '../../src/db/faults.js';
 import { registryPool } from '../../src/db/postgres-pool.js';
-import { createRuntime } from '../../src/server.js';
-import { ADMIN, startApp, type TestApp } from '../helpers/app.js';
+import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { adminSession, call, createKey, expectProblem, expectStatus, json, registerUser, uniqueName } from '../helpers/client.js';
 import { freePort } from '../helpers/process.js';
+import { proxiedRegistry } from './proxied-registry.js';
 import { countSessions, databaseProxy, POSTGRES_ONLY, POSTGRES_URL, terminateSessions, type DatabaseProxy } from './postgres-sessions.js';
 import { ifSet } from '../helpers/hooks.js';
 
@@ -131,40 +129,17 @@ describe('PostgreSQL away and back, behind a proxy', { timeout: 120_000, ...POST
   let t: TestApp;
   let proxy: DatabaseProxy;
   let key: string;
-  let dispose: () => Promise<void>;
+  let close: () => Promise<void>;
 
   before(async () => {
-    const store = await postgres.create();
-    dispose = () => store.dispose();
-    const direct = store.database as Extract<DatabaseConfig, { kind: 'postgres' }>;
-    proxy = await databaseProxy(direct.url);
     // A short statement limit, so that a request on a connection into the void gives up well within the bound.
-    const database: DatabaseConfig & PostgresTuning = { ...direct, url: proxy.url(direct.url), statementTimeoutMs: 500 };
-    const config = loadConfig({
-      DATA_DIR: store.dataDir,
-      LOG_LEVEL: 'silent',
-      RATE_LIMIT: 'off',
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ADMIN_EMAIL: ADMIN.email,
-    });
-    config.database = database;
-    const runtime = await createRuntime(config);
-    t = {
-      app: runtime.app,
-      runtime,
-      config,
-      request: (options) => runtime.app.inject(options),
-      restart: () => Promise.reject(new Error('not used')),
-      close: () => runtime.close(),
-    };
+    const registry = await proxiedRegistry({}, { statementTimeoutMs: 500 });
+    ({ t, proxy } = registry);
+    close = () => registry.close();
     key = (await createKey(t, await adminSession(t))).key;
   });
   after(async () => {
-    await ifSet(proxy)?.restore();
-    await ifSet(t)?.close();
-    await ifSet(proxy)?.close();
-    await ifSet(dispose)?.();
+    await ifSet(close)?.();
   });
 
   async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {

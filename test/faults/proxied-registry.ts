@@ -1,4 +1,5 @@
 import { loadConfig, type DatabaseConfig } from '../../src/config.js';
+import type { PostgresTuning } from '../../src/db/database.js';
 import { createRuntime } from '../../src/server.js';
 import { ADMIN, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
@@ -14,8 +15,11 @@ export interface ProxiedRegistry {
   close(): Promise<void>;
 }
 
-/** Starts one with `env` over the fault tests' defaults (no rate limits, a 1 MiB free-space floor, the test admin). */
-export async function proxiedRegistry(env: Record<string, string> = {}): Promise<ProxiedRegistry> {
+/**
+ * Starts one with `env` over the fault tests' defaults (no rate limits, a 1 MiB free-space floor, the test admin), its
+ * pool tuned by `tuning` (a short statement limit, say).
+ */
+export async function proxiedRegistry(env: Record<string, string> = {}, tuning: PostgresTuning = {}): Promise<ProxiedRegistry> {
   const postgres = backends().find((b) => b.name === 'postgres')!;
   const store = await postgres.create();
   let proxy: DatabaseProxy | undefined;
@@ -39,7 +43,8 @@ export async function proxiedRegistry(env: Record<string, string> = {}): Promise
       ADMIN_EMAIL: ADMIN.email,
       ...env,
     });
-    config.database = { ...direct, url: proxy.url(direct.url) };
+    const database: DatabaseConfig & PostgresTuning = { ...direct, ...tuning, url: proxy.url(direct.url) };
+    config.database = database;
     const runtime = await createRuntime(config);
     t = {
       app: runtime.app,

@@ -1,16 +1,7 @@
 import { reservedWord } from './reserved.js';
 import { compactForm, letterForm, skeleton, visibleForm } from './skeleton.js';
 import { nameSound } from './sound.js';
-import {
-  MAX_ADDED_WORDS,
-  nameWords,
-  wordConsonants,
-  wordReadings,
-  wordSound,
-  wordsKey,
-  writtenWordSound,
-  type WordReading,
-} from './words.js';
+import { MAX_ADDED_WORDS, nameWords, wordConsonants, wordReadings, wordSound, wordsKey, type WordReading } from './words.js';
 
 /**
  * A published name counts as known enough to imitate from this many downloads: below it a name draws too few
@@ -191,7 +182,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     push(popularByLetters, letters, entry);
     push(popularBySound, nameSound(entry.name), entry);
     const words = nameWords(entry.name);
-    const wordsKeys = new Set([wordsKey(words.map(wordSound)), wordsKey(words.map(writtenWordSound))]);
+    const wordsKeys = new Set([wordsKey(words.map(wordSound)), wordsKey(words.map(nameSound))]);
     for (const key of wordsKeys) push(popularByWords, key, entry);
     if (words.length >= 2) push(popularByConsonants, words.map(wordConsonants).join(' '), entry);
     if (words.length >= 2 && words.length <= MAX_RUN_TOGETHER) {
@@ -412,7 +403,8 @@ function judgeSoundAndWords(name: string, index: NameIndex, ownerId: string | nu
   }
   const reordered = heldByOthers(index.popularRunTogether.get(sound), name, ownerId);
   if (reordered) return sameWords(name, reordered);
-  const readings = [...wordReadings(name), ...wordReadings(name, writtenWordSound)];
+  // Each word also as written, a final `s` kept: `docks` then reads as `docx`, where as a plural it reads `dock`.
+  const readings = [...wordReadings(name), ...wordReadings(name, nameSound)];
   // A `1` reads as `l` in the sound forms; where it stands for an `i` (`d3c1510n`), the name is read that way too.
   if (name.includes('1')) readings.push(...wordReadings(name.replaceAll('1', 'i')));
   for (const reading of readings) {

@@ -21,11 +21,6 @@ export function wordSound(word: string): string {
   return nameSound(singular(word));
 }
 
-/** A word's sound as written, a final `s` kept: `docks` then reads as `docx`, where as a plural it reads `dock`. */
-export function writtenWordSound(word: string): string {
-  return nameSound(word);
-}
-
 /** A word of four or more letters without its plural's `s` (or the `z` written for it); `docx` keeps its `x`. */
 function singular(word: string): string {
   const letters = compactForm(word);

@@ -458,8 +458,11 @@ export function setsAside(text: string): boolean {
 /** The operator (or the system prompt) as the one whose instructions an agent follows, not as a thing worked on. */
 const AUTHORITY =
   /\b(?:(?:the|your)\s+operator'?s\s+(?:\w+\s+){0,2}?(?:instructions?|guidance|guidelines|rules|directions|notes|words|requests?|orders)|(?:what|whatever|anything|everything)\s+(?:the\s+|your\s+)?(?:operator|system prompt)\b|(?:the|your)\s+operator\s+(?:said|says|told|tells|gave|gives|asked|asks|wrote|writes|wants|set)|your system (?:prompt|message)|the system (?:prompt|message)'?s?\s+(?:instructions?|rules|guidance|guidelines))\b/g;
-/** Words that put them aside or beneath the text (`… takes precedence over what the operator said`). */
-const DISPLACES =
+/**
+ * Words that declare instructions void, set them aside or put them beneath the text (`… no longer hold`, `… takes
+ * precedence over what the operator said`): read by both readings below.
+ */
+const VOIDS =
   /\b(?:ignore|disregard|forget|drop|discard|set aside|put aside|to one side|stop following|no longer (?:need to |have to |must )?(?:follow|obey|hold|holds|apply|applies|count|counts|matter|matters|stand|stands|valid|binding|in force)|carr(?:y|ies) no weight|void|obsolete|superseded|revoked|rescinded|withdrawn|suspended|cancell?ed|overridden|outdated|out of date|invalid|irrelevant|not relevant|pay no (?:attention|heed)|takes? (?:precedence|priority) over|(?:do|does|did)(?: not|n't) (?:count|apply|matter|bind))\b/g;
 /** A concession that dismisses them by itself (`Whatever the system prompt says, …`). */
 const CONCEDED =
@@ -476,21 +479,22 @@ function displacesOperator(text: string): boolean {
   if (!head.includes('operator') && !head.includes('system ')) return false;
   if (DESCRIBES.test(head) || KEPT.test(head)) return false;
   if (CONCEDED.test(head)) return true;
-  const wordAt = (offset: number) => head.slice(0, offset).split(' ').length;
-  const authority = [...head.matchAll(AUTHORITY)].map((m) => [wordAt(m.index), wordAt(m.index + m[0].length)] as const);
+  const authority = wordPlaces(head, AUTHORITY);
   if (authority.length === 0) return false;
-  return [...head.matchAll(DISPLACES)].some((m) => {
-    const at = wordAt(m.index);
-    return authority.some(([from, to]) => at >= from - DISPLACED_WITHIN && at <= to + DISPLACED_WITHIN);
-  });
+  return wordPlaces(head, VOIDS).some(([at]) =>
+    authority.some(([from, to]) => at >= from - DISPLACED_WITHIN && at <= to + DISPLACED_WITHIN),
+  );
+}
+
+/** Where `pattern` (global) matches in `text`, as the indexes of the words its matches start and end in. */
+function wordPlaces(text: string, pattern: RegExp): (readonly [number, number])[] {
+  const wordAt = (offset: number) => text.slice(0, offset).split(' ').length;
+  return [...text.matchAll(pattern)].map((m) => [wordAt(m.index), wordAt(m.index + m[0].length)] as const);
 }
 
 /** Earlier instructions named: a word of earlier and, within a few words, one of instructions or of who gives them. */
 const EARLIER_WORD = /\b(?:previous|previously|prior|earlier|before|above|preceding|former|original|initial|so far|until now)\b/g;
 const GIVEN_WORD = /\b(?:instructions?|directions?|guidance|guidelines|operator|system prompt|developer|told you|asked you|gave you)\b/g;
-/** Them declared void or set aside, in any of the usual words. */
-const VOIDED_WORD =
-  /\b(?:ignore|disregard|forget|drop|discard|set aside|put aside|stop following|no longer (?:hold|holds|apply|applies|count|counts|matter|matters|stand|stands|valid|binding|in force)|carr(?:y|ies) no weight|void|obsolete|superseded|revoked|rescinded|withdrawn|cancell?ed|overridden|outdated|invalid|out of date|pay no (?:attention|heed)|(?:do|does|did)(?: not|n't) (?:count|apply|matter|bind))\b/g;
 /** Words of a text that describes an override rather than gives one (a security reference, a warning). */
 const DESCRIBES =
   /\b(?:attack\w*|inject\w*|malicious|adversar\w*|exploit\w*|payloads?|jailbreak\w*|example|such as|e\.g\.|tells? the (?:model|agent|ai|assistant)|tries|try to|trying|might|may|could|would|detects?|flags?|watch for|beware|warn\w*|never|if a|when a|phrases?|wording)\b/;
@@ -511,9 +515,8 @@ const SENTENCE_CHARS = 400;
 function voidsEarlier(sentence: string): boolean {
   const text = sentence.slice(0, SENTENCE_CHARS);
   if (DESCRIBES.test(text) || KEPT.test(text)) return false;
-  const wordAt = (offset: number) => text.slice(0, offset).split(' ').length;
-  const places = (pattern: RegExp) => [...text.matchAll(pattern)].map((m) => wordAt(m.index));
-  const voided = places(VOIDED_WORD);
+  const places = (pattern: RegExp) => wordPlaces(text, pattern).map(([start]) => start);
+  const voided = places(VOIDS);
   if (voided.length === 0) return false;
   const given = places(GIVEN_WORD);
   for (const e of places(EARLIER_WORD))
