@@ -7,6 +7,7 @@ import { behaviourVariantSamples } from './malicious/behaviour-variants.js';
 import { behaviourFamilySamples } from './malicious/behaviour-families.js';
 import { behaviourFamilySamples2 } from './malicious/behaviour-families-2.js';
 import { behaviourFamilySamples3 } from './malicious/behaviour-families-3.js';
+import { behaviourFamilySamples4 } from './malicious/behaviour-families-4.js';
 import { dangerousCommandSamples } from './malicious/dangerous-command.js';
 import { executableSamples } from './malicious/executable.js';
 import { hiddenContentSamples } from './malicious/hidden-content.js';
@@ -16,6 +17,7 @@ import { behaviourVariantLookalikeSamples } from './benign/behaviour-variants.js
 import { behaviourFamilyLookalikeSamples } from './benign/behaviour-families.js';
 import { behaviourFamilyLookalikeSamples2 } from './benign/behaviour-families-2.js';
 import { behaviourFamilyLookalikeSamples3 } from './benign/behaviour-families-3.js';
+import { behaviourFamilyLookalikeSamples4 } from './benign/behaviour-families-4.js';
 import { configSamples } from './benign/config.js';
 import { docsSamples } from './benign/docs.js';
 import { everydaySamples } from './benign/everyday.js';
@@ -42,6 +44,7 @@ export function loadCorpus(): Sample[] {
     ...behaviourFamilySamples(),
     ...behaviourFamilySamples2(),
     ...behaviourFamilySamples3(),
+    ...behaviourFamilySamples4(),
     ...docsSamples(),
     ...securitySamples(),
     ...scriptSamples(),
@@ -56,5 +59,6 @@ export function loadCorpus(): Sample[] {
     ...behaviourFamilyLookalikeSamples(),
     ...behaviourFamilyLookalikeSamples2(),
     ...behaviourFamilyLookalikeSamples3(),
+    ...behaviourFamilyLookalikeSamples4(),
   ];
 }

@@ -175,10 +175,26 @@ const DELETE_ALL = [
   /\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|random|urandom)\s+of=\/dev\/[sh]d/,
 ];
 
+/**
+ * Files a shell, a terminal multiplexer or an editor runs by itself at every start, as named after `~/.`. A shell's
+ * name put before `rc` by any expansion (`~/.${sh}rc` in a loop over shells, the name cut from `$SHELL`,
+ * `~/.$(basename "$SHELL")rc`) names its start-up file too.
+ */
+const STARTUP_FILES = String.raw`(?:bashrc|zshrc|profile|bash_profile|bash_login|bash_logout|zprofile|zshenv|zlogin|zlogout|kshrc|cshrc|tcshrc|xprofile|xinitrc|xsessionrc|bash_completion|tmux\.conf|vimrc|\$(?:[a-z_]\w{0,30}|\{[^{}\n]{1,60}\}|\([^()\n]{0,60}\))rc|\x60[^\x60\n]{1,60}\x60rc)\b`;
+/**
+ * Folders whose every file a shell or an interpreter runs at its start (completions, `rc.d` and `profile.d` folders,
+ * fish's, oh-my-zsh's, zsh's function path, Python's site hooks), and SSH's login script.
+ */
+const STARTUP_FOLDERS = String.raw`(?:bash_completion\.d|bash-completion\/completions|\.bashrc\.d|\.zshrc\.d|\/profile\.d|\.config\/fish\/(?:conf\.d|completions|functions)|\.oh-my-zsh\/custom|\.zfunc|(?:site|dist)-packages\/[^\s"'\/]{1,80}\.pth)\b|\b(?:site|user)customize\.py\b|\.ssh\/rc\b|config\.fish\b`;
+/** A start-up file or a file in a start-up folder, named anywhere in a statement. */
+export const STARTUP_PLACE = String.raw`\.${STARTUP_FILES}|${STARTUP_FOLDERS}`;
+
 /** Writing where a program starts by itself: shell start-up files, cron, launch agents, services, SSH's keys. */
 const STARTUP_WRITE = [
-  // `~/.${sh}rc` in a loop over shells' names, and `~/.$(basename "$SHELL")rc`, are their start-up files.
-  /(?:>>?|\btee\s+-a\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\s+-a\b|\bappendfile(?:sync)?\()[^\n])*\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|\$\{?[a-z_]\w{0,30}\}?rc|\$\([^()\n]{0,60}\)rc)\b|config\.fish\b/,
+  // Written, appended or teed to: a download saved with `-o` is a file like any other until something runs it.
+  new RegExp(
+    String.raw`(?:>>?|\btee\b|\bappendfile(?:sync)?\()(?:(?!>|\btee\b|\bappendfile(?:sync)?\()[^\n])*(?:${STARTUP_PLACE})|config\.fish\b`,
+  ),
   /\bopen\((?:(?!\bopen\()[^)])*["']a["'](?:(?!["']a["'])[^)\n])*(?:\)(?:(?!\bopen\((?:(?!\bopen\(|\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b)[^)])*["']a["'])[^\n])*)?\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc)\b/,
   /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b(?:(?!\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv)\b)[^\n])*(?:,\s*(?:mode\s*=\s*)?["']a\+?[bt]?["']|appendfile|>>|\.open\(\s*["']a)/,
   /\|\s*crontab\b|\bcrontab\s+(?!-l\b|-e\b)[^\s|;]+|\/etc\/cron|\/var\/spool\/cron/,
@@ -226,7 +242,7 @@ export type FactName = (typeof FACT_RECORDS)[number]['name'];
 
 /** Writing or appending to a file, in any of the ways the languages spell it. */
 export const FILE_WRITE =
-  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\((?:(?!\bopen\()[^)\n])*,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa]\b|\bopen\((?:(?!\bopen\()[^\n]){0,200}?\),[ \t]*["'][wa][+bt]?["']|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s|\bcreatewritestream\(|\bo_append\b|\bsed\s+(?:-[a-z]+\s+)*-i|\bperl\s+-[a-z]*i|["']>>?["']/;
+  /\.open\(\s*(?:mode\s*=\s*)?["'][wa]|\bopen\((?:(?!\bopen\()[^)\n])*,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa]\b|\bopen\((?:(?!\bopen\()[^\n]){0,200}?,[ \t]*(?:mode[ \t]*=[ \t]*)?["'][wa][+bt]?["']|\.write_text\(|\bwrite(?:file|filesync)\(|\bappendfile(?:sync)?\(|(?:^|[^<>&\d])>{1,2}\s*["']?[~/.$\w]|\b(?:add|set)-content\b|\bout-file\b|\bcopyfile\(|\bshutil\.copy|\b(?:cp|mv|tee|install)\s|\bcreatewritestream\(|\bo_append\b|\bsed\s+(?:-[a-z]+\s+)*-i|\bperl\s+-[a-z]*i|["']>>?["']/;
 
 /** The environment handed to a child process (`env: {...process.env}`, `env=os.environ.copy()`): it stays on the machine. */
 const CHILD_ENVIRONMENT =

@@ -203,9 +203,29 @@ const HEREDOC = /<<-?[ \t]*["']?([a-z_][a-z0-9_]{0,30})["']?/;
 /** A line that continues a chain of calls: `.then(…)`, `.map(…)` (a shell's `. file` has a space after the dot). */
 const CHAINED = /^[ \t]*\??\.[a-z_$]/;
 
-/** Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open. */
+/** A shell variable given a quoted value that the line leaves open: its next lines are the value, up to the closing quote. */
+const OPENS_QUOTED = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-[a-z]+\s+)?)?[a-z_][a-z0-9_]*=(["'])/i;
+/** How many times `quote` stands in `line` unescaped. */
+function quotesIn(line: string, quote: string): number {
+  let n = 0;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === '\\' && quote === '"') i++;
+    else if (line[i] === quote) n++;
+  }
+  return n;
+}
+
+/** A shell's group closed and redirected or piped as a whole: `} >> "$rc"`, `} | tee -a …`. */
+const GROUP_REDIRECTED = /^[ \t]*\}[ \t]*(?:\d?>{1,2}|\|)/;
+
+/**
+ * Lines joined where a shell continues them (`\`) or where parentheses or brackets are still open; a shell's group
+ * (`{` alone on a line … `} >> file`) is one statement, since what its commands print goes where the group's does.
+ */
 function logicalLines(text: string): { text: string; offset: number }[] {
   const out: { text: string; offset: number }[] = [];
+  // Where each shell group still open began in `out`.
+  const groups: number[] = [];
   let current = '';
   let depth = 0;
   let gathered = 0;
@@ -214,6 +234,8 @@ function logicalLines(text: string): { text: string; offset: number }[] {
   const braces: boolean[] = [];
   // Inside a triple-quoted string (Python's `"""`), whose lines are one value.
   let triple = false;
+  // Inside a shell variable's quoted value that spans lines (`SNIPPET="` … `"`): the quote that closes it.
+  let quoted: string | null = null;
   const raws = text.split(/\r?\n/);
   for (let i = 0; i < raws.length; i++) {
     const raw = raws[i]!;
@@ -235,6 +257,25 @@ function logicalLines(text: string): { text: string; offset: number }[] {
       continue;
     }
     const line = raw.endsWith('\\') ? raw.slice(0, -1) : raw;
+    if (current === '' && depth === 0) {
+      const trimmed = raw.trim();
+      if (trimmed === '{' && groups.length < 16) groups.push(out.length);
+      else if (trimmed.startsWith('}') && groups.length > 0) {
+        const start = groups.pop()!;
+        if (GROUP_REDIRECTED.test(raw) && out.length - start < STATEMENT_LINES) {
+          const inside = out.splice(start);
+          braces.pop();
+          out.push({ text: [...inside.map((l) => l.text.trim()), trimmed].join('; '), offset: inside[0]?.offset ?? i });
+          continue;
+        }
+      }
+    }
+    if (quoted !== null) {
+      if (quotesIn(raw, quoted) % 2 === 1) quoted = null;
+    } else if (current === '') {
+      const opens = OPENS_QUOTED.exec(raw);
+      if (opens !== null && quotesIn(raw, opens[1]!) % 2 === 1) quoted = opens[1]!;
+    }
     current = current === '' ? line : `${current} ${line.trim()}`;
     gathered++;
     let before = '';
@@ -252,12 +293,13 @@ function logicalLines(text: string): { text: string; offset: number }[] {
     }
     // A chain of calls continued on the next line (`.then((texts) => …)`) is one statement with this one.
     const chained = gathered < STATEMENT_LINES && !raw.trimEnd().endsWith(';') && CHAINED.test(raws[i + 1] ?? '');
-    if (!raw.endsWith('\\') && !chained && ((depth === 0 && !triple) || gathered >= STATEMENT_LINES)) {
+    if (!raw.endsWith('\\') && !chained && ((depth === 0 && !triple && quoted === null) || gathered >= STATEMENT_LINES)) {
       out.push({ text: current, offset });
       current = '';
       depth = 0;
       gathered = 0;
       triple = false;
+      quoted = null;
       if (braces.includes(true)) braces.length = 0;
     }
   }
@@ -431,12 +473,17 @@ const ARRAY_WHOLE = /\$\{([a-z_][a-z0-9_]*)\[[@*]\]\}/g;
 
 const INTERPOLATED_VALUE = /[$#]?\{"([^"{}\n]{0,300})"\}/g;
 
-/** A message printed and nothing else done: its text is shown, not run (a call inside it, `$(…)`, still runs). */
+/**
+ * A message printed and nothing else done: its text is shown, not run (a call inside it, `$(…)`, still runs); printed
+ * into a file (`print(line, file=fh)`, `>> rc`) it is written.
+ */
 function printedOnly(line: string): boolean {
   if (!printedMessage(line)) return false;
   const args = line.replace(/^\s*[\w.-]+\s*\(?/, '');
   const unquoted = args.replace(/`[^`]*`|"[^"]*"|'[^']*'/g, '');
-  return !args.includes('$(') && !/[\w\]]\s*\(|[>|]|\btee\b/.test(unquoted.replace(/[12]?>&[12]|>\s*\/dev\/(?:null|stderr)/g, ''));
+  return (
+    !args.includes('$(') && !/[\w\]]\s*\(|[>|]|\btee\b|\bfile\s*=/.test(unquoted.replace(/[12]?>&[12]|>\s*\/dev\/(?:null|stderr)/g, ''))
+  );
 }
 
 /** A list a detector keeps of what it looks for (`reverse_shell_patterns=(…)`, `IOCS = [`). */

@@ -9,11 +9,11 @@ import type { FileKind } from '../file-state.js';
 import type { Context } from '../severity.js';
 import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
-import { FILE_WRITE } from './facts.js';
+import { FILE_WRITE, STARTUP_PLACE } from './facts.js';
 import { flowOf, USES_PATH, type Statement } from './flow.js';
 import { instructsSending } from './instructions.js';
 import { filesRun, makeTargets, noteLinks, type ModuleLinks } from './modules.js';
-import type { CodeUnit, ProseUnit } from './units.js';
+import { STARTUP_FILE_NAMED, type CodeUnit, type ProseUnit } from './units.js';
 
 export interface BehaviourMatcher {
   rule: string;
@@ -92,8 +92,9 @@ const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
   [/\.desktop$/i, /\bx-gnome-autostart-enabled[ \t]*=|^[ \t]*exec[ \t]*=/m],
 ];
 /** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
-const STARTUP_PATH =
-  /\.(?:bashrc|zshrc|profile|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc|xprofile|xsessionrc|\$\{?[a-z_]\w{0,30}\}?rc|\$\([^()\n]{0,60}\)rc)\b|config\.fish\b|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\/etc\/profile\.d\b|\$profile\b/;
+const STARTUP_PATH = new RegExp(
+  String.raw`${STARTUP_PLACE}|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\$profile\b`,
+);
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
 /** A crypto wallet address or a pattern for one, in the code as written (detectors' pattern lists included). */
@@ -304,7 +305,16 @@ const ASIDE_ANAPHOR = /(?:ignore|disregard|forget|override|set aside|discard|dro
 const NAMES_INSTRUCTIONS =
   /\b(?:operator|system prompt|developer)\b[^.!?]{0,80}\b(?:instructions?|guidance|rules|prompt|said|told you)\b|\b(?:previous|prior|earlier|original|system|operator'?s?|developer'?s?) (?:\w+ ){0,2}?(?:instructions|guidance|guidelines)\b/;
 /** The expressions built from parts, for the ReDoS check (test/packages/scan/redos.test.ts), which reads literals only. */
-export const BUILT_EXPRESSIONS: readonly RegExp[] = [INSTRUCTED, SOURCE_AT, DESTINATION_AT, ...SOURCE_WAYS, STAGES, USES_PATH];
+export const BUILT_EXPRESSIONS: readonly RegExp[] = [
+  INSTRUCTED,
+  SOURCE_AT,
+  DESTINATION_AT,
+  ...SOURCE_WAYS,
+  STAGES,
+  USES_PATH,
+  STARTUP_PATH,
+  STARTUP_FILE_NAMED,
+];
 
 /** The top-level alternatives of an expression's source. */
 function waysOf(source: string): string[] {

@@ -4,6 +4,7 @@
  * pieces of their own; a Markdown file's paragraphs are prose. A file an agent or a CI runner executes by configuration
  * (workflows, hooks, tasks) is read whole, as a script.
  */
+import { STARTUP_PLACE } from './facts.js';
 
 export interface CodeUnit {
   /** The line of the file the piece starts on (1-based). */
@@ -266,8 +267,9 @@ function describedIn(frontMatter: string): ProseUnit[] {
  * of adding and a start-up file named in the lines just before a block.
  */
 const ADDS = /\b(?:append|add|put|paste|insert|place|write)\b/;
-const STARTUP_FILE_NAMED =
-  /\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|kshrc)\b|config\.fish\b|\$profile\b|\bshell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?\b/;
+export const STARTUP_FILE_NAMED = new RegExp(
+  String.raw`${STARTUP_PLACE}|\$profile\b|\bshell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?\b`,
+);
 
 /**
  * An inline code span holding a command line that the sentence tells the reader to run (`run \`curl … @.env …\``, `execute

@@ -1,0 +1,192 @@
+// Benign packages shaped like the sixth malicious set (malicious/behaviour-families-4.ts): completions written into
+// completion folders from a local command or saved from a vendor's download, plugin managers set up in tmux's and
+// zsh's configuration, and start-up lines (PATH, completion) written through a `{ … }` group, a multi-line quoted
+// snippet or Python's `print(…, file=fh)`, beside a download that is never written into them.
+import { rng } from '../prng.js';
+import { frontMatter, pad2, type Sample } from '../sample.js';
+import { benignSample } from './common.js';
+
+const RUN = '# setup\n\nRun the script in this folder once.\n';
+
+export function behaviourFamilyLookalikeSamples4(): Sample[] {
+  const r = rng('benign/behaviour-families-4');
+  const kinds: { note: string; name: string; description: string; body: string; files: { path: string; content: string }[] }[] = [
+    {
+      note: "kubectl's completion written into ~/.bash_completion.d by kubectl itself, and a local source line in ~/.bashrc",
+      name: 'kubectl-completion-dir',
+      description: 'Sets up kubectl completion for bash. Use when the user asks for shell completion.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+mkdir -p ~/.bash_completion.d
+kubectl completion bash > ~/.bash_completion.d/kubectl
+echo 'source <(kubectl completion bash)' >> ~/.bashrc
+`,
+        },
+      ],
+    },
+    {
+      note: "Docker Compose's published completion saved with curl -o into /etc/bash_completion.d, as its documentation does",
+      name: 'compose-completion',
+      description: 'Installs Docker Compose bash completion. Use when the user asks for compose completion.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+sudo curl -L https://raw.githubusercontent.com/docker/compose/1.29.2/contrib/completion/bash/docker-compose -o /etc/bash_completion.d/docker-compose
+`,
+        },
+      ],
+    },
+    {
+      note: "fish completions written from the CLI's own completion command into ~/.config/fish/completions",
+      name: 'acme-fish-completion',
+      description: 'Sets up acme completion for fish. Use when the user asks for fish completion.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/sh
+mkdir -p ~/.config/fish/completions
+acme completion fish > ~/.config/fish/completions/acme.fish
+`,
+        },
+      ],
+    },
+    {
+      note: 'tmux plugin manager cloned with git, its two lines appended to ~/.tmux.conf by a here-document',
+      name: 'tmux-setup',
+      description: 'Sets up the tmux plugin manager. Use when the user asks for tmux plugins.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+git clone https://github.com/tmux-plugins/tpm ~/.tmux/plugins/tpm
+cat >> ~/.tmux.conf <<'X'
+set -g @plugin 'tmux-plugins/tpm'
+run '~/.tmux/plugins/tpm/tpm'
+X
+`,
+        },
+      ],
+    },
+    {
+      note: 'oh-my-zsh plugin cloned into the custom folder and enabled with sed -i in ~/.zshrc',
+      name: 'zsh-autosuggest-setup',
+      description: 'Installs zsh autosuggestions. Use when the user asks for shell suggestions.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+git clone https://github.com/zsh-users/zsh-autosuggestions \${ZSH_CUSTOM:-~/.oh-my-zsh/custom}/plugins/zsh-autosuggestions
+sed -i 's/plugins=(git)/plugins=(git zsh-autosuggestions)/' ~/.zshrc
+`,
+        },
+      ],
+    },
+    {
+      note: 'Python: a PATH line printed into each start-up file with print(file=fh); the latest version asked of PyPI apart',
+      name: 'acme-path-setup',
+      description: 'Adds the acme CLI to PATH. Use when the user cannot run acme after installing it.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.py',
+          content: `from pathlib import Path
+import requests
+LINE = 'export PATH="$HOME/.acme/bin:$PATH"'
+latest = requests.get("https://pypi.org/pypi/acme-cli/json", timeout=10).json()["info"]["version"]
+for name in (".bashrc", ".zshrc"):
+    with open(Path.home() / name, "a") as fh:
+        print(LINE, file=fh)
+print(f"acme {latest} is the latest release")
+`,
+        },
+      ],
+    },
+    {
+      note: 'Shell: a release downloaded and unpacked, then a { … } group of PATH lines appended to ~/.bashrc',
+      name: 'acme-install',
+      description: 'Installs the acme CLI from its release. Use when the user asks to install acme.',
+      body: RUN,
+      files: [
+        {
+          path: 'install.sh',
+          content: `#!/bin/bash
+set -euo pipefail
+curl -fsSL https://github.com/acme/cli/releases/download/v1.4.0/acme-linux-amd64.tar.gz -o /tmp/acme.tgz
+mkdir -p ~/.acme/bin && tar -xzf /tmp/acme.tgz -C ~/.acme/bin
+{
+  echo ""
+  echo "# acme"
+  echo 'export PATH="$HOME/.acme/bin:$PATH"'
+} >> ~/.bashrc
+`,
+        },
+      ],
+    },
+    {
+      note: 'Shell: a multi-line quoted snippet of PATH and completion lines appended to each start-up file after a release download',
+      name: 'acme-shell-setup',
+      description: 'Sets up the acme CLI in bash and zsh. Use when the user asks to set up acme.',
+      body: RUN,
+      files: [
+        {
+          path: 'install.sh',
+          content: `#!/usr/bin/env bash
+curl -fsSL https://github.com/acme/cli/releases/download/v1.4.0/acme -o ~/.local/bin/acme && chmod +x ~/.local/bin/acme
+SNIPPET="
+# >>> acme >>>
+export PATH=\\"\\$HOME/.local/bin:\\$PATH\\"
+source <(acme completion bash)
+# <<< acme <<<"
+for target in ".bashrc" ".zshrc"; do
+  echo "$SNIPPET" >> "$HOME/$target"
+done
+`,
+        },
+      ],
+    },
+  ];
+  const mdBody = `# Completions
+
+Add this line to your \`~/.bash_completion\`:
+
+\`\`\`bash
+source <(acme completion bash)
+\`\`\`
+
+For fish, save the output of \`acme completion fish\` to \`~/.config/fish/completions/acme.fish\`.
+
+Install the CLI first with its documented installer:
+
+\`\`\`bash
+curl -fsSL https://get.acme.dev/install.sh | sh
+\`\`\`
+`;
+  const all = [
+    ...kinds,
+    {
+      note: 'SKILL.md: a local completion line to add to ~/.bash_completion, and the vendor installer piped to sh in another block',
+      name: 'acme-completion-docs',
+      description: 'Explains acme shell completion. Use when the user asks for acme completion.',
+      body: mdBody,
+      files: [],
+    },
+  ];
+  return all.map((k, i) => {
+    const sample = benignSample(r, {
+      id: `ben-beh-v6-persistence-${pad2(i + 1)}`,
+      note: k.note,
+      name: k.name,
+      skillMd: `${frontMatter(r, { name: k.name, description: k.description })}\n${k.body}`,
+      files: k.files,
+    });
+    return { ...sample, behaviour: 'benign-lookalike' };
+  });
+}

@@ -1,0 +1,60 @@
+// Persistence the behaviour judgement follows since rules 2026.12.7.6: writes into the folders whose every file a shell or
+// an interpreter runs at start (completions, `rc.d`, fish's, oh-my-zsh's, zsh's function path, Python's site hooks), SSH's
+// login script, tmux's and vim's configuration, and start-up files reached through `${SHELL##*/}`, a `{ … }` group
+// redirected as a whole, a multi-line quoted snippet, and Python's `print(…, file=fh)` into `open(expression, "a")`. Each
+// case is a sample of the sixth training set, with a benign look-alike of that set as its near miss, which must stay
+// unflagged.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { behaviourFamilyLookalikeSamples4 } from '../../../bench/scan-corpus/benign/behaviour-families-4.js';
+import { behaviourFamilySamples4 } from '../../../bench/scan-corpus/malicious/behaviour-families-4.js';
+import { findingsOf, scan } from './helpers.js';
+
+const SAMPLES = new Map([...behaviourFamilySamples4(), ...behaviourFamilyLookalikeSamples4()].map((sample) => [sample.id, sample]));
+
+/** A sample's package, as the files the scanner reads. */
+function filesOf(id: string): Record<string, string | Buffer> {
+  const sample = SAMPLES.get(id);
+  assert.ok(sample, `no sample ${id}`);
+  return Object.fromEntries(sample.files.map((f) => [f.path, typeof f.content === 'string' ? f.content : Buffer.from(f.content)]));
+}
+
+/** [what the case is, its sample in the sixth set, the look-alike that must stay unflagged]. */
+const CASES: [string, string, string][] = [
+  ['a download sourced from a file written into ~/.bash_completion.d', 'mal-beh-v6-persistence-01', 'ben-beh-v6-persistence-01'],
+  ['an eval of curl appended to ~/.bash_completion by a here-document', 'mal-beh-v6-persistence-02', 'ben-beh-v6-persistence-09'],
+  [
+    'a background re-download appended to a file of /etc/bash_completion.d named by a variable',
+    'mal-beh-v6-persistence-03',
+    'ben-beh-v6-persistence-02',
+  ],
+  ["`curl … | source` written as fish's completion file", 'mal-beh-v6-persistence-04', 'ben-beh-v6-persistence-03'],
+  ["an eval of curl written into oh-my-zsh's custom folder", 'mal-beh-v6-persistence-07', 'ben-beh-v6-persistence-05'],
+  ["tmux's run-shell of a download appended to ~/.tmux.conf", 'mal-beh-v6-persistence-09', 'ben-beh-v6-persistence-04'],
+  ['the start-up file named through ${SHELL##*/}', 'mal-beh-v6-persistence-12', 'ben-beh-v6-persistence-01'],
+  ['a { … } group appended as a whole to start-up files handed to a function', 'mal-beh-v6-persistence-13', 'ben-beh-v6-persistence-07'],
+  ["Python's print(…, file=fh) into open(Path.home() / name, 'a')", 'mal-beh-v6-persistence-15', 'ben-beh-v6-persistence-06'],
+  [
+    'a multi-line quoted snippet with a background download appended to start-up files',
+    'mal-beh-v6-persistence-16',
+    'ben-beh-v6-persistence-08',
+  ],
+];
+
+describe('persistence followed since 2026.12.7.6', () => {
+  for (const [name, positive, near] of CASES) {
+    it(`behaviour.persistent-fetch: ${name}, and not its near miss`, () => {
+      const found = scan(filesOf(positive));
+      assert.ok(
+        findingsOf(found, 'behaviour.persistent-fetch').length > 0,
+        `behaviour.persistent-fetch did not fire: ${JSON.stringify(found.findings.map((f) => f.rule))}`,
+      );
+      const missed = scan(filesOf(near));
+      assert.deepEqual(
+        missed.findings.filter((f) => f.severity === 'high' || f.severity === 'critical').map((f) => `${f.rule} ${f.file}:${f.line}`),
+        [],
+        'the near miss was flagged',
+      );
+    });
+  }
+});
