@@ -337,8 +337,37 @@ describe('word order, added words, short names and sound-alikes', () => {
       assert.notEqual(refused(variant), null, variant);
   });
 
+  it('refuse a vendor word with a role word, a vendor word run on, another ending with a claim, and words turned round run together with a claim', () => {
+    for (const [variant, rule] of [
+      ['meta-security-review-assistant', 'words-added'],
+      ['aws-pdf-bot', 'words-added'],
+      ['awssecurityreview', 'word-added'],
+      ['skilladaptergemini', 'word-added'],
+      ['security-reviewer-hq', 'word-added'],
+      ['pdfer-pro', 'word-added'],
+      ['pro-coding-standarder', 'word-added'],
+      ['reviewsecurityplus', 'word-order'],
+      ['v2adapterskill', 'word-order'],
+    ] as const)
+      assert.equal(refused(variant)?.rule, rule, variant);
+    assert.equal(refused('security-reviewer-hq')?.resembles, 'security-review');
+    // Another ending without a claim word names another thing (`security-reviewer`), and a role word beside a word of
+    // substance in the middle of a name is another name.
+    for (const free of ['security-reviewer', 'security-reviewer-checklist', 'pdf-review-assistant', 'meta-analysis-assistant'])
+      assert.equal(refused(free), null, free);
+  });
+
   it('never hold a holder’s own names against it', () => {
-    for (const own of ['comms-internal', 'pdfs', 'dockz', 'pdf-by-acme', 'security-rivew', 'scrty-review', 'reviewsecurity'])
+    for (const own of [
+      'comms-internal',
+      'pdfs',
+      'dockz',
+      'pdf-by-acme',
+      'security-rivew',
+      'scrty-review',
+      'reviewsecurity',
+      'security-reviewer-hq',
+    ])
       assert.equal(judgeName(own, index, 'alice'), null, own);
   });
 });

@@ -1,7 +1,7 @@
 import { reservedWord } from './reserved.js';
 import { compactForm, letterForm, skeleton, visibleForm } from './skeleton.js';
 import { nameSound } from './sound.js';
-import { MAX_ADDED_WORDS, nameWords, wordConsonants, wordReadings, wordSound, wordsKey, type WordReading } from './words.js';
+import { MAX_ADDED_WORDS, nameWords, wordConsonants, wordReadings, wordSound, wordStem, wordsKey, type WordReading } from './words.js';
 
 /**
  * A published name counts as known enough to imitate from this many downloads: below it a name draws too few
@@ -63,6 +63,41 @@ export const CLAIM_WORDS: readonly string[] = [
   'team',
 ];
 const CLAIMS = new Set(CLAIM_WORDS);
+
+/**
+ * Makers of models, clouds and developer platforms: put before or after a known name, run on or set off, they make it
+ * read as that vendor's edition of it (`awssecurityreview`, `meta-pdf-assistant`).
+ */
+export const VENDOR_WORDS: readonly string[] = [
+  'openai',
+  'anthropic',
+  'claude',
+  'gpt',
+  'chatgpt',
+  'gemini',
+  'google',
+  'gcp',
+  'microsoft',
+  'azure',
+  'aws',
+  'amazon',
+  'meta',
+  'llama',
+  'mistral',
+  'github',
+  'gitlab',
+  'copilot',
+  'cursor',
+  'vercel',
+  'apple',
+  'nvidia',
+  'ibm',
+  'oracle',
+];
+const VENDORS = new Set(VENDOR_WORDS);
+
+/** What a name says it is besides its subject (`pdf-assistant`): at an end beside a vendor word, a version of another. */
+const ROLES = new Set(['assistant', 'bot', 'helper', 'expert', 'specialist', 'advisor', 'guide', 'coach', 'wizard', 'copilot', 'gpt']);
 
 /** The longest addition to a known name the affix rule looks at, in characters without separators. */
 const MAX_AFFIX = Math.max(8, ...CLAIM_WORDS.map((word) => word.length));
@@ -138,6 +173,8 @@ export interface NameIndex {
   popularRunTogether: ReadonlyMap<string, readonly ExistingName[]>;
   /** Published names of two or more words with POPULAR_DOWNLOADS or more, by their words' consonants in order (see words.ts). */
   popularByConsonants: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names with POPULAR_DOWNLOADS or more, by their words' stems in order (see words.ts). */
+  popularByStems: ReadonlyMap<string, readonly ExistingName[]>;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -173,6 +210,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
   const popularByWords = new Map<string, ExistingName[]>();
   const popularRunTogether = new Map<string, ExistingName[]>();
   const popularByConsonants = new Map<string, ExistingName[]>();
+  const popularByStems = new Map<string, ExistingName[]>();
   for (const entry of existing) {
     const key = skeleton(entry.name);
     push(bySkeleton, key, entry);
@@ -185,6 +223,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     const wordsKeys = new Set([wordsKey(words.map(wordSound)), wordsKey(words.map(nameSound))]);
     for (const key of wordsKeys) push(popularByWords, key, entry);
     if (words.length >= 2) push(popularByConsonants, words.map(wordConsonants).join(' '), entry);
+    push(popularByStems, words.map(wordStem).join(' '), entry);
     if (words.length >= 2 && words.length <= MAX_RUN_TOGETHER) {
       const sounds = new Set(orders(words).map((order) => nameSound(order.join(''))));
       sounds.delete(nameSound(entry.name));
@@ -203,6 +242,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     popularByWords,
     popularRunTogether,
     popularByConsonants,
+    popularByStems,
   };
 }
 
@@ -363,9 +403,13 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       [compact.slice(compact.length - cut), compact.slice(0, compact.length - cut)],
       [compact.slice(0, cut), compact.slice(cut)],
     ] as const) {
-      if (!CLAIMS.has(affix) && !looksLikeTag(affix)) continue;
+      if (!CLAIMS.has(affix) && !looksLikeTag(affix) && !VENDORS.has(affix)) continue;
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
+      // The name's words run together in another order (`reviewsecurityplus`); a name with separators is read by
+      // its words (judgeSoundAndWords).
+      const reordered = tokens.length === 1 ? heldByOthers(index.popularRunTogether.get(nameSound(rest)), name, ownerId) : undefined;
+      if (reordered) return added(name, reordered, affix, 'word-order', ' and its words in another order');
       // A typo in the name as well as what is run on (`security-rview2`).
       const typo =
         rest.length >= MIN_EDIT_LENGTH && marks(affix) && !DIGIT.test(rest)
@@ -453,6 +497,15 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
       };
     }
   }
+  // A claim word or a version at one end and another ending on the name (`security-reviewer-hq`, `pdfer-pro`).
+  for (const [mark, rest] of [
+    [words.at(-1)!, words.slice(0, -1)],
+    [words[0]!, words.slice(1)],
+  ] as const) {
+    if (rest.length === 0 || !marks(mark)) continue;
+    const base = heldByOthers(index.popularByStems.get(rest.map(wordStem).join(' ')), name, ownerId);
+    if (base) return added(name, base, mark, 'word-added', ' and another ending');
+  }
   const byline = words.findIndex((word, i) => i > 0 && BYLINE_WORDS.has(word));
   // Before the byline, the name itself with nothing but dressing (`pdf-tools-skill-by-acme`): a name that says what
   // else it does before a `from` describes a source (`write-coding-standards-from-file`).
@@ -524,7 +577,12 @@ function addsEnough(reading: WordReading): boolean {
   if (added.length === 0) return true;
   if (added.length === 1) return !reading.inside || dressing(added[0]!);
   // Around the name, one word of substance beside a claim word or a version (`acme-pdf-tools-pro`, `google-pdf-v2`).
-  return added.some((word) => CONNECTORS.has(word)) || added.every(dressing) || (reading.ends === true && added.some(marks));
+  // A vendor's or any word of substance beside a role word counts too (`meta-pdf-assistant`).
+  return (
+    added.some((word) => CONNECTORS.has(word)) ||
+    added.every(dressing) ||
+    (reading.ends === true && added.some((word) => marks(word) || ROLES.has(word)))
+  );
 }
 
 /** A claim word or a tag with a digit (`pro`, `v2`, `2026`): what a name is marked with to pass as a version of another. */

@@ -27,6 +27,24 @@ function singular(word: string): string {
   return letters.length >= 4 && /[^s][sz]$/.test(letters) ? letters.slice(0, -1) : letters;
 }
 
+/** The endings that make a thing its doer, its doing or its plural. */
+const ENDING = /(?:ers|er|ors|or|ings|ing|ed|es|s)$/;
+
+/**
+ * A word without the ending that makes it a doer, a doing or a plural, and a final `e` (`reviewer`, `reviewing` and
+ * `reviews` are `review`; `guidelineer` and `guidelines` are `guidelin`); a word with a digit is kept whole.
+ * Hand-written: Porter's stemmer (the `stemmer` package) keeps `-er` on short words (`pdfer`, `looper`, `tester`) and
+ * stems `vulnerabilities` and `vulnerabilitieer` apart.
+ */
+export function wordStem(word: string): string {
+  const letters = compactForm(word);
+  if (/[0-9]/.test(letters)) return letters;
+  const ending = ENDING.exec(letters);
+  let stem = ending !== null && ending.index >= 3 ? letters.slice(0, ending.index) : letters;
+  if (stem.length > 3 && stem.endsWith('e')) stem = stem.slice(0, -1);
+  return stem;
+}
+
 /**
  * A word as it reads with its vowels left out but the first letter (`security` and `scrty`, `patterns` and `pttrns`
  * read `skrt` and `ptrns`): how a word is abbreviated by the letters that carry it.
