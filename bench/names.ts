@@ -12,7 +12,8 @@
 //     bench/names-c4.ts, written before the run-together, byline and dressing-run rules, which then took up its kinds;
 //     (c5) a fifth, in bench/names-c5.ts, written after those rules, whose misses later rules were written against;
 //     (c6) a sixth, in bench/names-c6.ts, written before those rules, whose misses later rules were written against;
-//     (c7) a seventh, in bench/names-c7.ts, written before those and never tuned against.
+//     (c7) a seventh, in bench/names-c7.ts, written before those rules, whose misses later rules were written against;
+//     (c8) an eighth, in bench/names-c8.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { fourthHeldOutAttacks } from './names-c4.js';
 import { fifthHeldOutAttacks } from './names-c5.js';
 import { sixthHeldOutAttacks } from './names-c6.js';
 import { seventhHeldOutAttacks } from './names-c7.js';
+import { eighthHeldOutAttacks } from './names-c8.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -408,6 +410,11 @@ async function main(): Promise<void> {
   printTallies(
     '(c7) seventh held-out set (bench/names-c7.ts): changes of the earlier sets in new places and pairs',
     tallyAttacks(popular, seventhHeldOutAttacks, refused, 8),
+    show,
+  );
+  printTallies(
+    '(c8) eighth held-out set (bench/names-c8.ts): two changes of the earlier sets together in new ways',
+    tallyAttacks(popular, eighthHeldOutAttacks, refused, 9),
     show,
   );
 
