@@ -351,9 +351,25 @@ describe('word order, added words, short names and sound-alikes', () => {
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
     assert.equal(refused('security-reviewer-hq')?.resembles, 'security-review');
+    // Two changes together: a role word beside a claim at one end, a vendor word beside another ending, a role word
+    // run on, an abbreviation with a claim.
+    for (const [variant, rule] of [
+      ['skill-adapter-bot-pro', 'words-added'],
+      ['gcp-security-reviewing', 'word-added'],
+      ['securityreviewhelper', 'word-added'],
+      ['scrty-rvw-pro', 'abbreviated'],
+    ] as const)
+      assert.equal(refused(variant)?.rule, rule, variant);
     // Another ending without a claim word names another thing (`security-reviewer`), and a role word beside a word of
     // substance in the middle of a name is another name.
-    for (const free of ['security-reviewer', 'security-reviewer-checklist', 'pdf-review-assistant', 'meta-analysis-assistant'])
+    for (const free of [
+      'security-reviewer',
+      'security-reviewer-checklist',
+      'pdf-review-assistant',
+      'meta-analysis-assistant',
+      'skill-adapter-form-pro',
+      'security-review-dashboard-bot',
+    ])
       assert.equal(refused(free), null, free);
   });
 

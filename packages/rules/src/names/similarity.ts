@@ -403,7 +403,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       [compact.slice(compact.length - cut), compact.slice(0, compact.length - cut)],
       [compact.slice(0, cut), compact.slice(cut)],
     ] as const) {
-      if (!CLAIMS.has(affix) && !looksLikeTag(affix) && !VENDORS.has(affix)) continue;
+      if (!CLAIMS.has(affix) && !looksLikeTag(affix) && !VENDORS.has(affix) && !ROLES.has(affix)) continue;
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
       // The name's words run together in another order (`reviewsecurityplus`); a name with separators is read by
@@ -486,8 +486,14 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
     const base = undressed(words, index, name, ownerId);
     if (base) return added(name, base, words.filter(dressing).join('", "'), 'words-added');
   }
-  if (words.length >= 2) {
-    const base = heldByOthers(index.popularByConsonants.get(words.map(wordConsonants).join(' ')), name, ownerId);
+  // Abbreviated, as written or with a claim word or a version at one end (`scrty-rvw-pro`).
+  const abbreviations = [
+    words,
+    ...(words.length >= 3 && marks(words.at(-1)!) ? [words.slice(0, -1)] : []),
+    ...(words.length >= 3 && marks(words[0]!) ? [words.slice(1)] : []),
+  ];
+  for (const kept of words.length >= 2 ? abbreviations : []) {
+    const base = heldByOthers(index.popularByConsonants.get(kept.map(wordConsonants).join(' ')), name, ownerId);
     if (base) {
       return {
         code: 'name_too_similar',
@@ -497,12 +503,13 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
       };
     }
   }
-  // A claim word or a version at one end and another ending on the name (`security-reviewer-hq`, `pdfer-pro`).
+  // A claim word, a version, a vendor or a role word at one end and another ending on the name (`security-reviewer-hq`,
+  // `pdfer-pro`, `gcp-security-reviewing`).
   for (const [mark, rest] of [
     [words.at(-1)!, words.slice(0, -1)],
     [words[0]!, words.slice(1)],
   ] as const) {
-    if (rest.length === 0 || !marks(mark)) continue;
+    if (rest.length === 0 || !(marks(mark) || VENDORS.has(mark) || ROLES.has(mark))) continue;
     const base = heldByOthers(index.popularByStems.get(rest.map(wordStem).join(' ')), name, ownerId);
     if (base) return added(name, base, mark, 'word-added', ' and another ending');
   }
@@ -577,11 +584,13 @@ function addsEnough(reading: WordReading): boolean {
   if (added.length === 0) return true;
   if (added.length === 1) return !reading.inside || dressing(added[0]!);
   // Around the name, one word of substance beside a claim word or a version (`acme-pdf-tools-pro`, `google-pdf-v2`).
-  // A vendor's or any word of substance beside a role word counts too (`meta-pdf-assistant`).
+  // A vendor's or any word of substance beside a role word counts too (`meta-pdf-assistant`); at one end, a role word
+  // beside a claim word or a version (`pdf-tools-bot-pro`).
   return (
     added.some((word) => CONNECTORS.has(word)) ||
     added.every(dressing) ||
-    (reading.ends === true && added.some((word) => marks(word) || ROLES.has(word)))
+    (reading.ends === true && added.some((word) => marks(word) || ROLES.has(word))) ||
+    (reading.edge === true && added.some(marks) && added.some((word) => ROLES.has(word)))
   );
 }
 

@@ -71,6 +71,8 @@ export interface WordReading {
   inside: boolean;
   /** Whether the two words set aside are the name's first and last (`acme-pdf-tools-pro`). */
   ends?: boolean;
+  /** Whether the two words set aside stand together at one end (`pdf-tools-bot-pro`). */
+  edge?: boolean;
 }
 
 /**
@@ -95,6 +97,7 @@ export function wordReadings(name: string, sound: (word: string) => string = wor
           added: [written[i]!, written[j]!],
           inside: false,
           ends: i === 0 && j === written.length - 1,
+          edge: j === i + 1 && (i === 0 || j === written.length - 1),
         });
       }
     }
