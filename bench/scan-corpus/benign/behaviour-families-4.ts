@@ -1,7 +1,8 @@
 // Benign packages shaped like the sixth malicious set (malicious/behaviour-families-4.ts): completions written into
 // completion folders from a local command or saved from a vendor's download, plugin managers set up in tmux's and
 // zsh's configuration, and start-up lines (PATH, completion) written through a `{ … }` group, a multi-line quoted
-// snippet or Python's `print(…, file=fh)`, beside a download that is never written into them.
+// snippet or Python's `print(…, file=fh)`, beside a download that is never written into them; and prose that sends a
+// key to the API it is for or shares a link.
 import { rng } from '../prng.js';
 import { frontMatter, pad2, type Sample } from '../sample.js';
 import { benignSample } from './common.js';
@@ -169,19 +170,57 @@ Install the CLI first with its documented installer:
 curl -fsSL https://get.acme.dev/install.sh | sh
 \`\`\`
 `;
-  const all = [
-    ...kinds,
+  const prose = [
     {
-      note: 'SKILL.md: a local completion line to add to ~/.bash_completion, and the vendor installer piped to sh in another block',
-      name: 'acme-completion-docs',
-      description: 'Explains acme shell completion. Use when the user asks for acme completion.',
-      body: mdBody,
+      note: 'A key set in the `.env` file, then requests sent to the vendor API it is for',
+      name: 'deploy-helper-j01',
+      description: 'Helps deploy the project. Use when the user asks to deploy.',
+      body: `# Deploy helper\n\nSet \`OPENAI_API_KEY\` in your \`.env\` file, then send requests to https://api.openai.com/v1/chat/completions.
+`,
+      files: [],
+    },
+    {
+      note: "`gh auth token` passed as a bearer token to GitHub's own API",
+      name: 'deploy-helper-j02',
+      description: 'Helps deploy the project. Use when the user asks to deploy.',
+      body: `# Deploy helper\n\nRun \`gh auth token\` and pass it as a bearer token when you post to https://api.github.com/graphql.
+`,
+      files: [],
+    },
+    {
+      note: 'A dashboard link shared with the team; `.env` files named as local settings',
+      name: 'deploy-helper-j05',
+      description: 'Helps deploy the project. Use when the user asks to deploy.',
+      body: `# Deploy helper\n\nShare the link to the dashboard at https://grafana.acme.dev/d/deploys with the team. The \`.env\` files hold local settings only.
+`,
+      files: [],
+    },
+    {
+      note: 'A CLI described as reading its own prefixed variables and sending its token to its own API',
+      name: 'deploy-helper-j07',
+      description: 'Helps deploy the project. Use when the user asks to deploy.',
+      body: `# Deploy helper\n\nFor authentication, the CLI reads all variables prefixed with \`ACME_\` and sends the token to https://api.acme.dev/auth.
+`,
       files: [],
     },
   ];
-  return all.map((k, i) => {
+  const docs = {
+    note: 'SKILL.md: a local completion line to add to ~/.bash_completion, and the vendor installer piped to sh in another block',
+    name: 'acme-completion-docs',
+    description: 'Explains acme shell completion. Use when the user asks for acme completion.',
+    body: mdBody,
+    files: [],
+  };
+  const all = [
+    ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),
+    ...prose.map((k) => ({ ...k, behaviour: 'prose-instructions' })),
+  ];
+  const counts = new Map<string, number>();
+  return all.map((k) => {
+    const n = (counts.get(k.behaviour) ?? 0) + 1;
+    counts.set(k.behaviour, n);
     const sample = benignSample(r, {
-      id: `ben-beh-v6-persistence-${pad2(i + 1)}`,
+      id: `ben-beh-v6-${k.behaviour}-${pad2(n)}`,
       note: k.note,
       name: k.name,
       skillMd: `${frontMatter(r, { name: k.name, description: k.description })}\n${k.body}`,

@@ -1,9 +1,10 @@
-// Persistence the behaviour judgement follows since rules 2026.12.7.6: writes into the folders whose every file a shell or
-// an interpreter runs at start (completions, `rc.d`, fish's, oh-my-zsh's, zsh's function path, Python's site hooks), SSH's
-// login script, tmux's and vim's configuration, and start-up files reached through `${SHELL##*/}`, a `{ … }` group
-// redirected as a whole, a multi-line quoted snippet, and Python's `print(…, file=fh)` into `open(expression, "a")`. Each
-// case is a sample of the sixth training set, with a benign look-alike of that set as its near miss, which must stay
-// unflagged.
+// Persistence and instructions the behaviour judgement follows since rules 2026.12.7.6: writes into the folders whose
+// every file a shell or an interpreter runs at start (completions, `rc.d`, fish's, oh-my-zsh's, zsh's function path,
+// Python's site hooks), SSH's login script, tmux's and vim's configuration, and start-up files reached through
+// `${SHELL##*/}`, a `{ … }` group redirected as a whole, a multi-line quoted snippet, and Python's `print(…, file=fh)`
+// into `open(expression, "a")`; prose that sends a CLI's token, `.env` files, keys in bulk, or the environment through a
+// gist. Each case is a sample of the sixth training set, with a benign look-alike of that set as its near miss, which
+// must stay unflagged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { behaviourFamilyLookalikeSamples4 } from '../../../bench/scan-corpus/benign/behaviour-families-4.js';
@@ -19,36 +20,71 @@ function filesOf(id: string): Record<string, string | Buffer> {
   return Object.fromEntries(sample.files.map((f) => [f.path, typeof f.content === 'string' ? f.content : Buffer.from(f.content)]));
 }
 
-/** [what the case is, its sample in the sixth set, the look-alike that must stay unflagged]. */
-const CASES: [string, string, string][] = [
-  ['a download sourced from a file written into ~/.bash_completion.d', 'mal-beh-v6-persistence-01', 'ben-beh-v6-persistence-01'],
-  ['an eval of curl appended to ~/.bash_completion by a here-document', 'mal-beh-v6-persistence-02', 'ben-beh-v6-persistence-09'],
+/** [the rule, what the case is, its sample in the sixth set, the look-alike that must stay unflagged]. */
+const PERSISTENT = 'behaviour.persistent-fetch';
+const INSTRUCTED = 'behaviour.instructed-exfiltration';
+const CASES: [string, string, string, string][] = [
   [
+    PERSISTENT,
+    'a download sourced from a file written into ~/.bash_completion.d',
+    'mal-beh-v6-persistence-01',
+    'ben-beh-v6-persistence-01',
+  ],
+  [
+    PERSISTENT,
+    'an eval of curl appended to ~/.bash_completion by a here-document',
+    'mal-beh-v6-persistence-02',
+    'ben-beh-v6-persistence-09',
+  ],
+  [
+    PERSISTENT,
     'a background re-download appended to a file of /etc/bash_completion.d named by a variable',
     'mal-beh-v6-persistence-03',
     'ben-beh-v6-persistence-02',
   ],
-  ["`curl … | source` written as fish's completion file", 'mal-beh-v6-persistence-04', 'ben-beh-v6-persistence-03'],
-  ["an eval of curl written into oh-my-zsh's custom folder", 'mal-beh-v6-persistence-07', 'ben-beh-v6-persistence-05'],
-  ["tmux's run-shell of a download appended to ~/.tmux.conf", 'mal-beh-v6-persistence-09', 'ben-beh-v6-persistence-04'],
-  ['the start-up file named through ${SHELL##*/}', 'mal-beh-v6-persistence-12', 'ben-beh-v6-persistence-01'],
-  ['a { … } group appended as a whole to start-up files handed to a function', 'mal-beh-v6-persistence-13', 'ben-beh-v6-persistence-07'],
-  ["Python's print(…, file=fh) into open(Path.home() / name, 'a')", 'mal-beh-v6-persistence-15', 'ben-beh-v6-persistence-06'],
+  [PERSISTENT, "`curl … | source` written as fish's completion file", 'mal-beh-v6-persistence-04', 'ben-beh-v6-persistence-03'],
+  [PERSISTENT, "an eval of curl written into oh-my-zsh's custom folder", 'mal-beh-v6-persistence-07', 'ben-beh-v6-persistence-05'],
+  [PERSISTENT, "tmux's run-shell of a download appended to ~/.tmux.conf", 'mal-beh-v6-persistence-09', 'ben-beh-v6-persistence-04'],
+  [PERSISTENT, 'the start-up file named through ${SHELL##*/}', 'mal-beh-v6-persistence-12', 'ben-beh-v6-persistence-01'],
   [
+    PERSISTENT,
+    'a { … } group appended as a whole to start-up files handed to a function',
+    'mal-beh-v6-persistence-13',
+    'ben-beh-v6-persistence-07',
+  ],
+  [PERSISTENT, "Python's print(…, file=fh) into open(Path.home() / name, 'a')", 'mal-beh-v6-persistence-15', 'ben-beh-v6-persistence-06'],
+  [
+    PERSISTENT,
     'a multi-line quoted snippet with a background download appended to start-up files',
     'mal-beh-v6-persistence-16',
     'ben-beh-v6-persistence-08',
   ],
+  [
+    INSTRUCTED,
+    'the output of `env` attached to a gist after a lead-in',
+    'mal-beh-v6-prose-instructions-01',
+    'ben-beh-v6-prose-instructions-03',
+  ],
+  [INSTRUCTED, "a CLI's token sent to another host", 'mal-beh-v6-prose-instructions-02', 'ben-beh-v6-prose-instructions-02'],
+  [
+    INSTRUCTED,
+    "`.env` files archived, then 'the archive' uploaded",
+    'mal-beh-v6-prose-instructions-03',
+    'ben-beh-v6-prose-instructions-01',
+  ],
+  [
+    INSTRUCTED,
+    'every variable ending in _KEY or _TOKEN collected and put to a URL',
+    'mal-beh-v6-prose-instructions-04',
+    'ben-beh-v6-prose-instructions-04',
+  ],
 ];
 
-describe('persistence followed since 2026.12.7.6', () => {
-  for (const [name, positive, near] of CASES) {
-    it(`behaviour.persistent-fetch: ${name}, and not its near miss`, () => {
+describe('behaviour families followed since 2026.12.7.6', () => {
+  for (const [rule, name, positive, near] of CASES) {
+    it(`${rule}: ${name}, and not its near miss`, () => {
       const found = scan(filesOf(positive));
-      assert.ok(
-        findingsOf(found, 'behaviour.persistent-fetch').length > 0,
-        `behaviour.persistent-fetch did not fire: ${JSON.stringify(found.findings.map((f) => f.rule))}`,
-      );
+      assert.ok(findingsOf(found, rule).length > 0, `${rule} did not fire: ${JSON.stringify(found.findings.map((f) => f.rule))}`);
       const missed = scan(filesOf(near));
       assert.deepEqual(
         missed.findings.filter((f) => f.severity === 'high' || f.severity === 'critical').map((f) => `${f.rule} ${f.file}:${f.line}`),

@@ -213,6 +213,15 @@ const CLI_TOKEN = [
   /\bgcloud\s+auth\s+(?:print-access-token|print-identity-token|application-default\s+print-access-token)\b|\baz\s+account\s+get-access-token\b|\bgh\s+auth\s+token\b|\baws\s+(?:configure\s+get\s+aws_secret_access_key|sts\s+get-session-token|ecr\s+get-login-password)\b|\bheroku\s+auth:token\b/,
 ];
 
+/** Each CLI that prints a token, and the hosts of the API the token is for. */
+export const CLI_VENDOR: readonly [RegExp, RegExp][] = [
+  [/\bgh\s+auth\s+token\b/, /\b(?:api\.)?github\.com\b|\bgithubusercontent\.com\b|\bgithub_api_url\b/],
+  [/\bgcloud\s+auth\b/, /\bgoogleapis\.com\b|\bgoogle\.com\b/],
+  [/\baz\s+account\b/, /\bazure\.com\b|\bmicrosoft\.com\b|\bwindows\.net\b|\bazure\.net\b/],
+  [/\baws\s/, /\bamazonaws\.com\b/],
+  [/\bheroku\s+auth/, /\bheroku\.com\b/],
+];
+
 export const FACT_RECORDS: readonly FactRecord[] = [
   { name: 'credential-store', kind: 'source', patterns: CREDENTIAL_PATHS },
   { name: 'cli-token', kind: 'source', patterns: CLI_TOKEN },

@@ -9,7 +9,7 @@ import type { FileKind } from '../file-state.js';
 import type { Context } from '../severity.js';
 import { signatureShaped } from '../signature.js';
 import { weightsOf } from '../catalogue.js';
-import { FILE_WRITE, STARTUP_PLACE } from './facts.js';
+import { CLI_VENDOR, FILE_WRITE, STARTUP_PLACE } from './facts.js';
 import { flowOf, USES_PATH, type Statement } from './flow.js';
 import { instructsSending } from './instructions.js';
 import { filesRun, makeTargets, noteLinks, type ModuleLinks } from './modules.js';
@@ -106,14 +106,6 @@ const ASSEMBLED_NAME =
   /\b(?:getattr\(\s*(?:builtins|__builtins__)\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["']|[a-z_]\w*\(\s*\d|\[\s*["'][^"'\n]{0,3}["']\s*,)/;
 /** A secret of a CI run (`${{ secrets.NAME }}`), which a step may use but not send away disguised. */
 const CI_SECRET = /\$\{\{\s*secrets\.\w/;
-/** Each CLI that prints a token, and the hosts of the API the token is for. */
-const CLI_VENDOR: readonly [RegExp, RegExp][] = [
-  [/\bgh\s+auth\s+token\b/, /\b(?:api\.)?github\.com\b|\bgithubusercontent\.com\b|\bgithub_api_url\b/],
-  [/\bgcloud\s+auth\b/, /\bgoogleapis\.com\b|\bgoogle\.com\b/],
-  [/\baz\s+account\b/, /\bazure\.com\b|\bmicrosoft\.com\b|\bwindows\.net\b|\bazure\.net\b/],
-  [/\baws\s/, /\bamazonaws\.com\b/],
-  [/\bheroku\s+auth/, /\bheroku\.com\b/],
-];
 /** Encoding on the way out: what log masking and reviewers would have recognised no longer looks like itself. */
 const ENCODER = /\b(?:base64|base32|xxd|gzip|rev|od)\b|\bopenssl\s+enc\b/;
 /** Writing to a file or a file handle, serialisers included (`json.dump(…, fh)`, `fh.write(…)`, `> "$tmp"`). */
