@@ -2,7 +2,8 @@
 // completion folders from a local command or saved from a vendor's download, plugin managers set up in tmux's and
 // zsh's configuration, and start-up lines (PATH, completion) written through a `{ … }` group, a multi-line quoted
 // snippet or Python's `print(…, file=fh)`, beside a download that is never written into them; and prose that sends a
-// key to the API it is for or shares a link.
+// key to the API it is for or shares a link; and scripts that run arguments, clean a cache under home, tidy the
+// clipboard, load plugins by name or talk on a socket without running what arrives.
 import { rng } from '../prng.js';
 import { frontMatter, pad2, type Sample } from '../sample.js';
 import { benignSample } from './common.js';
@@ -211,9 +212,96 @@ curl -fsSL https://get.acme.dev/install.sh | sh
     body: mdBody,
     files: [],
   };
+  const code = [
+    {
+      note: 'A runner handing its first argument to bash -c, nothing decoded',
+      name: 'helper-tool-y01',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'run.sh',
+          content: `#!/bin/bash
+cmd="$1"
+echo "running: $cmd"
+bash -c "$cmd"
+`,
+        },
+      ],
+    },
+    {
+      note: 'Home asked of the shell with $(cd ~ && pwd), then one cache folder removed and old temporary files deleted',
+      name: 'helper-tool-y02',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'clean.sh',
+          content: `#!/bin/bash
+HOME_DIR=$(cd ~ && pwd)
+rm -rf "$HOME_DIR/.cache/acme-tool"
+find "$HOME_DIR/.cache" -name '*.tmp' -mtime +7 -delete
+`,
+        },
+      ],
+    },
+    {
+      note: 'PowerShell: the clipboard read with GetText, trimmed and put back with SetText',
+      name: 'helper-tool-y03',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'paste.ps1',
+          content: `Add-Type -AssemblyName System.Windows.Forms
+$t = [System.Windows.Forms.Clipboard]::GetText()
+[System.Windows.Forms.Clipboard]::SetText($t.Trim().Replace("\`t", "  "))
+`,
+        },
+      ],
+    },
+    {
+      note: 'Node: plugin modules named on the command line, each hook called as require(name)[hook]',
+      name: 'helper-tool-y04',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'plugins.js',
+          content: `const path = require('path');
+const hooks = ['init', 'build'];
+for (const p of process.argv.slice(2)) {
+  const name = path.resolve(p);
+  for (const h of hooks) if (typeof require(name)[h] === 'function') require(name)[h]({ cwd: process.cwd() });
+}
+`,
+        },
+      ],
+    },
+    {
+      note: "Ruby: an IRC client on a TCPSocket sending the user's name from backquoted whoami",
+      name: 'helper-tool-y06',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'chat.rb',
+          content: `require 'socket'
+s = TCPSocket.new('chat.example.org', 6667)
+name = \`whoami\`.strip
+s.puts "NICK #{name}"
+while (line = s.gets)
+  puts line
+end
+`,
+        },
+      ],
+    },
+  ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),
     ...prose.map((k) => ({ ...k, behaviour: 'prose-instructions' })),
+    ...code.map((k) => ({ ...k, behaviour: 'code' })),
   ];
   const counts = new Map<string, number>();
   return all.map((k) => {

@@ -3,8 +3,9 @@
 // Python's site hooks), SSH's login script, tmux's and vim's configuration, and start-up files reached through
 // `${SHELL##*/}`, a `{ … }` group redirected as a whole, a multi-line quoted snippet, and Python's `print(…, file=fh)`
 // into `open(expression, "a")`; prose that sends a CLI's token, `.env` files, keys in bulk, or the environment through a
-// gist. Each case is a sample of the sixth training set, with a benign look-alike of that set as its near miss, which
-// must stay unflagged.
+// gist; remote shells, a clipboard swapper, a delete of home and code run from names built at run time in other
+// spellings. Each case is a sample of the sixth training set, with a benign look-alike of that set as its near miss,
+// which must stay unflagged.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { behaviourFamilyLookalikeSamples4 } from '../../../bench/scan-corpus/benign/behaviour-families-4.js';
@@ -78,6 +79,18 @@ const CASES: [string, string, string, string][] = [
     'mal-beh-v6-prose-instructions-04',
     'ben-beh-v6-prose-instructions-04',
   ],
+  ['behaviour.remote-shell', "netcat's shape whatever the program's name", 'mal-beh-v6-remote-shell-01', 'ben-beh-v6-code-01'],
+  ['behaviour.remote-shell', "Ruby's backquotes around what a socket sends", 'mal-beh-v6-remote-shell-02', 'ben-beh-v6-code-05'],
+  [
+    'behaviour.clipboard-swapped',
+    "PowerShell's [Clipboard]::GetText and SetText",
+    'mal-beh-v6-keylogger-clipboard-01',
+    'ben-beh-v6-code-03',
+  ],
+  ['behaviour.delete-everything', 'home asked of the shell, then deleted', 'mal-beh-v6-destructive-delete-01', 'ben-beh-v6-code-02'],
+  ['behaviour.hidden-code-run', 'require(m)[f] with built names running decoded text', 'mal-beh-v6-runtime-exec-01', 'ben-beh-v6-code-04'],
+  ['behaviour.hidden-code-run', 'getattr on an imported module with a built name', 'mal-beh-v6-runtime-exec-02', 'ben-beh-v6-code-04'],
+  ['behaviour.hidden-code-run', 'decoded text handed to bash -c', 'mal-beh-v6-runtime-exec-03', 'ben-beh-v6-code-01'],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

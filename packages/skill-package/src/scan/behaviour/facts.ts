@@ -105,6 +105,8 @@ const DYNAMIC_EXEC = [
   /\bvm\.run(?:inthiscontext|innewcontext|incontext)\b|\bvm\.script\b/,
   /\binvoke-expression\b|(?:^|[\s(|;])iex\b|\[scriptblock\]::create/,
   /(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b|\|\s*(?:python[0-9.]*|node|perl|ruby|pwsh|powershell)\s*(?:-\s*)?(?:$|[;&|)\n])|\bsource\s+<\(/,
+  // A shell handed a variable's text as its command (`bash -c "$c"`).
+  /\b(?:ba|z|da|k)?sh\s+-c\s+["']?\$/,
   /\bgetattr\(\s*(?:builtins|__builtins__)\b|\b__import__\(|\bglobals\(\)\s*\[|\bimportlib\.import_module\(/,
   /-(?:encodedcommand|enc|ec)\s+[a-z0-9+/=]{20,}/,
   /\beval\s+(?:pack|unpack|decode_base64|uncompress|qx)\b|\bassert\(\s*base64_decode\b/,
@@ -122,11 +124,16 @@ const DECODED = [
 /** Running a program or a shell command. */
 const PROCESS_EXEC = [
   /\bos\.(?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)\(|\bsubprocess\.|\bchild_process\.|\bexecsync\(|\bstart-process\b|\bruntime\.getruntime\(\)\.exec/,
+  // Named as a string, or a module and a member both named by variables: `cp['execSync'](…)`, `getattr(os, "system")(…)`,
+  // `require(m)[f](…)`.
+  /\[\s*["'](?:exec|execsync|spawn|spawnsync|execfile|execfilesync)["']\s*\]\s*\(|\bgetattr\([^()\n]{1,60},\s*["'](?:system|popen|exec[lv]p?e?|spawn[lv]p?e?)["']\s*\)\s*\(|\brequire\(\s*[a-z_$][\w$]*\s*\)\s*\[\s*[a-z_$][\w$]*\s*\]\s*\(/,
 ];
 
 const SOCKET = [
   /\/dev\/(?:tcp|udp)\//,
   /<&\s*(?:[3-9]|\d{2,3})\b/,
+  // Whatever the program's name: a shell handed to it with `-e`, then a host and a port (netcat's shape).
+  /\s-[a-z]*e\s+["']?(?:\/usr)?\/bin\/(?:ba|z|da|k)?sh["']?\s+["']?[\w.-]+["']?\s+\d{2,5}\b/,
   /\b(?:nc|ncat|netcat)\s+(?:-[a-z]+\s+)*(?:[\w.-]+|\$\{?\w+\}?)\s+\d{1,5}\b|\b(?:nc|ncat|netcat)\s+-[a-z]*[elc]\b|\bncat\b(?:(?!\bncat\b)[^\n])*\s--(?:sh-|lua-)?exec\b/,
   /\bsocat\s/,
   /\bsocket\.socket\((?![^)]*?(?:af_unix|\bsocket\.socket\())|\bsocket\(\s*socket\.|\bsocket\.create_connection\b|\bnet\.(?:connect|createconnection|socket)\b|\bnew\s+net\.socket\b|\btcpclient\b|\btcpsocket\b/,
@@ -141,6 +148,8 @@ const SHELL_EXEC = [
   /\beval\s*[("'$`]|\bwhile\s+read\b(?:(?!\bwhile\s+read\b)[^\n])*;(?:[^\S\n]*do(?:(?!;[^\S\n]*do)[^\n])*|\s*\n[^\S\n]*do[^\n]*)\$/,
   /0>&1|>&\s*\/dev\/tcp|<&\s*\d|mkfifo/,
   /\bio\.popen\b|\bproc_open\(|\bshell_exec\(|\bpassthru\(|\bcreate_subprocess_(?:shell|exec)\b|\|&?\s*getline\b|(?<![\w.])(?:exec|system|popen)\(/,
+  // Ruby's backquotes and `%x` around what arrives.
+  /`[^`\n]{0,40}#\{|%x[({[]/,
 ];
 
 const KEYBOARD_HOOK = [
@@ -151,11 +160,11 @@ const KEYBOARD_HOOK = [
 
 const CLIPBOARD_READ = [
   /\bpyperclip\.(?:paste|waitfornewpaste|waitforpaste)\b|\bclipboardy\.read|\bpbpaste\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-o\b|\bxsel\b(?:(?!\bxsel\b)[^\n])*(?:-o|--output)\b|\bwl-paste\b/,
-  /\bget-clipboard\b|\bclipboard\.readtext\b|\bgetclipboarddata\b|\bclipboard_get\b|\bclipboard\.gettext\b|\bwin32clipboard\b/,
+  /\bget-clipboard\b|\bclipboard\.readtext\b|\bgetclipboarddata\b|\bclipboard_get\b|\bclipboard\.gettext\b|\bwin32clipboard\b|\bclipboard\]::get(?:text|data)\b/,
 ];
 
 const CLIPBOARD_WRITE = [
-  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b|\bclipboard_append\(|\bsetclipboardtext\b/,
+  /\bpyperclip\.copy\b|\bclipboardy\.write|\bpbcopy\b|\bxclip\b(?:(?!\bxclip\b)[^\n])*-(?:selection|i)\b|\bwl-copy\b|\bset-clipboard\b|\bclipboard\.writetext\b|\bsetclipboarddata\b|\bclipboard\.settext\b|\bclipboard_append\(|\bsetclipboardtext\b|\bclipboard\]::set(?:text|dataobject)\b/,
 ];
 
 /** A crypto wallet address, or a pattern for one. */

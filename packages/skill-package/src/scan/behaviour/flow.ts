@@ -33,6 +33,8 @@ const HOME_SPELLINGS: readonly RegExp[] = [
   /\$\{home\}|\$home\b|\$env:userprofile\b|\$env:home\b|%userprofile%|\$\{userprofile\}/g,
   // Ruby's and Go's.
   /\bdir\.home\b|\benv\[\s*["']home["']\s*\]|\bos\.userhomedir\(\)/g,
+  // A shell asked where home is: `$(cd ~ && pwd)`, `$(eval echo ~)`, `$(getent passwd "$USER" | cut -d: -f6)`.
+  /\$\(\s*cd(?:\s+(?:~|\$home))?\s*(?:&&|;)\s*pwd(?:\s+-p)?\s*\)|\$\(\s*(?:eval\s+)?echo\s+~\s*\)|\$\(\s*getent\s+passwd\s+["']?\$\{?(?:user|logname)\}?["']?\s*\|\s*cut\s+-d\s?:?\s?-f\s?6\s*\)/g,
 ];
 
 /** A literal path under home expanded (`os.path.expanduser("~/.config/x")`, `Path("~/.x").expanduser()`): that path. */
@@ -171,7 +173,7 @@ function fold(text: string): string {
       if (next === out) break;
       out = next;
     }
-  if (/home|userprofile|expanduser|homedir/.test(out)) {
+  if (/home|userprofile|expanduser|homedir|pwd|echo\s+~|getent/.test(out)) {
     for (const spelling of HOME_SPELLINGS) out = out.replace(spelling, '~');
     if (out.includes('expanduser'))
       out = out.replace(EXPANDED, (_m, _q: string, a: string | undefined, _q2: string, b: string | undefined) => `"${a ?? b}"`);

@@ -103,7 +103,7 @@ const WALLET_WRITTEN =
 const SHELL_CODE_EXEC = /\binvoke-expression\b|(?:^|[\s(|;])iex\b|(?:^|[\s;&`])eval\s+["'$`]|\|\s*(?:ba|z|da|k)?sh\b/;
 /** A builtin, a module or a global named by a string built at run time (concatenated, decoded), as written. */
 const ASSEMBLED_NAME =
-  /\b(?:getattr\(\s*(?:builtins|__builtins__)\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["']|[a-z_]\w*\(\s*\d|\[\s*["'][^"'\n]{0,3}["']\s*,)/;
+  /\b(?:getattr\(\s*[\w.]{1,40}\s*,|__import__\(|globals\(\)\s*\[|(?:window|global|globalthis)\s*\[)\s*(?:["'][^"']*["']\s*\+|(?:chr|bytes\.fromhex|codecs\.decode|base64\.\w+|atob)\(|(?:''|"")\.join\(|\w+\s*\+\s*["']|[a-z_]\w*\(\s*\d|\[\s*["'][^"'\n]{0,3}["']\s*,)/;
 /** A secret of a CI run (`${{ secrets.NAME }}`), which a step may use but not send away disguised. */
 const CI_SECRET = /\$\{\{\s*secrets\.\w/;
 /** Encoding on the way out: what log masking and reviewers would have recognised no longer looks like itself. */
