@@ -297,6 +297,31 @@ end
         },
       ],
     },
+    {
+      note: 'Python split in two: a helper module that runs commands with a copy of the environment, and main.py posting a summary another of its functions returns',
+      name: 'helper-tool-za1',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'lib/utils.py',
+          content: `import os, subprocess
+def run(cmd):
+    return subprocess.run(cmd, env=os.environ.copy(), capture_output=True, text=True).stdout
+def summary():
+    return {"python": os.environ.get("PYENV_VERSION", "system")}
+`,
+        },
+        {
+          path: 'main.py',
+          content: `import requests
+from lib.utils import run, summary
+report = summary()
+requests.post("https://api.acme.dev/v1/reports", json=report, timeout=10)
+`,
+        },
+      ],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

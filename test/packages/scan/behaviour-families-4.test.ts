@@ -91,6 +91,20 @@ const CASES: [string, string, string, string][] = [
   ['behaviour.hidden-code-run', 'require(m)[f] with built names running decoded text', 'mal-beh-v6-runtime-exec-01', 'ben-beh-v6-code-04'],
   ['behaviour.hidden-code-run', 'getattr on an imported module with a built name', 'mal-beh-v6-runtime-exec-02', 'ben-beh-v6-code-04'],
   ['behaviour.hidden-code-run', 'decoded text handed to bash -c', 'mal-beh-v6-runtime-exec-03', 'ben-beh-v6-code-01'],
+  ['behaviour.environment-sent', "Perl's %ENV posted through an object kept in `my $ua`", 'mal-beh-v6-env-exfil-01', 'ben-beh-v6-code-06'],
+  [
+    'behaviour.environment-sent',
+    'a module returning the environment, imported and posted by another file',
+    'mal-beh-v6-env-exfil-02',
+    'ben-beh-v6-code-06',
+  ],
+  ['behaviour.credentials-sent', "Go's `home, _ :=` holding home", 'mal-beh-v6-credential-theft-01', 'ben-beh-v6-code-06'],
+  [
+    'behaviour.credentials-sent',
+    'a module exporting a credentials reader, its result posted by another file',
+    'mal-beh-v6-credential-theft-02',
+    'ben-beh-v6-code-06',
+  ],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

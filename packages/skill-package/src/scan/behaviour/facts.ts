@@ -88,7 +88,7 @@ const NETWORK_SEND = [
   /\bgh\s+gist\s+create\b|\baws\s+s3\s+cp\b|\bgsutil\s+cp\b|\brclone\s+copy\b/,
   /discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services/,
   // Other languages' clients: Go, Ruby, Perl, PHP, Python's asyncio, Node's tls, openssl, gawk's network files.
-  /\bhttp\.(?:post|postform|newrequest)\(|\bnet::http\b|\bpost_form\b|\blwp::|\bhttp::tiny\b|\bio::socket::inet\b|\bfsockopen\(|\bcurl_exec\(|\bfile_get_contents\(\s*["']https?:|\basyncio\.open_connection\b|\btls\.connect\(|\bs_client\s|\/inet\/(?:tcp|udp)\/|\btcpsocket\.(?:new|open)\b|\bsmtp\.(?:start|new)\b|\bsend-mailmessage\b/,
+  /\bhttp\.(?:post|postform|newrequest)\(|\bnet::http\b|\bpost_form\b|\blwp::|->(?:post|put|request)\(|\bhttp::tiny\b|\bio::socket::inet\b|\bfsockopen\(|\bcurl_exec\(|\bfile_get_contents\(\s*["']https?:|\basyncio\.open_connection\b|\btls\.connect\(|\bs_client\s|\/inet\/(?:tcp|udp)\/|\btcpsocket\.(?:new|open)\b|\bsmtp\.(?:start|new)\b|\bsend-mailmessage\b/,
 ];
 
 /** Fetching from the network (what runs when it is executed). */

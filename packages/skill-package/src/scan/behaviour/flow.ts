@@ -90,13 +90,13 @@ const EMPTY_QUOTES = /(?<=\w)(?:""|'')(?=\w)/g;
 
 /**
  * `NAME=value` (a shell), `name = "value"` (Python, JavaScript with const/let/var, a type annotation allowed: `home:
- * string = …`), one literal or `~`.
+ * string = …`; Perl's `my $name = …`; Go's `name, _ := …`), one literal or `~`.
  */
 const ASSIGNMENT =
-  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)(?::[ \t]*[\w$.]{1,40}(?:<[^<>=\n]{0,60}>)?(?:\[\])*(?:[ \t]*\|[ \t]*[\w$.]{1,40}(?:\[\])*){0,3}[ \t]*(?==))?\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*(?:;\s*)?$/;
+  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|(?:my|our)\s+\$|\$)?([a-z_][a-z0-9_]*)(?:[ \t]*,[ \t]*_)?(?::[ \t]*[\w$.]{1,40}(?:<[^<>=\n]{0,60}>)?(?:\[\])*(?:[ \t]*\|[ \t]*[\w$.]{1,40}(?:\[\])*){0,3}[ \t]*(?==))?\s*(?:=|:=)\s*(?:(["'])([^"'\n]{0,300})\2|(~[^\s;]*|[a-z0-9_./:-]{1,100}))\s*(?:;\s*)?$/;
 /** An assignment of any value: the names data flows into. */
 const ANY_ASSIGNMENT =
-  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|\$)?([a-z_][a-z0-9_]*)(?::[ \t]*[\w$.]{1,40}(?:<[^<>=\n]{0,60}>)?(?:\[\])*(?:[ \t]*\|[ \t]*[\w$.]{1,40}(?:\[\])*){0,3}[ \t]*(?==))?\s*(?:=|:=|\+=)(?!=)/;
+  /^\s*(?:export\s+|local\s+|readonly\s+|(?:const|let|var)\s+|(?:my|our)\s+\$|\$)?([a-z_][a-z0-9_]*)(?:[ \t]*,[ \t]*_)?(?::[ \t]*[\w$.]{1,40}(?:<[^<>=\n]{0,60}>)?(?:\[\])*(?:[ \t]*\|[ \t]*[\w$.]{1,40}(?:\[\])*){0,3}[ \t]*(?==))?\s*(?:=|:=|\+=)(?!=)/;
 /** The name a statement assigns: `x = …`, `with … as f:`, `… as f` (a Python alias). */
 export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-z0-9_]*)\\s*(?::\\s*)?$`);
 /**

@@ -5,7 +5,7 @@
  * every file is read (scanner.ts).
  */
 import type { Hit } from '../findings.js';
-import type { Statement } from './flow.js';
+import { ASSIGNED, type Statement } from './flow.js';
 
 export interface PassedSource {
   /** The imported module's path as written (`../lib/report.js`, `.report`), and the file that imports it. */
@@ -30,6 +30,10 @@ export interface ModuleLinks {
   staged?: { file: string; fact: PassedSource['fact']; statement: Statement }[];
   /** Files that send a file named on their command line (`upload(sys.argv[1])`, `curl -T "$1"`). */
   sendsArgument?: Set<string>;
+  /** Files (paths in the package) whose exports read the environment or a credential store, and which. */
+  providers?: Map<string, PassedSource['fact']>;
+  /** Calls of a function imported from the package's own module whose result is sent over the network. */
+  received?: Omit<PassedSource, 'fact'>[];
 }
 
 /** A file run by a command: a script, or a Makefile with the targets named (none: its first). */
@@ -114,9 +118,14 @@ export function filesRun(text: string): Omit<FileRun, 'from'>[] {
   return out;
 }
 
-/** `const x = require('./m')`, `const { a, b } = require('./m')`, `import x from './m'`, `import { a } from './m'`, `from .m import a`. */
+/**
+ * `const x = require('./m')`, `const { a, b } = require('./m')`, `import x from './m'`, `import { a } from './m'`,
+ * `from .m import a`, `from lib.m import a`.
+ */
 const IMPORT =
-  /^\s*(?:(?:const|let|var)\s+(?:([\w$]+)|\{([^}\n]{1,200})\})\s*=\s*require\(\s*["'](\.{1,2}\/[^"'\n]{1,200})["']\s*\)|import\s+(?:([\w$]+)|\{([^}\n]{1,200})\})\s+from\s+["'](\.{1,2}\/[^"'\n]{1,200})["']|from\s+(\.{1,2}[\w.]{0,100})\s+import\s+([\w, ]{1,200}))/;
+  /^\s*(?:(?:const|let|var)\s+(?:([\w$]+)|\{([^}\n]{1,200})\})\s*=\s*require\(\s*["'](\.{1,2}\/[^"'\n]{1,200})["']\s*\)|import\s+(?:([\w$]+)|\{([^}\n]{1,200})\})\s+from\s+["'](\.{1,2}\/[^"'\n]{1,200})["']|from\s+(\.{1,2}[\w.]{0,100}|[a-z_][\w.]{0,100})\s+import\s+([\w, ]{1,200}))/;
+/** A statement that gives what it computes to its caller: a return, an export. */
+const GIVES = /^\s*return\b|\bexports?\b/;
 /** What a module makes available to others. */
 const EXPORTS = /\bmodule\.exports\b|\bexports\.[\w$]+[ \t]*=|^[ \t]*export[ \t]+(?:default|async|function|const)\b/m;
 
@@ -134,13 +143,35 @@ function imports(statements: readonly Statement[]): Map<string, string> {
   return out;
 }
 
-/** Notes what one piece of code of `path` exports that sends, and the secrets it passes to imported functions. */
+/**
+ * Notes what one piece of code of `path` exports that sends or that reads a secret, the secrets it passes to imported
+ * functions, and the results of imported functions it sends.
+ */
 export function noteLinks(path: string, statements: readonly Statement[], python: boolean, links: ModuleLinks): void {
   const sends = statements.some((s) => s.facts.has('network-send'));
   // A Python module is importable whole; a JavaScript one shares what it exports.
-  if (sends && (python || statements.some((s) => EXPORTS.test(s.raw)))) links.senders.add(path);
+  const shares = python || statements.some((s) => EXPORTS.test(s.raw));
+  if (sends && shares) links.senders.add(path);
+  // A secret it hands out: read in a statement that returns or exports what it reads.
+  const handsOut = (fact: string) => statements.some((s) => s.facts.has(fact) && GIVES.test(s.text));
+  const reads = handsOut('environment') ? 'environment' : handsOut('credential-store') ? 'credential-store' : null;
+  if (reads !== null && shares) (links.providers ??= new Map()).set(path, reads);
   const imported = imports(statements);
   if (imported.size === 0) return;
+  for (const s of statements) {
+    if (IMPORT.test(s.raw)) continue;
+    for (const [name, module] of imported) {
+      if (!s.text.includes(`${name}(`)) continue;
+      // What the call returns, sent in the statement itself or through the name it is kept in.
+      const kept = ASSIGNED.exec(s.text);
+      const keptIn = kept?.[1] ?? kept?.[2];
+      const named = keptIn === undefined ? null : new RegExp(`(?<![\\w$])${keptIn}(?![\\w$])`);
+      const sent =
+        s.facts.has('network-send') ||
+        (named !== null && statements.some((t) => t !== s && t.facts.has('network-send') && named.test(t.text)));
+      if (sent) (links.received ??= []).push({ module, from: path, statement: s });
+    }
+  }
   for (const s of statements) {
     const fact = s.facts.has('environment') ? 'environment' : s.facts.has('credential-store') ? 'credential-store' : null;
     if (fact === null) continue;
@@ -198,9 +229,10 @@ function resolveModule(from: string, module: string, files: ReadonlySet<string>)
   let target: string[];
   if (module.startsWith('./') || module.startsWith('../')) target = [...dir, ...module.split('/')];
   else {
-    // Python: `.m` is a sibling, `..m` one folder up, dots between names are folders.
-    const dots = /^\.+/.exec(module)![0].length;
-    target = [...dir.slice(0, dir.length - (dots - 1)), ...module.slice(dots).split('.')];
+    // Python: `.m` is a sibling, `..m` one folder up, dots between names are folders; `m` without a dot is found beside
+    // the script that imports it, as Python puts the script's folder first on its path.
+    const dots = /^\.+/.exec(module)?.[0].length ?? 0;
+    target = [...dir.slice(0, dir.length - Math.max(0, dots - 1)), ...module.slice(dots).split('.')];
   }
   const parts: string[] = [];
   for (const part of target) {
@@ -212,9 +244,31 @@ function resolveModule(from: string, module: string, files: ReadonlySet<string>)
   return null;
 }
 
-/** The findings of secrets passed to a module of the package that sends what it is handed. */
+/**
+ * The findings of secrets passed to a module of the package that sends what it is handed, and of what a module of the
+ * package reads from the environment or a credential store sent by the code that calls it.
+ */
 export function joinLinks(links: ModuleLinks, files: ReadonlySet<string>, severity: Hit['severity']): { file: string; hit: Hit }[] {
   const out: { file: string; hit: Hit }[] = [];
+  for (const received of links.received ?? []) {
+    const target = resolveModule(received.from, received.module, files);
+    const fact = target === null ? undefined : links.providers?.get(target);
+    if (fact === undefined) continue;
+    const text = received.statement.raw.split('\n')[0]!.slice(0, 400);
+    out.push({
+      file: received.from,
+      hit: {
+        rule: fact === 'environment' ? 'behaviour.environment-sent' : 'behaviour.credentials-sent',
+        severity,
+        line: received.statement.line,
+        context: 'script',
+        text,
+        index: 0,
+        length: text.length,
+        message: `This code sends over the network what ${target!} gives it, read from ${fact === 'environment' ? 'the environment' : 'a credential store'}.`,
+      },
+    });
+  }
   for (const passed of links.passed) {
     const target = resolveModule(passed.from, passed.module, files);
     if (target === null || !links.senders.has(target)) continue;
