@@ -358,6 +358,9 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['gcp-security-reviewing', 'word-added'],
       ['securityreviewhelper', 'word-added'],
       ['scrty-rvw-pro', 'abbreviated'],
+      ['claudesecurityreviewbot', 'words-added'],
+      ['prosecurityreviewhq', 'words-added'],
+      ['copilot-scrty-rvw', 'abbreviated'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
     // Another ending without a claim word names another thing (`security-reviewer`), and a role word beside a word of

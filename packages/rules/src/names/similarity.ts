@@ -403,7 +403,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       [compact.slice(compact.length - cut), compact.slice(0, compact.length - cut)],
       [compact.slice(0, cut), compact.slice(cut)],
     ] as const) {
-      if (!CLAIMS.has(affix) && !looksLikeTag(affix) && !VENDORS.has(affix) && !ROLES.has(affix)) continue;
+      if (!runsOn(affix)) continue;
       const base = heldByOthers(index.popular.get(skeleton(rest)), name, ownerId);
       if (base) return added(name, base, affix);
       // The name's words run together in another order (`reviewsecurityplus`); a name with separators is read by
@@ -418,7 +418,23 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
     }
   }
+  // Run on at both ends (`claudesecurityreviewbot`, `prosecurityreviewhq`).
+  for (let front = 1; front <= Math.min(MAX_AFFIX, compact.length - 3); front += 1) {
+    const before = compact.slice(0, front);
+    if (!runsOn(before)) continue;
+    for (let back = 1; back <= Math.min(MAX_AFFIX, compact.length - front - 2); back += 1) {
+      const after = compact.slice(compact.length - back);
+      if (!runsOn(after)) continue;
+      const base = heldByOthers(index.popular.get(skeleton(compact.slice(front, compact.length - back))), name, ownerId);
+      if (base) return added(name, base, `${before}", "${after}`, 'words-added');
+    }
+  }
   return judgeSoundAndWords(name, index, ownerId);
+}
+
+/** What may be run on to a known name and still read as a version of it: a claim or role word, a tag, a vendor. */
+function runsOn(affix: string): boolean {
+  return CLAIMS.has(affix) || looksLikeTag(affix) || VENDORS.has(affix) || ROLES.has(affix);
 }
 
 /**
@@ -486,11 +502,13 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
     const base = undressed(words, index, name, ownerId);
     if (base) return added(name, base, words.filter(dressing).join('", "'), 'words-added');
   }
-  // Abbreviated, as written or with a claim word or a version at one end (`scrty-rvw-pro`).
+  // Abbreviated, as written or with a claim word, a version, a vendor or a role word at one end (`scrty-rvw-pro`,
+  // `copilot-scrty-rvw`).
+  const aside = (word: string) => marks(word) || VENDORS.has(word) || ROLES.has(word);
   const abbreviations = [
     words,
-    ...(words.length >= 3 && marks(words.at(-1)!) ? [words.slice(0, -1)] : []),
-    ...(words.length >= 3 && marks(words[0]!) ? [words.slice(1)] : []),
+    ...(words.length >= 3 && aside(words.at(-1)!) ? [words.slice(0, -1)] : []),
+    ...(words.length >= 3 && aside(words[0]!) ? [words.slice(1)] : []),
   ];
   for (const kept of words.length >= 2 ? abbreviations : []) {
     const base = heldByOthers(index.popularByConsonants.get(kept.map(wordConsonants).join(' ')), name, ownerId);
