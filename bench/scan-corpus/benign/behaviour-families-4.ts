@@ -322,6 +322,32 @@ requests.post("https://api.acme.dev/v1/reports", json=report, timeout=10)
         },
       ],
     },
+    {
+      note: 'An MCP configuration starting the filesystem server with npx and the GitHub server with docker',
+      name: 'helper-tool-nbb1',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: '.mcp.json',
+          content: `{"mcpServers":{"files":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","."]},"github":{"command":"docker","args":["run","-i","--rm","-e","GITHUB_PERSONAL_ACCESS_TOKEN","ghcr.io/github/github-mcp-server"]}}}
+`,
+        },
+      ],
+    },
+    {
+      note: 'A devcontainer.json whose postCreateCommand installs the dependencies and a browser',
+      name: 'helper-tool-nbb2',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: '.devcontainer.json',
+          content: `{"name":"dev","image":"mcr.microsoft.com/devcontainers/typescript-node:20","postCreateCommand":"npm ci && npx playwright install --with-deps chromium"}
+`,
+        },
+      ],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

@@ -105,6 +105,8 @@ const CASES: [string, string, string, string][] = [
     'mal-beh-v6-credential-theft-02',
     'ben-beh-v6-code-06',
   ],
+  ['behaviour.auto-run-download', 'an MCP server started with curl piped into bash', 'mal-beh-v6-exec-by-config-01', 'ben-beh-v6-code-07'],
+  ['behaviour.auto-run-download', "a devcontainer's set-up at the package's root", 'mal-beh-v6-exec-by-config-02', 'ben-beh-v6-code-08'],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

@@ -4,6 +4,7 @@
  * pieces of their own; a Markdown file's paragraphs are prose. A file an agent or a CI runner executes by configuration
  * (workflows, hooks, tasks) is read whole, as a script.
  */
+import { AUTO_RUN_CONFIG } from '../file-kind.js';
 import { STARTUP_PLACE } from './facts.js';
 
 export interface CodeUnit {
@@ -47,9 +48,6 @@ const NOTEBOOK = /\.ipynb$/i;
 /** Scripts a package manager runs on install, on its own. */
 const LIFECYCLE =
   /^(?:pre|post)?(?:install|prepare|preinstall|postinstall|prepublish|uninstall)$|^(?:pre|post)-(?:install|update|autoload-dump|create-project|root-package-install)-cmd$/;
-/** Configurations whose commands a tool runs on its own: agents' hooks, git hooks, a container's set-up. */
-const AUTO_RUN =
-  /(?:^|\/)(?:hooks\.(?:json|ya?ml)|\.(?:claude|cursor|gemini|codex|windsurf)\/(?:settings(?:\.local)?|hooks)\.json|\.husky\/[^/]+|\.devcontainer\/devcontainer\.json|\.pre-commit-config\.ya?ml|lefthook\.ya?ml)$/i;
 /** An editor's tasks that run when the folder opens. */
 const TASKS = /(?:^|\/)\.vscode\/tasks\.json$/i;
 /** `npm run x`, `yarn x`, `pnpm run x`, `composer run-script x`: another script of the same manifest. */
@@ -377,6 +375,6 @@ export function unitsOf(path: string, kind: 'script' | 'markdown' | 'text', text
   if (PACKAGE_JSON.test(path)) return packageScripts(text) ?? { code: [], prose: [] };
   // JSON and YAML configurations hold their commands in strings: their escaped quotes are read as quotes.
   const code = /\.json$/i.test(path) ? text.replace(/\\"/g, '"') : MAKEFILE.test(path) ? makefileCode(text) : text;
-  const autoRun = AUTO_RUN.test(path) || (TASKS.test(path) && /"runon"\s*:\s*"folderopen"/i.test(text));
+  const autoRun = AUTO_RUN_CONFIG.test(path) || (TASKS.test(path) && /"runon"\s*:\s*"folderopen"/i.test(text));
   return { code: [{ line: 1, code, shell: SHELL_FILE.test(path) || SHELL_SHEBANG.test(text), documented: false, autoRun }], prose: [] };
 }
