@@ -348,6 +348,35 @@ requests.post("https://api.acme.dev/v1/reports", json=report, timeout=10)
         },
       ],
     },
+    {
+      note: 'Shell: sizes of home and /tmp printed in a loop, then two cache folders removed in another',
+      name: 'helper-tool-dn1',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'clean.sh',
+          content: `#!/bin/bash
+for d in ~ /tmp; do du -sh "$d"; done
+for c in ~/.cache/pip ~/.npm/_cacache; do rm -rf "$c"; done
+`,
+        },
+      ],
+    },
+    {
+      note: "PowerShell: the entries of the user's temporary folder listed and removed",
+      name: 'helper-tool-dn2',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'clean.ps1',
+          content: `$target = $env:USERPROFILE
+Get-ChildItem -Path "$target\\AppData\\Local\\Temp" -Force | Remove-Item -Recurse -Force
+`,
+        },
+      ],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

@@ -378,6 +378,31 @@ while ($true) {
 const DESTRUCTIVE_DELETE: BehaviourVariant[] = [
   () => ({
     families: CMD,
+    note: 'Shell: a loop over an array holding ~ and a cache folder, each turn removed with rm -rf',
+    files: [
+      {
+        path: 'clean.sh',
+        content: `#!/bin/bash
+dirs=(~ /tmp/cache)
+for d in "\${dirs[@]}"; do rm -rf "$d"; done
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
+    note: 'PowerShell: every entry of $env:USERPROFILE listed by Get-ChildItem and piped into Remove-Item -Recurse',
+    files: [
+      {
+        path: 'clean.ps1',
+        content: `$target = $env:USERPROFILE
+Get-ChildItem -Path $target -Force | Remove-Item -Recurse -Force
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
     note: 'Shell: home asked of the shell with $(cd ~ && pwd), then find -mindepth 1 -delete over it',
     files: [
       {

@@ -178,6 +178,8 @@ const DELETE_ALL = [
   /(?:^|\n|[;&|({]\s*|\$\(\s*|\b(?:then|do|else|sudo|exec|xargs|command|eval)\s+|(?:-c[ \t]+|\b(?:eval|exec|execsync|system|popen|spawn|call|run|check_output|check_call|shell_exec)(?:\([ \t]*|[ \t]+))["'`]\s*)rm\s+(?:-[a-z-]*\s+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b(?![a-z-]*(?:\s+-[a-z-]*)*?\s+(?:-[a-qs-z]*r[a-z]*|--recursive)\b)(?:(?!(?:^|\n|[;&|({][^\S\n]*|\$\([^\S\n]*|\b(?:then|do|else|sudo|exec|xargs|command|eval)[^\S\n]+|["'`][^\S\n]*)rm[^\S\n]+(?:-[a-z-]*[^\S\n]+)*(?:-[a-qs-z]*r[a-z]*|--recursive)\b)[^\n;|&])*?\s["']?(?:~|\/)\/?["']?(?:\*|\.\*)?["']?(?:\s|$|;|&|\||\)|,)/,
   /\brmtree\(\s*(?:path\s*=\s*)?["']?(?:~|\/)["']?\s*[,)]|\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{(?:(?!\brm(?:sync)?\(\s*["'`]?~["'`]?\s*,\s*\{)[^}])*recursive|\brimraf(?:\.sync)?\(\s*["'`]?~/,
   /\bremove-item\b(?:(?!\bremove-item\b)[^\n])*-recurse(?:(?!-recurse)[^\n])*\s["']?~["']?(?:\s|$)|\brd\s+\/s\s+\/q\s+["']?(?:~|c:\\)/,
+  // Every entry of home listed and piped into a recursive delete.
+  /\b(?:get-childitem|gci|ls|dir)\s+(?:-(?:literal)?path\s+)?["']?~["']?(?:\s+-\w+)*\s*\|\s*(?:remove-item|ri|del)\b[^\n]*-recurse\b/,
   /\bremove-item\s+(?:-(?:literal)?path\s+)?["']?~[/\\]?["']?\s(?:(?!\bremove-item\b)[^\n])*-recurse\b/,
   /\b(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|removeall|rmtree|rmdirsync|rmsync|rimraf)\(\s*["'`]?(?:~|\/)["'`]?\s*[,)]/,
   /\bfind\s+["']?(?:~|\/)["']?\s(?:(?!\bfind\s+["']?(?:~|\/)["']?\s)[^\n])*(?:-delete\b|-exec\s+rm\b)/,

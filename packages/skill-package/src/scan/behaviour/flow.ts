@@ -320,6 +320,8 @@ const DECLARES =
 const FOUND_PROGRAM =
   /^\s*(?:local\s+|readonly\s+|declare\s+(?:-[a-z]+\s+)?|(?:const|let|var)\s+)?([a-z_][a-z0-9_]*)\s*=\s*(?:\$\(\s*(?:command\s+-v|which|type\s+-p)\s+([\w.-]{1,40})[^)\n]{0,200}\)|(?:shutil\.)?which\(\s*["']([\w.-]{1,40})["']\s*\)|\(([^()\n$`"',]{1,200})\))\s*(?:;\s*)?$/;
 
+/** A shell loop's name and the words it takes. */
+const LOOP_WORDS = /\bfor\s+([a-z_][a-z0-9_]*)\s+in\s+([^;\n]{1,400})/;
 /** The literal each variable assigned exactly once holds, and every name given a value at all. */
 function literals(lines: readonly string[]): { values: Map<string, string>; assigned: Set<string> } {
   const seen = new Map<string, string | null>();
@@ -334,6 +336,15 @@ function literals(lines: readonly string[]): { values: Map<string, string>; assi
     }
     const value = (m[3] ?? m[4] ?? (m[2] !== undefined && !/["']/.test(m[2]) ? m[2] : '')).trim();
     seen.set(m[1]!, seen.has(m[1]!) ? null : value);
+  }
+  // A shell loop over words, one of them home or the root (`for d in ~ /tmp/cache`, an array holding them): the loop's
+  // name holds that word in one of its turns, which is the turn a delete of it takes everything.
+  for (const line of lines) {
+    const loop = LOOP_WORDS.exec(line);
+    if (loop === null) continue;
+    const list = loop[2]!.replace(ARRAY_WHOLE, (_m, name: string) => seen.get(name) ?? '').replace(/["']/g, ' ');
+    const whole = list.split(/\s+/).find((word) => word === '~' || word === '/');
+    if (whole !== undefined) seen.set(loop[1]!, whole);
   }
   const values = new Map<string, string>();
   for (const [name, value] of seen) {
