@@ -14,7 +14,8 @@
 //     (c6) a sixth, in bench/names-c6.ts, written before those rules, whose misses later rules were written against;
 //     (c7) a seventh, in bench/names-c7.ts, written before those rules, whose misses later rules were written against;
 //     (c8) an eighth, in bench/names-c8.ts, written before those rules, whose misses later rules were written against;
-//     (c9) a ninth, in bench/names-c9.ts, written before those and never tuned against.
+//     (c9) a ninth, in bench/names-c9.ts, written before those rules, whose misses later rules were written against;
+//     (c10) a tenth, in bench/names-c10.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { sixthHeldOutAttacks } from './names-c6.js';
 import { seventhHeldOutAttacks } from './names-c7.js';
 import { eighthHeldOutAttacks } from './names-c8.js';
 import { ninthHeldOutAttacks } from './names-c9.js';
+import { tenthHeldOutAttacks } from './names-c10.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -422,6 +424,11 @@ async function main(): Promise<void> {
   printTallies(
     '(c9) ninth held-out set (bench/names-c9.ts): a change of the earlier sets joined to another in new ways',
     tallyAttacks(popular, ninthHeldOutAttacks, refused, 10),
+    show,
+  );
+  printTallies(
+    '(c10) tenth held-out set (bench/names-c10.ts): more changes of the earlier sets joined in new ways',
+    tallyAttacks(popular, tenthHeldOutAttacks, refused, 11),
     show,
   );
 
