@@ -361,6 +361,10 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['claudesecurityreviewbot', 'words-added'],
       ['prosecurityreviewhq', 'words-added'],
       ['copilot-scrty-rvw', 'abbreviated'],
+      ['securityreviewaws-pro', 'words-added'],
+      ['awssecurityreviews', 'word-added'],
+      ['securtyreviewbot', 'one-edit'],
+      ['v3-aws-security-review', 'words-added'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
     // Another ending without a claim word names another thing (`security-reviewer`), and a role word beside a word of

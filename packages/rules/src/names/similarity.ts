@@ -410,23 +410,46 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       // its words (judgeSoundAndWords).
       const reordered = tokens.length === 1 ? heldByOthers(index.popularRunTogether.get(nameSound(rest)), name, ownerId) : undefined;
       if (reordered) return added(name, reordered, affix, 'word-order', ' and its words in another order');
-      // A typo in the name as well as what is run on (`security-rview2`).
+      // A plural run on before it (`awssecurityreviews`).
+      const single = rest.endsWith('s') ? heldByOthers(index.popular.get(skeleton(rest.slice(0, -1))), name, ownerId) : undefined;
+      if (single) return added(name, single, affix, 'word-added', ' and a plural');
+      // A typo in the name as well as what is run on (`security-rview2`, `securtyreviewbot`).
       const typo =
-        rest.length >= MIN_EDIT_LENGTH && marks(affix) && !DIGIT.test(rest)
+        rest.length >= MIN_EDIT_LENGTH && (marks(affix) || ROLES.has(affix) || VENDORS.has(affix)) && !DIGIT.test(rest)
           ? nearPopular(letterForm(rest), name, index, ownerId, true)
           : undefined;
       if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
     }
   }
-  // Run on at both ends (`claudesecurityreviewbot`, `prosecurityreviewhq`).
-  for (let front = 1; front <= Math.min(MAX_AFFIX, compact.length - 3); front += 1) {
+  // Run on at both ends (`claudesecurityreviewbot`, `prosecurityreviewhq`), or two at one end (`securityreviewawspro`).
+  const cuts = (from: number, to: number) => Math.min(MAX_AFFIX, to - from - 2);
+  for (let front = 0; front <= cuts(0, compact.length); front += 1) {
     const before = compact.slice(0, front);
-    if (!runsOn(before)) continue;
-    for (let back = 1; back <= Math.min(MAX_AFFIX, compact.length - front - 2); back += 1) {
+    if (front > 0 && !runsOn(before)) continue;
+    for (let back = 1; back <= cuts(front, compact.length); back += 1) {
       const after = compact.slice(compact.length - back);
       if (!runsOn(after)) continue;
-      const base = heldByOthers(index.popular.get(skeleton(compact.slice(front, compact.length - back))), name, ownerId);
+      const rest = compact.slice(front, compact.length - back);
+      const base = front > 0 ? heldByOthers(index.popular.get(skeleton(rest)), name, ownerId) : undefined;
       if (base) return added(name, base, `${before}", "${after}`, 'words-added');
+      if (front > 0) continue;
+      // A second word run on before the last: `securityreviewaws` + `pro`, and the same at the front.
+      for (let inner = 1; inner <= cuts(0, rest.length); inner += 1) {
+        const next = rest.slice(rest.length - inner);
+        if (!runsOn(next)) continue;
+        const twice = heldByOthers(index.popular.get(skeleton(rest.slice(0, rest.length - inner))), name, ownerId);
+        if (twice) return added(name, twice, `${next}", "${after}`, 'words-added');
+      }
+    }
+  }
+  for (let front = 1; front <= cuts(0, compact.length); front += 1) {
+    const before = compact.slice(0, front);
+    if (!runsOn(before)) continue;
+    for (let inner = 1; inner <= cuts(front, compact.length); inner += 1) {
+      const next = compact.slice(front, front + inner);
+      if (!runsOn(next)) continue;
+      const twice = heldByOthers(index.popular.get(skeleton(compact.slice(front + inner))), name, ownerId);
+      if (twice) return added(name, twice, `${before}", "${next}`, 'words-added');
     }
   }
   return judgeSoundAndWords(name, index, ownerId);
@@ -602,13 +625,13 @@ function addsEnough(reading: WordReading): boolean {
   if (added.length === 0) return true;
   if (added.length === 1) return !reading.inside || dressing(added[0]!);
   // Around the name, one word of substance beside a claim word or a version (`acme-pdf-tools-pro`, `google-pdf-v2`).
-  // A vendor's or any word of substance beside a role word counts too (`meta-pdf-assistant`); at one end, a role word
-  // beside a claim word or a version (`pdf-tools-bot-pro`).
+  // A vendor's or any word of substance beside a role word counts too (`meta-pdf-assistant`); at one end, a role or
+  // vendor word beside a claim word or a version (`pdf-tools-bot-pro`, `v3-aws-pdf-tools`).
   return (
     added.some((word) => CONNECTORS.has(word)) ||
     added.every(dressing) ||
     (reading.ends === true && added.some((word) => marks(word) || ROLES.has(word))) ||
-    (reading.edge === true && added.some(marks) && added.some((word) => ROLES.has(word)))
+    (reading.edge === true && added.some(marks) && added.some((word) => ROLES.has(word) || VENDORS.has(word)))
   );
 }
 
