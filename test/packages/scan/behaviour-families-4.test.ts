@@ -127,6 +127,7 @@ const CASES: [string, string, string, string][] = [
     'ben-beh-v6-code-11',
   ],
   ['behaviour.input-captured', 'a keyboard read from /dev/input and posted', 'mal-beh-v6-keylogger-clipboard-01', 'ben-beh-v6-code-12'],
+  ['behaviour.persistent-fetch', 'a program without an extension or a shebang in bin/', 'mal-beh-v6-persistence-18', 'ben-beh-v6-code-13'],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {
