@@ -384,53 +384,27 @@ async function main(): Promise<void> {
   );
   console.log(`(claim words: ${CLAIM_WORDS.length}; one-edit rule from ${MIN_EDIT_LENGTH} characters)`);
 
-  printTallies(
-    '(a) look-alikes of the most downloaded names (tuned kinds): all must be refused',
-    tallyAttacks(popular, tunedAttacks, refused, 1),
-    show,
-  );
-  printTallies('(c) held out: look-alikes of other kinds', tallyAttacks(popular, heldOutAttacks, refused, 2), show);
-  printTallies('(c2) second held-out set: look-alikes of further kinds', tallyAttacks(popular, secondHeldOutAttacks, refused, 3), show);
-  printTallies(
-    '(c3) third set (bench/names-c3.ts), training since: reorders, stand-in and role words, repeats, mixed kinds',
-    tallyAttacks(popular, thirdHeldOutAttacks, refused, 4),
-    show,
-  );
-  printTallies(
-    '(c4) fourth set (bench/names-c4.ts), training since: two changes in one name, vendor words, bylines, abbreviations',
-    tallyAttacks(popular, fourthHeldOutAttacks, refused, 5),
-    show,
-  );
-  printTallies(
-    '(c5) fifth set (bench/names-c5.ts), training since: two changes in one name, words split or left out, numbers joined on',
-    tallyAttacks(popular, fifthHeldOutAttacks, refused, 6),
-    show,
-  );
-  printTallies(
-    '(c6) sixth held-out set (bench/names-c6.ts): changes of the earlier sets in new pairs',
-    tallyAttacks(popular, sixthHeldOutAttacks, refused, 7),
-    show,
-  );
-  printTallies(
-    '(c7) seventh held-out set (bench/names-c7.ts): changes of the earlier sets in new places and pairs',
-    tallyAttacks(popular, seventhHeldOutAttacks, refused, 8),
-    show,
-  );
-  printTallies(
-    '(c8) eighth held-out set (bench/names-c8.ts): two changes of the earlier sets together in new ways',
-    tallyAttacks(popular, eighthHeldOutAttacks, refused, 9),
-    show,
-  );
-  printTallies(
-    '(c9) ninth held-out set (bench/names-c9.ts): a change of the earlier sets joined to another in new ways',
-    tallyAttacks(popular, ninthHeldOutAttacks, refused, 10),
-    show,
-  );
-  printTallies(
-    '(c10) tenth held-out set (bench/names-c10.ts): more changes of the earlier sets joined in new ways',
-    tallyAttacks(popular, tenthHeldOutAttacks, refused, 11),
-    show,
-  );
+  // Each set with its title, in order: its place in the list seeds its random choices, so figures stay comparable.
+  const sets: [string, (name: string, next: () => number) => Record<string, string[]>][] = [
+    ['(a) look-alikes of the most downloaded names (tuned kinds): all must be refused', tunedAttacks],
+    ['(c) held out: look-alikes of other kinds', heldOutAttacks],
+    ['(c2) second held-out set: look-alikes of further kinds', secondHeldOutAttacks],
+    ['(c3) third set (bench/names-c3.ts), training since: reorders, stand-in and role words, repeats, mixed kinds', thirdHeldOutAttacks],
+    [
+      '(c4) fourth set (bench/names-c4.ts), training since: two changes in one name, vendor words, bylines, abbreviations',
+      fourthHeldOutAttacks,
+    ],
+    [
+      '(c5) fifth set (bench/names-c5.ts), training since: two changes in one name, words split or left out, numbers joined on',
+      fifthHeldOutAttacks,
+    ],
+    ['(c6) sixth set (bench/names-c6.ts), training since: changes of the earlier sets in new pairs', sixthHeldOutAttacks],
+    ['(c7) seventh set (bench/names-c7.ts), training since: changes of the earlier sets in new places and pairs', seventhHeldOutAttacks],
+    ['(c8) eighth set (bench/names-c8.ts), training since: two changes of the earlier sets together in new ways', eighthHeldOutAttacks],
+    ['(c9) ninth set (bench/names-c9.ts), training since: a change of the earlier sets joined to another in new ways', ninthHeldOutAttacks],
+    ['(c10) tenth held-out set (bench/names-c10.ts): more changes of the earlier sets joined in new ways', tenthHeldOutAttacks],
+  ];
+  sets.forEach(([title, attacks], i) => printTallies(title, tallyAttacks(popular, attacks, refused, i + 1), show));
 
   const refusals: string[] = [];
   const reasons = new Map<string, number>();
