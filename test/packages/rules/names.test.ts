@@ -369,6 +369,8 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['securityreviewaws-pro', 'words-added'],
       ['awssecurityreviews', 'word-added'],
       ['securtyreviewbot', 'one-edit'],
+      ['securityreviewforaws', 'words-added'],
+      ['scrtyrvw', 'abbreviated'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
     // Another ending without a claim word names another thing (`security-reviewer`), and a role word beside a word of

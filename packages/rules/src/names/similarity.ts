@@ -175,6 +175,8 @@ export interface NameIndex {
   popularByConsonants: ReadonlyMap<string, readonly ExistingName[]>;
   /** Published names with POPULAR_DOWNLOADS or more, by their words' stems in order (see words.ts). */
   popularByStems: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names of two or more words with POPULAR_DOWNLOADS or more, by their words' consonants run together. */
+  popularByJoinedConsonants: ReadonlyMap<string, readonly ExistingName[]>;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -211,6 +213,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
   const popularRunTogether = new Map<string, ExistingName[]>();
   const popularByConsonants = new Map<string, ExistingName[]>();
   const popularByStems = new Map<string, ExistingName[]>();
+  const popularByJoinedConsonants = new Map<string, ExistingName[]>();
   for (const entry of existing) {
     const key = skeleton(entry.name);
     push(bySkeleton, key, entry);
@@ -223,6 +226,8 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     const wordsKeys = new Set([wordsKey(words.map(wordSound)), wordsKey(words.map(nameSound))]);
     for (const key of wordsKeys) push(popularByWords, key, entry);
     if (words.length >= 2) push(popularByConsonants, words.map(wordConsonants).join(' '), entry);
+    const joinedConsonants = words.map(wordConsonants).join('');
+    if (words.length >= 2 && joinedConsonants.length >= MIN_JOINED_CONSONANTS) push(popularByJoinedConsonants, joinedConsonants, entry);
     push(popularByStems, words.map(wordStem).join(' '), entry);
     if (words.length >= 2 && words.length <= MAX_RUN_TOGETHER) {
       const sounds = new Set(orders(words).map((order) => nameSound(order.join(''))));
@@ -243,8 +248,12 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     popularRunTogether,
     popularByConsonants,
     popularByStems,
+    popularByJoinedConsonants,
   };
 }
+
+/** The fewest letters an abbreviation run together is compared by: shorter ones are words of their own. */
+const MIN_JOINED_CONSONANTS = 6;
 
 /** The most words of a popular name whose other orders run together are indexed: 5! = 120 orders. */
 const MAX_RUN_TOGETHER = 5;
@@ -436,7 +445,8 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       // A second word run on before the last: `securityreviewaws` + `pro`, and the same at the front.
       for (let inner = 1; inner <= cuts(0, rest.length); inner += 1) {
         const next = rest.slice(rest.length - inner);
-        if (!runsOn(next)) continue;
+        // A connector may stand between (`securityreviewforaws`).
+        if (!runsOn(next) && !CONNECTORS.has(next)) continue;
         const twice = heldByOthers(index.popular.get(skeleton(rest.slice(0, rest.length - inner))), name, ownerId);
         if (twice) return added(name, twice, `${next}", "${after}`, 'words-added');
       }
@@ -447,7 +457,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
     if (!runsOn(before)) continue;
     for (let inner = 1; inner <= cuts(front, compact.length); inner += 1) {
       const next = compact.slice(front, front + inner);
-      if (!runsOn(next)) continue;
+      if (!runsOn(next) && !CONNECTORS.has(next)) continue;
       const twice = heldByOthers(index.popular.get(skeleton(compact.slice(front + inner))), name, ownerId);
       if (twice) return added(name, twice, `${before}", "${next}`, 'words-added');
     }
@@ -524,6 +534,21 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
   if (words.length - MAX_ADDED_WORDS > 1) {
     const base = undressed(words, index, name, ownerId);
     if (base) return added(name, base, words.filter(dressing).join('", "'), 'words-added');
+  }
+  // Abbreviated and run together (`scrtyrvw`).
+  if (words.length === 1) {
+    const compact = compactForm(name);
+    const base =
+      heldByOthers(index.popularByJoinedConsonants.get(compact), name, ownerId) ??
+      heldByOthers(index.popularByJoinedConsonants.get(wordConsonants(compact)), name, ownerId);
+    if (base) {
+      return {
+        code: 'name_too_similar',
+        rule: 'abbreviated',
+        resembles: base.name,
+        why: `"${name}" is "${base.name}", a published name with many downloads, with letters left out.`,
+      };
+    }
   }
   // Abbreviated, as written or with a claim word, a version, a vendor or a role word at one end (`scrty-rvw-pro`,
   // `copilot-scrty-rvw`).
