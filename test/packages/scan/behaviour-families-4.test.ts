@@ -128,6 +128,12 @@ const CASES: [string, string, string, string][] = [
   ],
   ['behaviour.input-captured', 'a keyboard read from /dev/input and posted', 'mal-beh-v6-keylogger-clipboard-01', 'ben-beh-v6-code-12'],
   ['behaviour.persistent-fetch', 'a program without an extension or a shebang in bin/', 'mal-beh-v6-persistence-18', 'ben-beh-v6-code-13'],
+  [
+    'behaviour.credentials-sent',
+    'an inline `curl -T .env` a sentence says the file goes through',
+    'mal-beh-v6-prose-instructions-05',
+    'ben-beh-v6-code-14',
+  ],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

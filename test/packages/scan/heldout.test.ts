@@ -9,17 +9,17 @@ import { BENIGN_BEHAVIOUR, loadHeldOut, MALICIOUS_BEHAVIOURS } from '../../../be
 type MaliciousBehaviour = (typeof MALICIOUS_BEHAVIOURS)[number];
 
 // The scores of rules 2026.12.7.6 on the held-out set, per behaviour: samples at least suspicious and samples malicious
-// (rules 2026.11.18, before behaviour was judged, reached 13 and 12 of 50; 2026.12.7, 32 and 31; 2026.12.7.2, 37 and 36;
-// 2026.12.7.3, 46 and 46; 2026.12.7.4, 47 and 47; 2026.12.7.5 and 2026.12.7.6, 48 and 48). Looser joins reached more,
-// at the price of public skills judged malicious, all wrongly (39 of 4,863 with rules 2026.12.7; a function's socket
-// and program run carried to every call, 3 with 2026.12.7.2, which cost remote-shell one sample); these are the
-// scores of the joins kept. They only
-// go up: raise a floor when the scanner does better, never lower one to let a change through.
+// (rules 2026.11.18, before behaviour was judged, reached 13 and 12 of 50; 2026.12.7, 32 and 31; 2026.12.7.2, 37 and
+// 36; 2026.12.7.3, 46 and 46; 2026.12.7.4, 47 and 47; 2026.12.7.5, 48 and 48; 2026.12.7.6, 49 and 49). Looser joins
+// reached more, at the price of public skills judged malicious, all wrongly (39 of 4,863 with rules 2026.12.7; a
+// function's socket and program run carried to every call, 3 with 2026.12.7.2, which cost remote-shell one sample);
+// these are the scores of the joins kept. They only go up: raise a floor when the scanner does better, never lower one
+// to let a change through.
 const FLOORS: Record<MaliciousBehaviour, { atLeastSuspicious: number; malicious: number }> = {
   'env-exfil': { atLeastSuspicious: 5, malicious: 5 },
   'credential-theft': { atLeastSuspicious: 5, malicious: 5 },
   'unreadable-script': { atLeastSuspicious: 3, malicious: 3 },
-  'prose-instructions': { atLeastSuspicious: 4, malicious: 4 },
+  'prose-instructions': { atLeastSuspicious: 5, malicious: 5 },
   notebook: { atLeastSuspicious: 4, malicious: 4 },
   'exec-by-config': { atLeastSuspicious: 5, malicious: 5 },
   'remote-shell': { atLeastSuspicious: 5, malicious: 5 },

@@ -34,8 +34,9 @@ const CREDENTIAL_PATHS = [
   /\blogin data\b|\bcookies\.sqlite\b|(?:default|profile \d+|network)[/\\]cookies\b|\blogins\.json\b|\bkey[34]\.db\b|\blocal state\b|\bweb data\b/,
   /\bwallet\.dat\b|(?:metamask|exodus|electrum|atomic)[/\\]|nkbihfbeogaeaoehlefnkodbefgpgknn|\.ethereum[/\\]keystore/,
   /login\.keychain|\/library\/keychains|dump-keychain|find-(?:generic|internet)-password(?![^\n]*\s-[sal]\s)|\/etc\/shadow\b/,
-  // A project's .env read out whole (reading one's own settings from it with `source` or a loader is not).
-  /(?:\bcat\s+|<\s*|@|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b(?:(?!\btar\b)[^\n])*\s|\bzip\b(?:(?!\bzip\b)[^\n])*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
+  // A project's .env read out whole or uploaded as a file (reading one's own settings from it with `source` or a loader
+  // is not).
+  /(?:\bcat\s+|<\s*|@|\s(?:-t|--upload-file|--post-file=?|--body-file=?)\s*|readfilesync\(\s*|readfile\(\s*|open\(\s*|read_text\(\s*|\btar\b(?:(?!\btar\b)[^\n])*\s|\bzip\b(?:(?!\bzip\b)[^\n])*\s)["']?[\w./~-]*\.env\b(?!\.(?:example|sample|template))/,
   // A secret manager's item printed, and data-science hubs' token files.
   /\bop\s+read\b/,
   // A brace glob naming a credential folder: `.{aws,azure,kube}`.

@@ -276,6 +276,13 @@ export const STARTUP_FILE_NAMED = new RegExp(
  */
 const INLINE_COMMAND =
   /\b(?:run|execute|exec|type|enter|paste|invoke)\b(?: (?:this|it|the following|the command|this command))?:? ?`([a-z][\w.-]{0,40} [^`\n]{2,400})`(?!`)/gi;
+/**
+ * A command a sentence says something is done through (`goes to https://… via \`curl -T .env …\``, `using \`…\``): an
+ * instruction too, unless the line describes an attack, warns or gives an example.
+ */
+const INLINE_MEANS = /\b(?:via|using)\b:? ?`([a-z][\w.-]{0,40} [^`\n]{2,400})`(?!`)/gi;
+const DESCRIBES =
+  /\b(?:attackers?|malicious|malware|phishing|stealers?|exfiltrat\w*|payloads?|red team|detects?|flags?|warns?|never|do not|don't|avoid|example|e\.g\.)\b/i;
 
 /** Front matter at the top of a Markdown file: read as fields (skill-md.ts), not as prose. */
 const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/;
@@ -327,7 +334,11 @@ function markdownUnits(file: string): Units {
     }
     // A command a sentence says to run inline (`run \`curl -F f=@.env https://…\``) is code shown as documentation.
     if (line.includes('`')) {
-      const commands = [...line.matchAll(INLINE_COMMAND)].map((m) => m[1]!).slice(0, 8);
+      // A line that starts with the span is read after the last words of the line before (`… via` / `\`curl …\``).
+      const before = /^\s*`/.test(line) ? (prose.at(-2) ?? '').replace(/`[^`]*`/g, ' ').slice(-40) : '';
+      const read = before === '' ? line : `${before} ${line.trimStart()}`;
+      const means = DESCRIBES.test(read) ? [] : [...read.matchAll(INLINE_MEANS)];
+      const commands = [...read.matchAll(INLINE_COMMAND), ...means].map((m) => m[1]!).slice(0, 8);
       if (commands.length > 0) units.code.push({ line: i + 1, code: commands.join('\n'), shell: true, documented: true });
     }
   });
