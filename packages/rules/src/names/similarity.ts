@@ -424,7 +424,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (single) return added(name, single, affix, 'word-added', ' and a plural');
       // A typo in the name as well as what is run on (`security-rview2`, `securtyreviewbot`).
       const typo =
-        rest.length >= MIN_EDIT_LENGTH && (marks(affix) || ROLES.has(affix) || VENDORS.has(affix)) && !DIGIT.test(rest)
+        rest.length >= MIN_EDIT_LENGTH && editionWord(affix) && !DIGIT.test(rest)
           ? nearPopular(letterForm(rest), name, index, ownerId, true)
           : undefined;
       if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
@@ -541,33 +541,18 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
     const base =
       heldByOthers(index.popularByJoinedConsonants.get(compact), name, ownerId) ??
       heldByOthers(index.popularByJoinedConsonants.get(wordConsonants(compact)), name, ownerId);
-    if (base) {
-      return {
-        code: 'name_too_similar',
-        rule: 'abbreviated',
-        resembles: base.name,
-        why: `"${name}" is "${base.name}", a published name with many downloads, with letters left out.`,
-      };
-    }
+    if (base) return abbreviated(name, base);
   }
   // Abbreviated, as written or with a claim word, a version, a vendor or a role word at one end (`scrty-rvw-pro`,
   // `copilot-scrty-rvw`).
-  const aside = (word: string) => marks(word) || VENDORS.has(word) || ROLES.has(word);
   const abbreviations = [
     words,
-    ...(words.length >= 3 && aside(words.at(-1)!) ? [words.slice(0, -1)] : []),
-    ...(words.length >= 3 && aside(words[0]!) ? [words.slice(1)] : []),
+    ...(words.length >= 3 && editionWord(words.at(-1)!) ? [words.slice(0, -1)] : []),
+    ...(words.length >= 3 && editionWord(words[0]!) ? [words.slice(1)] : []),
   ];
   for (const kept of words.length >= 2 ? abbreviations : []) {
     const base = heldByOthers(index.popularByConsonants.get(kept.map(wordConsonants).join(' ')), name, ownerId);
-    if (base) {
-      return {
-        code: 'name_too_similar',
-        rule: 'abbreviated',
-        resembles: base.name,
-        why: `"${name}" is "${base.name}", a published name with many downloads, with letters left out.`,
-      };
-    }
+    if (base) return abbreviated(name, base);
   }
   // A claim word, a version, a vendor or a role word at one end and another ending on the name (`security-reviewer-hq`,
   // `pdfer-pro`, `gcp-security-reviewing`).
@@ -575,7 +560,7 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
     [words.at(-1)!, words.slice(0, -1)],
     [words[0]!, words.slice(1)],
   ] as const) {
-    if (rest.length === 0 || !(marks(mark) || VENDORS.has(mark) || ROLES.has(mark))) continue;
+    if (rest.length === 0 || !editionWord(mark)) continue;
     const base = heldByOthers(index.popularByStems.get(rest.map(wordStem).join(' ')), name, ownerId);
     if (base) return added(name, base, mark, 'word-added', ' and another ending');
   }
@@ -663,6 +648,20 @@ function addsEnough(reading: WordReading): boolean {
 /** A claim word or a tag with a digit (`pro`, `v2`, `2026`): what a name is marked with to pass as a version of another. */
 function marks(word: string): boolean {
   return CLAIMS.has(word) || (looksLikeTag(word) && /[0-9]/.test(word));
+}
+
+/** A claim word, a numbered tag, a vendor or a role word: what marks a name as an edition of another. */
+function editionWord(word: string): boolean {
+  return marks(word) || VENDORS.has(word) || ROLES.has(word);
+}
+
+function abbreviated(name: string, base: ExistingName): NameRefusal {
+  return {
+    code: 'name_too_similar',
+    rule: 'abbreviated',
+    resembles: base.name,
+    why: `"${name}" is "${base.name}", a published name with many downloads, with letters left out.`,
+  };
 }
 
 function added(name: string, base: ExistingName, affix: string, rule: NameRule = 'word-added', also = ''): NameRefusal {
