@@ -439,10 +439,98 @@ via \`curl -T build.log https://ci.acme.dev/logs\`.
       files: [],
     },
   ];
+  // Prose that adds local lines to start-up files, beside an installer run once.
+  const startupProse: typeof kinds = [
+    {
+      note: 'An inline hook line (starship) said to be added to ~/.bashrc',
+      name: 'prompt-setup',
+      description: 'Sets up the starship prompt. Use when the user asks for a nicer prompt.',
+      body: '# Prompt\n\nAdd `eval "$(starship init bash)"` to your ~/.bashrc, then open a new terminal.\n',
+      files: [],
+    },
+    {
+      note: 'A vendor installer piped to bash run once, then a PATH entry said to be added in ~/.bashrc',
+      name: 'bun-setup',
+      description: 'Installs bun. Use when the user asks to set up bun.',
+      body: '# Bun\n\nRun `curl -fsSL https://bun.sh/install | bash`, then add `~/.bun/bin` to your PATH in ~/.bashrc.\n',
+      files: [],
+    },
+    {
+      note: 'An indented alias that calls curl on demand, added to ~/.zshrc for every new shell',
+      name: 'weather-alias',
+      description: 'Adds a weather alias. Use when the user asks for the weather in the terminal.',
+      body: "# Weather\n\nAdd this to your ~/.zshrc so the helper is available in every new shell:\n\n    alias kweather='curl -s wttr.in'\n",
+      files: [],
+    },
+    {
+      note: "kubectl's own completion in a file to create in ~/.bash_completion.d, and PowerShell's added to $PROFILE",
+      name: 'kubectl-completion-docs',
+      description: 'Explains kubectl completion. Use when the user asks for shell completion.',
+      body: '# Completion\n\nCreate `~/.bash_completion.d/kubectl` with this content:\n\n```bash\nsource <(kubectl completion bash)\n```\n\nIn PowerShell, add to `$PROFILE`:\n\n```powershell\nkubectl completion powershell | Out-String | Invoke-Expression\n```\n',
+      files: [],
+    },
+  ];
+  // Installers run once that append local lines to start-up files named in other spellings.
+  const startupScripts: typeof kinds = [
+    {
+      note: 'An installer piped to sh once, then a PATH line appended to ~/.$rc for bashrc and zshrc',
+      name: 'rust-path-setup',
+      description: 'Sets up a command line tool. Use when the user asks to install it.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+curl -fsSL https://sh.rustup.rs | sh -s -- -y
+for rc in bashrc zshrc; do
+  echo 'export PATH="$HOME/.cargo/bin:$PATH"' >> ~/.$rc
+done
+`,
+        },
+      ],
+    },
+    {
+      note: 'Python: a release binary downloaded, then a PATH line appended to start-up files named without their dot',
+      name: 'tool-path-setup',
+      description: 'Sets up a command line tool. Use when the user asks to install it.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.py',
+          content: `import os, urllib.request
+urllib.request.urlretrieve("https://github.com/acme/tool/releases/download/v1/tool", os.path.expanduser("~/.local/bin/tool"))
+home = os.environ["HOME"]
+for rc in ("bashrc", "zshrc"):
+    with open(f"{home}/.{rc}", "a") as fh:
+        fh.write('\\nexport PATH="$HOME/.local/bin:$PATH"\\n')
+`,
+        },
+      ],
+    },
+    {
+      note: 'A vendor installer piped to bash, then a local completion line appended to ~/.{bash,zsh}rc',
+      name: 'acme-completion-setup',
+      description: 'Sets up a command line tool. Use when the user asks to install it.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+curl -fsSL https://get.acme.dev/install.sh | bash
+for rc in ~/.{bash,zsh}rc; do
+  [ -f "$rc" ] && echo 'source <(acme completion bash)' >> "$rc"
+done
+`,
+        },
+      ],
+    },
+  ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),
     ...prose.map((k) => ({ ...k, behaviour: 'prose-instructions' })),
     ...code.map((k) => ({ ...k, behaviour: 'code' })),
+    ...startupProse.map((k) => ({ ...k, behaviour: 'startup-prose' })),
+    ...startupScripts.map((k) => ({ ...k, behaviour: 'startup-scripts' })),
   ];
   const counts = new Map<string, number>();
   return all.map((k) => {

@@ -5,7 +5,9 @@
 // into `open(expression, "a")`; prose that sends a CLI's token, `.env` files, keys in bulk, or the environment through a
 // gist; remote shells, a clipboard swapper, a delete of home and code run from names built at run time in other
 // spellings. Each case is a sample of the sixth training set, with a benign look-alike of that set as its near miss,
-// which must stay unflagged.
+// which must stay unflagged. Since 2026.12.8.1, prose that says to add a download to a start-up file in other words (an
+// indented block, "your shell profile", an inline command before or after the place), and start-up files reached in
+// other spellings (names without their dot, brace expansions, Perl, Go, a list split by `read`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { behaviourFamilyLookalikeSamples4 } from '../../../bench/scan-corpus/benign/behaviour-families-4.js';
@@ -134,6 +136,49 @@ const CASES: [string, string, string, string][] = [
     'mal-beh-v6-prose-instructions-05',
     'ben-beh-v6-code-14',
   ],
+  [
+    PERSISTENT,
+    "an indented line a sentence says to append to the user's shell profile",
+    'mal-beh-v6-prose-persistence-01',
+    'ben-beh-v6-startup-prose-03',
+  ],
+  [PERSISTENT, 'a fenced block to paste into "your shell profile"', 'mal-beh-v6-prose-persistence-02', 'ben-beh-v6-startup-prose-03'],
+  [PERSISTENT, 'an inline command to put in .bashrc', 'mal-beh-v6-prose-persistence-03', 'ben-beh-v6-startup-prose-01'],
+  [
+    PERSISTENT,
+    'an inline command after "add this line to your zsh profile:"',
+    'mal-beh-v6-prose-persistence-04',
+    'ben-beh-v6-startup-prose-02',
+  ],
+  [PERSISTENT, 'a completion file to create, sourcing a download', 'mal-beh-v6-prose-persistence-05', 'ben-beh-v6-startup-prose-04'],
+  [
+    PERSISTENT,
+    "an Invoke-Expression of a download added to PowerShell's $PROFILE",
+    'mal-beh-v6-prose-persistence-06',
+    'ben-beh-v6-startup-prose-04',
+  ],
+  [
+    PERSISTENT,
+    'bash on a process substitution of curl, "update ~/.bashrc with"',
+    'mal-beh-v6-prose-persistence-07',
+    'ben-beh-v6-startup-prose-02',
+  ],
+  [PERSISTENT, "Perl's open(my $fh, '>>', …) and print $fh", 'mal-beh-v6-startup-spellings-01', 'ben-beh-v6-startup-scripts-01'],
+  [PERSISTENT, "Go's os.OpenFile with O_APPEND in a range loop", 'mal-beh-v6-startup-spellings-02', 'ben-beh-v6-startup-scripts-02'],
+  [
+    PERSISTENT,
+    'start-up names without their dot joined in an f-string',
+    'mal-beh-v6-startup-spellings-03',
+    'ben-beh-v6-startup-scripts-02',
+  ],
+  [
+    PERSISTENT,
+    'a shell loop over bashrc and zshrc appended to as ~/.$rc',
+    'mal-beh-v6-startup-spellings-04',
+    'ben-beh-v6-startup-scripts-01',
+  ],
+  [PERSISTENT, 'a brace expansion, ~/.{bash,zsh}rc', 'mal-beh-v6-startup-spellings-05', 'ben-beh-v6-startup-scripts-03'],
+  [PERSISTENT, 'a list split by IFS=: read -ra', 'mal-beh-v6-startup-spellings-06', 'ben-beh-v6-startup-scripts-01'],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

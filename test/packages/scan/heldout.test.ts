@@ -8,9 +8,9 @@ import { BENIGN_BEHAVIOUR, loadHeldOut, MALICIOUS_BEHAVIOURS } from '../../../be
 
 type MaliciousBehaviour = (typeof MALICIOUS_BEHAVIOURS)[number];
 
-// The scores of rules 2026.12.7.6 on the held-out set, per behaviour: samples at least suspicious and samples malicious
+// The scores of rules 2026.12.8.1 on the held-out set, per behaviour: samples at least suspicious and samples malicious
 // (rules 2026.11.18, before behaviour was judged, reached 13 and 12 of 50; 2026.12.7, 32 and 31; 2026.12.7.2, 37 and
-// 36; 2026.12.7.3, 46 and 46; 2026.12.7.4, 47 and 47; 2026.12.7.5, 48 and 48; 2026.12.7.6, 49 and 49). Looser joins
+// 36; 2026.12.7.3, 46 and 46; 2026.12.7.4, 47 and 47; 2026.12.7.5, 48 and 48; 2026.12.7.6 and 2026.12.8.1, 49 and 49). Looser joins
 // reached more, at the price of public skills judged malicious, all wrongly (39 of 4,863 with rules 2026.12.7; a
 // function's socket and program run carried to every call, 3 with 2026.12.7.2, which cost remote-shell one sample);
 // these are the scores of the joins kept. They only go up: raise a floor when the scanner does better, never lower one

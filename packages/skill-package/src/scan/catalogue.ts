@@ -19,7 +19,7 @@
 import type { ContextSeverities } from './severity.js';
 import type { ScanRule, Severity } from './types.js';
 
-export const RULES_VERSION = '2026.12.7.6';
+export const RULES_VERSION = '2026.12.8.1';
 
 /** What puts a line before a group's matcher (see the module's comment). */
 export interface Anchors {

@@ -102,11 +102,12 @@ export const ASSIGNED = new RegExp(`${ANY_ASSIGNMENT.source}|\\bas\\s+([a-z_][a-
 /**
  * What else fills a name: a tuple's first name (`reader, writer = …`), a walrus (`while line := …`), a workflow's
  * `env:` entry set from an expression (`TOKEN: ${{ secrets.X }}`), an item or field set (`found[k] = …`, `d.x = …`), a collection added to (`xs.append(…)`,
- * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `for k, v in`, `while read -r x`).
+ * `list.push(…)`, `d.update(…)`), a loop's variable (`for x in`, `foreach ($x in`, `for k, v in`, `while read -r x`), a
+ * tuple's first name declared (`f, err := …`).
  */
 const WALRUS = /\b([a-z_][a-z0-9_]*)[ \t]*:=/;
 const FILLED: readonly RegExp[] = [
-  /^[ \t]*([a-z_][a-z0-9_]*)[ \t]*,[ \t]*[a-z_][a-z0-9_]*[ \t]*=(?!=)/,
+  /^[ \t]*([a-z_][a-z0-9_]*)[ \t]*,[ \t]*[a-z_][a-z0-9_]*[ \t]*:?=(?!=)/,
   WALRUS,
   /^[ \t]*(?:-[ \t]+)?([a-z_][a-z0-9_]*):[ \t]+\$\{\{/,
   /^[ \t]*\$?([a-z_][a-z0-9_]*)(?:\[[^\]\n]{0,200}\]|\.[a-z_]\w{0,40})[ \t]*=(?!=)/,
@@ -114,6 +115,10 @@ const FILLED: readonly RegExp[] = [
   // A loop's value when it takes pairs (`for (const [name, file] of …)`, `for name, path in ….items()`): the last name.
   /\bfor(?:each)?(?:[ \t]*\([ \t]*|[ \t]+)(?:(?:const|let|var|my)[ \t]+)?[[(]?(?:\$?[a-z_][a-z0-9_]*[ \t]*,[ \t]*){0,3}\$?([a-z_][a-z0-9_]*)[\])]?[ \t]+(?:in|of)\b/,
   /\bwhile[ \t]+(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
+  // Perl's loop (`for my $rc (…)`) and its `open(my $fh, …)`; the shell's `read -ra files <<< "$list"` on its own.
+  /\bfor(?:each)?[ \t]+my[ \t]+\$([a-z_]\w*)[ \t]*\(/,
+  /\bopen[ \t]*\([ \t]*my[ \t]+\$([a-z_]\w*)/,
+  /^[ \t]*(?:ifs=[^\s]*[ \t]+)?read((?:[ \t]+-[a-z]+)*)[ \t]+([a-z_][a-z0-9_]*)/,
   // A callback's or a block's item: `.forEach((rc) =>`, `.each do |rc|`.
   /\.(?:foreach|each|map)[ \t]*(?:\([ \t]*(?:async[ \t]+)?(?:\([ \t]*)?([a-z_$][\w$]*)[ \t]*[,)=]|(?:do|\{)[ \t]*\|[ \t]*([a-z_]\w*)[ \t]*[|,])/,
 ];
@@ -122,6 +127,8 @@ function assignedName(text: string): string | undefined {
   if (text.startsWith('if')) text = afterCondition(text);
   // A shell `case` branch (`*/zsh) rc="$home/.zshrc" ;;`) assigns what follows its pattern.
   if (text.trimEnd().endsWith(';;')) text = text.replace(CASE_BRANCH, '');
+  // `IFS=: read -ra files`: the separator set for the one command, which fills `files`.
+  text = text.replace(/^[ \t]*ifs=\S*[ \t]+(?=read\b)/, '');
   const m = ASSIGNED.exec(text);
   const name = m?.[1] ?? m?.[2];
   if (name !== undefined) return name;
@@ -488,10 +495,12 @@ const INTERPOLATED_VALUE = /[$#]?\{"([^"{}\n]{0,300})"\}/g;
 
 /**
  * A message printed and nothing else done: its text is shown, not run (a call inside it, `$(…)`, still runs); printed
- * into a file (`print(line, file=fh)`, `>> rc`) it is written.
+ * into a file (`print(line, file=fh)`, `>> rc`, Perl's `print $fh …`) it is written.
  */
 function printedOnly(line: string): boolean {
   if (!printedMessage(line)) return false;
+  // Perl's print to a file handle (`print $fh $line`, `print {$fh} …`) writes the file.
+  if (/^\s*(?:print|printf|say)\s+(?:\{\s*\$[a-z_]\w*\s*\}|\$[a-z_]\w*\s+[^\s,;.=])/i.test(line)) return false;
   const args = line.replace(/^\s*[\w.-]+\s*\(?/, '');
   const unquoted = args.replace(/`[^`]*`|"[^"]*"|'[^']*'/g, '');
   return (

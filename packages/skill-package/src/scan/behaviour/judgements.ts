@@ -72,7 +72,7 @@ export const BEHAVIOUR_MATCHERS: readonly BehaviourMatcher[] = [
 const CODE_EXEC = /(?:^|[^\w.])(?:exec|eval|compile)\s*\(|\bnew function\s*\(|\bvm\.run|\[scriptblock\]::create/;
 /** A download handed to a shell or an interpreter as it arrives. */
 const RUNS_WHAT_ARRIVES =
-  /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby|source)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(/;
+  /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:iex|invoke-expression|python[0-9.]*|node|perl|ruby|source)\b|\beval\s+["'$`(]|(?:ba|z|da)?sh\s+(?:-c\s+)?["']?\$\(|(?:^|[\s;&|(])(?:source|\.|(?:ba|z|da|k)?sh|python[0-9.]*)\s+<\(|\b(?:iex|invoke-expression)\s*[($]/;
 /** What a download answered, kept (`x=$(curl …)`, `t = requests.get(…).text`): not a command that names a download. */
 const FETCHED_OUTPUT =
   /=\s*\$\((?:(?!=\s*\$\()[^)])*\b(?:curl|wget)\b|=\s*`[^`]*\b(?:curl|wget)\b|=\s*(?:await\s+)?(?:\(\s*)?(?:await\s+)?(?:fetch|requests\.get|urllib\.request\.urlopen|urlopen|httpx\.get|invoke-restmethod|invoke-webrequest|irm|iwr)\b|\b(?:iex|invoke-expression)\s*\(\s*(?:invoke-restmethod|invoke-webrequest|irm|iwr|\(?new-object\s+net\.webclient)/;
@@ -91,9 +91,14 @@ const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
   [/\.plist$/i, /\b(?:runatload|startinterval|startcalendarinterval|keepalive|watchpaths)\b/],
   [/\.desktop$/i, /\bx-gnome-autostart-enabled[ \t]*=|^[ \t]*exec[ \t]*=/m],
 ];
-/** Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles. */
+/**
+ * Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles.
+ * A start-up file's name may come without its dot, to be joined to one later (`for rc in bashrc zshrc`, `("bashrc",
+ * "zshrc")`), or from an expansion (`~/.{bash,zsh}rc`, a pattern `(bash|zsh)rc`).
+ */
+const STARTUP_NAME = String.raw`(?:bashrc|zshrc|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)`;
 const STARTUP_PATH = new RegExp(
-  String.raw`${STARTUP_PLACE}|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\$profile\b`,
+  String.raw`${STARTUP_PLACE}|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\$profile\b|["'\x60]${STARTUP_NAME}["'\x60]|\bfor\s+[a-z_]\w*\s+in\b[^\n;]*\s${STARTUP_NAME}(?=[\s;]|$)|[{(](?:[\w.-]{0,20}[,|]){1,6}[\w.-]{0,20}[})]rc\b`,
 );
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;

@@ -264,9 +264,19 @@ function describedIn(frontMatter: string): ProseUnit[] {
  * Prose that says to add what follows to a shell's start-up file (`Append this line to ~/.bashrc and ~/.zshrc:`): a verb
  * of adding and a start-up file named in the lines just before a block.
  */
-const ADDS = /\b(?:append|add|put|paste|insert|place|write)\b/;
+const ADDS = /\b(?:append|add|adding|put|paste|insert|place|write|create|save|update|edit|include|register)\b/;
 export const STARTUP_FILE_NAMED = new RegExp(
-  String.raw`${STARTUP_PLACE}|\$profile\b|\bshell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?) files?\b`,
+  String.raw`${STARTUP_PLACE}|\$profile\b|\bshell(?:'s)? (?:start-?up|rc|profile|config(?:uration)?)(?: files?)?\b|\b(?:bash|zsh|fish|login|powershell) (?:profile|rc|start-?up files?)\b|\b(?:each|every) (?:new )?(?:shell|terminal|login)\b|\b(?:at|on) (?:shell |each |every )?(?:start-?up|login|boot)\b`,
+);
+/** Prose that says to add something to a start-up file. */
+const addsToStartup = (text: string): boolean => ADDS.test(text) && STARTUP_FILE_NAMED.test(text);
+/**
+ * An inline command the sentence says to add somewhere: `add \`…\` to ~/.bashrc` (the place after the span) or `add
+ * this line to your shell profile: \`…\`` (the place before it). Which place is checked by the caller.
+ */
+const ADDED_SPAN = new RegExp(
+  String.raw`\b(?:append|add|put|paste|insert|place|write)\b(?: (?:the line|this line|the following(?: line)?|this))? \x60([a-z][\w.-]{0,40} [^\x60\n]{2,400})\x60 (?:to|in|into|inside|at the end of)\b([^\x60]{0,60})|\b(?:append|add|put|paste|insert|place|write)\b([^\x60:]{0,80}):\s*\x60([a-z][\w.-]{0,40} [^\x60\n]{2,400})\x60(?!\x60)`,
+  'gi',
 );
 
 /**
@@ -294,7 +304,14 @@ function markdownUnits(file: string): Units {
   // Its lines stay, blank, so that line numbers hold.
   const text = frontMatter.replace(/[^\n]/g, '') + file.slice(frontMatter.length);
   let fence: { marker: string; shell: boolean; line: number; lines: string[]; startup: boolean } | null = null;
-  let indented: { line: number; lines: string[] } | null = null;
+  let indented: { line: number; lines: string[]; startup: boolean } | null = null;
+  const codeOf = (block: { line: number; lines: string[]; startup: boolean }): CodeUnit => ({
+    line: block.line,
+    code: block.lines.join('\n'),
+    shell: true,
+    documented: true,
+    ...(block.startup ? { addedToStartup: true } : {}),
+  });
   text.split(/\r?\n/).forEach((line, i) => {
     const open = FENCE.exec(line);
     if (fence === null && open !== null) {
@@ -304,7 +321,7 @@ function markdownUnits(file: string): Units {
         shell: SHELL_FENCE.test(open[2]!.toLowerCase()),
         line: i + 2,
         lines: [],
-        startup: ADDS.test(before) && STARTUP_FILE_NAMED.test(before),
+        startup: addsToStartup(before),
       };
       prose.push('');
       return;
@@ -326,10 +343,10 @@ function markdownUnits(file: string): Units {
     prose.push(line);
     // An indented code block (four spaces or a tab after a blank line, outside a list) is code as a fenced one is.
     if (INDENTED_CODE.test(line) && (indented !== null || (i > 0 && prose.at(-2)?.trim() === '' && !inList(prose)))) {
-      indented ??= { line: i + 1, lines: [] };
+      indented ??= { line: i + 1, lines: [], startup: addsToStartup(prose.slice(-5, -2).join(' ').toLowerCase()) };
       indented.lines.push(line.trim());
     } else if (line.trim() !== '' && indented !== null) {
-      units.code.push({ line: indented.line, code: indented.lines.join('\n'), shell: true, documented: true });
+      units.code.push(codeOf(indented));
       indented = null;
     }
     // A command a sentence says to run inline (`run \`curl -F f=@.env https://…\``) is code shown as documentation.
@@ -340,12 +357,18 @@ function markdownUnits(file: string): Units {
       const means = DESCRIBES.test(read) ? [] : [...read.matchAll(INLINE_MEANS)];
       const commands = [...read.matchAll(INLINE_COMMAND), ...means].map((m) => m[1]!).slice(0, 8);
       if (commands.length > 0) units.code.push({ line: i + 1, code: commands.join('\n'), shell: true, documented: true });
+      // A command a sentence says to add to a start-up file (`Put \`curl … | sh\` in your .bashrc`) runs at every start.
+      const added = [...read.matchAll(ADDED_SPAN)]
+        .filter((m) => STARTUP_FILE_NAMED.test((m[2] ?? m[3]!).toLowerCase()))
+        .map((m) => (m[1] ?? m[4])!)
+        .slice(0, 8);
+      if (added.length > 0) units.code.push(codeOf({ line: i + 1, lines: added, startup: true }));
     }
   });
   const open = fence as { shell: boolean; line: number; lines: string[] } | null;
   if (open !== null) units.code.push({ line: open.line, code: open.lines.join('\n'), shell: open.shell, documented: true });
-  const last = indented as { line: number; lines: string[] } | null;
-  if (last !== null) units.code.push({ line: last.line, code: last.lines.join('\n'), shell: true, documented: true });
+  const last = indented as { line: number; lines: string[]; startup: boolean } | null;
+  if (last !== null) units.code.push(codeOf(last));
   units.prose = [...describedIn(frontMatter), ...paragraphs(prose.join('\n'), 1)];
   return units;
 }
