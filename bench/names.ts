@@ -16,7 +16,8 @@
 //     (c8) an eighth, in bench/names-c8.ts, written before those rules, whose misses later rules were written against;
 //     (c9) a ninth, in bench/names-c9.ts, written before those rules, whose misses later rules were written against;
 //     (c10) a tenth, in bench/names-c10.ts, written before those rules, whose misses later rules were written against;
-//     (c11) an eleventh, in bench/names-c11.ts, written before those and never tuned against.
+//     (c11) an eleventh, in bench/names-c11.ts, written before those rules, whose misses later rules were written against;
+//     (c12) a twelfth, in bench/names-c12.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ import { eighthHeldOutAttacks } from './names-c8.js';
 import { ninthHeldOutAttacks } from './names-c9.js';
 import { tenthHeldOutAttacks } from './names-c10.js';
 import { eleventhHeldOutAttacks } from './names-c11.js';
+import { twelfthHeldOutAttacks } from './names-c12.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -405,7 +407,14 @@ async function main(): Promise<void> {
     ['(c8) eighth set (bench/names-c8.ts), training since: two changes of the earlier sets together in new ways', eighthHeldOutAttacks],
     ['(c9) ninth set (bench/names-c9.ts), training since: a change of the earlier sets joined to another in new ways', ninthHeldOutAttacks],
     ['(c10) tenth set (bench/names-c10.ts), training since: more changes of the earlier sets joined in new ways', tenthHeldOutAttacks],
-    ['(c11) eleventh held-out set (bench/names-c11.ts): run-on words, connectors and abbreviations together', eleventhHeldOutAttacks],
+    [
+      '(c11) eleventh set (bench/names-c11.ts), training since: run-on words, connectors and abbreviations together',
+      eleventhHeldOutAttacks,
+    ],
+    [
+      '(c12) twelfth held-out set (bench/names-c12.ts): connectors dropped or as digits, words cut, letters doubled or changed',
+      twelfthHeldOutAttacks,
+    ],
   ];
   sets.forEach(([title, attacks], i) => printTallies(title, tallyAttacks(popular, attacks, refused, i + 1), show));
 
