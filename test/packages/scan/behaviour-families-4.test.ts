@@ -179,6 +179,12 @@ const CASES: [string, string, string, string][] = [
   ],
   [PERSISTENT, 'a brace expansion, ~/.{bash,zsh}rc', 'mal-beh-v6-startup-spellings-05', 'ben-beh-v6-startup-scripts-03'],
   [PERSISTENT, 'a list split by IFS=: read -ra', 'mal-beh-v6-startup-spellings-06', 'ben-beh-v6-startup-scripts-01'],
+  [
+    PERSISTENT,
+    'a function\'s printed download appended in a loop (`do write_hook >> "$rc"`)',
+    'mal-beh-v6-startup-spellings-07',
+    'ben-beh-v6-startup-scripts-04',
+  ],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

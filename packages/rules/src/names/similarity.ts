@@ -134,6 +134,7 @@ export interface ExistingName {
 
 /** Which rule refused a name, for whoever measures the rules. */
 export type NameRule =
+  | 'repeated'
   | 'reserved'
   | 'skeleton'
   | 'one-edit'
@@ -227,7 +228,13 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     for (const key of wordsKeys) push(popularByWords, key, entry);
     if (words.length >= 2) push(popularByConsonants, words.map(wordConsonants).join(' '), entry);
     const joinedConsonants = words.map(wordConsonants).join('');
-    if (words.length >= 2 && joinedConsonants.length >= MIN_JOINED_CONSONANTS) push(popularByJoinedConsonants, joinedConsonants, entry);
+    if (words.length >= 2 && joinedConsonants.length >= MIN_JOINED_CONSONANTS) {
+      push(popularByJoinedConsonants, joinedConsonants, entry);
+      // Read again as one word, as a run-together abbreviation is looked up: a word's first vowel goes and letters
+      // that meet double fold into one (`sklladptr`, `cntnslrnng`).
+      const again = wordConsonants(joinedConsonants);
+      if (again !== joinedConsonants && again.length >= MIN_JOINED_CONSONANTS) push(popularByJoinedConsonants, again, entry);
+    }
     push(popularByStems, words.map(wordStem).join(' '), entry);
     if (words.length >= 2 && words.length <= MAX_RUN_TOGETHER) {
       const sounds = new Set(orders(words).map((order) => nameSound(order.join(''))));
@@ -349,10 +356,11 @@ function heldByOthers(entries: readonly ExistingName[] | undefined, name: string
  * In order: a reserved word or its look-alike; the same skeleton as a name held by someone else; then, against
  * published names with POPULAR_DOWNLOADS or more held by others, one edit away, such a name with a claim word, a tag
  * or any word added before or after it, the same sound, a short name's confusable edit, or its words in another order
- * or with up to two words added (judgeSoundAndWords). A name identical to a held one (reserved or not) is left to the
- * caller's own "taken" answer.
+ * or with up to two words added (judgeSoundAndWords); last, the name with a repeated part written once (`readRepeats`,
+ * off when that reading is itself judged). A name identical to a held one (reserved or not) is left to the caller's own
+ * "taken" answer.
  */
-export function judgeName(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+export function judgeName(name: string, index: NameIndex, ownerId: string | null, readRepeats = true): NameRefusal | null {
   const key = skeleton(name);
   // Someone holds this very name (an administrator's `admin`): the caller answers that it is taken.
   if (index.bySkeleton.get(key)?.some((entry) => entry.name === name)) return null;
@@ -428,6 +436,13 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
           ? nearPopular(letterForm(rest), name, index, ownerId, true)
           : undefined;
       if (typo) return added(name, typo, affix, 'one-edit', ' and a typo');
+      // What is left reads as the name (`ppdf` + `plus`), or is its words abbreviated and run together (`azure` +
+      // `scrtyrvw`).
+      if (!editionWord(affix)) continue;
+      const sounded = heldByOthers(index.popularBySound.get(nameSound(rest)), name, ownerId);
+      if (sounded) return added(name, sounded, affix, 'sound', ' and its spelling changed');
+      const short = rest.length >= MIN_JOINED_CONSONANTS ? abbreviationOf(rest, index, name, ownerId) : undefined;
+      if (short) return added(name, short, affix, 'abbreviated', ' and letters left out');
     }
   }
   // Run on at both ends (`claudesecurityreviewbot`, `prosecurityreviewhq`), or two at one end (`securityreviewawspro`).
@@ -462,7 +477,61 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (twice) return added(name, twice, `${before}", "${next}`, 'words-added');
     }
   }
-  return judgeSoundAndWords(name, index, ownerId);
+  return judgeSoundAndWords(name, index, ownerId) ?? (readRepeats ? judgeRepeated(name, index, ownerId) : null);
+}
+
+/** The shortest and longest part whose immediate repeat is read as a stutter (`securityreviewreview`). */
+const MIN_REPEAT = 3;
+const MAX_REPEAT = 24;
+/** The most stutters of one name looked at. */
+const MAX_REPEATS = 4;
+
+/**
+ * `name` with one part written twice in a row written once, for each such part (up to MAX_REPEATS): whole words where
+ * the name has separators (`incident-response-incident-response`; `data-databricks` repeats no word), any run of
+ * letters where it has none (`securityreviewreview`).
+ */
+export function withoutRepeats(name: string): string[] {
+  const words = nameWords(name);
+  const out: string[] = [];
+  if (words.length >= 2) {
+    for (let at = 0; at < words.length && out.length < MAX_REPEATS; at += 1)
+      for (let size = 1; at + 2 * size <= words.length; size += 1)
+        if (words.slice(at, at + size).join('-') === words.slice(at + size, at + 2 * size).join('-')) {
+          out.push([...words.slice(0, at), ...words.slice(at + size)].join('-'));
+          break;
+        }
+    return out;
+  }
+  const compact = compactForm(name);
+  for (let at = 0; at + 2 * MIN_REPEAT <= compact.length && out.length < MAX_REPEATS; at += 1)
+    for (let size = MIN_REPEAT; size <= MAX_REPEAT && at + 2 * size <= compact.length; size += 1)
+      if (compact.startsWith(compact.slice(at, at + size), at + size)) {
+        out.push(compact.slice(0, at) + compact.slice(at + size));
+        break;
+      }
+  return out;
+}
+
+/**
+ * A popular name with a part of it written twice (`securityreviewreview`, `microsoftsecuritysecurityreview`): the name
+ * with the repeat written once is judged as the name itself would be.
+ */
+function judgeRepeated(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  for (const once of withoutRepeats(name)) {
+    const same = heldByOthers(index.popular.get(skeleton(once)), name, ownerId);
+    // Read once: a name of many repeats (`abcabcabc…`) is not taken apart again for each.
+    const judged = same === undefined ? judgeName(once, index, ownerId, false) : null;
+    const resembles = same?.name ?? (judged?.code === 'name_too_similar' ? judged.resembles : undefined);
+    if (resembles === undefined) continue;
+    return {
+      code: 'name_too_similar',
+      rule: 'repeated',
+      resembles,
+      why: `"${name}" reads as "${resembles}", a published name with many downloads, with a part of it written twice.`,
+    };
+  }
+  return null;
 }
 
 /** What may be run on to a known name and still read as a version of it: a claim or role word, a tag, a vendor. */
@@ -537,10 +606,7 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
   }
   // Abbreviated and run together (`scrtyrvw`).
   if (words.length === 1) {
-    const compact = compactForm(name);
-    const base =
-      heldByOthers(index.popularByJoinedConsonants.get(compact), name, ownerId) ??
-      heldByOthers(index.popularByJoinedConsonants.get(wordConsonants(compact)), name, ownerId);
+    const base = abbreviationOf(compactForm(name), index, name, ownerId);
     if (base) return abbreviated(name, base);
   }
   // Abbreviated, as written or with a claim word, a version, a vendor or a role word at one end (`scrty-rvw-pro`,
@@ -577,6 +643,14 @@ function judgeDressedWords(name: string, index: NameIndex, ownerId: string | nul
     };
   }
   return null;
+}
+
+/** The popular name held by others whose words, abbreviated and run together, are `compact` (`scrtyrvw`). */
+function abbreviationOf(compact: string, index: NameIndex, name: string, ownerId: string | null): ExistingName | undefined {
+  return (
+    heldByOthers(index.popularByJoinedConsonants.get(compact), name, ownerId) ??
+    heldByOthers(index.popularByJoinedConsonants.get(wordConsonants(compact)), name, ownerId)
+  );
 }
 
 /**

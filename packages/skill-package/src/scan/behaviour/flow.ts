@@ -911,7 +911,9 @@ function passArguments(statements: Statement[], spans: readonly FunctionSpan[], 
       if (parameters.length === 0) continue;
     }
     const calls: { at?: Statement; args: string[] }[] = [];
-    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?=\\s)`) : cached(`${CALLED}${span.name}\\s*\\(`);
+    const call = span.command
+      ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*|\\b(?:do|then|else)\\s+)${span.name}(?=\\s)`)
+      : cached(`${CALLED}${span.name}\\s*\\(`);
     for (const s of statements) {
       if (inside(s) || !s.text.includes(span.name) || calls.length >= 4) continue;
       const last = s.text.slice(s.text.lastIndexOf('\n') + 1);
@@ -1108,7 +1110,11 @@ function callsTakeBodies(statements: readonly Statement[], spans: readonly Funct
     }
     if (body.size === 0) continue;
     const bareCall = cached(`^\\s*(?:await\\s+)?${span.name}\\s*\\([^()]*\\)\\s*;?\\s*$`);
-    const call = span.command ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)${span.name}(?![\\w-])`) : cached(`${CALLED}${span.name}\\s*\\(`);
+    // A shell calls a function as a command: first on a line, after `;`, `&&`, `|`, `(`, `$(` or a loop's or a condition's
+    // keyword (`do write_hook >> "$rc"`).
+    const call = span.command
+      ? cached(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*|\\b(?:do|then|else)\\s+)${span.name}(?![\\w-])`)
+      : cached(`${CALLED}${span.name}\\s*\\(`);
     for (const s of callers) {
       const offset = s.line - firstLine;
       if (offset >= span.first && offset <= span.last) continue;
