@@ -17,7 +17,8 @@
 //     (c9) a ninth, in bench/names-c9.ts, written before those rules, whose misses later rules were written against;
 //     (c10) a tenth, in bench/names-c10.ts, written before those rules, whose misses later rules were written against;
 //     (c11) an eleventh, in bench/names-c11.ts, written before those rules, whose misses later rules were written against;
-//     (c12) a twelfth, in bench/names-c12.ts, written before those and never tuned against.
+//     (c12) a twelfth, in bench/names-c12.ts, written before those rules, whose misses later rules were written against;
+//     (c13) a thirteenth, in bench/names-c13.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -40,6 +41,7 @@ import { ninthHeldOutAttacks } from './names-c9.js';
 import { tenthHeldOutAttacks } from './names-c10.js';
 import { eleventhHeldOutAttacks } from './names-c11.js';
 import { twelfthHeldOutAttacks } from './names-c12.js';
+import { thirteenthHeldOutAttacks } from './names-c13.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -412,8 +414,12 @@ async function main(): Promise<void> {
       eleventhHeldOutAttacks,
     ],
     [
-      '(c12) twelfth held-out set (bench/names-c12.ts): connectors dropped or as digits, words cut, letters doubled or changed',
+      '(c12) twelfth set (bench/names-c12.ts), training since: connectors dropped or as digits, words cut, letters doubled or changed',
       twelfthHeldOutAttacks,
+    ],
+    [
+      '(c13) thirteenth held-out set (bench/names-c13.ts): vendors, phrases, letters read as others, claims inside',
+      thirteenthHeldOutAttacks,
     ],
   ];
   sets.forEach(([title, attacks], i) => printTallies(title, tallyAttacks(popular, attacks, refused, i + 1), show));
