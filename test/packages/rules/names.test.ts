@@ -175,6 +175,7 @@ describe('word order, added words, short names and sound-alikes', () => {
     popular('clickhouse-io'),
     popular('checking-hipaa-compliance'),
     popular('skill-adapter'),
+    popular('scanning-for-secrets'),
     popular('article-writing'),
     quiet('quiet-notes'),
     quiet('abc'),
@@ -377,10 +378,20 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['azurescrtyrvw', 'abbreviated'],
       ['claudesklladptr', 'abbreviated'],
       ['ppdfplus', 'sound'],
-      ['securityreviewreview', 'repeated'],
-      ['microsoftsecuritysecurityreview', 'repeated'],
+      ['securityreviewreview', 'reread'],
+      ['microsoftsecuritysecurityreview', 'reread'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
+    // Read another way: a connector written as a digit, left out, or a word cut short.
+    for (const [variant, base] of [
+      ['scanning-4-secrets', 'scanning-for-secrets'],
+      ['scanning-secrets', 'scanning-for-secrets'],
+      ['secur-review', 'security-review'],
+      ['detecting-sql-injec-vulnerabilities', 'detecting-sql-injection-vulnerabilities'],
+    ] as const)
+      assert.equal(refused(variant)?.resembles, base, variant);
+    // A word cut to fewer than five letters is another word (`sec-review`), and so is a short word cut (`skill-adapt`).
+    for (const free of ['sec-review', 'skill-adapt']) assert.equal(refused(free), null, free);
     // A part written twice inside another word is not a repeated word, and a name of many repeats is read once.
     assert.equal(refused('skill-skilladapter-notes'), null);
     assert.equal(refused('abc'.repeat(21)), null);

@@ -134,7 +134,7 @@ export interface ExistingName {
 
 /** Which rule refused a name, for whoever measures the rules. */
 export type NameRule =
-  | 'repeated'
+  | 'reread'
   | 'reserved'
   | 'skeleton'
   | 'one-edit'
@@ -178,6 +178,10 @@ export interface NameIndex {
   popularByStems: ReadonlyMap<string, readonly ExistingName[]>;
   /** Published names of two or more words with POPULAR_DOWNLOADS or more, by their words' consonants run together. */
   popularByJoinedConsonants: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names with a connector and two or more other words, POPULAR_DOWNLOADS or more, by those other words. */
+  popularWithoutConnectors: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names with a word of CUT_FROM letters or more, POPULAR_DOWNLOADS or more, by their words with that word cut short. */
+  popularCut: ReadonlyMap<string, readonly ExistingName[]>;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -215,6 +219,8 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
   const popularByConsonants = new Map<string, ExistingName[]>();
   const popularByStems = new Map<string, ExistingName[]>();
   const popularByJoinedConsonants = new Map<string, ExistingName[]>();
+  const popularWithoutConnectors = new Map<string, ExistingName[]>();
+  const popularCut = new Map<string, ExistingName[]>();
   for (const entry of existing) {
     const key = skeleton(entry.name);
     push(bySkeleton, key, entry);
@@ -236,6 +242,13 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
       if (again !== joinedConsonants && again.length >= MIN_JOINED_CONSONANTS) push(popularByJoinedConsonants, again, entry);
     }
     push(popularByStems, words.map(wordStem).join(' '), entry);
+    const content = words.filter((word) => !CONNECTORS.has(word));
+    if (content.length >= 2 && content.length < words.length) push(popularWithoutConnectors, content.join(' '), entry);
+    if (words.length >= 2)
+      words.forEach((word, i) => {
+        for (let size = CUT_TO; word.length >= CUT_FROM && size <= word.length - CUT_LEAVES; size += 1)
+          push(popularCut, [...words.slice(0, i), word.slice(0, size), ...words.slice(i + 1)].join(' '), entry);
+      });
     if (words.length >= 2 && words.length <= MAX_RUN_TOGETHER) {
       const sounds = new Set(orders(words).map((order) => nameSound(order.join(''))));
       sounds.delete(nameSound(entry.name));
@@ -256,8 +269,15 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     popularByConsonants,
     popularByStems,
     popularByJoinedConsonants,
+    popularWithoutConnectors,
+    popularCut,
   };
 }
+
+/** A word of a popular name cut short (`secur-review`): words of CUT_FROM letters or more, to CUT_TO letters or more, at least CUT_LEAVES letters off. */
+const CUT_FROM = 8;
+const CUT_TO = 5;
+const CUT_LEAVES = 3;
 
 /** The fewest letters an abbreviation run together is compared by: shorter ones are words of their own. */
 const MIN_JOINED_CONSONANTS = 6;
@@ -356,8 +376,9 @@ function heldByOthers(entries: readonly ExistingName[] | undefined, name: string
  * In order: a reserved word or its look-alike; the same skeleton as a name held by someone else; then, against
  * published names with POPULAR_DOWNLOADS or more held by others, one edit away, such a name with a claim word, a tag
  * or any word added before or after it, the same sound, a short name's confusable edit, or its words in another order
- * or with up to two words added (judgeSoundAndWords); last, the name with a repeated part written once (`readRepeats`,
- * off when that reading is itself judged). A name identical to a held one (reserved or not) is left to the caller's own
+ * or with up to two words added (judgeSoundAndWords); last, the name read another way (judgeRereadings: a repeated part
+ * written once, connectors spelt out, left out or a word cut short; `readRepeats` is off when a reading is itself
+ * judged). A name identical to a held one (reserved or not) is left to the caller's own
  * "taken" answer.
  */
 export function judgeName(name: string, index: NameIndex, ownerId: string | null, readRepeats = true): NameRefusal | null {
@@ -477,7 +498,7 @@ export function judgeName(name: string, index: NameIndex, ownerId: string | null
       if (twice) return added(name, twice, `${before}", "${next}`, 'words-added');
     }
   }
-  return judgeSoundAndWords(name, index, ownerId) ?? (readRepeats ? judgeRepeated(name, index, ownerId) : null);
+  return judgeSoundAndWords(name, index, ownerId) ?? (readRepeats ? judgeRereadings(name, index, ownerId) : null);
 }
 
 /** The shortest and longest part whose immediate repeat is read as a stutter (`securityreviewreview`). */
@@ -513,22 +534,57 @@ export function withoutRepeats(name: string): string[] {
   return out;
 }
 
+/** Connectors written as a digit or a letter (`scanning-4-secrets`, `md-2-docx`, `rock-n-roll`). */
+const SPELLED_CONNECTORS = new Map([
+  ['4', 'for'],
+  ['2', 'to'],
+  ['n', 'and'],
+  ['u', 'you'],
+]);
+
 /**
- * A popular name with a part of it written twice (`securityreviewreview`, `microsoftsecuritysecurityreview`): the name
- * with the repeat written once is judged as the name itself would be.
+ * The last readings, each of which makes the name another before it is judged again (once: a reading is not read
+ * again): a part written twice written once (`securityreviewreview`, `microsoftsecuritysecurityreview`), and
+ * connectors written as digits spelt out (`scanning-4-secrets`). Then, against popular names, the name's words with a
+ * connector left out (`scanning-vulnerabilities` for `scanning-for-vulnerabilities`) or one cut short (`secur-review`).
  */
-function judgeRepeated(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
-  for (const once of withoutRepeats(name)) {
-    const same = heldByOthers(index.popular.get(skeleton(once)), name, ownerId);
-    // Read once: a name of many repeats (`abcabcabc…`) is not taken apart again for each.
-    const judged = same === undefined ? judgeName(once, index, ownerId, false) : null;
+function judgeRereadings(name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  const words = nameWords(name);
+  const spelled = words.some((word) => SPELLED_CONNECTORS.has(word))
+    ? words.map((word) => SPELLED_CONNECTORS.get(word) ?? word).join('-')
+    : null;
+  for (const [reading, how] of [
+    ...withoutRepeats(name).map((once) => [once, 'with a part of it written twice'] as const),
+    ...(spelled === null ? [] : [[spelled, 'with a connector written as a digit or a letter'] as const]),
+  ]) {
+    const same = heldByOthers(index.popular.get(skeleton(reading)), name, ownerId);
+    const judged = same === undefined ? judgeName(reading, index, ownerId, false) : null;
     const resembles = same?.name ?? (judged?.code === 'name_too_similar' ? judged.resembles : undefined);
     if (resembles === undefined) continue;
     return {
       code: 'name_too_similar',
-      rule: 'repeated',
+      rule: 'reread',
       resembles,
-      why: `"${name}" reads as "${resembles}", a published name with many downloads, with a part of it written twice.`,
+      why: `"${name}" reads as "${resembles}", a published name with many downloads, ${how}.`,
+    };
+  }
+  const content = words.filter((word) => !CONNECTORS.has(word));
+  const dropped = content.length >= 2 ? heldByOthers(index.popularWithoutConnectors.get(content.join(' ')), name, ownerId) : undefined;
+  if (dropped) {
+    return {
+      code: 'name_too_similar',
+      rule: 'reread',
+      resembles: dropped.name,
+      why: `"${name}" reads as "${dropped.name}", a published name with many downloads, with a connector left out.`,
+    };
+  }
+  const cut = words.length >= 2 ? heldByOthers(index.popularCut.get(words.join(' ')), name, ownerId) : undefined;
+  if (cut) {
+    return {
+      code: 'name_too_similar',
+      rule: 'reread',
+      resembles: cut.name,
+      why: `"${name}" reads as "${cut.name}", a published name with many downloads, with a word cut short.`,
     };
   }
   return null;
