@@ -18,7 +18,8 @@
 //     (c10) a tenth, in bench/names-c10.ts, written before those rules, whose misses later rules were written against;
 //     (c11) an eleventh, in bench/names-c11.ts, written before those rules, whose misses later rules were written against;
 //     (c12) a twelfth, in bench/names-c12.ts, written before those rules, whose misses later rules were written against;
-//     (c13) a thirteenth, in bench/names-c13.ts, written before those and never tuned against.
+//     (c13) a thirteenth, in bench/names-c13.ts, written before those rules, whose misses later rules were written against;
+//     (c14) a fourteenth, in bench/names-c14.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -42,6 +43,7 @@ import { tenthHeldOutAttacks } from './names-c10.js';
 import { eleventhHeldOutAttacks } from './names-c11.js';
 import { twelfthHeldOutAttacks } from './names-c12.js';
 import { thirteenthHeldOutAttacks } from './names-c13.js';
+import { fourteenthHeldOutAttacks } from './names-c14.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -418,9 +420,10 @@ async function main(): Promise<void> {
       twelfthHeldOutAttacks,
     ],
     [
-      '(c13) thirteenth held-out set (bench/names-c13.ts): vendors, phrases, letters read as others, claims inside',
+      '(c13) thirteenth set (bench/names-c13.ts), training since: vendors, phrases, letters read as others, claims inside',
       thirteenthHeldOutAttacks,
     ],
+    ['(c14) fourteenth held-out set (bench/names-c14.ts): extensions, years, foreign claims, two vowels dropped', fourteenthHeldOutAttacks],
   ];
   sets.forEach(([title, attacks], i) => printTallies(title, tallyAttacks(popular, attacks, refused, i + 1), show));
 
