@@ -390,6 +390,13 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['detecting-sql-injec-vulnerabilities', 'detecting-sql-injection-vulnerabilities'],
     ] as const)
       assert.equal(refused(variant)?.resembles, base, variant);
+    // Wrapped in a pitch (`your-… -made-easy`), or abbreviated in another order.
+    for (const [variant, base] of [
+      ['your-security-review-made-easy', 'security-review'],
+      ['the-coding-standards-you-need', 'coding-standards'],
+      ['rvw-scrty', 'security-review'],
+    ] as const)
+      assert.equal(refused(variant)?.resembles, base, variant);
     // A word cut to fewer than five letters is another word (`sec-review`), and so is a short word cut (`skill-adapt`).
     for (const free of ['sec-review', 'skill-adapt']) assert.equal(refused(free), null, free);
     // A part written twice inside another word is not a repeated word, and a name of many repeats is read once.

@@ -232,7 +232,10 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     const words = nameWords(entry.name);
     const wordsKeys = new Set([wordsKey(words.map(wordSound)), wordsKey(words.map(nameSound))]);
     for (const key of wordsKeys) push(popularByWords, key, entry);
-    if (words.length >= 2) push(popularByConsonants, words.map(wordConsonants).join(' '), entry);
+    // Abbreviated in any order for names of up to three words (`rvw-scrty`).
+    if (words.length >= 2)
+      for (const order of words.length <= 3 ? orders(words) : [words])
+        push(popularByConsonants, order.map(wordConsonants).join(' '), entry);
     const joinedConsonants = words.map(wordConsonants).join('');
     if (words.length >= 2 && joinedConsonants.length >= MIN_JOINED_CONSONANTS) {
       push(popularByJoinedConsonants, joinedConsonants, entry);
@@ -748,9 +751,35 @@ export const CONNECTOR_WORDS: readonly string[] = [
 ];
 const CONNECTORS = new Set(CONNECTOR_WORDS);
 
-/** A word that dresses a name up rather than says what else it does: a connector, a claim word or a tag. */
+/**
+ * The words of a pitch wrapped around a name (`your-pdf-made-easy`, `the-pdf-you-need`, `pdf-for-everyone`): they
+ * say nothing of what a skill does.
+ */
+const PITCH = new Set([
+  'you',
+  'need',
+  'made',
+  'easy',
+  'simple',
+  'everyone',
+  'teams',
+  'today',
+  'now',
+  'fast',
+  'quick',
+  'smart',
+  'ultimate',
+  'complete',
+  'awesome',
+  'super',
+  'better',
+  'done',
+  'right',
+]);
+
+/** A word that dresses a name up rather than says what else it does: a connector, a claim or pitch word, or a tag. */
 function dressing(word: string): boolean {
-  return CONNECTORS.has(word) || CLAIMS.has(word) || looksLikeTag(word);
+  return CONNECTORS.has(word) || CLAIMS.has(word) || PITCH.has(word) || looksLikeTag(word);
 }
 
 /**
