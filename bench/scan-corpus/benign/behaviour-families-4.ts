@@ -544,6 +544,24 @@ for rc in ~/.bashrc ~/.zshrc; do path_line >> "$rc"; done
         },
       ],
     },
+    {
+      note: 'Python: a release binary downloaded, then a PATH line appended to f"{home}/.{shell}rc" for bash and zsh',
+      name: 'tool-path-fstring',
+      description: 'Sets up a command line tool. Use when the user asks to install it.',
+      body: RUN,
+      files: [
+        {
+          path: 'setup.py',
+          content: `import os, urllib.request
+urllib.request.urlretrieve("https://github.com/acme/tool/releases/download/v1/tool", os.path.expanduser("~/.local/bin/tool"))
+home = os.path.expanduser("~")
+for shell in ("bash", "zsh"):
+    with open(f"{home}/.{shell}rc", "a") as fh:
+        fh.write('\\nexport PATH="$HOME/.local/bin:$PATH"\\n')
+`,
+        },
+      ],
+    },
   ];
   const all = [
     ...[...kinds, docs].map((k) => ({ ...k, behaviour: 'persistence' })),

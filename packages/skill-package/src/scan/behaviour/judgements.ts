@@ -94,11 +94,12 @@ const STARTUP_DEFINITION: readonly [RegExp, RegExp][] = [
 /**
  * Where a shell or a desktop starts things by itself: start-up files, service, agent and autostart folders, profiles.
  * A start-up file's name may come without its dot, to be joined to one later (`for rc in bashrc zshrc`, `("bashrc",
- * "zshrc")`), or from an expansion (`~/.{bash,zsh}rc`, a pattern `(bash|zsh)rc`).
+ * "zshrc")`), or from an expansion (`~/.{bash,zsh}rc`, a pattern `(bash|zsh)rc`), or a shell's name put before `rc` by a
+ * format or a join in any language (`f"{home}/.{shell}rc"`, `"." + sh + "rc"`, `"#{Dir.home}/.#{sh}rc"`, `"~/.%src"`).
  */
 const STARTUP_NAME = String.raw`(?:bashrc|zshrc|bash_profile|bash_login|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)`;
 const STARTUP_PATH = new RegExp(
-  String.raw`${STARTUP_PLACE}|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\$profile\b|["'\x60]${STARTUP_NAME}["'\x60]|\bfor\s+[a-z_]\w*\s+in\b[^\n;]*\s${STARTUP_NAME}(?=[\s;]|$)|[{(](?:[\w.-]{0,20}[,|]){1,6}[\w.-]{0,20}[})]rc\b`,
+  String.raw`${STARTUP_PLACE}|\blaunch(?:agents|daemons)\b|\.config\/(?:systemd\/user|autostart)\b|\/etc\/systemd\/system\b|\$profile\b|["'\x60]${STARTUP_NAME}["'\x60]|\bfor\s+[a-z_]\w*\s+in\b[^\n;]*\s${STARTUP_NAME}(?=[\s;]|$)|[{(](?:[\w.-]{0,20}[,|]){1,6}[\w.-]{0,20}[})]rc\b|\.(?:\{[a-z_]?\w{0,30}\}|#\{[^}\n]{1,40}\}|%s|["']?\$\{?[a-z_]\w{0,30}\}?["']?)rc\b|\+\s*[a-z_$][\w$.]{0,40}\s*\+\s*["'\x60]rc["'\x60]`,
 );
 /** Standard descriptors duplicated onto another (`os.dup2(s.fileno(), 0)`); onto /dev/null a daemon detaches. */
 const DUP2 = /\bdup2\((?![^)\n]*(?:devnull|\/dev\/null))/;
