@@ -19,7 +19,8 @@
 //     (c11) an eleventh, in bench/names-c11.ts, written before those rules, whose misses later rules were written against;
 //     (c12) a twelfth, in bench/names-c12.ts, written before those rules, whose misses later rules were written against;
 //     (c13) a thirteenth, in bench/names-c13.ts, written before those rules, whose misses later rules were written against;
-//     (c14) a fourteenth, in bench/names-c14.ts, written before those and never tuned against.
+//     (c14) a fourteenth, in bench/names-c14.ts, written before those rules, whose misses later rules were written against;
+//     (c15) a fifteenth, in bench/names-c15.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -44,6 +45,7 @@ import { eleventhHeldOutAttacks } from './names-c11.js';
 import { twelfthHeldOutAttacks } from './names-c12.js';
 import { thirteenthHeldOutAttacks } from './names-c13.js';
 import { fourteenthHeldOutAttacks } from './names-c14.js';
+import { fifteenthHeldOutAttacks } from './names-c15.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -423,7 +425,14 @@ async function main(): Promise<void> {
       '(c13) thirteenth set (bench/names-c13.ts), training since: vendors, phrases, letters read as others, claims inside',
       thirteenthHeldOutAttacks,
     ],
-    ['(c14) fourteenth held-out set (bench/names-c14.ts): extensions, years, foreign claims, two vowels dropped', fourteenthHeldOutAttacks],
+    [
+      '(c14) fourteenth set (bench/names-c14.ts), training since: extensions, years, foreign claims, two vowels dropped',
+      fourteenthHeldOutAttacks,
+    ],
+    [
+      '(c15) fifteenth held-out set (bench/names-c15.ts): numbers and vendors between words, middle words left out, plurals',
+      fifteenthHeldOutAttacks,
+    ],
   ];
   sets.forEach(([title, attacks], i) => printTallies(title, tallyAttacks(popular, attacks, refused, i + 1), show));
 
