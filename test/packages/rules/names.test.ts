@@ -380,6 +380,7 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['ppdfplus', 'sound'],
       ['securityreviewreview', 'reread'],
       ['microsoftsecuritysecurityreview', 'reread'],
+      ['security-plus-security-review', 'reread'],
     ] as const)
       assert.equal(refused(variant)?.rule, rule, variant);
     // Read another way: a connector written as a digit, left out, or a word cut short.

@@ -512,19 +512,25 @@ const MAX_REPEATS = 4;
 
 /**
  * `name` with one part written twice in a row written once, for each such part (up to MAX_REPEATS): whole words where
- * the name has separators (`incident-response-incident-response`; `data-databricks` repeats no word), any run of
- * letters where it has none (`securityreviewreview`).
+ * the name has separators, side by side or with a dressing word between (`incident-response-incident-response`,
+ * `security-plus-security-review`; `data-databricks` repeats no word), any run of letters where it has none
+ * (`securityreviewreview`).
  */
 export function withoutRepeats(name: string): string[] {
   const words = nameWords(name);
   const out: string[] = [];
   if (words.length >= 2) {
+    // The copies side by side, or with a link word between (`security-plus-security-review`; a tag or a claim between
+    // may be a word of substance, `database-migrations-sql-migrations`, `…-review-ai-review`): the first copy and that
+    // word go.
     for (let at = 0; at < words.length && out.length < MAX_REPEATS; at += 1)
-      for (let size = 1; at + 2 * size <= words.length; size += 1)
-        if (words.slice(at, at + size).join('-') === words.slice(at + size, at + 2 * size).join('-')) {
-          out.push([...words.slice(0, at), ...words.slice(at + size)].join('-'));
-          break;
-        }
+      for (let size = 1; at + 2 * size <= words.length; size += 1) {
+        const copy = words.slice(at, at + size).join('-');
+        const gap = copy === words.slice(at + size, at + 2 * size).join('-') ? 0 : linkWord(words[at + size]!) ? 1 : -1;
+        if (gap < 0 || (gap === 1 && copy !== words.slice(at + size + 1, at + 2 * size + 1).join('-'))) continue;
+        out.push([...words.slice(0, at), ...words.slice(at + size + gap)].join('-'));
+        break;
+      }
     return out;
   }
   const compact = compactForm(name);
@@ -776,6 +782,11 @@ const PITCH = new Set([
   'done',
   'right',
 ]);
+
+/** A word that links two things rather than names one: a connector, a pitch word, `plus`. */
+function linkWord(word: string): boolean {
+  return CONNECTORS.has(word) || PITCH.has(word) || word === 'plus';
+}
 
 /** A word that dresses a name up rather than says what else it does: a connector, a claim or pitch word, or a tag. */
 function dressing(word: string): boolean {
