@@ -20,7 +20,8 @@
 //     (c12) a twelfth, in bench/names-c12.ts, written before those rules, whose misses later rules were written against;
 //     (c13) a thirteenth, in bench/names-c13.ts, written before those rules, whose misses later rules were written against;
 //     (c14) a fourteenth, in bench/names-c14.ts, written before those rules, whose misses later rules were written against;
-//     (c15) a fifteenth, in bench/names-c15.ts, written before those and never tuned against.
+//     (c15) a fifteenth, in bench/names-c15.ts, written before those rules, whose misses later rules were written against;
+//     (c16) a sixteenth, in bench/names-c16.ts, written before those and never tuned against.
 //     (d) The time a check takes against 100,000 names; (e) a whole check at creation (the names read from the
 //     database, indexed, judged) with 100,000 skills of 5,000 owners, on SQLite, or PostgreSQL with `--postgres URL`.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,6 +47,7 @@ import { twelfthHeldOutAttacks } from './names-c12.js';
 import { thirteenthHeldOutAttacks } from './names-c13.js';
 import { fourteenthHeldOutAttacks } from './names-c14.js';
 import { fifteenthHeldOutAttacks } from './names-c15.js';
+import { sixteenthHeldOutAttacks } from './names-c16.js';
 import { parse as parseYaml } from 'yaml';
 import { slugFromName, slugProblem } from '@skill-registry/rules/skill-fields';
 import { skeleton } from '@skill-registry/rules/names/skeleton';
@@ -430,9 +432,10 @@ async function main(): Promise<void> {
       fourteenthHeldOutAttacks,
     ],
     [
-      '(c15) fifteenth held-out set (bench/names-c15.ts): numbers and vendors between words, middle words left out, plurals',
+      '(c15) fifteenth set (bench/names-c15.ts), training since: numbers and vendors between words, middle words left out, plurals',
       fifteenthHeldOutAttacks,
     ],
+    ['(c16) sixteenth held-out set (bench/names-c16.ts): domains, joins, swaps, doubled vowels, backwards', sixteenthHeldOutAttacks],
   ];
   sets.forEach(([title, attacks], i) => printTallies(title, tallyAttacks(popular, attacks, refused, i + 1), show));
 
