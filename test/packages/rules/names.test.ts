@@ -389,6 +389,9 @@ describe('word order, added words, short names and sound-alikes', () => {
       ['scanning-secrets', 'scanning-for-secrets'],
       ['secur-review', 'security-review'],
       ['detecting-sql-injec-vulnerabilities', 'detecting-sql-injection-vulnerabilities'],
+      ['scanning-aws-secrets', 'scanning-for-secrets'],
+      ['detectingzsqlzinjectionzvulnerabilities', 'detecting-sql-injection-vulnerabilities'],
+      ['securitysreviews', 'security-review'],
     ] as const)
       assert.equal(refused(variant)?.resembles, base, variant);
     // Wrapped in a pitch (`your-… -made-easy`), or abbreviated in another order.

@@ -182,6 +182,8 @@ export interface NameIndex {
   popularWithoutConnectors: ReadonlyMap<string, readonly ExistingName[]>;
   /** Published names with a word of CUT_FROM letters or more, POPULAR_DOWNLOADS or more, by their words with that word cut short. */
   popularCut: ReadonlyMap<string, readonly ExistingName[]>;
+  /** Published names of two or more words, POPULAR_DOWNLOADS or more, by their words each made plural and run together. */
+  popularPluralsRunTogether: ReadonlyMap<string, readonly ExistingName[]>;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -221,6 +223,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
   const popularByJoinedConsonants = new Map<string, ExistingName[]>();
   const popularWithoutConnectors = new Map<string, ExistingName[]>();
   const popularCut = new Map<string, ExistingName[]>();
+  const popularPluralsRunTogether = new Map<string, ExistingName[]>();
   for (const entry of existing) {
     const key = skeleton(entry.name);
     push(bySkeleton, key, entry);
@@ -247,6 +250,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     push(popularByStems, words.map(wordStem).join(' '), entry);
     const content = words.filter((word) => !CONNECTORS.has(word));
     if (content.length >= 2 && content.length < words.length) push(popularWithoutConnectors, content.join(' '), entry);
+    if (words.length >= 2) push(popularPluralsRunTogether, words.map((word) => (word.endsWith('s') ? word : `${word}s`)).join(''), entry);
     if (words.length >= 2)
       words.forEach((word, i) => {
         for (let size = CUT_TO; word.length >= CUT_FROM && size <= word.length - CUT_LEAVES; size += 1)
@@ -274,6 +278,7 @@ export function nameIndex(existing: Iterable<ExistingName>): NameIndex {
     popularByJoinedConsonants,
     popularWithoutConnectors,
     popularCut,
+    popularPluralsRunTogether,
   };
 }
 
@@ -577,7 +582,8 @@ function judgeRereadings(name: string, index: NameIndex, ownerId: string | null)
       why: `"${name}" reads as "${resembles}", a published name with many downloads, ${how}.`,
     };
   }
-  const content = words.filter((word) => !CONNECTORS.has(word));
+  // A vendor word may stand where the connector was (`scanning-aws-secrets`).
+  const content = words.filter((word) => !CONNECTORS.has(word) && !VENDORS.has(word));
   const dropped = content.length >= 2 ? heldByOthers(index.popularWithoutConnectors.get(content.join(' ')), name, ownerId) : undefined;
   if (dropped) {
     return {
@@ -594,6 +600,37 @@ function judgeRereadings(name: string, index: NameIndex, ownerId: string | null)
       rule: 'reread',
       resembles: cut.name,
       why: `"${name}" reads as "${cut.name}", a published name with many downloads, with a word cut short.`,
+    };
+  }
+  return words.length === 1 ? judgeOneWord(words[0]!, name, index, ownerId) : null;
+}
+
+/**
+ * A name of one word that is a popular name's words joined by a letter or a digit in place of separators
+ * (`security0review`, `validatingxpcixdss`: split at each character it holds, the parts are the name's words), or with
+ * every word made plural and run together (`securitysreviews`).
+ */
+function judgeOneWord(word: string, name: string, index: NameIndex, ownerId: string | null): NameRefusal | null {
+  for (const at of new Set(word.slice(1, -1))) {
+    const parts = word.split(at);
+    if (parts.length < 2 || parts.some((part) => part.length < 2)) continue;
+    const base = heldByOthers(index.popular.get(skeleton(parts.join('-'))), name, ownerId);
+    if (base) {
+      return {
+        code: 'name_too_similar',
+        rule: 'reread',
+        resembles: base.name,
+        why: `"${name}" reads as "${base.name}", a published name with many downloads, with "${at}" for its separators.`,
+      };
+    }
+  }
+  const plurals = heldByOthers(index.popularPluralsRunTogether.get(word), name, ownerId);
+  if (plurals) {
+    return {
+      code: 'name_too_similar',
+      rule: 'reread',
+      resembles: plurals.name,
+      why: `"${name}" reads as "${plurals.name}", a published name with many downloads, its words made plural and run together.`,
     };
   }
   return null;
