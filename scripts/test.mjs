@@ -12,7 +12,7 @@
 // every database.
 //   node scripts/test.mjs [--tier=1|2|all] [PART-OF-A-PATH...]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -109,45 +109,28 @@ if (!Number.isInteger(groupSize) || groupSize < 1) {
 }
 
 // A process whose tests hang fails after this long, naming its file or group, rather than holding the run until
-// CI gives up on it (Node 20's test runner times a whole file, not each test; a group gets twice a file's time).
+// CI gives up on it (Node 20's test runner times a whole file, not each test; a group gets twice a file's time); and
+// once a file's tests are done its process exits, even if something it started would keep it alive.
 const fileTimeoutMs = Number(process.env.TEST_TIMEOUT_MS ?? '300000');
 const timeoutMs = groupSize === 1 ? fileTimeoutMs : 2 * fileTimeoutMs;
-const entryDir = path.join('node_modules', '.cache', 'test-groups', `tier-${tier}`);
-const entries = writeEntries(run.files, groupSize);
+const testFiles = groupSize === 1 ? run.files : groupFiles(run.files, groupSize);
 
-/**
- * Writes each process's entry file: it imports the process's files (dealt out in turn, so one directory's slow files
- * spread over the groups), then declares an empty suite, the last thing the process reports. A process that ends
- * with tests not run or not reported (a test calling process.exit, a report cut short) can still exit 0, and the
- * runner counts only what it received; so the run fails unless every entry's last suite was reported.
- */
-function writeEntries(files, size) {
-  rmSync(entryDir, { recursive: true, force: true });
+/** Writes one entry file per group (files dealt out in turn, so one directory's slow files spread over the groups). */
+function groupFiles(files, size) {
+  const dir = path.join('node_modules', '.cache', 'test-groups', `tier-${tier}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
   const count = Math.ceil(files.length / size);
   const groups = Array.from({ length: count }, () => []);
   files.forEach((file, i) => groups[i % count].push(file));
   return groups.map((members, i) => {
-    const name = size === 1 ? posix(members[0]).replace(/\.ts$/, '.mjs') : `group-${String(i + 1).padStart(2, '0')}.test.mjs`;
-    const entry = path.join(entryDir, name);
-    const last = size === 1 ? `end of ${posix(members[0])}` : `end of ${name} (${members.length} files)`;
-    mkdirSync(path.dirname(entry), { recursive: true });
-    const lines = [
-      ...members.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};`),
-      "import { after, describe } from 'node:test';",
-      `describe(${JSON.stringify(last)}, () => {});`,
-      // Ends a process something left running once its report is out (--test-force-exit can exit with it still queued).
-      'after(() => {',
-      '  const exit = () => (process.stdout.writableLength > 0 ? setTimeout(exit, 1000).unref() : process.exit());',
-      '  setTimeout(exit, 1000).unref();',
-      '});',
-    ];
-    writeFileSync(entry, `${lines.join('\n')}\n`);
-    return { entry, last };
+    const entry = path.join(dir, `group-${String(i + 1).padStart(2, '0')}.test.mjs`);
+    writeFileSync(entry, members.map((f) => `import ${JSON.stringify(pathToFileURL(path.resolve(f)).href)};\n`).join(''));
+    return entry;
   });
 }
-console.log(`${run.files.length} test files${entries.length === run.files.length ? '' : `, in ${entries.length} processes`}`);
+console.log(`${run.files.length} test files${testFiles === run.files ? '' : `, in ${testFiles.length} processes`}`);
 
-const reportFile = path.join(entryDir, 'report.tap');
 const result = spawnSync(
   process.execPath,
   [
@@ -158,22 +141,13 @@ const result = spawnSync(
     '--test',
     `--test-concurrency=${process.env.TEST_CONCURRENCY ?? '2'}`,
     `--test-timeout=${timeoutMs}`,
+    '--test-force-exit',
     '--test-reporter=spec',
-    '--test-reporter-destination=stdout',
-    '--test-reporter=tap',
-    `--test-reporter-destination=${reportFile}`,
-    ...entries.map(({ entry }) => entry),
+    ...testFiles,
   ],
   {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'test', ...(run.apiBackends === undefined ? {} : { TEST_API_BACKENDS: run.apiBackends }) },
   },
 );
-const reported = existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : '';
-const ended = new Set(reported.match(/^ok \d+ - .*$/gm)?.map((line) => line.replace(/^ok \d+ - /, '')));
-const cut = entries.filter(({ last }) => !ended.has(last));
-if (cut.length > 0) {
-  console.error(`${cut.length} test processes ended before reporting all their tests: ${cut.map(({ entry }) => entry).join(', ')}`);
-  process.exit(1);
-}
 process.exit(result.status ?? 1);
