@@ -575,32 +575,17 @@ function judgeRereadings(name: string, index: NameIndex, ownerId: string | null)
     const judged = same === undefined ? judgeName(reading, index, ownerId, false) : null;
     const resembles = same?.name ?? (judged?.code === 'name_too_similar' ? judged.resembles : undefined);
     if (resembles === undefined) continue;
-    return {
-      code: 'name_too_similar',
-      rule: 'reread',
-      resembles,
-      why: `"${name}" reads as "${resembles}", a published name with many downloads, ${how}.`,
-    };
+    return reread(name, resembles, how);
   }
   // A vendor word may stand where the connector was (`scanning-aws-secrets`).
   const content = words.filter((word) => !CONNECTORS.has(word) && !VENDORS.has(word));
   const dropped = content.length >= 2 ? heldByOthers(index.popularWithoutConnectors.get(content.join(' ')), name, ownerId) : undefined;
   if (dropped) {
-    return {
-      code: 'name_too_similar',
-      rule: 'reread',
-      resembles: dropped.name,
-      why: `"${name}" reads as "${dropped.name}", a published name with many downloads, with a connector left out.`,
-    };
+    return reread(name, dropped.name, 'with a connector left out');
   }
   const cut = words.length >= 2 ? heldByOthers(index.popularCut.get(words.join(' ')), name, ownerId) : undefined;
   if (cut) {
-    return {
-      code: 'name_too_similar',
-      rule: 'reread',
-      resembles: cut.name,
-      why: `"${name}" reads as "${cut.name}", a published name with many downloads, with a word cut short.`,
-    };
+    return reread(name, cut.name, 'with a word cut short');
   }
   return words.length === 1 ? judgeOneWord(words[0]!, name, index, ownerId) : null;
 }
@@ -616,22 +601,12 @@ function judgeOneWord(word: string, name: string, index: NameIndex, ownerId: str
     if (parts.length < 2 || parts.some((part) => part.length < 2)) continue;
     const base = heldByOthers(index.popular.get(skeleton(parts.join('-'))), name, ownerId);
     if (base) {
-      return {
-        code: 'name_too_similar',
-        rule: 'reread',
-        resembles: base.name,
-        why: `"${name}" reads as "${base.name}", a published name with many downloads, with "${at}" for its separators.`,
-      };
+      return reread(name, base.name, `with "${at}" for its separators`);
     }
   }
   const plurals = heldByOthers(index.popularPluralsRunTogether.get(word), name, ownerId);
   if (plurals) {
-    return {
-      code: 'name_too_similar',
-      rule: 'reread',
-      resembles: plurals.name,
-      why: `"${name}" reads as "${plurals.name}", a published name with many downloads, its words made plural and run together.`,
-    };
+    return reread(name, plurals.name, 'its words made plural and run together');
   }
   return null;
 }
@@ -860,6 +835,16 @@ function marks(word: string): boolean {
 /** A claim word, a numbered tag, a vendor or a role word: what marks a name as an edition of another. */
 function editionWord(word: string): boolean {
   return marks(word) || VENDORS.has(word) || ROLES.has(word);
+}
+
+/** A refusal for `name` read another way (judgeRereadings): it reads as `resembles` `how` it was changed. */
+function reread(name: string, resembles: string, how: string): NameRefusal {
+  return {
+    code: 'name_too_similar',
+    rule: 'reread',
+    resembles,
+    why: `"${name}" reads as "${resembles}", a published name with many downloads, ${how}.`,
+  };
 }
 
 function abbreviated(name: string, base: ExistingName): NameRefusal {
